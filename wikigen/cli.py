@@ -1,0 +1,207 @@
+"""The `wikigen` command: each subcommand parses its arguments, calls one library function, and turns
+the project's own errors into one line on stderr. Results go to stdout, progress to stderr.
+
+First steps:
+  wikigen build corpora/acme --wiki my-wiki      build a wiki offline (no key, no network)
+  wikigen ask "Which contracts renew automatically?" --wiki my-wiki
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from pathlib import Path
+
+from wikigen.errors import WikigenError
+
+DEFAULT_INDEX = Path(".wikigen-index")
+
+
+def _print_json(obj) -> None:
+    print(json.dumps(obj, ensure_ascii=False, indent=None))
+
+
+# --- subcommands -------------------------------------------------------------------------------
+
+def cmd_index(args) -> int:
+    from search.index import CorpusIndex
+
+    _, summary = CorpusIndex.build(Path(args.corpus), Path(args.index))
+    print(summary.to_text())
+    return 0
+
+
+def cmd_search(args) -> int:
+    from search.index import CorpusIndex
+
+    index = CorpusIndex.open(Path(args.index))
+    hits = index.search(args.query, k=args.k)
+    if args.json:
+        _print_json({"query": args.query, "hits": [h.to_dict() for h in hits]})
+    else:
+        for h in hits:
+            print(f"{h.score:7.2f}  {h.doc_id} [{h.start}-{h.end}]  {h.snippet}")
+    return 0
+
+
+def cmd_build(args) -> int:
+    from agents.orchestrate import BuildConfig, build
+
+    config = BuildConfig(
+        corpus=Path(args.corpus), wiki=Path(args.wiki), agents=args.agents, sessions=args.sessions,
+        backend=args.backend, model=args.model, max_ratio=args.max_ratio,
+        index_dir=Path(args.index) if args.index else None, quiet=args.quiet,
+    )
+    report = build(config)
+    return 0 if report.ok else 1
+
+
+def cmd_check(args) -> int:
+    from wikigen.lint import check_wiki
+
+    report = check_wiki(Path(args.wiki))
+    for line in report.lines():
+        print(line)
+    return 0 if report.ok else 1
+
+
+def cmd_stats(args) -> int:
+    from wikigen.lint import wiki_stats
+
+    stats = wiki_stats(Path(args.wiki))
+    if args.json:
+        _print_json(stats)
+    else:
+        for k, v in stats.items():
+            print(f"{k:16} {v}")
+    return 0
+
+
+def cmd_pages(args) -> int:
+    from wikigen.lint import list_pages
+
+    pages = list_pages(Path(args.wiki))
+    if args.json:
+        _print_json(pages)
+    else:
+        for p in pages:
+            print(f"{p['front_matter']['slug']:40} {p['front_matter'].get('owner', '')}")
+    return 0
+
+
+def cmd_ask(args) -> int:
+    from agents.answer import ask_batch, ask_one
+
+    if args.questions:
+        if not args.out:
+            raise WikigenError("--questions needs --out RESULTS.jsonl")
+        n = ask_batch(Path(args.questions), Path(args.out), wiki=Path(args.wiki), mode=args.mode,
+                      budget=args.budget, backend=args.backend, model=args.model)
+        print(f"answered {n} questions -> {args.out}")
+        return 0
+    if not args.question:
+        raise WikigenError("give a QUESTION, or --questions FILE.jsonl --out RESULTS.jsonl")
+    result = ask_one(args.question, wiki=Path(args.wiki), mode=args.mode, budget=args.budget,
+                     backend=args.backend, model=args.model)
+    if args.json:
+        _print_json(result.to_dict())
+    else:
+        print(result.to_text())
+    return 0
+
+
+def cmd_eval(args) -> int:
+    from agents.evaluate import run_eval
+
+    report = run_eval(Path(args.questions), wiki=Path(args.wiki), modes=args.modes, budget=args.budget,
+                      out_dir=Path(args.out), limit=args.limit)
+    print(report.table())
+    return 0
+
+
+# --- parser ------------------------------------------------------------------------------------
+
+MODES = ["wiki+search", "search", "wiki"]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="wikigen", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("-v", "--verbose", action="store_true", help="log progress details to stderr")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    s = sub.add_parser("index", help="index a corpus folder (incremental)")
+    s.add_argument("corpus")
+    s.add_argument("--index", default=str(DEFAULT_INDEX), help=f"index folder (default {DEFAULT_INDEX})")
+    s.set_defaults(func=cmd_index)
+
+    s = sub.add_parser("search", help="BM25 search over the indexed passages")
+    s.add_argument("query")
+    s.add_argument("--index", default=str(DEFAULT_INDEX))
+    s.add_argument("-k", type=int, default=10)
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_search)
+
+    s = sub.add_parser("build", help="build or extend the wiki of a corpus")
+    s.add_argument("corpus")
+    s.add_argument("--wiki", required=True)
+    s.add_argument("--agents", type=int, default=2)
+    s.add_argument("--sessions", type=int, default=2)
+    s.add_argument("--backend", choices=["offline", "claude"], default="offline")
+    s.add_argument("--model", default=None, help="Claude model (or WIKIGEN_MODEL)")
+    s.add_argument("--max-ratio", type=float, default=1.0, help="largest wiki/corpus size ratio (default 1.0)")
+    s.add_argument("--index", default=None, help="index folder (default WIKI/.wikigen/index)")
+    s.add_argument("--quiet", action="store_true", help="no progress bar")
+    s.set_defaults(func=cmd_build)
+
+    s = sub.add_parser("check", help="lint a wiki; exit 1 on problems")
+    s.add_argument("wiki")
+    s.set_defaults(func=cmd_check)
+
+    s = sub.add_parser("stats", help="wiki size, links and quotes against the corpus")
+    s.add_argument("wiki")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_stats)
+
+    s = sub.add_parser("pages", help="every page: front matter, links, quotes")
+    s.add_argument("wiki")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_pages)
+
+    s = sub.add_parser("ask", help="answer a question from the wiki plus search")
+    s.add_argument("question", nargs="?")
+    s.add_argument("--wiki", required=True)
+    s.add_argument("--mode", choices=MODES, default="wiki+search")
+    s.add_argument("--budget", type=int, default=4000, help="context tokens (default 4000)")
+    s.add_argument("--json", action="store_true")
+    s.add_argument("--questions", help="a questions.jsonl to answer in one process")
+    s.add_argument("--out", help="results .jsonl for --questions")
+    s.add_argument("--backend", choices=["offline", "claude"], default="offline")
+    s.add_argument("--model", default=None)
+    s.set_defaults(func=cmd_ask)
+
+    s = sub.add_parser("eval", help="score every mode on a questions.jsonl")
+    s.add_argument("questions")
+    s.add_argument("--wiki", required=True)
+    s.add_argument("--modes", nargs="+", choices=MODES, default=MODES)
+    s.add_argument("--budget", type=int, default=4000)
+    s.add_argument("--out", default="eval-out", help="folder for the JSON report and the PNG chart")
+    s.add_argument("--limit", type=int, default=None, help="only the first N questions")
+    s.set_defaults(func=cmd_eval)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, stream=sys.stderr,
+                        format="%(levelname)s %(name)s: %(message)s")
+    try:
+        return args.func(args)
+    except WikigenError as e:
+        print(f"Error: {e}", file=sys.stderr)
+        return e.exit_code
+
+
+if __name__ == "__main__":
+    sys.exit(main())
