@@ -1,0 +1,1 @@
+"""Agent backends (offline and Claude), the tools they act through, the build, ask and eval."""

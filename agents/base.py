@@ -1,0 +1,62 @@
+"""What every agent backend shares: the task it is given and the outcome it reports.
+
+A backend is one small interface: `run_session(task, tools) -> SessionOutcome`. The offline agent
+and the Claude agent implement the same one, and act on the wiki only through the ToolBox.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from agents.tools import ToolBox
+
+
+@dataclass
+class AgentTask:
+    agent: str                      # e.g. "agent-1": owns the pages it creates
+    session: int                    # 1-based session number across the wiki's whole history
+    doc_ids: list[str]              # this agent's share of the corpus
+    topics: list[str] = field(default_factory=list)   # topic keys assigned to this agent, if any
+    brief: str = ""                 # what the orchestrator wants from this session (plain text)
+
+
+@dataclass
+class TokenUsage:
+    input: int = 0
+    output: int = 0
+    cache_creation: int = 0
+    cache_read: int = 0
+
+    def add(self, other: "TokenUsage") -> None:
+        self.input += other.input
+        self.output += other.output
+        self.cache_creation += other.cache_creation
+        self.cache_read += other.cache_read
+
+    @property
+    def total(self) -> int:
+        return self.input + self.output + self.cache_creation + self.cache_read
+
+    def to_dict(self) -> dict:
+        return {"input": self.input, "output": self.output,
+                "cache_creation": self.cache_creation, "cache_read": self.cache_read}
+
+
+@dataclass
+class SessionOutcome:
+    agent: str
+    session: int
+    pages_written: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)       # tool errors and refused writes, one line each
+    usage: TokenUsage = field(default_factory=TokenUsage)
+    turns: int = 0
+    stop_reason: str = "done"   # done | budget | turn_limit | api_error
+    fatal: str | None = None    # set when the session ended on an unrecoverable backend error
+
+
+class AgentBackend(Protocol):
+    name: str
+
+    def run_session(self, task: AgentTask, tools: "ToolBox") -> SessionOutcome: ...
