@@ -1,0 +1,75 @@
+"""The wiki folder as a git repository: one commit per session, so any session can be diffed and
+rolled back. Machine state that is rebuilt or per-process (locks, the corpus index, caches, temp
+files) is ignored; config.json and progress.jsonl are committed.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+from wikigen.errors import WikigenError
+
+GIT = ["git", "-c", "user.name=wikigen", "-c", "user.email=wikigen@localhost", "-c", "commit.gpgsign=false"]
+GITIGNORE = """\
+# wikigen machine state that is not history
+.wikigen/locks/
+.wikigen/index/
+.wikigen/cache/
+.*.tmp
+*.lock
+"""
+
+
+def _git(root: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
+    try:
+        proc = subprocess.run([*GIT, *args], cwd=root, capture_output=True, text=True)
+    except FileNotFoundError:
+        raise WikigenError("git is not installed; install git to keep the wiki's history") from None
+    if check and proc.returncode != 0:
+        raise WikigenError(f"git {' '.join(args)} failed in {root}: {proc.stderr.strip() or proc.stdout.strip()}")
+    return proc
+
+
+def init_repo(root: Path) -> bool:
+    """Make the wiki folder a git repository with the .gitignore; False when it already was one."""
+    root = Path(root)
+    root.mkdir(parents=True, exist_ok=True)
+    gi = root / ".gitignore"
+    if not gi.exists():
+        gi.write_text(GITIGNORE, encoding="utf-8")
+    if (root / ".git").exists():
+        return False
+    _git(root, "init", "-q")
+    return True
+
+
+def commit_session(root: Path, session: int, summary: str) -> str | None:
+    """Commit everything that changed in the wiki as one commit for the session; its hash, or None
+    when nothing changed (no commit is made)."""
+    root = Path(root)
+    if not (root / ".git").exists():
+        init_repo(root)
+    _git(root, "add", "--all", ".")
+    if _git(root, "diff", "--cached", "--quiet", check=False).returncode == 0:
+        return None
+    _git(root, "commit", "-q", "-m", f"session {session}: {summary}".strip())
+    return _git(root, "rev-parse", "HEAD").stdout.strip()
+
+
+def session_commits(root: Path) -> list[tuple[str, str]]:
+    """(hash, subject) of every commit, oldest first."""
+    proc = _git(Path(root), "log", "--reverse", "--format=%H %s", check=False)
+    if proc.returncode != 0:
+        return []
+    return [tuple(line.split(" ", 1)) for line in proc.stdout.splitlines() if line]
+
+
+def diff_commit(root: Path, commit: str) -> str:
+    return _git(Path(root), "show", "--format=", commit).stdout
+
+
+def rollback(root: Path, commit: str) -> str:
+    """Undo one session's commit with a new commit (git revert); the new commit's hash."""
+    _git(Path(root), "revert", "--no-edit", commit)
+    return _git(Path(root), "rev-parse", "HEAD").stdout.strip()

@@ -1,0 +1,175 @@
+"""index.md (and section indexes) generated from the pages' front matter; never written by an agent.
+
+Every index file stays within 200 lines and 25,000 characters, the limits Claude Code applies to the
+MEMORY.md it loads. When the flat index would not fit, index.md becomes a top index linking to one
+section index per page type (``index-<type>.md``); a section that does not fit splits by the slug's
+initial letter (``index-<type>-<letter>.md``), then into numbered parts (``...-1.md``). A hub that has
+too many links is itself split into numbered parts. Entries are sorted by slug, sections by name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from wikigen.atomic import atomic_write
+from wikigen.links import normalize_target
+from wikigen.page import Page
+
+MAX_LINES = 200
+MAX_CHARS = 25_000
+TITLE_MAX = 100
+NOTE = "_Generated from the pages' front matter after each session; do not edit._"
+
+
+def count_lines(text: str) -> int:
+    return len(text.splitlines())
+
+
+def fits(text: str, max_lines: int = MAX_LINES, max_chars: int = MAX_CHARS) -> bool:
+    return count_lines(text) <= max_lines and len(text) <= max_chars
+
+
+@dataclass(frozen=True)
+class Entry:
+    slug: str
+    title: str
+    type: str
+    description: str
+
+    @classmethod
+    def of(cls, p: Page) -> "Entry":
+        return cls(p.slug, p.title, p.type or "topic", p.description)
+
+    def line(self) -> str:
+        title = " ".join(self.title.replace("|", "/").replace("[", "(").replace("]", ")").split())
+        if len(title) > TITLE_MAX:
+            title = title[:TITLE_MAX - 3] + "..."
+        desc = " ".join(self.description.split())
+        return f"- [[{self.slug}|{title}]] — {desc}" if desc else f"- [[{self.slug}|{title}]]"
+
+
+def _render(title: str, count: int, groups: list[tuple[str | None, list[str]]]) -> str:
+    lines = [f"# {title}", "", f"{count:,} pages. {NOTE}", ""]
+    for heading, items in groups:
+        if heading:
+            lines += [f"## {heading}", ""]
+        lines += items + [""]
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _by_type(entries: list[Entry]) -> list[tuple[str | None, list[str]]]:
+    groups: dict[str, list[str]] = {}
+    for e in sorted(entries, key=lambda e: (e.type, e.slug)):
+        groups.setdefault(e.type, []).append(e.line())
+    return sorted(groups.items())
+
+
+def _initial(e: Entry) -> str:
+    c = e.slug[:1]
+    return c if c.isalpha() else "0-9"
+
+
+Splitter = tuple[str, Callable[[Entry], str]]
+SPLITTERS: list[Splitter] = [("type", lambda e: e.type), ("letter", _initial)]
+
+
+class _Builder:
+    def __init__(self, max_lines: int, max_chars: int):
+        self.max_lines, self.max_chars = max_lines, max_chars
+        self.files: dict[str, str] = {}
+        self._used: set[str] = set()
+
+    def fits(self, text: str) -> bool:
+        return fits(text, self.max_lines, self.max_chars)
+
+    def name(self, base: str) -> str:
+        name, i = base, 2
+        while name in self._used:
+            name, i = f"{base}-{i}", i + 1
+        self._used.add(name)
+        return name
+
+    def _pack(self, title: str, items: list, render: Callable[[list], str]) -> list[list]:
+        """Greedy: consecutive items in parts whose rendering fits."""
+        parts: list[list] = [[]]
+        for it in items:
+            trial = parts[-1] + [it]
+            if parts[-1] and not self.fits(render(trial)):
+                parts.append([it])
+            else:
+                parts[-1] = trial
+        return parts
+
+    def pages(self, name: str, title: str, entries: list[Entry], splitters: list[Splitter]) -> None:
+        text = _render(title, len(entries), _by_type(entries))
+        if self.fits(text):
+            self.files[name] = text
+            return
+        for i, (kind, key) in enumerate(splitters):
+            groups: dict[str, list[Entry]] = {}
+            for e in entries:
+                groups.setdefault(key(e), []).append(e)
+            if len(groups) < 2:
+                continue
+            hub = []
+            for k in sorted(groups):
+                child = self.name(f"{name}-{normalize_target(k) or 'other'}")
+                label = f"{title.split(': ', 1)[-1]}, {k}" if name != "index" else k
+                self.pages(child, f"Index: {label}", groups[k], splitters[i + 1:])
+                hub.append((f"- [[{child}|{label}]] — {len(groups[k]):,} pages", len(groups[k])))
+            self.hub(name, title, hub)
+            return
+        ordered = sorted(entries, key=lambda e: e.slug)
+        parts = self._pack(title, ordered, lambda es: _render(title, len(es), _by_type(es)))
+        hub = []
+        for n, part in enumerate(parts, 1):
+            child = self.name(f"{name}-{n}")
+            self.files[child] = _render(f"{title} (part {n})", len(part), _by_type(part))
+            hub.append((f"- [[{child}|part {n}]] — {part[0].slug} to {part[-1].slug}, {len(part):,} pages", len(part)))
+        self.hub(name, title, hub)
+
+    def hub(self, name: str, title: str, links: list[tuple[str, int]]) -> None:
+        total = sum(n for _, n in links)
+        text = _render(title, total, [(None, [l for l, _ in links])])
+        if self.fits(text):
+            self.files[name] = text
+            return
+        parts = self._pack(title, links, lambda ls: _render(title, sum(n for _, n in ls), [(None, [l for l, _ in ls])]))
+        upper = []
+        for n, part in enumerate(parts, 1):
+            child = self.name(f"{name}-{n}")
+            count = sum(c for _, c in part)
+            self.files[child] = _render(f"{title} (part {n})", count, [(None, [l for l, _ in part])])
+            upper.append((f"- [[{child}|part {n}]] — {count:,} pages", count))
+        self.hub(name, title, upper)
+
+
+def build_index(pages: list[Page], *, max_lines: int = MAX_LINES, max_chars: int = MAX_CHARS) -> dict[str, str]:
+    """File stem -> text for index.md and any section indexes; every text within the limits."""
+    b = _Builder(max_lines, max_chars)
+    b._used.add("index")
+    b.pages("index", "Index", [Entry.of(p) for p in pages], SPLITTERS)
+    return dict(sorted(b.files.items()))
+
+
+def index_files(root: Path) -> list[Path]:
+    root = Path(root)
+    return sorted([p for p in root.glob("index-*.md")] + ([root / "index.md"] if (root / "index.md").exists() else []))
+
+
+def write_index(wiki, *, max_lines: int = MAX_LINES, max_chars: int = MAX_CHARS) -> list[Path]:
+    """Regenerate index.md (and section indexes) from the wiki's front matter; remove stale section files."""
+    files = build_index(wiki.pages(), max_lines=max_lines, max_chars=max_chars)
+    root = Path(wiki.root)
+    written = []
+    for stem, text in files.items():
+        path = root / f"{stem}.md"
+        if not path.exists() or path.read_text(encoding="utf-8") != text:
+            atomic_write(path, text)
+        written.append(path)
+    for stale in root.glob("index-*.md"):
+        if stale.stem not in files:
+            stale.unlink()
+    return written

@@ -1,0 +1,178 @@
+"""`wikigen check`, `wikigen stats`, `wikigen pages`: the library side of the three commands.
+
+check_wiki reports, as problems (exit 1): pages that do not parse, broken links (with the page and line
+and the closest existing page), orphans, quotes that do not verify at their cited span (drifted ones
+included), pages over MAX_PAGE_CHARS, a wiki above its size limit, and index files that are missing,
+stale or over the index limits. Dead ends and a size warning are notes, not problems.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from wikigen.errors import PageError, WikigenError
+from wikigen.index_page import MAX_CHARS, MAX_LINES, build_index, count_lines, fits
+from wikigen.links import Resolver, analyze_links
+from wikigen.page import Page
+from wikigen.progress import ProgressLog, coverage
+from wikigen.quotes import check_page_quotes
+from wikigen.size_guard import check_size, measure_wiki
+from wikigen.store import Wiki
+from wikigen.tokens import TokenCounter, default_counter
+
+MAX_PAGE_CHARS = 25_000   # one page should load whole, like the index
+
+
+@dataclass(frozen=True)
+class Problem:
+    kind: str       # page | broken-link | orphan | quote | oversize | size | index
+    where: str      # file (and line) the problem is in
+    message: str
+
+    def line(self) -> str:
+        return f"{self.where}: {self.kind}: {self.message}"
+
+
+@dataclass
+class CheckReport:
+    pages: int = 0
+    problems: list[Problem] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def counts(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for p in self.problems:
+            out[p.kind] = out.get(p.kind, 0) + 1
+        return dict(sorted(out.items()))
+
+    def lines(self) -> list[str]:
+        out = [p.line() for p in self.problems] + [f"note: {n}" for n in self.notes]
+        if self.ok:
+            out.append(f"ok: {self.pages} pages, no problems")
+        else:
+            summary = ", ".join(f"{n} {k}" for k, n in self.counts().items())
+            out.append(f"{len(self.problems)} problems in {self.pages} pages ({summary})")
+        return out
+
+
+def _sources_or_none(wiki: Wiki, report: CheckReport | None):
+    try:
+        return wiki.sources
+    except WikigenError as e:
+        if report is not None:
+            report.problems.append(Problem("quote", ".wikigen/config.json", f"cannot verify quotes or size: {e}"))
+        return None
+
+
+def check_wiki(root: Path, sources=None, *, counter: TokenCounter | None = None) -> CheckReport:
+    wiki = Wiki.open(Path(root), sources, counter=counter)
+    report = CheckReport()
+    pages, errors = wiki.load()
+    report.pages = len(pages)
+    report.problems += [Problem("page", e.split(":", 1)[0], e.split(":", 1)[-1].strip()) for e in errors]
+
+    links = analyze_links(pages)
+    resolver = Resolver(pages)
+    for b in links.broken:
+        new, rule = resolver.resolve(b.target)
+        hint = f"; did you mean [[{new}]]?" if new else "; no similar page exists"
+        report.problems.append(Problem("broken-link", f"{b.source}.md:{b.line}", f"[[{b.target}]] has no page{hint}"))
+    for slug in links.orphans:
+        report.problems.append(Problem("orphan", f"{slug}.md", "no other page links here; link it from a related page"))
+    if links.dead_ends:
+        report.notes.append(f"{len(links.dead_ends)} dead ends (pages linking nowhere): {', '.join(links.dead_ends[:10])}")
+
+    src = _sources_or_none(wiki, report)
+    for page in pages:
+        if src is not None:
+            try:
+                checks = check_page_quotes(page, src)
+            except PageError as e:
+                report.problems.append(Problem("quote", f"{page.slug}.md", str(e)))
+                checks = []
+            for c in checks:
+                if c.status != "ok":
+                    report.problems.append(Problem("quote", f"{page.slug}.md", c.message()))
+        size = (wiki.root / f"{page.slug}.md").stat().st_size
+        if size > MAX_PAGE_CHARS:
+            chars = len((wiki.root / f"{page.slug}.md").read_text(encoding="utf-8"))
+            if chars > MAX_PAGE_CHARS:
+                report.problems.append(Problem("oversize", f"{page.slug}.md",
+                                               f"{chars:,} characters (limit {MAX_PAGE_CHARS:,}); split the page"))
+
+    if src is not None:
+        size = check_size(wiki.root, src.corpus_chars, max_ratio=wiki.max_ratio)
+        if size.level == "stop":
+            report.problems.append(Problem("size", str(wiki.root), size.message))
+        elif size.level == "warn":
+            report.notes.append(size.message)
+
+    expected = build_index(pages)
+    for stem, text in expected.items():
+        path = wiki.root / f"{stem}.md"
+        if not path.exists():
+            report.problems.append(Problem("index", f"{stem}.md", "missing; regenerate the index (write_index)"))
+        elif path.read_text(encoding="utf-8") != text:
+            report.problems.append(Problem("index", f"{stem}.md", "stale; regenerate the index (write_index)"))
+    for path in sorted(wiki.root.glob("index*.md")):
+        text = path.read_text(encoding="utf-8")
+        if not fits(text):
+            report.problems.append(Problem("index", path.name, f"{count_lines(text)} lines, {len(text):,} characters; "
+                                           f"the limits are {MAX_LINES} lines and {MAX_CHARS:,} characters"))
+        if path.stem != "index" and path.stem not in expected:
+            report.problems.append(Problem("index", path.name, "not part of the current index; regenerate the index"))
+    return report
+
+
+def wiki_stats(root: Path, sources=None, *, counter: TokenCounter | None = None) -> dict:
+    wiki = Wiki.open(Path(root), sources, counter=counter)
+    src = wiki.sources
+    counter = counter or default_counter()
+    pages = wiki.pages()
+    links = analyze_links(pages)
+    quotes = verified = 0
+    for page in pages:
+        try:
+            checks = check_page_quotes(page, src)
+        except PageError:
+            continue
+        quotes += len(checks)
+        verified += sum(c.status == "ok" for c in checks)
+    size = measure_wiki(wiki.root, counter, cache_path=wiki.state / "cache" / "tokens.json")
+    docs = [d.doc_id for d in src.documents()]
+    cov = coverage(ProgressLog(wiki.root), pages, docs)
+    corpus_chars, corpus_tokens = src.corpus_chars, src.corpus_tokens
+    return {
+        "pages": len(pages),
+        "links": links.links,
+        "broken_links": len(links.broken),
+        "orphans": len(links.orphans),
+        "quotes": quotes,
+        "quotes_verified": verified,
+        "wiki_chars": size.chars,
+        "corpus_chars": corpus_chars,
+        "ratio_chars": round(size.chars / corpus_chars, 4) if corpus_chars else None,
+        "wiki_tokens": size.tokens,
+        "corpus_tokens": corpus_tokens,
+        "ratio_tokens": round(size.tokens / corpus_tokens, 4) if corpus_tokens else None,
+        "docs_total": cov.docs_total,
+        "docs_cited": len(cov.cited),
+    }
+
+
+def page_record(page: Page) -> dict:
+    try:
+        quotes = [{"doc_id": q.doc_id, "start": q.start, "end": q.end, "text": q.text} for q in page.quotes()]
+    except PageError:
+        quotes = []
+    return {"front_matter": page.front_matter(), "links": page.links(), "quotes": quotes}
+
+
+def list_pages(root: Path) -> list[dict]:
+    """Every page: its front matter, outgoing links and quotes. Needs no corpus index."""
+    return [page_record(p) for p in Wiki.open(Path(root)).pages()]

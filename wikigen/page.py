@@ -1,0 +1,266 @@
+"""Page, Quote, the front matter and the one quote form; parse_page / render_page.
+
+A page file is YAML front matter between two ``---`` lines, then the markdown body. A quote is an
+Obsidian ``quote`` callout (plain markdown shows it as a blockquote)::
+
+    > [!quote] contracts/acme-msa (chars 1200-1350)
+    > Either party may terminate this Agreement
+    > upon ninety (90) days' written notice.
+
+Every following line that starts with ``>`` belongs to the quote; the quote ends at the first line
+that does not (or at the next quote header). Quotes inside fenced code blocks are not quotes.
+``parse_page(render_page(p)) == p`` for every valid page (bodies use ``\\n`` line endings).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, field, replace
+
+import yaml
+
+from search.texts import normalize_newlines
+from wikigen.errors import PageError
+
+SLUG_RE = re.compile(r"[a-z0-9][a-z0-9-]{0,79}")
+OWNER_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+RESERVED_SLUGS = frozenset({"index", "log"})
+STATUSES = ("draft", "confirmed", "deprecated")
+MAX_DESCRIPTION = 200
+FIELDS = ("title", "slug", "owner", "description", "type", "status", "sources", "aliases",
+          "created_session", "updated_session")
+
+QUOTE_HEADER_RE = re.compile(r"^> \[!quote\] (?P<doc_id>.+) \(chars (?P<start>\d+)-(?P<end>\d+)\)$")
+_QUOTE_ATTEMPT_RE = re.compile(r"^>\s*\[!quote\]", re.IGNORECASE)
+_FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+
+
+def is_reserved(slug: str) -> bool:
+    return slug in RESERVED_SLUGS or slug.startswith("index-")
+
+
+def validate_slug(slug: object) -> str:
+    """The slug itself, or PageError. A valid slug can never name a file outside the wiki folder."""
+    if not isinstance(slug, str) or not SLUG_RE.fullmatch(slug):
+        raise PageError(f"bad slug {slug!r}: use 1-80 characters a-z, 0-9 and '-', starting with a letter or digit")
+    if is_reserved(slug):
+        raise PageError(f"slug {slug!r} is reserved (index, log and index-* are generated pages); choose another")
+    return slug
+
+
+def validate_owner(owner: object) -> str:
+    if not isinstance(owner, str) or not OWNER_RE.fullmatch(owner):
+        raise PageError(f"bad agent name {owner!r}: use 1-64 characters A-Z, a-z, 0-9, '_', '.', '-'")
+    return owner
+
+
+@dataclass(frozen=True)
+class Quote:
+    doc_id: str
+    start: int
+    end: int
+    text: str
+
+    def short(self, n: int = 60) -> str:
+        t = self.text.replace("\n", " ")
+        return t if len(t) <= n else t[:n] + "..."
+
+    def label(self) -> str:
+        return f'{self.doc_id} (chars {self.start}-{self.end}) "{self.short()}"'
+
+
+@dataclass(frozen=True)
+class QuoteBlock:
+    """A quote and where it sits in the body: header line index and the line after its last line (0-based)."""
+    quote: Quote
+    header_line: int
+    end_line: int
+
+
+def format_quote(q: Quote) -> str:
+    """The quote form, without a trailing newline. Separate it from other blocks by a blank line."""
+    if "\n" in q.doc_id or "\r" in q.doc_id or not q.doc_id.strip():
+        raise PageError(f"bad doc id in quote: {q.doc_id!r}")
+    lines = [f"> [!quote] {q.doc_id} (chars {q.start}-{q.end})"]
+    for line in normalize_newlines(q.text).split("\n"):
+        lines.append(f"> {line}" if line else ">")
+    return "\n".join(lines)
+
+
+def scan_quotes(body: str) -> list[QuoteBlock]:
+    """Every quote in a body, in order. PageError on a malformed quote header."""
+    lines = normalize_newlines(body).split("\n")
+    out: list[QuoteBlock] = []
+    fence: str | None = None
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        m = _FENCE_RE.match(line)
+        if fence is not None:
+            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence):
+                fence = None
+            i += 1
+            continue
+        if m:
+            fence = m.group(1)
+            i += 1
+            continue
+        if not _QUOTE_ATTEMPT_RE.match(line):
+            i += 1
+            continue
+        h = QUOTE_HEADER_RE.match(line)
+        if not h:
+            raise PageError(f"malformed quote header on body line {i + 1}: {line[:100]!r}; "
+                            "use '> [!quote] DOC_ID (chars START-END)'")
+        start, end = int(h.group("start")), int(h.group("end"))
+        if end < start:
+            raise PageError(f"malformed quote header on body line {i + 1}: end {end} is before start {start}")
+        j = i + 1
+        text_lines: list[str] = []
+        while j < len(lines) and lines[j].startswith(">") and not _QUOTE_ATTEMPT_RE.match(lines[j]):
+            t = lines[j]
+            text_lines.append(t[2:] if t.startswith("> ") else t[1:])
+            j += 1
+        text = "\n".join(text_lines)
+        if not text:
+            raise PageError(f"empty quote on body line {i + 1}: {line[:100]!r}; put the quoted text on '> ' lines below")
+        out.append(QuoteBlock(Quote(h.group("doc_id"), start, end, text), i, j))
+        i = j
+    return out
+
+
+def rewrite_quote_spans(body: str, spans: dict[int, tuple[int, int]]) -> str:
+    """Change only the span numbers of the quotes whose header is at the given body line indexes."""
+    lines = normalize_newlines(body).split("\n")
+    for idx, (start, end) in spans.items():
+        m = QUOTE_HEADER_RE.match(lines[idx])
+        if not m:
+            raise PageError(f"body line {idx + 1} is not a quote header")
+        lines[idx] = f"> [!quote] {m.group('doc_id')} (chars {start}-{end})"
+    return "\n".join(lines)
+
+
+@dataclass
+class Page:
+    slug: str
+    title: str
+    owner: str
+    description: str
+    type: str = "topic"
+    status: str = "draft"
+    sources: list[str] = field(default_factory=list)
+    aliases: list[str] = field(default_factory=list)
+    created_session: int = 0
+    updated_session: int = 0
+    body: str = ""
+
+    def quotes(self) -> list[Quote]:
+        return [b.quote for b in scan_quotes(self.body)]
+
+    def links(self) -> list[str]:
+        """Target slugs of the page's [[links]], in order (not in code, not in quotes)."""
+        from wikigen.links import body_links
+
+        return [link.target for link in body_links(self.body)]
+
+    def front_matter(self) -> dict:
+        d = asdict(self)
+        d.pop("body")
+        return {k: d[k] for k in FIELDS}
+
+    def with_(self, **changes) -> "Page":
+        return replace(self, **changes)
+
+
+def validate_page(page: Page) -> Page:
+    """PageError naming the first field that is not acceptable."""
+    validate_slug(page.slug)
+    validate_owner(page.owner)
+    for name in ("title", "description", "type"):
+        if not isinstance(getattr(page, name), str):
+            raise PageError(f"page {page.slug!r}: {name} must be a string")
+    if not page.title.strip() or "\n" in page.title:
+        raise PageError(f"page {page.slug!r}: title must be one non-empty line")
+    if "\n" in page.description or "\r" in page.description or len(page.description) > MAX_DESCRIPTION:
+        raise PageError(f"page {page.slug!r}: description must be one line of at most {MAX_DESCRIPTION} characters "
+                        f"(got {len(page.description)})")
+    if not page.type or "\n" in page.type:
+        raise PageError(f"page {page.slug!r}: type must be one non-empty line")
+    if page.status not in STATUSES:
+        raise PageError(f"page {page.slug!r}: status {page.status!r} is not one of {', '.join(STATUSES)}")
+    for name in ("sources", "aliases"):
+        v = getattr(page, name)
+        if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+            raise PageError(f"page {page.slug!r}: {name} must be a list of strings")
+        if any("\n" in x or "\r" in x for x in v):
+            raise PageError(f"page {page.slug!r}: {name} entries must be one line each")
+    for name in ("created_session", "updated_session"):
+        v = getattr(page, name)
+        if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+            raise PageError(f"page {page.slug!r}: {name} must be a non-negative integer")
+    if not isinstance(page.body, str):
+        raise PageError(f"page {page.slug!r}: body must be a string")
+    return page
+
+
+def render_page(page: Page) -> str:
+    validate_page(page)
+    fm = yaml.safe_dump(page.front_matter(), sort_keys=False, allow_unicode=True, width=10**6)
+    return f"---\n{fm}---\n{normalize_newlines(page.body)}"
+
+
+def split_front_matter(text: str) -> tuple[str, str, int]:
+    """(yaml, body, number of lines before the body). PageError when there is no front matter."""
+    text = normalize_newlines(text)
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if not text.startswith("---\n"):
+        raise PageError("page has no front matter: it must start with a '---' line")
+    end = text.find("\n---\n", 3)
+    if end == -1:
+        if text.endswith("\n---"):
+            end = len(text) - 4
+        else:
+            raise PageError("page front matter is not closed by a '---' line")
+    fm = text[4:end + 1]
+    body = text[end + 5:]
+    return fm, body, fm.count("\n") + 2
+
+
+def parse_page(text: str) -> Page:
+    fm_text, body, _ = split_front_matter(text)
+    try:
+        fm = yaml.safe_load(fm_text) if fm_text.strip() else {}
+    except yaml.YAMLError as e:
+        raise PageError(f"page front matter is not valid YAML: {e}") from None
+    if not isinstance(fm, dict):
+        raise PageError("page front matter must be a YAML mapping")
+    missing = [k for k in ("title", "slug", "owner", "description") if k not in fm]
+    if missing:
+        raise PageError(f"page front matter lacks {', '.join(missing)}")
+
+    def as_str(v) -> str:
+        return "" if v is None else v if isinstance(v, str) else str(v)
+
+    def as_list(name) -> list[str]:
+        v = fm.get(name) or []
+        if isinstance(v, str):
+            v = [v]
+        if not isinstance(v, list):
+            raise PageError(f"page front matter: {name} must be a list")
+        return [as_str(x) for x in v]
+
+    def as_int(name) -> int:
+        v = fm.get(name, 0)
+        try:
+            return int(v or 0)
+        except (TypeError, ValueError):
+            raise PageError(f"page front matter: {name} must be an integer, not {v!r}") from None
+
+    page = Page(
+        slug=as_str(fm["slug"]), title=as_str(fm["title"]), owner=as_str(fm["owner"]),
+        description=as_str(fm["description"]), type=as_str(fm.get("type", "topic")),
+        status=as_str(fm.get("status", "draft")), sources=as_list("sources"), aliases=as_list("aliases"),
+        created_session=as_int("created_session"), updated_session=as_int("updated_session"), body=body,
+    )
+    return validate_page(page)

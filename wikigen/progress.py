@@ -1,0 +1,154 @@
+"""The shared, append-only progress log: WIKI/.wikigen/progress.jsonl, one JSON object a line, plus
+WIKI/log.md rendered from it for people.
+
+An entry: ``{"v": 1, "time": ISO UTC, "session", "agent", "action", "pages", "queries", "docs", ...extra}``.
+Appends hold a file lock and write the whole line with a single ``os.write`` on an ``O_APPEND`` fd,
+so concurrent appends never interleave. A torn last line (a crash mid-write) is kept out of the
+entries and listed in ``LogRead.torn``; the next append first ends it with a newline so the new entry
+starts on a fresh line.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Callable, Iterable
+
+from filelock import FileLock
+
+from wikigen.atomic import atomic_write
+from wikigen.errors import WikigenError
+
+LOG_VERSION = 1
+RESERVED = ("v", "time", "session", "agent", "action", "pages", "queries", "docs")
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+@dataclass
+class LogRead:
+    entries: list[dict] = field(default_factory=list)
+    torn: list[str] = field(default_factory=list)
+
+
+class ProgressLog:
+    def __init__(self, wiki_root: Path, *, clock: Callable[[], str] = _now):
+        self.root = Path(wiki_root)
+        self.path = self.root / ".wikigen" / "progress.jsonl"
+        self.md_path = self.root / "log.md"
+        self._clock = clock
+
+    def _lock(self) -> FileLock:
+        locks = self.root / ".wikigen" / "locks"
+        locks.mkdir(parents=True, exist_ok=True)
+        return FileLock(str(locks / "progress.lock"), timeout=120)
+
+    def append(self, *, session: int, agent: str, action: str, pages: Iterable[str] = (),
+               queries: Iterable[str] = (), docs: Iterable[str] = (), **extra) -> dict:
+        clash = [k for k in extra if k in RESERVED]
+        if clash:
+            raise WikigenError(f"progress log extra fields may not be named {', '.join(clash)}")
+        entry = {"v": LOG_VERSION, "time": self._clock(), "session": session, "agent": agent, "action": action,
+                 "pages": list(pages), "queries": list(queries), "docs": list(docs), **extra}
+        data = (json.dumps(entry, ensure_ascii=False) + "\n").encode("utf-8")
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self._lock():
+            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+            try:
+                size = os.fstat(fd).st_size
+                if size and os.pread(fd, 1, size - 1) != b"\n":
+                    data = b"\n" + data          # end a torn line so this entry starts fresh
+                written = os.write(fd, data)
+                while written < len(data):      # only for huge entries; still under the lock
+                    written += os.write(fd, data[written:])
+            finally:
+                os.close(fd)
+        return entry
+
+    def read(self) -> LogRead:
+        try:
+            raw = self.path.read_bytes()
+        except FileNotFoundError:
+            return LogRead()
+        out = LogRead()
+        for line in raw.decode("utf-8", errors="replace").split("\n"):
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+            except ValueError:
+                out.torn.append(line)
+                continue
+            if isinstance(obj, dict):
+                out.entries.append(obj)
+            else:
+                out.torn.append(line)
+        return out
+
+    def write_markdown(self) -> Path:
+        """Render log.md from the log (called by the orchestrator after each session)."""
+        atomic_write(self.md_path, render_log(self.read()))
+        return self.md_path
+
+
+def render_log(log: LogRead) -> str:
+    """log.md: one section per session, one line per entry, newest session last."""
+    lines = ["# Progress log", "", "_Rendered from .wikigen/progress.jsonl; do not edit._", ""]
+    by_session: dict = {}
+    for e in log.entries:
+        by_session.setdefault(e.get("session"), []).append(e)
+    for session in sorted(by_session, key=lambda s: (not isinstance(s, int), str(s) if not isinstance(s, int) else s)):
+        lines += [f"## Session {session}", ""]
+        for e in by_session[session]:
+            parts = [f"- {e.get('time', '?')} **{e.get('agent', '?')}** {e.get('action', '')}".rstrip()]
+            if e.get("pages"):
+                parts.append("pages: " + ", ".join(f"[[{p}]]" for p in e["pages"]))
+            if e.get("queries"):
+                parts.append(f"queries: {len(e['queries'])}")
+            if e.get("docs"):
+                parts.append(f"docs read: {len(e['docs'])}")
+            extra = {k: v for k, v in e.items() if k not in RESERVED}
+            if extra:
+                parts.append(", ".join(f"{k}: {v}" for k, v in extra.items()))
+            lines.append("; ".join(parts))
+        lines.append("")
+    if log.torn:
+        lines += [f"_{len(log.torn)} torn line(s) skipped._", ""]
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+@dataclass
+class Coverage:
+    docs_total: int
+    read: list[str]          # documents some agent read (from the log)
+    cited: list[str]         # documents some page cites (quotes or sources)
+    uncited: list[str]       # documents no page cites
+    unread: list[str]        # documents no agent read
+
+    def to_dict(self) -> dict:
+        return {"docs_total": self.docs_total, "read": self.read, "cited": self.cited,
+                "uncited": self.uncited, "unread": self.unread}
+
+
+def coverage(log, wiki, all_doc_ids: Iterable[str]) -> Coverage:
+    """Which documents were read (per the log), which are cited by some page, which by none.
+    ``log`` is a ProgressLog or a LogRead; ``wiki`` a Wiki or a list of Pages."""
+    read_log = log.read() if hasattr(log, "read") else log
+    pages = wiki.pages() if hasattr(wiki, "pages") else list(wiki)
+    all_ids = sorted(set(all_doc_ids))
+    read = {d for e in read_log.entries for d in (e.get("docs") or [])}
+    cited: set[str] = set()
+    for p in pages:
+        cited.update(p.sources)
+        try:
+            cited.update(q.doc_id for q in p.quotes())
+        except WikigenError:
+            pass
+    known = set(all_ids)
+    return Coverage(len(all_ids), sorted(read & known), sorted(cited & known), sorted(known - cited),
+                    sorted(known - read))

@@ -1,0 +1,206 @@
+"""Wiki size against corpus size, in characters, bytes and tokens.
+
+What counts as the wiki: every ``.md`` file under the wiki folder (pages, index.md, index-*.md and
+log.md), skipping hidden folders (.wikigen/, .git/, .obsidian/). The generated index and log count
+because an agent that loads the wiki loads them too.
+
+* The write-time check (``SizeTracker``) uses characters: cheap, and exact across processes. It keeps
+  a per-file cache keyed by (inode, size, mtime) so a check re-reads only files that changed.
+* Reports (``check_size``) add tokens from the injectable counter, cached by content hash in
+  ``.wikigen/cache/tokens.json``. The level is decided by the larger of the character and token
+  ratios: ``stop`` above ``max_ratio``, ``warn`` from ``warn_fraction * max_ratio`` on, else ``ok``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from wikigen.atomic import atomic_write
+from wikigen.tokens import TokenCounter
+
+WARN_FRACTION = 0.8
+
+
+def wiki_files(root: Path) -> list[Path]:
+    """Every .md file of the wiki, sorted, outside hidden folders."""
+    out: list[Path] = []
+    stack = [Path(root)]
+    while stack:
+        d = stack.pop()
+        try:
+            entries = list(os.scandir(d))
+        except FileNotFoundError:
+            continue
+        for e in entries:
+            if e.name.startswith("."):
+                continue
+            if e.is_dir(follow_symlinks=False):
+                stack.append(Path(e.path))
+            elif e.name.endswith(".md") and e.is_file(follow_symlinks=False):
+                out.append(Path(e.path))
+    return sorted(out)
+
+
+def _read(path: Path) -> str:
+    with open(path, encoding="utf-8", errors="replace", newline="") as f:
+        return f.read()
+
+
+class SizeTracker:
+    """Total characters of the wiki's .md files, recomputed cheaply (stat everything, read what changed)."""
+
+    def __init__(self, root: Path):
+        self.root = Path(root)
+        self._cache: dict[str, tuple[tuple[int, int, int], int]] = {}
+        self._lock = threading.Lock()
+
+    def file_chars(self) -> dict[str, int]:
+        with self._lock:
+            seen: dict[str, int] = {}
+            for path in wiki_files(self.root):
+                try:
+                    st = path.stat()
+                except FileNotFoundError:
+                    continue
+                key = (st.st_ino, st.st_size, st.st_mtime_ns)
+                rel = path.relative_to(self.root).as_posix()
+                hit = self._cache.get(rel)
+                if hit is None or hit[0] != key:
+                    try:
+                        hit = (key, len(_read(path)))
+                    except FileNotFoundError:
+                        continue
+                    self._cache[rel] = hit
+                seen[rel] = hit[1]
+            for rel in set(self._cache) - set(seen):
+                del self._cache[rel]
+            return seen
+
+    def total_chars(self) -> int:
+        return sum(self.file_chars().values())
+
+
+class TokenCache:
+    """Token counts by content hash, so stats over an unchanged wiki do not tokenize again."""
+
+    def __init__(self, path: Path | None, counter: TokenCounter):
+        self.path = Path(path) if path else None
+        self.counter = counter
+        self._name = type(counter).__name__
+        self._data: dict[str, int] = {}
+        self._dirty = False
+        if self.path and self.path.is_file():
+            try:
+                self._data = json.loads(self.path.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                self._data = {}
+
+    def count_many(self, texts: list[str]) -> list[int]:
+        keys = [f"{self._name}:{hashlib.sha1(t.encode('utf-8')).hexdigest()}" for t in texts]
+        todo = [i for i, k in enumerate(keys) if k not in self._data]
+        if todo:
+            for i, n in zip(todo, self.counter.count_many([texts[i] for i in todo])):
+                self._data[keys[i]] = n
+            self._dirty = True
+        return [self._data[k] for k in keys]
+
+    def save(self) -> None:
+        if self.path and self._dirty:
+            live = self._data
+            atomic_write(self.path, json.dumps(live, separators=(",", ":")))
+            self._dirty = False
+
+
+@dataclass
+class WikiSize:
+    files: dict[str, int]            # relative path -> characters
+    chars: int
+    bytes: int
+    tokens: int | None
+    file_tokens: dict[str, int] = field(default_factory=dict)
+
+
+def measure_wiki(root: Path, counter: TokenCounter | None = None, *, cache_path: Path | None = None) -> WikiSize:
+    root = Path(root)
+    texts: dict[str, str] = {}
+    for path in wiki_files(root):
+        try:
+            texts[path.relative_to(root).as_posix()] = _read(path)
+        except FileNotFoundError:
+            continue
+    files = {k: len(v) for k, v in texts.items()}
+    nbytes = sum(len(v.encode("utf-8")) for v in texts.values())
+    tokens, file_tokens = None, {}
+    if counter is not None:
+        cache = TokenCache(cache_path, counter)
+        counts = cache.count_many(list(texts.values()))
+        cache.save()
+        file_tokens = dict(zip(texts, counts))
+        tokens = sum(counts)
+    return WikiSize(files, sum(files.values()), nbytes, tokens, file_tokens)
+
+
+def _ratio(a: int | None, b: int | None) -> float | None:
+    if a is None or b is None:
+        return None
+    if b <= 0:
+        return 0.0 if a == 0 else float("inf")
+    return a / b
+
+
+@dataclass
+class SizeReport:
+    level: str                       # ok | warn | stop
+    message: str
+    max_ratio: float
+    wiki_chars: int
+    wiki_bytes: int
+    wiki_tokens: int | None
+    corpus_chars: int
+    corpus_tokens: int | None
+    corpus_bytes: int | None
+    ratio_chars: float
+    ratio_tokens: float | None
+    ratio_bytes: float | None
+    largest: list[tuple[str, int]]   # (file, characters), largest first
+
+    @property
+    def ok(self) -> bool:
+        return self.level == "ok"
+
+
+def check_size(root: Path, corpus_chars: int, corpus_tokens: int | None = None, *, max_ratio: float = 1.0,
+               counter: TokenCounter | None = None, corpus_bytes: int | None = None,
+               warn_fraction: float = WARN_FRACTION, cache_path: Path | None = None, top: int = 5) -> SizeReport:
+    """How the wiki's size stands against the corpus: ok, warn (approaching max_ratio) or stop (above it)."""
+    root = Path(root)
+    if cache_path is None and (root / ".wikigen").is_dir():
+        cache_path = root / ".wikigen" / "cache" / "tokens.json"
+    size = measure_wiki(root, counter if corpus_tokens is not None else None, cache_path=cache_path)
+    r_chars = _ratio(size.chars, corpus_chars)
+    r_tokens = _ratio(size.tokens, corpus_tokens)
+    r_bytes = _ratio(size.bytes, corpus_bytes)
+    largest = sorted(size.files.items(), key=lambda kv: (-kv[1], kv[0]))[:top]
+    if r_tokens is not None and r_tokens > r_chars:
+        ratio, unit, have, of = r_tokens, "tokens", size.tokens, corpus_tokens
+    else:
+        ratio, unit, have, of = r_chars, "characters", size.chars, corpus_chars
+    if ratio > max_ratio:
+        level = "stop"
+    elif ratio >= warn_fraction * max_ratio:
+        level = "warn"
+    else:
+        level = "ok"
+    names = ", ".join(f"{n} ({c:,} chars)" for n, c in largest) or "none"
+    state = {"stop": "is larger than allowed", "warn": "is approaching the limit", "ok": "is within the limit"}[level]
+    message = (f"wiki {state}: {ratio:.2f}x the corpus in {unit} ({have:,} of {of:,}); "
+               f"limit {max_ratio:.2f}x; largest pages: {names}")
+    if level == "stop":
+        message += " - stop the build, then shorten or merge the largest pages"
+    return SizeReport(level, message, max_ratio, size.chars, size.bytes, size.tokens, corpus_chars, corpus_tokens,
+                      corpus_bytes, r_chars, r_tokens, r_bytes, largest)

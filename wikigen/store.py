@@ -1,0 +1,211 @@
+"""Wiki: read, list and write pages with ownership, per-page locks, quote checks and the size guard.
+
+A write: validate slug, owner and fields -> verify every quote (re-anchoring drifted spans) -> under
+the page's cross-process lock (WIKI/.wikigen/locks/<slug>.lock) check ownership against the page on
+disk -> under the wiki-wide size lock (held only around the size check and the os.replace) refuse a
+write that would push the wiki above max_ratio * corpus characters -> atomic_write. Any error leaves
+nothing of the page written. Writes that do not grow the wiki are never refused by the size guard,
+so an oversize wiki can always be shrunk.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from filelock import FileLock
+
+from wikigen.atomic import atomic_write
+from wikigen.errors import OwnershipError, PageError, SearchIndexError, SizeLimitError, WikigenError
+from wikigen.page import Page, parse_page, render_page, validate_owner, validate_page, validate_slug, SLUG_RE, is_reserved
+from wikigen.quotes import QuoteCheck, verify_page
+from wikigen.size_guard import SizeTracker
+from wikigen.tokens import TokenCounter
+
+log = logging.getLogger(__name__)
+
+STATE_DIR = ".wikigen"
+CONFIG_VERSION = 1
+LOCK_TIMEOUT = 120.0
+
+
+@dataclass
+class WriteResult:
+    slug: str
+    path: Path
+    created: bool
+    chars: int
+    wiki_chars: int
+    ratio: float
+    reanchored: list[QuoteCheck] = field(default_factory=list)
+
+
+def _rel_or_abs(root: Path, p: Path | None) -> str | None:
+    if p is None:
+        return None
+    p = Path(p).resolve()
+    try:
+        return p.relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return str(p)
+
+
+class Wiki:
+    def __init__(self, root: Path, sources=None, *, max_ratio: float = 1.0, counter: TokenCounter | None = None,
+                 config: dict | None = None):
+        self.root = Path(root)
+        self._sources = sources
+        self.max_ratio = float(max_ratio)
+        self.counter = counter
+        self.config = config or {}
+        self.state = self.root / STATE_DIR
+        self.locks = self.state / "locks"
+        self._size = SizeTracker(self.root)
+
+    # --- opening -------------------------------------------------------------------------------
+
+    @classmethod
+    def create(cls, root: Path, sources, *, max_ratio: float = 1.0, counter: TokenCounter | None = None,
+               corpus_dir: Path | None = None, index_dir: Path | None = None) -> "Wiki":
+        """Make (or re-configure) a wiki folder: state dir, config.json, git repository."""
+        from wikigen.history import init_repo
+
+        root = Path(root)
+        (root / STATE_DIR / "locks").mkdir(parents=True, exist_ok=True)
+        corpus_dir = corpus_dir or getattr(sources, "corpus_dir", None)
+        index_dir = index_dir or getattr(sources, "index_dir", None) or getattr(sources, "root", None)
+        config = {"version": CONFIG_VERSION, "corpus_dir": _rel_or_abs(root, corpus_dir),
+                  "index_dir": _rel_or_abs(root, index_dir), "max_ratio": float(max_ratio)}
+        atomic_write(root / STATE_DIR / "config.json", json.dumps(config, indent=2) + "\n")
+        init_repo(root)
+        return cls(root, sources, max_ratio=max_ratio, counter=counter, config=config)
+
+    @classmethod
+    def open(cls, root: Path, sources=None, *, counter: TokenCounter | None = None) -> "Wiki":
+        """Open a wiki folder; without sources the corpus index recorded in config.json is opened on first use."""
+        root = Path(root)
+        cfg_path = root / STATE_DIR / "config.json"
+        try:
+            config = json.loads(cfg_path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise WikigenError(f"{root} is not a wiki (no {STATE_DIR}/config.json); build one with 'wikigen build CORPUS --wiki {root}'") from None
+        except ValueError as e:
+            raise WikigenError(f"{cfg_path} is not valid JSON: {e}") from None
+        (root / STATE_DIR / "locks").mkdir(parents=True, exist_ok=True)
+        return cls(root, sources, max_ratio=config.get("max_ratio", 1.0), counter=counter, config=config)
+
+    @property
+    def sources(self):
+        """The corpus index (CorpusIndex or a stand-in); opened lazily from config.json."""
+        if self._sources is None:
+            index_dir = self.config.get("index_dir")
+            if not index_dir:
+                raise SearchIndexError(f"wiki {self.root} records no corpus index; open it with sources=")
+            path = Path(index_dir)
+            if not path.is_absolute():
+                path = self.root / path
+            from search.index import CorpusIndex  # lazily: tantivy is only needed here
+
+            self._sources = CorpusIndex.open(path)
+        return self._sources
+
+    # --- reading -------------------------------------------------------------------------------
+
+    def path(self, slug: str) -> Path:
+        return self.root / f"{validate_slug(slug)}.md"
+
+    def slugs(self) -> list[str]:
+        out = []
+        for p in self.root.glob("*.md"):
+            s = p.stem
+            if SLUG_RE.fullmatch(s) and not is_reserved(s) and p.is_file():
+                out.append(s)
+        return sorted(out)
+
+    def exists(self, slug: str) -> bool:
+        try:
+            return self.path(slug).is_file()
+        except PageError:
+            return False
+
+    def read(self, slug: str) -> Page:
+        path = self.path(slug)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise PageError(f"no page {slug!r}; list the pages to find its slug") from None
+        try:
+            return parse_page(text)
+        except PageError as e:
+            raise PageError(f"{path.name}: {e}") from None
+
+    def load(self) -> tuple[list[Page], list[str]]:
+        """Every page that parses, and one message per file that does not."""
+        pages, errors = [], []
+        for slug in self.slugs():
+            try:
+                page = self.read(slug)
+            except PageError as e:
+                errors.append(str(e))
+                continue
+            if page.slug != slug:
+                errors.append(f"{slug}.md: front matter slug {page.slug!r} differs from the file name")
+                continue
+            pages.append(page)
+        return pages, errors
+
+    def pages(self) -> list[Page]:
+        pages, errors = self.load()
+        for e in errors:
+            log.warning("skipping page: %s", e)
+        return pages
+
+    # --- writing -------------------------------------------------------------------------------
+
+    def _lock(self, name: str) -> FileLock:
+        self.locks.mkdir(parents=True, exist_ok=True)
+        return FileLock(str(self.locks / f"{name}.lock"), timeout=LOCK_TIMEOUT)
+
+    def write(self, page: Page, *, agent: str, session: int) -> WriteResult:
+        """Verify, check ownership and size, then write atomically. Raises QuoteError, OwnershipError,
+        SizeLimitError or PageError; on any error nothing of the page is written."""
+        validate_owner(agent)
+        validate_slug(page.slug)
+        if page.owner and page.owner != agent:
+            raise OwnershipError(f"agent {agent!r} cannot write page {page.slug!r} as owner {page.owner!r}; "
+                                 "an agent writes pages it owns")
+        page = page.with_(owner=agent)
+        validate_page(page)
+        page, checks = verify_page(page, self.sources)
+        path = self.path(page.slug)
+        with self._lock(f"page-{page.slug}"):
+            created = not path.exists()
+            if not created:
+                try:
+                    old = parse_page(path.read_text(encoding="utf-8"))
+                except PageError as e:
+                    raise PageError(f"page {page.slug!r} on disk cannot be read ({e}); fix or remove {path.name}") from None
+                if old.owner != agent:
+                    raise OwnershipError(f"page {page.slug!r} is owned by {old.owner!r}; agent {agent!r} may change only "
+                                         f"its own pages - write a page of your own and link to [[{page.slug}]]")
+                page = page.with_(created_session=old.created_session, updated_session=session)
+            else:
+                page = page.with_(created_session=session, updated_session=session)
+            text = render_page(page)
+            with self._lock("wiki-size"):
+                files = self._size.file_chars()
+                total = sum(files.values())
+                old_chars = files.get(path.name, 0)
+                new_total = total - old_chars + len(text)
+                corpus = self.sources.corpus_chars
+                limit = self.max_ratio * corpus
+                ratio = new_total / corpus if corpus > 0 else float("inf")
+                if new_total > limit and len(text) > old_chars:
+                    raise SizeLimitError(
+                        f"writing {page.slug!r} would make the wiki {new_total:,} characters, {ratio:.2f}x the corpus "
+                        f"({corpus:,}); the limit is {self.max_ratio:.2f}x - shorten this page or merge pages")
+                atomic_write(path, text)
+        return WriteResult(page.slug, path, created, len(text), new_total, ratio,
+                           [c for c in checks if c.status == "reanchored"])
