@@ -1,0 +1,99 @@
+import pytest
+
+from wikigen.errors import PageError
+from wikigen.page import (Page, Quote, format_quote, parse_page, render_page, scan_quotes, validate_owner,
+                          validate_slug)
+
+
+def sample() -> Page:
+    body = ("Intro with [[other-page]] and [[acme|the MSA]].\n\n"
+            + format_quote(Quote("contracts/acme-msa", 120, 180, "Either party may terminate\n\nupon notice.")) + "\n\n"
+            + format_quote(Quote("kr/계약 (2)", 0, 9, "제1조 (목적) 이")) + "\n\nTail: `[[not-a-link]]`\n")
+    return Page(slug="acme-termination", title="Acme: termination", owner="agent-1",
+                description="How either party ends the Acme MSA: yes, no, 2024", type="clause", status="confirmed",
+                sources=["contracts/acme-msa", "kr/계약 (2)"], aliases=["Termination", "해지"],
+                created_session=1, updated_session=3, body=body)
+
+
+def test_round_trip():
+    p = sample()
+    text = render_page(p)
+    assert text.startswith("---\ntitle: 'Acme: termination'\nslug: acme-termination\nowner: agent-1\n")
+    assert "해지" in text  # allow_unicode
+    assert parse_page(text) == p
+    assert parse_page(render_page(parse_page(text))) == p
+
+
+def test_round_trip_plain_markdown_quote_form():
+    p = sample()
+    text = render_page(p)
+    assert "> [!quote] contracts/acme-msa (chars 120-180)\n> Either party may terminate\n>\n> upon notice.\n" in text
+    assert [q.doc_id for q in p.quotes()] == ["contracts/acme-msa", "kr/계약 (2)"]
+    assert p.quotes()[0].text == "Either party may terminate\n\nupon notice."
+    assert p.quotes()[1] == Quote("kr/계약 (2)", 0, 9, "제1조 (목적) 이")
+
+
+def test_links_skip_code_and_quotes():
+    p = sample()
+    p.body += "\n> [!quote] d (chars 0-5)\n> see [[in-quote]]\n\n```\n[[in-fence]]\n```\n"
+    assert p.links() == ["other-page", "acme"]
+
+
+def test_quote_ends_at_first_non_quote_line_and_at_next_header():
+    body = "> [!quote] a (chars 0-3)\n> abc\n> [!quote] b (chars 4-7)\n> def\nplain\n> not a quote"
+    assert [(b.quote.doc_id, b.quote.text) for b in scan_quotes(body)] == [("a", "abc"), ("b", "def")]
+
+
+@pytest.mark.parametrize("header", ["> [!quote] doc (chars 1-)", "> [!quote] (chars 1-2)", "> [!QUOTE] doc chars 1-2",
+                                    "> [!quote] doc (chars 9-2)", ">[!quote] doc (chars 1-2)"])
+def test_malformed_quote_header(header):
+    with pytest.raises(PageError, match="malformed quote header"):
+        scan_quotes(f"text\n\n{header}\n> abc\n")
+
+
+def test_quote_in_code_fence_is_not_a_quote():
+    assert scan_quotes("```\n> [!quote] bad header\n```\n") == []
+
+
+@pytest.mark.parametrize("slug", ["", "../x", "/etc/passwd", "a/b", "Abc", "é", "-a", "a" * 81, "index", "log",
+                                  "index-topic", "a b", "a.md", None])
+def test_bad_slugs(slug):
+    with pytest.raises(PageError):
+        validate_slug(slug)
+
+
+@pytest.mark.parametrize("owner", ["", "a/b", "../x", "name with space", "x" * 65])
+def test_bad_owners(owner):
+    with pytest.raises(PageError):
+        validate_owner(owner)
+
+
+def test_good_slugs():
+    for s in ["a", "0", "acme-msa", "indexes", "a" * 80, "log-2"]:
+        assert validate_slug(s) == s
+
+
+@pytest.mark.parametrize("change, match", [
+    ({"description": "x" * 201}, "description"), ({"description": "two\nlines"}, "description"),
+    ({"status": "final"}, "status"), ({"title": ""}, "title"), ({"aliases": ["a\nb"]}, "aliases"),
+])
+def test_bad_fields(change, match):
+    with pytest.raises(PageError, match=match):
+        render_page(sample().with_(**change))
+
+
+def test_description_200_chars_ok():
+    p = sample().with_(description="x" * 200)
+    assert parse_page(render_page(p)) == p
+
+
+@pytest.mark.parametrize("text", ["no front matter", "---\ntitle: x\n", "---\n- a\n---\n", "---\ntitle: [\n---\n",
+                                  "---\ntitle: t\nslug: s\n---\n"])
+def test_parse_errors(text):
+    with pytest.raises(PageError):
+        parse_page(text)
+
+
+def test_format_quote_rejects_multiline_doc_id():
+    with pytest.raises(PageError):
+        format_quote(Quote("a\nb", 0, 1, "x"))

@@ -1,0 +1,80 @@
+"""A small stand-in for search.index.CorpusIndex, built on a real TextStore, so wiki tests need no tantivy."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from search.texts import Span, TextStore
+from wikigen.page import Page, format_quote, Quote
+from wikigen.tokens import CharCounter
+
+
+@dataclass(frozen=True)
+class DocInfo:
+    doc_id: str
+    title: str
+    chars: int
+    tokens: int
+
+
+class FakeIndex:
+    """Same attributes as CorpusIndex: .texts, .corpus_chars, .corpus_tokens, .documents(), .locate()."""
+
+    def __init__(self, root: Path):
+        self.root = Path(root)
+        self.index_dir = self.root
+        self.texts = TextStore(self.root / "texts")
+        self._docs = json.loads((self.root / "docs.json").read_text(encoding="utf-8"))
+        counter = CharCounter()
+        self.corpus_chars = sum(len(self.texts.text(d)) for d in self._docs)
+        self.corpus_tokens = sum(counter.count(self.texts.text(d)) for d in self._docs)
+
+    @classmethod
+    def build(cls, root: Path, docs: dict[str, str]) -> "FakeIndex":
+        root = Path(root)
+        store = TextStore(root / "texts")
+        for doc_id, text in docs.items():
+            store.put(doc_id, text)
+        (root / "docs.json").write_text(json.dumps(sorted(docs)), encoding="utf-8")
+        return cls(root)
+
+    def documents(self) -> list[DocInfo]:
+        c = CharCounter()
+        return [DocInfo(d, d.rsplit("/", 1)[-1], len(self.texts.text(d)), c.count(self.texts.text(d))) for d in self._docs]
+
+    def locate(self, doc_id: str, text: str, tolerant_whitespace: bool = False) -> list[Span]:
+        return self.texts.locate(doc_id, text, tolerant_whitespace=tolerant_whitespace)
+
+
+CONTRACT = ("MASTER SERVICES AGREEMENT\n\n1. Term. This Agreement starts on the Effective Date.\n"
+            "2. Termination. Either party may terminate this Agreement\nupon ninety (90) days' written notice.\n"
+            "3. Fees. Fees are due within thirty (30) days of invoice.\n") * 20
+KOREAN = "제1조 (목적) 이 계약은 갑과 을 사이의 용역 제공에 관한 사항을 정한다.\n제2조 (기간) 계약 기간은 1년으로 한다.\n" * 10
+CRLF = "Line one of the memo.\r\nThe budget is approved\r\nfor fiscal year 2025.\r\nEnd.\r\n" * 10
+
+
+def make_index(tmp_path: Path, docs: dict[str, str] | None = None) -> FakeIndex:
+    docs = docs if docs is not None else {"contracts/acme-msa": CONTRACT, "kr/contract": KOREAN, "memos/budget": CRLF}
+    return FakeIndex.build(tmp_path / "corpus-index", docs)
+
+
+def quote_of(index, doc_id: str, needle: str, nth: int = 0) -> Quote:
+    """A true quote of needle (newline-normalised text) at its nth occurrence."""
+    span = index.locate(doc_id, needle, tolerant_whitespace=True)[nth]
+    return Quote(doc_id, span.start, span.end, needle)
+
+
+def page(slug: str, owner: str = "alice", body: str = "", **kw) -> Page:
+    kw.setdefault("title", slug.replace("-", " ").title())
+    kw.setdefault("description", f"About {slug}.")
+    return Page(slug=slug, owner=owner, body=body, **kw)
+
+
+def quote_body(*quotes: Quote, text: str = "Notes.") -> str:
+    return text + "\n\n" + "\n\n".join(format_quote(q) for q in quotes) + "\n"
+
+
+def all_files(root: Path) -> set[str]:
+    return {str(p) for p in Path(root).rglob("*")}
