@@ -115,7 +115,7 @@ def test_size_limit_refuses_write(tmp_path):
     with pytest.raises(SizeLimitError) as e:
         wiki.write(page("b", owner="bob", body="z" * 900 + "\n"), agent="bob", session=1)
     assert "would make the wiki" in str(e.value) and "the limit is 1.00x" in str(e.value)
-    assert "1.1" in str(e.value) and all_files(tmp_path) == before
+    assert "1.20x the corpus (2,000)" in str(e.value) and all_files(tmp_path) == before
     # shrinking is always allowed; then the other write fits
     wiki.write(page("a", body="y" * 100 + "\n"), agent="alice", session=2)
     wiki.write(page("b", owner="bob", body="z" * 900 + "\n"), agent="bob", session=2)
