@@ -77,4 +77,5 @@ def quote_body(*quotes: Quote, text: str = "Notes.") -> str:
 
 
 def all_files(root: Path) -> set[str]:
-    return {str(p) for p in Path(root).rglob("*")}
+    """Every path under root except lock files (machine state a refused write may leave)."""
+    return {str(p) for p in Path(root).rglob("*") if "/.wikigen/locks" not in p.as_posix()}
