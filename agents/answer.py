@@ -1,0 +1,626 @@
+"""`wikigen ask`: retrieve from the wiki and the corpus, assemble a context within a token budget,
+and answer.
+
+Three modes, all held to the same budget (tokens of the assembled context, counted with the
+project's counter):
+
+- ``search``: the baseline. BM25 passages of the corpus index for the question, best first, until
+  the budget is full.
+- ``wiki``: the wiki alone. The page index is searched with the question; the quotes of the best
+  pages (and of the pages they link to, e.g. a collection's member document pages) are ranked by
+  relevance to the question, one quote per document before a second from the same document.
+- ``wiki+search``: the wiki resolves the *scope* and search fills it. When the question names a
+  collection (a kind of document) or a document strongly (its title/aliases, plus rare identifying
+  words for a document), the scope is those documents, and the words that named them are removed
+  from the query used inside the scope. Topic pages contribute their quotes (restricted to the
+  scope); then search restricted to the scope adds each in-scope document's best passage not
+  already covered, one per document first, then second-best. With no scope: topic quotes and plain
+  search, interleaved.
+
+Every context item carries the exact source spans whose text it holds verbatim, so answers can be
+cited and evaluated. Offline the answer is extractive; with the Claude backend it is generated.
+
+An `Answerer` holds the opened wiki, corpus index and page index: build it once per process
+(`Answerer.open(wiki_root)`) and call `.ask()` many times.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import re
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Sequence
+
+from search.page_index import PageIndex, QuoteUnit, terms
+from wikigen.errors import WikigenError
+from wikigen.tokens import TokenCounter, default_counter
+
+log = logging.getLogger(__name__)
+
+MODES = ("wiki+search", "search", "wiki")
+DEFAULT_BUDGET = 4000
+MIN_TRIM_TOKENS = 48          # a passage is trimmed to fill the rest of the budget when at least this much is left
+PAGE_HITS = 20                # pages looked at per question
+TOPIC_PAGES = 6               # topic pages whose quotes are used
+MAX_DOC_SCOPE = 3             # documents a question can name at once
+RARE_DF = 2                   # a word in at most this many document pages' identity text identifies a document
+MAX_QUOTE_SHARE = 0.5         # topic quotes may take at most this share of the budget when search can fill the rest
+_WORD = re.compile(r"\w+", re.UNICODE)
+_AGGREGATE = re.compile(r"\b(which|list|how many|all|every|each|across|any)\b|어떤|어느|모든|몇|목록|전부", re.I)
+
+
+# --- results -----------------------------------------------------------------------------------
+
+@dataclass
+class ContextItem:
+    kind: str                       # "page" | "passage"
+    ref: str                        # page slug, or "doc_id (chars start-end)"
+    text: str                       # exactly what was put in the context
+    spans: list[dict]               # [{"doc_id", "start", "end"}]: source spans carried verbatim in text
+
+    def to_dict(self) -> dict:
+        return {"kind": self.kind, "ref": self.ref, "text": self.text, "spans": [dict(s) for s in self.spans]}
+
+    def block(self) -> str:
+        """The item as rendered into the model's context (what the budget counts)."""
+        head = f"[page [[{self.ref}]]]" if self.kind == "page" else f"[passage {self.ref}]"
+        return f"{head}\n{self.text}"
+
+
+@dataclass
+class AskResult:
+    question: str
+    mode: str
+    answer: str
+    context: list[ContextItem]
+    tokens: int                                  # tokens of the assembled context
+    usage: dict | None = None                    # the answer's token usage (Claude backend)
+    scope: dict | None = None                    # how the wiki scoped the question (diagnostics)
+
+    def to_dict(self) -> dict:
+        return {"question": self.question, "mode": self.mode, "answer": self.answer,
+                "context": [c.to_dict() for c in self.context],
+                "tokens": {"context": self.tokens, "usage": self.usage}}
+
+    def to_text(self) -> str:
+        lines = [self.answer.rstrip(), ""]
+        lines.append(f"-- context: {len(self.context)} items, {self.tokens} tokens ({self.mode})")
+        for c in self.context:
+            cites = ", ".join(f"{s['doc_id']} ({s['start']}-{s['end']})" for s in c.spans[:4])
+            more = f" +{len(c.spans) - 4}" if len(c.spans) > 4 else ""
+            lines.append(f"   {c.kind:7} {c.ref}  <- {cites}{more}")
+        if self.usage:
+            lines.append(f"-- answer usage: {self.usage}")
+        return "\n".join(lines)
+
+
+# --- context assembly --------------------------------------------------------------------------
+
+@dataclass
+class _Unit:
+    """One candidate piece of context: a passage, or one quote of a page."""
+    kind: str            # "passage" | "quote"
+    doc_id: str
+    start: int
+    end: int
+    text: str
+    page: str = ""       # slug, for quotes
+    label: str = ""      # heading / document title shown with a quote
+
+    def key(self) -> tuple[str, int, int]:
+        return (self.doc_id, self.start, self.end)
+
+
+def _quote_header(u: _Unit) -> str:
+    label = f" {u.label}" if u.label else ""
+    return f"[{u.doc_id} chars {u.start}-{u.end}]{label}"
+
+
+class ContextBuilder:
+    """Greedy assembly of units under a token budget: quotes are grouped into one item per page
+    (placed where the page's first quote came), passages are items of their own; the last passage
+    that does not fit is trimmed to the rest of the budget. The final count is exact."""
+
+    def __init__(self, counter: TokenCounter, budget: int, page_titles: dict[str, str] | None = None):
+        self.counter = counter
+        self.budget = max(0, int(budget))
+        self.page_titles = page_titles or {}
+        self.units: list[_Unit] = []
+        self.used = 0
+        self.full = False
+        self._keys: set[tuple[str, int, int]] = set()
+        self._pages_open: set[str] = set()
+        self.docs: dict[str, int] = {}     # doc id -> units taken
+
+    def covers(self, doc_id: str, start: int, end: int) -> bool:
+        """Whether a unit already taken overlaps [start, end) in doc_id."""
+        return any(u.doc_id == doc_id and u.start < end and start < u.end for u in self.units)
+
+    def _cost(self, u: _Unit) -> int:
+        if u.kind == "passage":
+            return self.counter.count(f"[passage {u.doc_id} (chars {u.start}-{u.end})]\n{u.text}") + 2
+        cost = self.counter.count(f"{_quote_header(u)}\n{u.text}") + 2
+        if u.page not in self._pages_open:
+            cost += self.counter.count(f"[page [[{u.page}]]]\n{self.page_titles.get(u.page, u.page)}") + 2
+        return cost
+
+    def add(self, u: _Unit, *, trim: bool = True) -> bool:
+        """Take u if it fits (trimming a passage to the rest of the budget). False when it was not taken."""
+        if self.full or u.key() in self._keys or not u.text.strip():
+            return False
+        if u.kind == "quote" and any(v.kind == "passage" and v.doc_id == u.doc_id and v.start <= u.start
+                                     and u.end <= v.end for v in self.units):
+            return False   # already carried by a passage
+        cost = self._cost(u)
+        if self.used + cost > self.budget:
+            left = self.budget - self.used
+            if not (trim and u.kind == "passage" and left >= MIN_TRIM_TOKENS):
+                return False
+            u = self._trim(u, left)
+            if u is None:
+                return False
+            cost = self._cost(u)
+            self.full = True
+        self.units.append(u)
+        self._keys.add(u.key())
+        self.used += cost
+        self.docs[u.doc_id] = self.docs.get(u.doc_id, 0) + 1
+        if u.kind == "quote":
+            self._pages_open.add(u.page)
+        return True
+
+    def _trim(self, u: _Unit, left: int) -> _Unit | None:
+        """The longest prefix of the passage (cut at a sentence end or space) that fits in `left` tokens."""
+        text = u.text
+        frac = max(0.0, (left - 14) / max(1, self._cost(u)))
+        n = int(len(text) * frac)
+        while n > 40:
+            cut = text[:n]
+            m = max(cut.rfind(". "), cut.rfind(".\n"), cut.rfind("\n"))
+            if m > n * 0.6:
+                cut = cut[:m + 1]
+            else:
+                sp = cut.rfind(" ")
+                if sp > n * 0.6:
+                    cut = cut[:sp]
+            cut = cut.rstrip()
+            v = _Unit("passage", u.doc_id, u.start, u.start + len(cut), cut)
+            if self._cost(v) <= left:
+                return v
+            n = int(n * 0.85)
+        return None
+
+    def items(self) -> list[ContextItem]:
+        items: list[ContextItem] = []
+        page_item: dict[str, tuple[int, list[_Unit]]] = {}
+        for u in self.units:
+            if u.kind == "passage":
+                items.append(ContextItem("passage", f"{u.doc_id} (chars {u.start}-{u.end})", u.text,
+                                         [{"doc_id": u.doc_id, "start": u.start, "end": u.end}]))
+            elif u.page in page_item:
+                page_item[u.page][1].append(u)
+            else:
+                page_item[u.page] = (len(items), [u])
+                items.append(None)  # placeholder, filled below
+        for slug, (pos, units) in page_item.items():
+            parts = [self.page_titles.get(slug, slug)]
+            for u in units:
+                parts.append(f"{_quote_header(u)}\n{u.text}")
+            items[pos] = ContextItem("page", slug, "\n\n".join(parts),
+                                     [{"doc_id": u.doc_id, "start": u.start, "end": u.end} for u in units])
+        return items
+
+    def finish(self) -> tuple[list[ContextItem], int]:
+        """The items and the exact token count of the assembled context (dropping the last units if the
+        estimate was short, which it should not be)."""
+        while True:
+            items = self.items()
+            n = self.counter.count(render_context(items)) if items else 0
+            if n <= self.budget or not self.units:
+                return items, n
+            self.units.pop()
+
+
+def render_context(items: Sequence[ContextItem]) -> str:
+    return "\n\n".join(c.block() for c in items)
+
+
+# --- the answerer ------------------------------------------------------------------------------
+
+@dataclass
+class Scope:
+    kind: str                       # "collection" | "document" | ""
+    pages: list[str] = field(default_factory=list)
+    doc_ids: list[str] = field(default_factory=list)
+    removed: set[str] = field(default_factory=set)   # query terms that named the scope
+
+    def to_dict(self) -> dict:
+        return {"kind": self.kind, "pages": self.pages, "docs": len(self.doc_ids)}
+
+
+class Answerer:
+    """The opened wiki, corpus index and page index, for many questions in one process."""
+
+    def __init__(self, index, pages: Sequence, *, page_index: PageIndex | None = None,
+                 counter: TokenCounter | None = None, cache_dir: Path | None = None):
+        self.index = index
+        self.pages = {p.slug: p for p in pages}
+        self.page_index = page_index or PageIndex.build(list(pages), cache_dir=cache_dir)
+        self.counter = counter or default_counter()
+        self.known_docs = {d.doc_id for d in index.documents()}
+        self.page_titles = {p.slug: p.title for p in pages}
+        # identity text of each document page: title, aliases, description, first quote
+        self._doc_page_of: dict[str, str] = {}
+        self._head_terms: dict[str, set[str]] = {}
+        head_df: dict[str, int] = {}
+        for p in pages:
+            if p.type != "document":
+                continue
+            for d in p.sources or []:
+                self._doc_page_of.setdefault(d, p.slug)
+            units = self.page_index.units_by_slug.get(p.slug) or []
+            head = " ".join([p.title or "", *(p.aliases or []), p.description or "", units[0].text if units else ""])
+            ts = set(terms(head))
+            self._head_terms[p.slug] = ts
+            for t in ts:
+                head_df[t] = head_df.get(t, 0) + 1
+        self._head_df = head_df
+
+    @classmethod
+    def open(cls, wiki_root: Path, *, counter: TokenCounter | None = None, cache: bool = True) -> "Answerer":
+        from wikigen.store import STATE_DIR, Wiki
+
+        wiki_root = Path(wiki_root)
+        wiki = Wiki.open(wiki_root)
+        index = wiki.sources
+        pages = wiki.pages()
+        cache_dir = wiki_root / STATE_DIR / "page-index" if cache else None
+        return cls(index, pages, counter=counter, cache_dir=cache_dir)
+
+    # --- scope ---------------------------------------------------------------------------------
+
+    def _phrase_in(self, name_terms: list[str], q_terms: list[str]) -> bool:
+        n = len(name_terms)
+        return n > 0 and any(q_terms[i:i + n] == name_terms for i in range(len(q_terms) - n + 1))
+
+    def resolve_scope(self, question: str, hits=None) -> Scope:
+        """Which documents the question names, through the wiki's document and collection pages."""
+        q_seq = terms(question)
+        q_set = set(q_seq)
+        hits = hits if hits is not None else self.page_index.search(question, k=PAGE_HITS)
+        # documents: the title named, plus rare identifying words of the document page's head
+        doc_cands = []
+        for h in hits:
+            if h.type != "document":
+                continue
+            share, matched = self.page_index.title_match(h.slug, q_set)
+            head = self._head_terms.get(h.slug, set())
+            rare = {t for t in q_set & head if self._head_df.get(t, 0) <= RARE_DF and t not in matched}
+            if (share >= 0.6 and rare) or len(rare) >= 3 or (share >= 0.99 and len(matched) >= 3):
+                strength = share + len(rare)
+                doc_cands.append((strength, h.score, h.slug, matched | rare))
+        if doc_cands:
+            doc_cands.sort(key=lambda c: (-c[0], -c[1]))
+            best = doc_cands[0]
+            chosen = [c for c in doc_cands if c[0] >= best[0] * 0.75 and c[1] >= best[1] * 0.75][:MAX_DOC_SCOPE]
+            docs, removed = [], set()
+            for c in chosen:
+                page = self.pages[c[2]]
+                docs.extend(d for d in page.sources or [] if d in self.known_docs)
+                removed |= c[3] | self.page_index.title_terms(c[2])
+            if docs:
+                return Scope("document", [c[2] for c in chosen], list(dict.fromkeys(docs)), removed & q_set)
+        # collections: the title or an alias named as a phrase (or all its terms present)
+        coll = []
+        for h in hits:
+            if h.type != "collection":
+                continue
+            page = self.pages.get(h.slug)
+            if page is None:
+                continue
+            names = [terms(n) for n in [page.title or "", *(page.aliases or [])]]
+            share, matched = self.page_index.title_match(h.slug, q_set)
+            if any(self._phrase_in(n, q_seq) for n in names if n) or share >= 0.99:
+                coll.append((h.score, h.slug, matched))
+        if coll:
+            coll.sort(key=lambda c: -c[0])
+            docs, removed, slugs = [], set(), []
+            for _, slug, matched in coll[:2]:
+                page = self.pages[slug]
+                members = [d for d in page.sources or [] if d in self.known_docs]
+                if not members:   # fall back on the member document pages it links to
+                    for link in page.links():
+                        lp = self.pages.get(link)
+                        if lp is not None and lp.type == "document":
+                            members.extend(d for d in lp.sources or [] if d in self.known_docs)
+                if members:
+                    docs.extend(members)
+                    slugs.append(slug)
+                    removed |= self.page_index.title_terms(slug)
+            if docs:
+                return Scope("collection", slugs, list(dict.fromkeys(docs)), removed & q_set)
+        return Scope("")
+
+    @staticmethod
+    def reduce_query(question: str, removed: set[str]) -> str:
+        """The question without the words whose terms named the scope ('' if nothing is left)."""
+        if not removed:
+            return question
+        kept = [w for w in _WORD.findall(question) if not (set(terms(w)) and set(terms(w)) <= removed)]
+        reduced = " ".join(kept)
+        return reduced if terms(reduced) else question
+
+    # --- candidates ----------------------------------------------------------------------------
+
+    def _quote_unit(self, u: QuoteUnit) -> _Unit:
+        return _Unit("quote", u.doc_id, u.start, u.end, u.text, page=u.slug, label=u.heading)
+
+    def _valid(self, u: QuoteUnit) -> bool:
+        return u.doc_id in self.known_docs and u.end > u.start
+
+    def topic_quotes(self, query: str, hits, scope: Scope, *, extra_slugs: Iterable[str] = ()) -> list[_Unit]:
+        """Quotes from the best topic pages (and extra pages), ranked by relevance to the query,
+        one per document before a second from the same document."""
+        slugs = [h.slug for h in hits if h.type == "topic"][:TOPIC_PAGES]
+        slugs.extend(s for s in extra_slugs if s not in slugs)
+        if not slugs:
+            return []
+        qhits = self.page_index.search_quotes(query, k=400, slugs=slugs,
+                                              doc_ids=scope.doc_ids if scope.doc_ids else None)
+        return _diversify([self._quote_unit(h.unit) for h in qhits if self._valid(h.unit)])
+
+    def scoped_passages(self, query: str, doc_ids: Sequence[str], per_doc: int = 3) -> list[list[_Unit]]:
+        """Per round r: the r-th best passage of each in-scope document, documents ordered by their best score."""
+        by_doc: dict[str, list] = {}
+        if len(doc_ids) <= 40:
+            for d in doc_ids:
+                by_doc[d] = self.index.search(query, k=per_doc, doc_ids=[d])
+        else:
+            for h in self.index.search(query, k=min(2000, per_doc * len(doc_ids)), doc_ids=doc_ids):
+                lst = by_doc.setdefault(h.doc_id, [])
+                if len(lst) < per_doc:
+                    lst.append(h)
+        order = sorted((d for d in by_doc if by_doc[d]), key=lambda d: -by_doc[d][0].score)
+        rounds = []
+        for r in range(per_doc):
+            rounds.append([_Unit("passage", h.doc_id, h.start, h.end, h.text)
+                           for d in order if len(by_doc[d]) > r for h in [by_doc[d][r]]])
+        return rounds
+
+    def search_units(self, query: str, k: int, doc_ids=None) -> list[_Unit]:
+        return [_Unit("passage", h.doc_id, h.start, h.end, h.text) for h in self.index.search(query, k=k, doc_ids=doc_ids)]
+
+    # --- modes ---------------------------------------------------------------------------------
+
+    def retrieve(self, question: str, mode: str = "wiki+search", budget: int = DEFAULT_BUDGET
+                 ) -> tuple[list[ContextItem], int, Scope]:
+        if mode not in MODES:
+            raise WikigenError(f"unknown mode {mode!r}: use one of {', '.join(MODES)}")
+        cb = ContextBuilder(self.counter, budget, self.page_titles)
+        k = max(10, budget // 100 + 10)
+        scope = Scope("")
+        if mode == "search":
+            for u in self.search_units(question, k):
+                cb.add(u)
+            items, n = cb.finish()
+            return items, n, scope
+        hits = self.page_index.search(question, k=PAGE_HITS)
+        scope = self.resolve_scope(question, hits)
+        query = self.reduce_query(question, scope.removed)
+        if mode == "wiki":
+            self._fill_wiki(cb, question, query, hits, scope)
+        else:
+            self._fill_wiki_search(cb, query, hits, scope, k)
+        items, n = cb.finish()
+        return items, n, scope
+
+    def _linked_slugs(self, hits, scope: Scope) -> list[str]:
+        """Pages reached by following links from the best pages: a scope page's member document pages,
+        and the document pages that the best collection pages list."""
+        out: list[str] = []
+        for slug in scope.pages:
+            page = self.pages.get(slug)
+            if page is not None and page.type == "document":
+                out.append(slug)
+        for d in scope.doc_ids:
+            s = self._doc_page_of.get(d)
+            if s:
+                out.append(s)
+        for h in hits[:3]:
+            if h.type == "collection" and not scope.doc_ids:
+                out.extend(l for l in self.pages[h.slug].links() if l in self.pages)
+        return list(dict.fromkeys(out))
+
+    def _fill_wiki(self, cb: ContextBuilder, question: str, query: str, hits, scope: Scope) -> None:
+        linked = self._linked_slugs(hits, scope)
+        for u in self.topic_quotes(query, hits, scope, extra_slugs=linked):
+            cb.add(u)
+        if not cb.units:  # nothing on the best pages matched: any page's quotes that match
+            qhits = self.page_index.search_quotes(query, k=200, doc_ids=scope.doc_ids or None)
+            for u in _diversify([self._quote_unit(h.unit) for h in qhits if self._valid(h.unit)]):
+                cb.add(u)
+
+    def _fill_wiki_search(self, cb: ContextBuilder, query: str, hits, scope: Scope, k: int) -> None:
+        linked = [s for s in self._linked_slugs(hits, scope) if scope.doc_ids]
+        quotes = self.topic_quotes(query, hits, scope, extra_slugs=linked)
+        quote_cap = int(cb.budget * MAX_QUOTE_SHARE)
+        if scope.doc_ids:
+            # (b) topic quotes within the scope, one per document first (at most half the budget)
+            for u in quotes:
+                if cb.used >= quote_cap:
+                    break
+                if cb.docs.get(u.doc_id, 0) == 0 or len(scope.doc_ids) <= MAX_DOC_SCOPE:
+                    cb.add(u, trim=False)
+            # (c) each in-scope document's best passage not already covered, then second-best, ...
+            rounds = self.scoped_passages(query, scope.doc_ids, per_doc=max(2, min(12, k // max(1, len(scope.doc_ids)))))
+            first = rounds[0] if rounds else []
+            for u in first:
+                if cb.docs.get(u.doc_id, 0) == 0:
+                    cb.add(u)
+            for u in first:
+                cb.add(u)
+            for rnd in rounds[1:]:
+                for u in rnd:
+                    cb.add(u)
+            for u in quotes:   # room left: the rest of the quotes
+                cb.add(u, trim=False)
+            return
+        # (d) no scope: topic quotes and plain search, interleaved
+        passages = self.search_units(query, k)
+        qi = pi = 0
+        while (qi < len(quotes) or pi < len(passages)) and not cb.full:
+            if qi < len(quotes) and cb.used < quote_cap:
+                cb.add(quotes[qi], trim=False)
+                qi += 1
+            elif qi < len(quotes) and pi >= len(passages):
+                cb.add(quotes[qi], trim=False)
+                qi += 1
+            if pi < len(passages):
+                cb.add(passages[pi])
+                pi += 1
+
+    # --- answering -----------------------------------------------------------------------------
+
+    def ask(self, question: str, *, mode: str = "wiki+search", budget: int = DEFAULT_BUDGET,
+            backend: str = "offline", model: str | None = None, claude=None) -> AskResult:
+        if not isinstance(question, str) or not question.strip():
+            raise WikigenError("the question is empty")
+        items, n, scope = self.retrieve(question, mode, budget)
+        usage = None
+        if backend == "claude" or claude is not None:
+            if claude is None:
+                from agents.claude import ClaudeBackend
+
+                claude = ClaudeBackend(model=model)
+            text, tu = claude.answer(question, [c.block() for c in items])
+            usage = tu.to_dict() if hasattr(tu, "to_dict") else dict(tu)
+            answer = text
+        else:
+            answer = extractive_answer(question, items, scope)
+        return AskResult(question, mode, answer, items, n, usage, scope.to_dict())
+
+
+def _diversify(units: Sequence[_Unit]) -> list[_Unit]:
+    """Keep the order, but one unit per document first, then a second per document, and so on
+    (and never the same span twice)."""
+    seen: set = set()
+    rounds: list[list[_Unit]] = []
+    per_doc: dict[str, int] = {}
+    for u in units:
+        if u.key() in seen:
+            continue
+        seen.add(u.key())
+        r = per_doc.get(u.doc_id, 0)
+        per_doc[u.doc_id] = r + 1
+        while len(rounds) <= r:
+            rounds.append([])
+        rounds[r].append(u)
+    return [u for rnd in rounds for u in rnd]
+
+
+def looks_aggregate(question: str, scope: Scope | None = None) -> bool:
+    if scope is not None and scope.kind == "document":
+        return False
+    return (scope is not None and scope.kind == "collection") or bool(_AGGREGATE.search(question))
+
+
+def extractive_answer(question: str, items: Sequence[ContextItem], scope: Scope | None = None, n: int = 5) -> str:
+    """The most relevant quotes/passages with their citations (and, for a question about many
+    documents, the list of documents found)."""
+    if not items:
+        return "Nothing in the wiki or the corpus matches this question."
+    lines = ["Most relevant sources:"]
+    shown = 0
+    for c in items:
+        for sp in c.spans:
+            if shown >= n:
+                break
+            if c.kind == "page":
+                src = _span_text_in(c.text, sp) or ""
+                where = f" (from page [[{c.ref}]])"
+            else:
+                src, where = c.text, ""
+            src = " ".join(src.split())
+            if len(src) > 300:
+                src = src[:297].rstrip() + "..."
+            shown += 1
+            lines.append(f'{shown}. "{src}" -- {sp["doc_id"]} (chars {sp["start"]}-{sp["end"]}){where}')
+    if looks_aggregate(question, scope):
+        docs = list(dict.fromkeys(sp["doc_id"] for c in items for sp in c.spans))
+        lines.append("")
+        lines.append(f"Documents found ({len(docs)}): " + ", ".join(docs))
+    return "\n".join(lines)
+
+
+def _span_text_in(page_text: str, sp: dict) -> str | None:
+    head = f"[{sp['doc_id']} chars {sp['start']}-{sp['end']}]"
+    i = page_text.find(head)
+    if i < 0:
+        return None
+    j = page_text.find("\n", i)
+    if j < 0:
+        return None
+    k = page_text.find("\n\n[", j + 1)
+    return page_text[j + 1: k if k >= 0 else len(page_text)]
+
+
+# --- the functions the CLI calls ---------------------------------------------------------------
+
+_ANSWERERS: dict[str, Answerer] = {}
+
+
+def get_answerer(wiki: Path) -> Answerer:
+    """One Answerer per wiki per process."""
+    key = str(Path(wiki).resolve())
+    if key not in _ANSWERERS:
+        _ANSWERERS[key] = Answerer.open(Path(wiki))
+    return _ANSWERERS[key]
+
+
+def ask_one(question: str, *, wiki: Path, mode: str = "wiki+search", budget: int = DEFAULT_BUDGET,
+            backend: str = "offline", model: str | None = None) -> AskResult:
+    return get_answerer(wiki).ask(question, mode=mode, budget=budget, backend=backend, model=model)
+
+
+def _read_questions(path: Path) -> list[dict]:
+    path = Path(path)
+    if not path.is_file():
+        raise WikigenError(f"no questions file at {path}")
+    out = []
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        line = line.strip()
+        if not line:
+            continue
+        try:
+            q = json.loads(line)
+        except json.JSONDecodeError:
+            q = {"question": line}       # a plain line is a question too
+        if isinstance(q, str):
+            q = {"question": q}
+        if not isinstance(q, dict) or not isinstance(q.get("question"), str) or not q["question"].strip():
+            raise WikigenError(f"{path}:{n}: each line needs a 'question'")
+        q.setdefault("id", f"q{n}")
+        out.append(q)
+    return out
+
+
+def ask_batch(questions_path: Path, out_path: Path, *, wiki: Path, mode: str = "wiki+search",
+              budget: int = DEFAULT_BUDGET, backend: str = "offline", model: str | None = None) -> int:
+    """Answer every question of a .jsonl in one process; one JSON object a line, with the question's id."""
+    questions = _read_questions(Path(questions_path))
+    answerer = get_answerer(wiki)
+    out_path = Path(out_path)
+    out_path.parent.mkdir(parents=True, exist_ok=True)
+    n = 0
+    with open(out_path, "w", encoding="utf-8") as f:
+        for q in questions:
+            t0 = time.perf_counter()
+            r = answerer.ask(q["question"], mode=mode, budget=budget, backend=backend, model=model)
+            row = {"id": q["id"], **r.to_dict(), "latency_ms": round((time.perf_counter() - t0) * 1000, 2)}
+            f.write(json.dumps(row, ensure_ascii=False) + "\n")
+            n += 1
+    return n

@@ -1,0 +1,319 @@
+"""`wikigen eval`: run every answer mode over a questions.jsonl and score the contexts.
+
+Scoring is a set of pure functions on plain dicts (a question in the cuad-dev schema, and the
+`context` list of an `ask --json` result), so it can be tested without a wiki:
+
+- a gold evidence span is **found** when the context's spans cover at least half of its characters
+  (the union of the context spans in the same document, intersected with the gold span); evidence
+  without offsets (start/end null) is found when its text occurs in the text of a context item
+  that cites the same document, compared without regard to whitespace and case;
+- a **single** question scores 1 when one of its gold spans is found, else 0;
+- an **aggregate** question scores the recall of its gold documents (`answer_list`; a document
+  counts when one of its gold spans is found) and the precision of the documents the context
+  cites (distinct cited doc ids that are gold / distinct cited doc ids; none cited -> 0).
+
+`run_eval` answers every question in every mode with one `Answerer` (indexes built once), writes
+`eval-report.json` (per-question rows and the summary) and `eval-chart.png`, and returns an
+`EvalReport` whose `.table()` is what the CLI prints.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import statistics
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Sequence
+
+from wikigen.errors import WikigenError
+
+log = logging.getLogger(__name__)
+
+ALL_MODES = ["wiki+search", "search", "wiki"]
+
+
+# --- pure scoring ------------------------------------------------------------------------------
+
+def _squash(text: str) -> str:
+    """Text without any whitespace, case-folded: the form null-offset evidence is compared in."""
+    return "".join(text.split()).casefold()
+
+
+def merge_intervals(intervals: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The union of half-open intervals, as sorted disjoint intervals (empty ones dropped)."""
+    out: list[tuple[int, int]] = []
+    for s, e in sorted((s, e) for s, e in intervals if e > s):
+        if out and s <= out[-1][1]:
+            if e > out[-1][1]:
+                out[-1] = (out[-1][0], e)
+        else:
+            out.append((s, e))
+    return out
+
+
+def covered_chars(start: int, end: int, intervals: Iterable[tuple[int, int]]) -> int:
+    """How many characters of [start, end) the union of intervals covers."""
+    total = 0
+    for s, e in merge_intervals(intervals):
+        lo, hi = max(s, start), min(e, end)
+        if hi > lo:
+            total += hi - lo
+    return total
+
+
+def context_spans(context: Sequence[dict]) -> dict[str, list[tuple[int, int]]]:
+    """doc id -> the (start, end) of every span the context carries in that document."""
+    out: dict[str, list[tuple[int, int]]] = {}
+    for item in context:
+        for sp in item.get("spans") or []:
+            out.setdefault(sp["doc_id"], []).append((int(sp["start"]), int(sp["end"])))
+    return out
+
+
+def cited_docs(context: Sequence[dict]) -> set[str]:
+    return {sp["doc_id"] for item in context for sp in (item.get("spans") or [])}
+
+
+def evidence_found(evidence: dict, context: Sequence[dict], *, min_fraction: float = 0.5) -> bool:
+    """Whether the context carries one gold evidence span (see the module docstring)."""
+    doc_id = evidence["doc_id"]
+    start, end = evidence.get("start"), evidence.get("end")
+    if start is None or end is None:
+        needle = _squash(evidence.get("text") or "")
+        if not needle:
+            return False
+        for item in context:
+            if any(sp["doc_id"] == doc_id for sp in item.get("spans") or []) and needle in _squash(item.get("text", "")):
+                return True
+        return False
+    start, end = int(start), int(end)
+    length = end - start
+    if length <= 0:
+        return False
+    spans = context_spans(context).get(doc_id, [])
+    # integer form of covered/length >= min_fraction, so exactly 50% counts without float error
+    return covered_chars(start, end, spans) * 2 >= length if min_fraction == 0.5 else \
+        covered_chars(start, end, spans) >= min_fraction * length
+
+
+def found_docs(question: dict, context: Sequence[dict]) -> set[str]:
+    """The documents with at least one found gold evidence span."""
+    return {ev["doc_id"] for ev in question.get("evidence") or [] if evidence_found(ev, context)}
+
+
+def score_single(question: dict, context: Sequence[dict]) -> float:
+    return 1.0 if any(evidence_found(ev, context) for ev in question.get("evidence") or []) else 0.0
+
+
+def score_aggregate(question: dict, context: Sequence[dict]) -> tuple[float, float]:
+    """(recall of the gold documents, precision of the cited documents)."""
+    gold = set(question.get("answer_list") or [])
+    if not gold:
+        gold = {ev["doc_id"] for ev in question.get("evidence") or []}
+    found = found_docs(question, context) & gold
+    recall = len(found) / len(gold) if gold else 0.0
+    cited = cited_docs(context)
+    precision = len(cited & gold) / len(cited) if cited else 0.0
+    return recall, precision
+
+
+def score_question(question: dict, context: Sequence[dict]) -> dict:
+    """{'score', 'precision'}: score is accuracy (single) or recall (aggregate); precision is None for single."""
+    if question.get("kind") == "aggregate":
+        r, p = score_aggregate(question, context)
+        return {"score": r, "precision": p}
+    return {"score": score_single(question, context), "precision": None}
+
+
+# --- summary -----------------------------------------------------------------------------------
+
+def _p50(values: list[float]) -> float:
+    return float(statistics.median(values)) if values else 0.0
+
+
+def summarize(rows: Sequence[dict]) -> list[dict]:
+    """One summary row per (mode, kind), in the order modes first appear, single before aggregate."""
+    modes: list[str] = []
+    for r in rows:
+        if r["mode"] not in modes:
+            modes.append(r["mode"])
+    out = []
+    for mode in modes:
+        for kind in ("single", "aggregate"):
+            rs = [r for r in rows if r["mode"] == mode and r["kind"] == kind]
+            if not rs:
+                continue
+            precs = [r["precision"] for r in rs if r["precision"] is not None]
+            out.append({
+                "mode": mode, "kind": kind, "n": len(rs),
+                "score": sum(r["score"] for r in rs) / len(rs),
+                "precision": (sum(precs) / len(precs)) if precs else None,
+                "mean_tokens": sum(r["tokens"] for r in rs) / len(rs),
+                "p50_latency_ms": _p50([r["latency_ms"] for r in rs]),
+            })
+    return out
+
+
+def format_table(summary: Sequence[dict]) -> str:
+    head = f"{'mode':<12} {'kind':<10} {'n':>5} {'acc/recall':>10} {'precision':>9} {'tokens':>7} {'p50 ms':>7}"
+    lines = [head, "-" * len(head)]
+    for s in summary:
+        prec = f"{s['precision']:.3f}" if s["precision"] is not None else "-"
+        lines.append(f"{s['mode']:<12} {s['kind']:<10} {s['n']:>5} {s['score']:>10.3f} {prec:>9} "
+                     f"{s['mean_tokens']:>7.0f} {s['p50_latency_ms']:>7.1f}")
+    return "\n".join(lines)
+
+
+@dataclass
+class EvalReport:
+    rows: list[dict] = field(default_factory=list)
+    summary: list[dict] = field(default_factory=list)
+    budget: int = 0
+    questions: int = 0
+    report_path: Path | None = None
+    chart_path: Path | None = None
+
+    def table(self) -> str:
+        return format_table(self.summary)
+
+    def to_dict(self) -> dict:
+        return {"budget": self.budget, "questions": self.questions, "summary": self.summary, "rows": self.rows}
+
+
+# --- questions ---------------------------------------------------------------------------------
+
+def load_questions(path: Path) -> list[dict]:
+    path = Path(path)
+    if not path.is_file():
+        raise WikigenError(f"no questions file at {path}")
+    out = []
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                q = json.loads(line)
+            except json.JSONDecodeError as e:
+                raise WikigenError(f"{path}:{n}: not JSON ({e.msg})") from None
+            if not isinstance(q, dict) or not q.get("question"):
+                raise WikigenError(f"{path}:{n}: a question needs a 'question' field")
+            q.setdefault("id", f"q{n}")
+            q.setdefault("kind", "single")
+            out.append(q)
+    return out
+
+
+def spread_sample(questions: Sequence[dict], limit: int | None) -> list[dict]:
+    """A deterministic sample of `limit` questions spread across kinds (at least a fair share of
+    each kind, as available) and evenly across each kind's file order."""
+    if limit is None or limit >= len(questions):
+        return list(questions)
+    kinds: dict[str, list[dict]] = {}
+    for q in questions:
+        kinds.setdefault(q.get("kind", "single"), []).append(q)
+    share = {k: min(len(v), limit // len(kinds)) for k, v in kinds.items()}
+    left = limit - sum(share.values())
+    for k in sorted(kinds, key=lambda k: -len(kinds[k])):   # give the remainder to the larger kinds
+        extra = min(left, len(kinds[k]) - share[k])
+        share[k] += extra
+        left -= extra
+    picked: list[dict] = []
+    for k, qs in kinds.items():
+        n = share[k]
+        if n <= 0:
+            continue
+        step = len(qs) / n
+        picked.extend(qs[int(i * step)] for i in range(n))
+    order = {id(q): i for i, q in enumerate(questions)}
+    return sorted(picked, key=lambda q: order[id(q)])
+
+
+# --- running -----------------------------------------------------------------------------------
+
+def run_eval(questions_path, *, wiki: Path, modes: Sequence[str] | None = None, budget: int = 4000,
+             out_dir: Path | None = Path("eval-out"), limit: int | None = None, spread: bool = False,
+             answerer=None, chart: bool = True) -> EvalReport:
+    """Answer every question in every mode, score it, write the report and chart into out_dir.
+
+    questions_path: a questions.jsonl, or a list of question dicts. limit: only the first N
+    questions (or, with spread=True, a deterministic sample across kinds)."""
+    from agents.answer import Answerer
+
+    questions = list(questions_path) if isinstance(questions_path, (list, tuple)) else load_questions(Path(questions_path))
+    questions = spread_sample(questions, limit) if spread else questions[: limit if limit is not None else None]
+    modes = list(modes or ALL_MODES)
+    answerer = answerer or Answerer.open(Path(wiki))
+    rows: list[dict] = []
+    for mode in modes:
+        for q in questions:
+            t0 = time.perf_counter()
+            result = answerer.ask(q["question"], mode=mode, budget=budget)
+            latency = (time.perf_counter() - t0) * 1000.0
+            ctx = [c.to_dict() for c in result.context]
+            s = score_question(q, ctx)
+            rows.append({
+                "id": q["id"], "mode": mode, "kind": q.get("kind", "single"), "category": q.get("category"),
+                "score": s["score"], "precision": s["precision"], "tokens": result.tokens,
+                "latency_ms": round(latency, 2), "context_items": len(ctx),
+                "cited_docs": len(cited_docs(ctx)), "scope": result.scope,
+            })
+    report = EvalReport(rows=rows, summary=summarize(rows), budget=budget, questions=len(questions))
+    if out_dir is not None:
+        out_dir = Path(out_dir)
+        out_dir.mkdir(parents=True, exist_ok=True)
+        report.report_path = out_dir / "eval-report.json"
+        from wikigen.atomic import atomic_write
+        atomic_write(report.report_path, json.dumps(report.to_dict(), ensure_ascii=False, indent=1))
+        if chart:
+            report.chart_path = out_dir / "eval-chart.png"
+            draw_chart(report.summary, report.chart_path, budget=budget)
+    return report
+
+
+def draw_chart(summary: Sequence[dict], path: Path, *, budget: int = 0) -> Path:
+    """Grouped bars: score by mode and kind (single accuracy, aggregate recall, aggregate
+    precision), and mean context tokens by mode."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    modes = []
+    for s in summary:
+        if s["mode"] not in modes:
+            modes.append(s["mode"])
+    series = [("single accuracy", "single", "score"), ("aggregate recall", "aggregate", "score"),
+              ("aggregate precision", "aggregate", "precision")]
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4.2), gridspec_kw={"width_ratios": [2, 1]})
+    width = 0.8 / len(series)
+    for i, (label, kind, key) in enumerate(series):
+        vals = []
+        for m in modes:
+            row = next((s for s in summary if s["mode"] == m and s["kind"] == kind), None)
+            vals.append((row[key] or 0.0) if row else 0.0)
+        xs = [j + (i - (len(series) - 1) / 2) * width for j in range(len(modes))]
+        bars = ax1.bar(xs, vals, width, label=label)
+        ax1.bar_label(bars, fmt="%.2f", fontsize=7)
+    ax1.set_xticks(range(len(modes)), modes)
+    ax1.set_ylim(0, 1.05)
+    ax1.set_ylabel("score")
+    ax1.set_title("Evidence found, by mode and question kind")
+    ax1.legend(fontsize=8, loc="upper right")
+    toks = []
+    for m in modes:
+        rs = [s for s in summary if s["mode"] == m]
+        n = sum(s["n"] for s in rs)
+        toks.append(sum(s["mean_tokens"] * s["n"] for s in rs) / n if n else 0.0)
+    bars = ax2.bar(range(len(modes)), toks, 0.6, color="gray")
+    ax2.bar_label(bars, fmt="%.0f", fontsize=7)
+    ax2.set_xticks(range(len(modes)), modes)
+    ax2.set_title(f"Context tokens per question (budget {budget})" if budget else "Context tokens per question")
+    fig.tight_layout()
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
