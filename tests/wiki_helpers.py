@@ -79,3 +79,50 @@ def quote_body(*quotes: Quote, text: str = "Notes.") -> str:
 def all_files(root: Path) -> set[str]:
     """Every path under root except lock files (machine state a refused write may leave)."""
     return {str(p) for p in Path(root).rglob("*") if "/.wikigen/locks" not in p.as_posix()}
+
+
+# --- concurrent writers (run in threads and in spawned processes) -------------------------------
+
+FACT_NEEDLE = "Fees are due within thirty (30) days of invoice."
+
+
+def writer(wiki_root: str, index_root: str, agent: str, others: list[str], rounds: int) -> dict:
+    """Add one fact per round to the agent's own page by read-modify-write; try to change others' pages."""
+    from wikigen.errors import OwnershipError
+    from wikigen.store import Wiki
+
+    wiki = Wiki.open(Path(wiki_root), FakeIndex(Path(index_root)))
+    out = {"agent": agent, "written": 0, "refused": 0, "wrongly_allowed": 0}
+    for r in range(rounds):
+        p = wiki.read(agent)
+        wiki.write(p.with_(body=p.body + f"- fact {agent} {r}\n"), agent=agent, session=1)
+        out["written"] += 1
+        other = others[r % len(others)]
+        theirs = wiki.read(other)
+        for attempt in (theirs.with_(body=theirs.body + f"- stolen {agent} {r}\n"),
+                        theirs.with_(owner=agent, body=theirs.body + f"- stolen {agent} {r}\n")):
+            try:
+                wiki.write(attempt, agent=agent, session=1)
+                out["wrongly_allowed"] += 1
+            except OwnershipError:
+                out["refused"] += 1
+    return out
+
+
+def process_writer(wiki_root: str, index_root: str, agents: list[str], everyone: list[str], rounds: int,
+                   result_dir: str) -> None:
+    """One process running one writer thread per agent; results as JSON files."""
+    import threading
+
+    results = []
+
+    def run(agent):
+        results.append(writer(wiki_root, index_root, agent, [a for a in everyone if a != agent], rounds))
+
+    threads = [threading.Thread(target=run, args=(a,)) for a in agents]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for r in results:
+        (Path(result_dir) / f"{r['agent']}.json").write_text(json.dumps(r), encoding="utf-8")

@@ -46,7 +46,7 @@ class ProgressLog:
     def _lock(self) -> FileLock:
         locks = self.root / ".wikigen" / "locks"
         locks.mkdir(parents=True, exist_ok=True)
-        return FileLock(str(locks / "progress.lock"), timeout=120)
+        return FileLock(str(locks / "progress.lock"), timeout=120, poll_interval=0.002)
 
     def append(self, *, session: int, agent: str, action: str, pages: Iterable[str] = (),
                queries: Iterable[str] = (), docs: Iterable[str] = (), **extra) -> dict:

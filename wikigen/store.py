@@ -29,6 +29,7 @@ log = logging.getLogger(__name__)
 STATE_DIR = ".wikigen"
 CONFIG_VERSION = 1
 LOCK_TIMEOUT = 120.0
+LOCK_POLL = 0.002   # seconds between lock attempts (filelock polls; its 0.05 default makes contention slow)
 
 
 @dataclass
@@ -166,7 +167,7 @@ class Wiki:
 
     def _lock(self, name: str) -> FileLock:
         self.locks.mkdir(parents=True, exist_ok=True)
-        return FileLock(str(self.locks / f"{name}.lock"), timeout=LOCK_TIMEOUT)
+        return FileLock(str(self.locks / f"{name}.lock"), timeout=LOCK_TIMEOUT, poll_interval=LOCK_POLL)
 
     def write(self, page: Page, *, agent: str, session: int) -> WriteResult:
         """Verify, check ownership and size, then write atomically. Raises QuoteError, OwnershipError,
