@@ -1,0 +1,139 @@
+"""Scoring of `wikigen eval`, on a hand-made question file with hand-made contexts.
+
+Every expected number below was worked out by hand (the arithmetic is in the comments)."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from agents.evaluate import (covered_chars, evidence_found, format_table, load_questions, merge_intervals,
+                             run_eval, score_aggregate, score_question, score_single, spread_sample, summarize)
+
+FIXTURE = Path(__file__).parent / "fixtures" / "eval" / "questions.jsonl"
+
+
+def ctx(*spans, text=""):
+    """One context item per (doc_id, start, end)."""
+    return [{"kind": "passage", "ref": f"{d} ({s}-{e})", "text": text, "spans": [{"doc_id": d, "start": s, "end": e}]}
+            for d, s, e in spans]
+
+
+@pytest.fixture(scope="module")
+def qs():
+    return {q["id"]: q for q in load_questions(FIXTURE)}
+
+
+def test_interval_helpers():
+    assert merge_intervals([(5, 10), (0, 3), (2, 6), (20, 20)]) == [(0, 10)]
+    # [100,200) with [100,130) and [120,140): union [100,140) -> 40 characters (a plain sum would say 50)
+    assert covered_chars(100, 200, [(100, 130), (120, 140)]) == 40
+
+
+def test_exactly_half_counts_and_49_percent_does_not(qs):
+    q = qs["s-span"]              # gold a[100,200): 100 chars, half = 50
+    assert score_single(q, ctx(("a", 150, 300))) == 1.0    # covers 150..200 = 50 chars = 50%
+    assert score_single(q, ctx(("a", 151, 300))) == 0.0    # 49 chars = 49%
+    assert score_single(q, ctx(("a", 0, 149))) == 0.0      # 49 chars (100..149)
+    assert score_single(q, ctx(("a", 0, 150))) == 1.0      # 50 chars (100..150)
+
+
+def test_union_of_two_partial_spans(qs):
+    q = qs["s-span"]
+    # 30 + 30 = 60 chars of 100 -> found; each alone is 30% -> not found
+    assert score_single(q, ctx(("a", 100, 130), ("a", 170, 200))) == 1.0
+    assert score_single(q, ctx(("a", 100, 130))) == 0.0
+    # two spans in one item count the same way
+    item = [{"kind": "page", "ref": "p", "text": "", "spans": [{"doc_id": "a", "start": 90, "end": 125},
+                                                                 {"doc_id": "a", "start": 175, "end": 260}]}]
+    assert score_single(q, item) == 1.0                    # 25 + 25 = 50 -> exactly half
+    # overlapping spans are not double counted: union [100,140) = 40 -> not found
+    assert score_single(q, ctx(("a", 100, 130), ("a", 120, 140))) == 0.0
+    # the right characters in another document do not count
+    assert score_single(q, ctx(("b", 100, 200))) == 0.0
+
+
+def test_null_offset_evidence_by_text(qs):
+    q = qs["s-null"]              # text "Governed by the laws of\n  New York", no offsets
+    hit = ctx(("b", 0, 80), text="This Agreement is governed   BY the LAWS of new\tyork, without regard to conflicts.")
+    assert score_single(q, hit) == 1.0
+    assert score_single(q, ctx(("b", 0, 80), text="governed by the laws of New Jersey")) == 0.0
+    # the text must come from an item citing the same document
+    assert score_single(q, ctx(("z", 0, 80), text="governed by the laws of New York")) == 0.0
+    assert evidence_found({"doc_id": "b", "text": "", "start": None, "end": None}, hit) is False
+
+
+def test_aggregate_recall_and_precision(qs):
+    q = qs["agg"]                 # gold docs a, b, c
+    c = ctx(("a", 0, 60),         # a[0,100): 60% -> a found
+            ("b", 30, 50),        # b[0,50): 20 chars = 40% -> b not found
+            ("c", 500, 550),      # c[500,600): 50% -> c found (c[10,20) is not needed)
+            ("d", 0, 10))         # d: not gold
+    recall, precision = score_aggregate(q, c)
+    assert recall == pytest.approx(2 / 3)      # {a, c} of {a, b, c}
+    assert precision == pytest.approx(3 / 4)   # cited {a, b, c, d}; gold among them {a, b, c}
+    assert score_question(q, c) == {"score": pytest.approx(2 / 3), "precision": pytest.approx(3 / 4)}
+
+
+def test_zero_citation_precision_is_zero(qs):
+    assert score_aggregate(qs["agg"], []) == (0.0, 0.0)
+    assert score_question(qs["s-span"], []) == {"score": 0.0, "precision": None}
+
+
+def test_summary_and_table():
+    rows = [
+        {"mode": "search", "kind": "single", "score": 1.0, "precision": None, "tokens": 100, "latency_ms": 10.0},
+        {"mode": "search", "kind": "single", "score": 0.0, "precision": None, "tokens": 300, "latency_ms": 30.0},
+        {"mode": "search", "kind": "aggregate", "score": 0.5, "precision": 0.25, "tokens": 200, "latency_ms": 5.0},
+    ]
+    s = summarize(rows)
+    assert s[0] == {"mode": "search", "kind": "single", "n": 2, "score": 0.5, "precision": None,
+                    "mean_tokens": 200.0, "p50_latency_ms": 20.0}
+    assert s[1]["precision"] == 0.25 and s[1]["n"] == 1
+    table = format_table(s)
+    assert "search" in table and "0.500" in table and "0.250" in table
+
+
+def test_spread_sample_is_deterministic_and_covers_kinds():
+    qs = [{"id": f"s{i}", "kind": "single"} for i in range(90)] + [{"id": f"a{i}", "kind": "aggregate"} for i in range(10)]
+    a = spread_sample(qs, 10)
+    assert a == spread_sample(qs, 10) and len(a) == 10
+    assert sum(q["kind"] == "aggregate" for q in a) == 5
+    assert spread_sample(qs, None) == qs
+
+
+class _FakeResult:
+    def __init__(self, context, tokens):
+        self.context, self.tokens, self.scope = context, tokens, None
+
+
+class _Item:
+    def __init__(self, d):
+        self.d = d
+
+    def to_dict(self):
+        return self.d
+
+
+class _FakeAnswerer:
+    """Answers with fixed contexts: 'good' finds everything, 'bad' nothing."""
+
+    def ask(self, question, mode, budget):
+        if mode == "good":
+            c = ctx(("a", 100, 200), ("b", 0, 50), ("a", 0, 100), ("c", 0, 600), text="governed by the laws of New York")
+            return _FakeResult([_Item(i) for i in c], 120)
+        return _FakeResult([], 0)
+
+
+def test_run_eval_writes_report_and_chart(tmp_path):
+    report = run_eval(FIXTURE, wiki=tmp_path, modes=["good", "bad"], budget=500, out_dir=tmp_path / "out",
+                      answerer=_FakeAnswerer())
+    data = json.loads((tmp_path / "out" / "eval-report.json").read_text())
+    assert len(data["rows"]) == 6 and data["budget"] == 500
+    by = {(s["mode"], s["kind"]): s for s in data["summary"]}
+    assert by[("good", "single")]["score"] == 1.0          # both single questions found
+    assert by[("good", "aggregate")]["score"] == 1.0       # a, b, c all found
+    assert by[("good", "aggregate")]["precision"] == 1.0   # cited a, b, c: all gold
+    assert by[("bad", "aggregate")]["precision"] == 0.0
+    assert (tmp_path / "out" / "eval-chart.png").stat().st_size > 1000
+    assert "good" in report.table()
