@@ -25,7 +25,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, Callable
 
 ERROR_TYPES = {400: "invalid_request_error", 401: "authentication_error", 404: "not_found_error",
                429: "rate_limit_error", 500: "api_error", 529: "overloaded_error"}
@@ -41,7 +41,7 @@ class RecordedRequest:
 
 @dataclass
 class _Step:
-    kind: str                        # reply | error | delay
+    kind: str                        # reply | function | error | delay
     content: list[dict] = field(default_factory=list)
     stop_reason: str = "end_turn"
     status: int = 200
@@ -49,12 +49,14 @@ class _Step:
     message: str = ""
     delay: float = 0.0
     usage: dict | None = None
+    fn: Callable[[dict], dict] | None = None
 
 
 class FakeMessagesServer:
     def __init__(self, host: str = "127.0.0.1", port: int = 0, *, default_text: str = "Done."):
         self.default_text = default_text
         self.requests: list[RecordedRequest] = []
+        self.replies: list[dict] = []        # every message sent back (status 200), in order
         self._steps: collections.deque[_Step] = collections.deque()
         self._forever: _Step | None = None
         self._lock = threading.Lock()
@@ -73,7 +75,8 @@ class FakeMessagesServer:
 
     def start(self) -> "FakeMessagesServer":
         if self._thread is None:
-            self._thread = threading.Thread(target=self._httpd.serve_forever, name="fake-messages", daemon=True)
+            self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05},
+                                            name="fake-messages", daemon=True)
             self._thread.start()
         return self
 
@@ -110,6 +113,13 @@ class FakeMessagesServer:
     def enqueue_reply(self, content: list[dict], stop_reason: str = "end_turn", *, usage: dict | None = None) -> None:
         """A reply with these content blocks verbatim (e.g. an unknown block type); tool_use ids are filled in."""
         self._push(_Step("reply", [dict(b) for b in content], stop_reason, usage=usage))
+
+    def enqueue_function(self, fn: Callable[[dict], dict]) -> None:
+        """A reply computed from the request body: fn(body) -> {"content": [...], "stop_reason": ...}.
+
+        Lets a script act on what the tools returned, e.g. quote a span from a read_document result.
+        """
+        self._push(_Step("function", fn=fn))
 
     def enqueue_error(self, status: int, *, retry_after_ms: int | None = None, message: str | None = None,
                       times: int = 1) -> None:
@@ -161,9 +171,12 @@ class FakeMessagesServer:
                 content.append(b)
             self._ids += 1
             msg_id = f"msg_{self._ids:04d}"
-        return {"id": msg_id, "type": "message", "role": "assistant", "model": body.get("model", "fake"),
-                "content": content, "stop_reason": step.stop_reason, "stop_sequence": None,
-                "usage": step.usage or self._usage(body, content)}
+        reply = {"id": msg_id, "type": "message", "role": "assistant", "model": body.get("model", "fake"),
+                 "content": content, "stop_reason": step.stop_reason, "stop_sequence": None,
+                 "usage": step.usage or self._usage(body, content)}
+        with self._lock:
+            self.replies.append(reply)
+        return reply
 
     def _usage(self, body: dict, content: list[dict]) -> dict:
         prefix = json.dumps([body.get("system"), body.get("tools")], sort_keys=True)
@@ -225,6 +238,12 @@ def _handler_for(fake: FakeMessagesServer) -> type[BaseHTTPRequestHandler]:
             step = fake._next_step()
             if step.kind == "error":
                 return self._error(step.status, step.message, step.headers)
+            if step.kind == "function":
+                try:
+                    made = step.fn(body)
+                except Exception as e:  # noqa: BLE001 - a broken script is a 400 (never retried) the test will see
+                    return self._error(400, f"scripted function failed: {type(e).__name__}: {e}")
+                step = _Step("reply", made["content"], made.get("stop_reason", "end_turn"), usage=made.get("usage"))
             if step.kind == "delay":
                 time.sleep(step.delay)
                 step = _Step("reply", [{"type": "text", "text": fake.default_text}], "end_turn")

@@ -157,24 +157,18 @@ class ToolBox:
                    status: str = "draft"):
         """Create or update one of this agent's pages through Wiki.write (quotes verified, ownership, size guard).
 
-        sources defaults to the doc ids quoted in body. An update keeps created_session and sets
-        updated_session to this session. Returns Wiki.write's result; raises PageError, QuoteError,
-        OwnershipError or SizeLimitError, and then nothing of the page is written.
+        sources defaults to the doc ids quoted in body. The store keeps an updated page's
+        created_session and sets updated_session to this session. Returns Wiki.write's result;
+        raises PageError, QuoteError, OwnershipError or SizeLimitError, and then nothing is written.
         """
         validate_slug(slug)
         if type not in PAGE_TYPES:
             raise PageError(f"type {type!r} is not one of {', '.join(PAGE_TYPES)}")
         if status not in STATUSES:
             raise PageError(f"status {status!r} is not one of {', '.join(STATUSES)}")
-        created = self.session
-        if self.wiki.exists(slug):
-            old = self.wiki.read(slug)
-            if old.owner != self.agent:
-                raise OwnershipError(f"page {slug!r} belongs to {old.owner}, not to {self.agent}")
-            created = old.created_session or self.session
         page = Page(slug=slug, title=title, owner=self.agent, description=description, type=type,
                     status=status, sources=list(sources) if sources else [],
-                    aliases=list(aliases) if aliases else [], created_session=created,
+                    aliases=list(aliases) if aliases else [], created_session=self.session,
                     updated_session=self.session, body=body)
         if not sources:
             quoted: list[str] = []
