@@ -1,0 +1,105 @@
+import json
+import multiprocessing as mp
+import threading
+
+from wiki_helpers import make_index, page, quote_body, quote_of
+from wikigen.progress import LOG_VERSION, ProgressLog, coverage, render_log
+from wikigen.store import Wiki
+
+
+def _append_many(root: str, agent: str, n: int) -> None:
+    log = ProgressLog(root)
+    for i in range(n):
+        log.append(session=1, agent=agent, action="write_page", pages=[f"p{i}"], queries=["x" * 3000], docs=[], i=i)
+
+
+def test_append_and_read(tmp_path):
+    log = ProgressLog(tmp_path, clock=lambda: "2025-01-02T03:04:05.000Z")
+    e = log.append(session=3, agent="alice", action="write_page", pages=["acme"], queries=["termination"],
+                   docs=["contracts/acme-msa"], tokens=1234)
+    assert e == {"v": LOG_VERSION, "time": "2025-01-02T03:04:05.000Z", "session": 3, "agent": "alice",
+                 "action": "write_page", "pages": ["acme"], "queries": ["termination"],
+                 "docs": ["contracts/acme-msa"], "tokens": 1234}
+    r = log.read()
+    assert r.entries == [e] and r.torn == []
+    assert json.loads((tmp_path / ".wikigen" / "progress.jsonl").read_text().splitlines()[0])["v"] == 1
+
+
+def test_default_time_is_iso_utc(tmp_path):
+    t = ProgressLog(tmp_path).append(session=1, agent="a", action="x")["time"]
+    assert t.endswith("Z") and "T" in t and len(t) == 24
+
+
+def test_torn_last_line_is_reported_and_next_append_starts_fresh(tmp_path):
+    log = ProgressLog(tmp_path)
+    log.append(session=1, agent="a", action="one")
+    with open(log.path, "ab") as f:
+        f.write(b'{"v": 1, "time": "2025-01-01T00:00:00Z", "session": 1, "agent": "b", "act')   # crash mid-line
+    r = log.read()
+    assert [e["action"] for e in r.entries] == ["one"]
+    assert r.torn == ['{"v": 1, "time": "2025-01-01T00:00:00Z", "session": 1, "agent": "b", "act']
+    log.append(session=2, agent="c", action="two")
+    r = log.read()
+    assert [e["action"] for e in r.entries] == ["one", "two"] and len(r.torn) == 1
+    assert "_1 torn line(s) skipped._" in render_log(r)
+
+
+def test_concurrent_appends_never_interleave(tmp_path):
+    n = 60
+    ctx = mp.get_context("spawn")
+    procs = [ctx.Process(target=_append_many, args=(str(tmp_path), f"proc{i}", n)) for i in range(3)]
+    for p in procs:
+        p.start()
+    threads = [threading.Thread(target=_append_many, args=(str(tmp_path), f"thr{i}", n)) for i in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for p in procs:
+        p.join()
+        assert p.exitcode == 0
+    r = ProgressLog(tmp_path).read()
+    assert r.torn == []
+    assert len(r.entries) == 6 * n
+    by_agent = {}
+    for e in r.entries:
+        by_agent.setdefault(e["agent"], []).append(e["i"])
+    assert all(v == list(range(n)) for v in by_agent.values()) and len(by_agent) == 6
+
+
+def test_render_log_md(tmp_path):
+    log = ProgressLog(tmp_path, clock=lambda: "2025-01-02T03:04:05.000Z")
+    log.append(session=1, agent="alice", action="write_page", pages=["acme", "fees"], queries=["q1", "q2"],
+               docs=["d1"], tokens=99)
+    log.append(session=2, agent="bob", action="session_end")
+    path = log.write_markdown()
+    assert path == tmp_path / "log.md"
+    assert path.read_text() == (
+        "# Progress log\n\n_Rendered from .wikigen/progress.jsonl; do not edit._\n\n"
+        "## Session 1\n\n"
+        "- 2025-01-02T03:04:05.000Z **alice** write_page; pages: [[acme]], [[fees]]; queries: 2; docs read: 1; tokens: 99\n\n"
+        "## Session 2\n\n- 2025-01-02T03:04:05.000Z **bob** session_end\n")
+
+
+def test_extra_fields_cannot_shadow(tmp_path):
+    import pytest
+
+    from wikigen.errors import WikigenError
+    with pytest.raises(WikigenError):
+        ProgressLog(tmp_path).append(session=1, agent="a", action="x", **{"time": "now"})
+
+
+def test_coverage(tmp_path):
+    index = make_index(tmp_path)
+    wiki = Wiki.create(tmp_path / "wiki", index)
+    q = quote_of(index, "kr/contract", "계약 기간은 1년으로 한다.")
+    wiki.write(page("kr", body=quote_body(q)), agent="alice", session=1)
+    wiki.write(page("memo", body="x\n", sources=["memos/budget"]), agent="alice", session=1)
+    log = ProgressLog(wiki.root)
+    log.append(session=1, agent="alice", action="read", docs=["kr/contract", "contracts/acme-msa"])
+    cov = coverage(log, wiki, [d.doc_id for d in index.documents()])
+    assert cov.read == ["contracts/acme-msa", "kr/contract"]
+    assert cov.cited == ["kr/contract", "memos/budget"]
+    assert cov.uncited == ["contracts/acme-msa"]
+    assert cov.unread == ["memos/budget"]
+    assert cov.docs_total == 3
