@@ -528,27 +528,60 @@ def looks_aggregate(question: str, scope: Scope | None = None) -> bool:
     return (scope is not None and scope.kind == "collection") or bool(_AGGREGATE.search(question))
 
 
+_SENT = re.compile(r"[^\n.!?。！？]+(?:[.!?。！？]+|\n|$)")
+
+
+def best_excerpt(text: str, q_terms: set[str], width: int = 300) -> tuple[int, int]:
+    """(start, end) in text of the sentence (or line) sharing the most terms with the question,
+    widened with its neighbours up to about `width` characters."""
+    sents = [(m.start(), m.end()) for m in _SENT.finditer(text) if m.group().strip()]
+    if not sents:
+        return 0, min(len(text), width)
+    scores = [len(set(terms(text[a:b])) & q_terms) for a, b in sents]
+    i = max(range(len(sents)), key=lambda k: (scores[k], -k))
+    a, b = sents[i]
+    lo, hi = i, i
+    while b - a < width and (lo > 0 or hi < len(sents) - 1):
+        if hi < len(sents) - 1 and sents[hi + 1][1] - a <= width:
+            hi += 1
+            b = sents[hi][1]
+        elif lo > 0 and b - sents[lo - 1][0] <= width:
+            lo -= 1
+            a = sents[lo][0]
+        else:
+            break
+    while a < b and text[a].isspace():
+        a += 1
+    while b > a and text[b - 1].isspace():
+        b -= 1
+    return a, b
+
+
 def extractive_answer(question: str, items: Sequence[ContextItem], scope: Scope | None = None, n: int = 5) -> str:
-    """The most relevant quotes/passages with their citations (and, for a question about many
-    documents, the list of documents found)."""
+    """The most relevant quotes/passages with their citations (the passage's most relevant sentences,
+    cited by their own span; and, for a question about many documents, the list of documents found)."""
     if not items:
         return "Nothing in the wiki or the corpus matches this question."
+    q_terms = set(terms(question))
     lines = ["Most relevant sources:"]
     shown = 0
     for c in items:
         for sp in c.spans:
             if shown >= n:
                 break
+            start, end = sp["start"], sp["end"]
             if c.kind == "page":
                 src = _span_text_in(c.text, sp) or ""
                 where = f" (from page [[{c.ref}]])"
             else:
-                src, where = c.text, ""
+                a, b = best_excerpt(c.text, q_terms)
+                src, where = c.text[a:b], ""
+                start, end = sp["start"] + a, sp["start"] + b
             src = " ".join(src.split())
-            if len(src) > 300:
-                src = src[:297].rstrip() + "..."
+            if len(src) > 400:
+                src = src[:397].rstrip() + "..."
             shown += 1
-            lines.append(f'{shown}. "{src}" -- {sp["doc_id"]} (chars {sp["start"]}-{sp["end"]}){where}')
+            lines.append(f'{shown}. "{src}" -- {sp["doc_id"]} (chars {start}-{end}){where}')
     if looks_aggregate(question, scope):
         docs = list(dict.fromkeys(sp["doc_id"] for c in items for sp in c.spans))
         lines.append("")

@@ -1,0 +1,284 @@
+"""`wikigen ask` on a tiny corpus with a hand-written wiki (document, collection and topic pages, one
+Korean), and, when the offline build is available, on a built one."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from agents.answer import AskResult, Answerer, ContextBuilder, _Unit, ask_batch, render_context
+from agents.base import TokenUsage
+from search.index import CorpusIndex
+from search.texts import normalize_newlines
+from wikigen.cli import main
+from wikigen.page import Page, Quote, format_quote
+from wikigen.store import Wiki
+from wikigen.tokens import default_counter
+
+DOCS = {
+    "supply/alpha-supply": (
+        "SUPPLY AGREEMENT\r\n\r\nThis Supply Agreement is made on 2 May 2021 between ALPHA WIDGETS LTD (\"Alpha\") and "
+        "ZENITH FOODS PLC (\"Zenith\").\r\n\r\n1. TERM\r\nThis Agreement starts on the Effective Date and continues for "
+        "three years. It renews automatically for successive one-year periods unless either party gives ninety\r\ndays' "
+        "written notice.\r\n\r\n2. GOVERNING LAW\r\nThis Agreement is governed by the laws of England and Wales.\r\n\r\n"
+        "3. LIABILITY\r\nNeither party's total liability shall exceed the charges paid in the preceding twelve months.\r\n"),
+    "supply/beta-supply": (
+        "SUPPLY AGREEMENT\n\nThis Supply Agreement is made on 9 June 2022 between BETA METALS INC (\"Beta\") and ORION "
+        "RETAIL LLC (\"Orion\").\n\n1. TERM\nThis Agreement lasts for two years and does not renew.\n\n2. AUDIT\nOrion may "
+        "audit Beta's records once per year on thirty days' notice.\n\n3. GOVERNING LAW\nThis Agreement is governed by "
+        "the laws of the State of New York.\n" + "\n".join(f"{i}. MISCELLANEOUS {i}\nClause {i} of the boilerplate about "
+                                                            f"notices, waivers and counterparts, paragraph {i}." for i in range(4, 40)) + "\n"),
+    "nda/gamma-nda": (
+        "MUTUAL NON-DISCLOSURE AGREEMENT\n\nThis Mutual Non-Disclosure Agreement is made on 1 March 2020 between GAMMA "
+        "SOFT LTD and DELTA HEALTH LTD.\n\n1. CONFIDENTIALITY\nEach party shall keep the other party's Confidential "
+        "Information secret for five years.\n\n2. GOVERNING LAW\nThis Agreement is governed by the laws of Scotland.\n"),
+    "policies/security-policy": (
+        "INFORMATION SECURITY POLICY\n\n1. PASSWORDS\nPasswords must be at least fourteen characters long and rotated "
+        "every ninety days.\n\n2. INCIDENTS\nSecurity incidents must be reported to the security team within one hour.\n"),
+    "ko/보안-정책": (
+        "정보 보안 정책\n\n1. 비밀번호\n비밀번호는 최소 14자 이상이어야 하며 90일마다 변경해야 합니다.\n\n"
+        "2. 사고 보고\n보안 사고는 1시간 이내에 보안팀에 보고해야 합니다.\n"),
+}
+
+MODES = ["wiki+search", "search", "wiki"]
+
+
+def _q(doc: str, needle: str) -> Quote:
+    text = normalize_newlines(DOCS[doc])
+    i = text.index(needle)
+    raw = DOCS[doc]
+    # map the normalised offset back to the raw text (the quote form holds \n; offsets are raw)
+    start = len(normalize_newlines(raw[:0]))
+    for k in range(len(raw) + 1):
+        if len(normalize_newlines(raw[:k])) == i and (k == 0 or raw[k - 1] != "\r" or raw[k:k + 1] != "\n"):
+            start = k
+            break
+    end = start
+    while len(normalize_newlines(raw[start:end])) < len(needle):
+        end += 1
+    return Quote(doc, start, end, needle)
+
+
+def _slug(doc: str) -> str:
+    return "doc-" + doc.replace("/", "-")
+
+
+def make_wiki(root: Path) -> Path:
+    corpus = root / "corpus"
+    for d, t in DOCS.items():
+        p = corpus / f"{d}.txt"
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_bytes(t.encode("utf-8"))
+    idx, _ = CorpusIndex.build(corpus, root / "index")
+    wiki = Wiki.create(root / "wiki", idx, max_ratio=10.0)
+    pages = []
+    for doc, title, opening in [
+        ("supply/alpha-supply", "Supply Agreement: Alpha Widgets and Zenith Foods",
+         "This Supply Agreement is made on 2 May 2021 between ALPHA WIDGETS LTD (\"Alpha\") and ZENITH FOODS PLC (\"Zenith\")."),
+        ("supply/beta-supply", "Supply Agreement: Beta Metals and Orion Retail",
+         "This Supply Agreement is made on 9 June 2022 between BETA METALS INC (\"Beta\") and ORION RETAIL LLC (\"Orion\")."),
+        ("nda/gamma-nda", "Mutual Non-Disclosure Agreement: Gamma Soft and Delta Health",
+         "This Mutual Non-Disclosure Agreement is made on 1 March 2020 between GAMMA SOFT LTD and DELTA HEALTH LTD."),
+    ]:
+        kind = "kind-supply" if doc.startswith("supply") else "kind-nda"
+        pages.append(Page(slug=_slug(doc), title=title, owner="agent-1", description=f"{title}.", type="document",
+                          sources=[doc], body=f"# {title}\n\n{format_quote(_q(doc, opening))}\n\nPart of [[{kind}]].\n"))
+    pages.append(Page(slug="kind-supply", title="Supply agreements", owner="agent-1", description="The supply agreements.",
+                      type="collection", sources=["supply/alpha-supply", "supply/beta-supply"],
+                      body="# Supply agreements\n\n- [[doc-supply-alpha-supply|Alpha]]\n- [[doc-supply-beta-supply|Beta]]\n"))
+    pages.append(Page(slug="kind-nda", title="Non-disclosure agreements", owner="agent-1", description="NDAs.",
+                      type="collection", sources=["nda/gamma-nda"], body="# NDAs\n\n- [[doc-nda-gamma-nda|Gamma]]\n"))
+
+    def topic(slug, title, items, aliases=()):
+        body = f"# {title}\n\n" + "\n\n".join(f"## [[{_slug(d)}|{d}]]\n\n{format_quote(_q(d, t))}" for d, t in items) + "\n"
+        return Page(slug=slug, title=title, owner="agent-1", description=f"{title} in each document.", type="topic",
+                    sources=list(dict.fromkeys(d for d, _ in items)), aliases=list(aliases), body=body)
+
+    pages.append(topic("topic-governing-law", "Governing law", [
+        ("supply/alpha-supply", "This Agreement is governed by the laws of England and Wales."),
+        ("supply/beta-supply", "This Agreement is governed by the laws of the State of New York."),
+        ("nda/gamma-nda", "This Agreement is governed by the laws of Scotland.")], aliases=["Applicable law"]))
+    pages.append(topic("topic-term", "Term and renewal", [
+        ("supply/alpha-supply", "It renews automatically for successive one-year periods unless either party gives ninety\ndays' written notice."),
+        ("supply/beta-supply", "This Agreement lasts for two years and does not renew.")]))
+    pages.append(topic("topic-passwords", "비밀번호 정책 (Passwords)", [
+        ("ko/보안-정책", "비밀번호는 최소 14자 이상이어야 하며 90일마다 변경해야 합니다."),
+        ("policies/security-policy", "Passwords must be at least fourteen characters long and rotated every ninety days.")]))
+    for p in pages:
+        wiki.write(p, agent="agent-1", session=1)
+    return root / "wiki"
+
+
+@pytest.fixture(scope="module")
+def wiki_dir(tmp_path_factory):
+    return make_wiki(tmp_path_factory.mktemp("ask"))
+
+
+@pytest.fixture(scope="module")
+def answerer(wiki_dir):
+    return Answerer.open(wiki_dir)
+
+
+def ask_json(wiki_dir, capsys, question, *extra):
+    assert main(["ask", question, "--wiki", str(wiki_dir), "--json", *extra]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def check_result(d: dict, answerer: Answerer, budget: int):
+    assert set(d) == {"question", "mode", "answer", "context", "tokens"}
+    assert isinstance(d["answer"], str) and d["answer"]
+    assert set(d["tokens"]) == {"context", "usage"}
+    counter = default_counter()
+    total = 0
+    for item in d["context"]:
+        assert set(item) == {"kind", "ref", "text", "spans"}
+        assert item["kind"] in ("page", "passage")
+        assert item["spans"], item
+        if item["kind"] == "passage":
+            assert len(item["spans"]) == 1
+        for sp in item["spans"]:
+            assert set(sp) == {"doc_id", "start", "end"}
+            src = normalize_newlines(answerer.index.texts.read(sp["doc_id"], sp["start"], sp["end"]))
+            assert src and src in normalize_newlines(item["text"]), (sp, item["text"])
+        total += counter.count(item["text"])
+    assert total <= budget
+    assert d["tokens"]["context"] <= budget
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_ask_json_schema_spans_and_budget(wiki_dir, answerer, capsys, mode):
+    for budget in (4000, 120):
+        d = ask_json(wiki_dir, capsys, "Which of the Supply agreements renew automatically?", "--mode", mode,
+                     "--budget", str(budget))
+        assert d["mode"] == mode and d["question"].startswith("Which")
+        assert d["context"], mode
+        check_result(d, answerer, budget)
+        assert d["tokens"]["usage"] is None
+
+
+def test_search_mode_is_plain_bm25(answerer):
+    r = answerer.ask("governed by the laws of New York", mode="search", budget=4000)
+    assert r.context[0].kind == "passage" and r.context[0].spans[0]["doc_id"] == "supply/beta-supply"
+    assert all(c.kind == "passage" for c in r.context)
+
+
+def test_wiki_mode_uses_topic_quotes(answerer):
+    r = answerer.ask("Which agreements renew automatically?", mode="wiki", budget=4000)
+    assert all(c.kind == "page" for c in r.context)
+    assert r.context[0].ref == "topic-term"
+    docs = {s["doc_id"] for c in r.context for s in c.spans}
+    assert "supply/alpha-supply" in docs
+
+
+def test_collection_scope_restricts_search(answerer):
+    r = answerer.ask("Which of the Supply agreements in the collection contain an audit clause?", mode="wiki+search")
+    assert r.scope["kind"] == "collection" and r.scope["pages"] == ["kind-supply"]
+    docs = {s["doc_id"] for c in r.context for s in c.spans}
+    assert docs <= {"supply/alpha-supply", "supply/beta-supply"}
+    assert "supply/beta-supply" in docs
+    assert "Documents found" in r.answer
+
+
+def test_document_scope_from_title_and_parties(answerer):
+    q = "Consider the Supply Agreement between BETA METALS INC and ORION RETAIL LLC. Which law governs it?"
+    r = answerer.ask(q, mode="wiki+search", budget=600)
+    assert r.scope["kind"] == "document"
+    docs = {s["doc_id"] for c in r.context for s in c.spans}
+    assert docs == {"supply/beta-supply"}
+    text = "\n".join(c.text for c in r.context)
+    assert "State of New York" in text
+
+
+def test_no_scope_interleaves_quotes_and_search(answerer):
+    r = answerer.ask("Which contracts are governed by the laws of Scotland?", mode="wiki+search")
+    kinds = [c.kind for c in r.context]
+    assert "page" in kinds and "passage" in kinds
+    assert r.scope["kind"] == ""
+
+
+def test_korean_question(wiki_dir, answerer, capsys):
+    for mode in MODES:
+        d = ask_json(wiki_dir, capsys, "비밀번호는 몇 자 이상이어야 하나요?", "--mode", mode)
+        check_result(d, answerer, 4000)
+        docs = {s["doc_id"] for c in d["context"] for s in c["spans"]}
+        assert "ko/보안-정책" in docs, mode
+
+
+def test_plain_text_output(wiki_dir, capsys):
+    assert main(["ask", "What is the liability cap?", "--wiki", str(wiki_dir)]) == 0
+    out = capsys.readouterr().out
+    assert "liability" in out.lower() and "context:" in out
+
+
+def test_batch_writes_one_line_per_question_with_ids(wiki_dir, answerer, tmp_path, capsys):
+    qfile = tmp_path / "q.jsonl"
+    qs = [{"id": "q-a", "question": "Which law governs the NDA?"},
+          {"id": "q-b", "question": "Which of the Supply agreements renew automatically?"},
+          {"id": "q-c", "question": "보안 사고는 언제 보고해야 하나요?"}]
+    qfile.write_text("\n".join(json.dumps(q, ensure_ascii=False) for q in qs) + "\n", encoding="utf-8")
+    out = tmp_path / "out" / "r.jsonl"
+    for mode in MODES:
+        assert main(["ask", "--questions", str(qfile), "--out", str(out), "--wiki", str(wiki_dir), "--mode", mode,
+                     "--budget", "500"]) == 0
+        lines = [json.loads(l) for l in out.read_text(encoding="utf-8").splitlines()]
+        assert [l["id"] for l in lines] == ["q-a", "q-b", "q-c"]
+        for l in lines:
+            assert l["mode"] == mode
+            check_result({k: l[k] for k in ("question", "mode", "answer", "context", "tokens")}, answerer, 500)
+    assert "answered 3 questions" in capsys.readouterr().out
+
+
+def test_claude_backend_answer_gets_the_context(answerer):
+    seen = {}
+
+    class FakeClaude:
+        def answer(self, question, blocks):
+            seen["blocks"] = list(blocks)
+            return "England and Wales [supply/alpha-supply chars 1-2]", TokenUsage(input=300, output=12)
+
+    r = answerer.ask("Which law governs the Alpha supply agreement?", claude=FakeClaude())
+    assert r.answer.startswith("England")
+    assert r.usage == {"input": 300, "output": 12, "cache_creation": 0, "cache_read": 0}
+    assert seen["blocks"] == [c.block() for c in r.context]
+    assert r.to_dict()["tokens"]["usage"]["input"] == 300
+
+
+def test_context_builder_exact_budget_and_trim():
+    counter = default_counter()
+    cb = ContextBuilder(counter, 60)
+    long = " ".join(f"word{i}." for i in range(200))
+    assert cb.add(_Unit("passage", "d", 0, len(long), long))
+    items, n = cb.finish()
+    assert n <= 60 and items[0].spans[0]["end"] < len(long)
+    assert long.startswith(items[0].text)
+    assert n == counter.count(render_context(items))
+
+
+def test_page_index_cache_reused(wiki_dir):
+    from search.page_index import PageIndex
+    from wikigen.store import Wiki
+
+    pages = Wiki.open(wiki_dir).pages()
+    cache = wiki_dir / ".wikigen" / "page-index"
+    a = PageIndex.build(pages, cache_dir=cache)
+    b = PageIndex.build(pages, cache_dir=cache)
+    assert a.fingerprint == b.fingerprint and (cache / a.fingerprint / "ok").is_file()
+    assert [h.slug for h in a.search("governing law", 3)] == [h.slug for h in b.search("governing law", 3)]
+    assert a.search("") == [] and a.search("(((") == []
+
+
+def test_offline_build_then_ask(tmp_path, capsys):
+    pytest.importorskip("agents.orchestrate")
+    pytest.importorskip("agents.offline")
+    corpus = tmp_path / "corpus"
+    for d, t in DOCS.items():
+        p = corpus / f"{d}.txt"
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_bytes(t.encode("utf-8"))
+    wiki = tmp_path / "wiki"
+    assert main(["build", str(corpus), "--wiki", str(wiki), "--quiet", "--max-ratio", "5"]) == 0
+    capsys.readouterr()
+    a = Answerer.open(wiki)
+    for mode in MODES:
+        d = ask_json(wiki, capsys, "Which of the Supply agreements renew automatically?", "--mode", mode)
+        check_result(d, a, 4000)
