@@ -4,7 +4,8 @@
 run every tool_use block through `tools.call`, send the results back, until the model ends its
 turn, the token budget or the turn limit is reached, or the API fails for good. Retries of 429,
 529 and 5xx are the SDK's own (`max_retries`); an error that survives them ends the session
-cleanly with `fatal` set, and every page written before it stays.
+cleanly with `fatal` set, and every page written before it stays. Prompt caching: the system
+prompt, the last tool definition and the latest tool result carry cache_control breakpoints.
 
 Building a request (`request_kwargs`, `task_message`) is kept apart from sending it, so the
 request is tested with no network; the sending is tested against `agents.fake_messages_server`.
@@ -22,6 +23,8 @@ from wikigen.errors import BackendError
 
 if TYPE_CHECKING:
     from agents.tools import ToolBox
+
+__all__ = ["ANSWER_PROMPT", "DEFAULT_MODEL", "SYSTEM_PROMPT", "ClaudeBackend", "format_context", "task_message"]
 
 log = logging.getLogger(__name__)
 
@@ -201,6 +204,7 @@ class ClaudeBackend:
         out = SessionOutcome(agent=task.agent, session=task.session)
         messages: list[dict] = [{"role": "user", "content": task_message(task, tools)}]
         specs = tools.specs()
+        marked: dict | None = None   # the one conversation block carrying a cache breakpoint (4 at most per request)
         while True:
             if out.turns >= self.max_turns:
                 out.stop_reason = "turn_limit"
@@ -236,6 +240,10 @@ class ClaudeBackend:
                     out.errors.append(f"{b.name}: {_first_line(res.text)}")
                 results.append({"type": "tool_result", "tool_use_id": b.id, "content": res.text,
                                 "is_error": res.is_error})
+            if marked is not None:
+                marked.pop("cache_control", None)
+            marked = results[-1]
+            marked["cache_control"] = {"type": "ephemeral"}   # the conversation so far is cached for the next turn
             messages.append({"role": "user", "content": results})
         out.pages_written = tools.activity()["pages"]
         return out

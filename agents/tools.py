@@ -25,6 +25,8 @@ from typing import Any, Iterable
 from wikigen.errors import OwnershipError, PageError, QuoteError, SizeLimitError, WikigenError
 from wikigen.page import Page, render_page, validate_slug
 
+__all__ = ["DocumentSpan", "ToolBox", "ToolError", "ToolOutcome", "validate", "wrap_document"]
+
 log = logging.getLogger(__name__)
 
 PAGE_TYPES = ("topic", "document", "collection")

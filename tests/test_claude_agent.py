@@ -120,6 +120,13 @@ def test_a_full_session_searches_reads_writes_a_verified_page_and_logs(world, fa
     [res] = last_results(fake.requests[3].body)
     assert res["is_error"] is False and res["content"].startswith("Wrote page 'topic-termination' (1 quote verified")
 
+    # cache breakpoints: system, last tool, and only the latest tool result (4 at most per request)
+    for r in fake.requests[1:]:
+        marks = [b for m in r.body["messages"] if isinstance(m["content"], list) for b in m["content"]
+                 if "cache_control" in b]
+        assert marks == [r.body["messages"][-1]["content"][-1]]
+        assert json.dumps(r.body).count('"cache_control"') == 3
+
     # usage: every reply's tokens, cache fields included, summed
     sums = TokenUsage()
     for r in fake.replies:
