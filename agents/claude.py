@@ -97,7 +97,9 @@ def _echo(block: Any) -> dict | None:
     if t == "text":
         return {"type": "text", "text": block.text}
     if t == "tool_use":
-        return {"type": "tool_use", "id": block.id, "name": block.name, "input": block.input}
+        # the API takes back only an object; a malformed input is answered by an error tool_result anyway
+        inp = block.input if isinstance(block.input, dict) else {}
+        return {"type": "tool_use", "id": block.id, "name": block.name, "input": inp}
     return block.model_dump(exclude_none=True)
 
 

@@ -13,7 +13,7 @@ import pytest
 from agents.base import AgentTask, TokenUsage
 from agents.claude import ANSWER_PROMPT, DEFAULT_MODEL, SYSTEM_PROMPT, ClaudeBackend, task_message
 from agents.fake_messages_server import FakeMessagesServer
-from test_tools import ACME, HOSTILE, TERMINATION, make_world, quote_of
+from test_tools import ACME, TERMINATION, make_world, quote_of
 from wikigen.errors import BackendError
 from wikigen.quotes import check_page_quotes
 
@@ -226,6 +226,7 @@ FAKE_QUOTE = "> [!quote] contracts/acme-msa (chars 60-110)\n> Either party may t
     ("write_page", {"slug": "a", "title": "t", "description": "d", "body": "b", "owner": "agent-2"},
      "unexpected field 'owner'"),
     ("rm_rf", {"path": "/"}, "unknown tool 'rm_rf'"),
+    ("read_document", "contracts/acme-msa", "the input must be a JSON object, not str"),
     ("write_page", {"slug": "topic-fees", "title": "Fees", "description": "mine", "body": "Taken.\n"},
      "is owned by 'agent-2'"),
     ("write_page", {"slug": "../../etc/evil", "title": "E", "description": "e", "body": "evil\n"}, "bad slug '../../etc/evil'"),
@@ -248,6 +249,8 @@ def test_a_bad_tool_call_comes_back_as_an_error_result_and_the_session_goes_on(t
     assert len(out.errors) == 1 and out.errors[0].startswith(f"{name}: Error: ")
     [res] = last_results(fake.requests[1].body)
     assert res["is_error"] is True and expect in res["content"]
+    [use] = fake.requests[1].body["messages"][1]["content"]
+    assert use["input"] == (inp if isinstance(inp, dict) else {})
     [ok] = last_results(fake.requests[2].body)
     assert ok["is_error"] is False and "topic-fees | topic | agent-2" in ok["content"]
     assert sorted(world.wiki.slugs()) == pages
