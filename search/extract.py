@@ -58,10 +58,9 @@ def decode_text(data: bytes) -> tuple[str, str]:
     if b"\x00" in data:
         raise ExtractError("binary file (contains NUL bytes)")
     try:
-        return data.decode("utf-8"), "utf-8"
+        text, encoding = data.decode("utf-8"), "utf-8"
     except UnicodeDecodeError:
-        pass
-    text, encoding = _decode_legacy(data)
+        text, encoding = _decode_legacy(data)
     if _looks_binary(text):
         raise ExtractError("binary file (control characters)")
     return text, encoding

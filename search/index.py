@@ -411,7 +411,7 @@ class CorpusIndex:
             else:
                 base = tokens[0][0]
                 q = Query.phrase_query(self._schema, "body", [(p - base, t) for p, t in tokens])
-            return self._run(q, k, doc_ids, [t for _, t in tokens], [])
+            return self._run(q, k, doc_ids, [t for _, t in tokens], [], phrase=text)
         # CJK: every gram and every other word must be in the passage; then check the substring.
         clauses = [(Occur.Must, cq) for cq in (self._cjk_query(r) for r in runs) if cq is not None]
         clauses += [(Occur.Must, Query.term_query(self._schema, "body", t))
@@ -419,7 +419,7 @@ class CorpusIndex:
         q = Query.boolean_query(clauses)
         wanted = " ".join(text.split()).lower()
         out = []
-        for h in self._run(q, max(k * 5, 50), doc_ids, [t for _, t in tokens], runs):
+        for h in self._run(q, max(k * 5, 50), doc_ids, [t for _, t in tokens], runs, phrase=text):
             if wanted in " ".join(h.text.split()).lower():
                 out.append(h)
                 if len(out) >= k:
@@ -432,7 +432,8 @@ class CorpusIndex:
         grams = list(dict.fromkeys(run[i:i + 2] for i in range(len(run) - 1)))[:64]
         return Query.boolean_query([(Occur.Must, Query.term_query(self._schema, "cjk", g)) for g in grams])
 
-    def _run(self, q: Query, k: int, doc_ids: Iterable[str] | None, terms: list[str], runs: list[str]) -> list[Hit]:
+    def _run(self, q: Query, k: int, doc_ids: Iterable[str] | None, terms: list[str], runs: list[str],
+             phrase: str | None = None) -> list[Hit]:
         if doc_ids is not None:
             ids = [d for d in dict.fromkeys(doc_ids) if isinstance(d, str)]
             if not ids:
@@ -456,7 +457,11 @@ class CorpusIndex:
                 text = self.texts.read(doc_id, start, end)
             except KeyError:
                 continue
-            hits.append(Hit(doc_id, rec["path"], start, end, text, float(score), make_snippet(text, term_set, runs)))
+            if phrase is not None:
+                snippet = make_snippet(text, ranges=phrase_ranges(text, terms, phrase))
+            else:
+                snippet = make_snippet(text, term_set, runs)
+            hits.append(Hit(doc_id, rec["path"], start, end, text, float(score), snippet))
         return hits
 
 
@@ -483,8 +488,8 @@ def highlight_ranges(text: str, terms: set[str], runs: Iterable[str] = ()) -> li
                 i = text.find(piece, i + 1)
     ranges.sort()
     merged: list[tuple[int, int]] = []
-    for s, e in ranges:
-        if merged and s <= merged[-1][1]:
+    for s, e in ranges:  # overlapping, touching or only whitespace apart: one range
+        if merged and (s <= merged[-1][1] or text[merged[-1][1]:s].isspace()):
             if e > merged[-1][1]:
                 merged[-1] = (merged[-1][0], e)
         else:
@@ -492,9 +497,30 @@ def highlight_ranges(text: str, terms: set[str], runs: Iterable[str] = ()) -> li
     return merged
 
 
-def make_snippet(text: str, terms: set[str], runs: Iterable[str] = (), width: int = SNIPPET_CHARS) -> str:
-    """About `width` chars of text around the densest cluster of matches, matches in **bold**, one line."""
-    ranges = highlight_ranges(text, terms, runs)
+def phrase_ranges(text: str, terms: list[str], phrase: str) -> list[tuple[int, int]]:
+    """Char ranges where the analyzed phrase occurs as consecutive tokens; else where its words occur
+    (case-insensitive, any whitespace between them), which covers CJK inside longer words."""
+    out: list[tuple[int, int]] = []
+    if terms:
+        toks = _ANALYZER.pre_tokenize(text).tokens
+        n = len(terms)
+        for i in range(len(toks) - n + 1):
+            if all(toks[i + j].text == terms[j] for j in range(n)):
+                out.append((toks[i].char_offset_from, toks[i + n - 1].char_offset_to))
+    if not out and phrase.split():
+        pat = re.compile(r"\s+".join(re.escape(w) for w in phrase.split()), re.IGNORECASE)
+        out = [(m.start(), m.end()) for m in pat.finditer(text)]
+    return out
+
+
+def make_snippet(text: str, terms: set[str] = frozenset(), runs: Iterable[str] = (), width: int = SNIPPET_CHARS,
+                 ranges: list[tuple[int, int]] | None = None) -> str:
+    """About `width` chars of text around the densest cluster of matches, matches in **bold**, one line.
+
+    The matches are the analyzed query terms and CJK runs (see highlight_ranges), or the given ranges.
+    """
+    if ranges is None:
+        ranges = highlight_ranges(text, terms, runs)
     if len(text) <= width:
         ws, we = 0, len(text)
     else:

@@ -1,0 +1,386 @@
+"""CorpusIndex: build, incremental updates, search, phrase, locate, hostile queries, CLI, CUAD."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from search.corpus import load_corpus
+from search.index import CorpusIndex, DocInfo, Hit, IndexSummary, cjk_grams, make_snippet
+from search.passages import split_passages
+from wikigen.cli import main
+from wikigen.errors import SearchIndexError
+from wikigen.tokens import CharCounter
+
+FIXTURES = Path(__file__).parent / "fixtures" / "corpora"
+CUAD = Path(__file__).resolve().parents[2] / "shared" / "eval" / "cuad-dev"
+
+HIT_KEYS = {"doc_id", "path", "start", "end", "text", "score", "snippet"}
+
+
+@pytest.fixture
+def corpus(tmp_path) -> Path:
+    dst = tmp_path / "corpus"
+    shutil.copytree(FIXTURES / "mixed", dst)
+    return dst
+
+
+@pytest.fixture
+def built(corpus, tmp_path):
+    idx, summary = CorpusIndex.build(corpus, tmp_path / "index", counter=CharCounter())
+    return idx, summary
+
+
+def _source_text(corpus: Path, idx: CorpusIndex, doc_id: str) -> str:
+    docs, _ = load_corpus(corpus)
+    return {d.doc_id: d.text for d in docs}[doc_id]
+
+
+def _assert_exact(idx: CorpusIndex, corpus: Path, hits: list[Hit]) -> None:
+    docs = {d.doc_id: d.text for d in load_corpus(corpus)[0]}
+    for h in hits:
+        assert h.text == docs[h.doc_id][h.start:h.end] == idx.texts.read(h.doc_id, h.start, h.end)
+        assert set(h.to_dict()) == HIT_KEYS
+
+
+# --- build and summary -------------------------------------------------------------------------------
+
+def test_build_summary_counts_and_skips(built, corpus):
+    idx, s = built
+    assert isinstance(s, IndexSummary)
+    assert (s.documents, s.added, s.changed, s.removed, s.unchanged) == (10, 10, 0, 0, 0)
+    docs, _ = load_corpus(corpus)
+    assert s.characters == sum(len(d.text) for d in docs) == idx.corpus_chars
+    assert s.tokens == sum(CharCounter().count(d.text) for d in docs) == idx.corpus_tokens
+    assert s.passages == sum(len(split_passages(d.text)) for d in docs)
+    assert dict(s.skipped) == {"binary.txt": "binary file (contains NUL bytes)",
+                               "blank.md": "no text (empty or whitespace only)",
+                               "empty.txt": "empty file", "picture.png": "unsupported file type .png"}
+    text = s.to_text()
+    assert text.splitlines()[0].startswith(f"indexed 10 documents, {s.passages} passages, {s.characters:,} characters")
+    assert "  added 10, changed 0, removed 0, unchanged 0" in text
+    assert "    binary.txt: binary file (contains NUL bytes)" in text
+    assert idx.root == corpus.resolve()
+
+
+def test_documents_and_texts_are_kept_exactly(built, corpus):
+    idx, _ = built
+    infos = idx.documents()
+    assert all(isinstance(i, DocInfo) for i in infos)
+    assert [i.doc_id for i in infos] == sorted(i.doc_id for i in infos)
+    by_id = {i.doc_id: i for i in infos}
+    acme = by_id["contracts/acme-msa"]
+    raw = (corpus / "contracts" / "acme-msa.txt").read_bytes()
+    assert acme.path == "contracts/acme-msa.txt" and acme.title == "Master Services Agreement"
+    assert idx.texts.text("contracts/acme-msa") == raw.decode()  # \r\n kept in the TextStore
+    assert acme.chars == len(raw.decode())
+    assert by_id["notes/plan.md"].path == "notes/plan.md" and by_id["notes/plan.txt"].path == "notes/plan.txt"
+    assert idx.document("nope") is None and "korean" in idx and len(idx) == 10
+
+
+def test_open_reopens_and_missing_index_names_the_command(built, tmp_path):
+    idx, _ = built
+    again = CorpusIndex.open(tmp_path / "index")
+    assert [d.doc_id for d in again.documents()] == [d.doc_id for d in idx.documents()]
+    assert again.search("terminate")[0].doc_id == "contracts/acme-msa"
+    with pytest.raises(SearchIndexError, match="wikigen index"):
+        CorpusIndex.open(tmp_path / "nothing-here")
+
+
+def test_default_token_counter_is_tiktoken(tmp_path):
+    root = tmp_path / "c"
+    root.mkdir()
+    (root / "a.txt").write_text("hello world, this is a tokenizer test.\n")
+    idx, s = CorpusIndex.build(root, tmp_path / "ix")
+    from wikigen.tokens import default_counter
+    assert s.tokens == default_counter().count("hello world, this is a tokenizer test.\n") == idx.documents()[0].tokens
+
+
+# --- search ------------------------------------------------------------------------------------------
+
+def test_search_stems_and_returns_exact_char_spans(built, corpus):
+    idx, _ = built
+    hits = idx.search("terminating agreements")
+    assert hits and hits[0].doc_id == "contracts/acme-msa"
+    assert "terminate this Agreement" in hits[0].text
+    assert "**terminate**" in hits[0].snippet
+    assert hits[0].path == "contracts/acme-msa.txt" and hits[0].score > 0
+    _assert_exact(idx, corpus, hits)
+
+
+def test_search_html_and_legacy_and_odd_names(built, corpus):
+    idx, _ = built
+    assert idx.search("phrase search")[0].doc_id == "notes/page"
+    assert idx.search("secretScript") == []  # scripts are not text
+    assert idx.search("naïve façade")[0].doc_id == "legacy/cp1252"
+    assert idx.search("giraffes")[0].doc_id == 'odd names/it\'s a "quoted" ünïcødé name'
+    _assert_exact(idx, corpus, idx.search("plan"))
+    assert {h.doc_id for h in idx.search("plan")} == {"notes/plan.md", "notes/plan.txt"}
+
+
+def test_korean_word_inside_a_longer_word_and_char_offsets(built, corpus):
+    idx, _ = built
+    hits = idx.search("한국어")
+    ids = [h.doc_id for h in hits]
+    assert "korean" in ids and "legacy/euckr" in ids
+    h = next(h for h in hits if h.doc_id == "korean")
+    assert "한국어는" in h.text
+    _assert_exact(idx, corpus, hits)
+    text = idx.texts.text("korean")
+    # emoji and Hangul before the hit: char offsets, not UTF-8 bytes
+    spans = idx.locate("korean", "한국어는")
+    assert len(spans) == 1
+    s = spans[0]
+    assert text[s.start:s.end] == "한국어는"
+    assert s.start == text.index("한국어는") and len(text[:s.start].encode()) != s.start
+    assert "**한국어**" in h.snippet
+    # a one-syllable query works too
+    assert "korean" in [x.doc_id for x in idx.search("어")]
+
+
+def test_cjk_grams():
+    assert cjk_grams("plain ascii") == ""
+    assert cjk_grams("a 한국어는 b 日本") == "한 국 어 는 한국 국어 어는 日 本 日本"
+
+
+def test_restrict_to_doc_ids(built):
+    idx, _ = built
+    assert {h.doc_id for h in idx.search("plan")} == {"notes/plan.md", "notes/plan.txt"}
+    assert [h.doc_id for h in idx.search("plan", doc_ids={"notes/plan.md"})] == ["notes/plan.md"]
+    assert idx.search("plan", doc_ids=[]) == []
+    assert idx.search("plan", doc_ids=["unknown"]) == []
+
+
+def test_k_limits_and_ordering(built):
+    idx, _ = built
+    hits = idx.search("the", k=3)
+    assert len(hits) == 3
+    assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+    assert idx.search("the", k=0) == []
+
+
+HOSTILE = ["", "   ", "std::vector", "foo:bar", '"unbalanced', "(x", "a AND", "AND", "*", "\\", "OR OR",
+           "🙂🙂", "title:", "doc_id:korean", "[1 TO 5]", "a^2", "~", "-", "+", "!", "'", "x" * 10_000,
+           " ".join(["term"] * 3000), "\x00", "한국어 AND (", '"a b" "c', "(((((", "NOT"]
+
+
+@pytest.mark.parametrize("q", HOSTILE, ids=range(len(HOSTILE)))
+def test_hostile_queries_never_raise(built, q):
+    idx, _ = built
+    hits = idx.search(q)
+    assert isinstance(hits, list)
+    assert idx.phrase(q) == idx.phrase(q)  # and phrase never raises either
+    if not q.strip():
+        assert hits == []
+
+
+def test_hostile_query_still_finds_words(built):
+    idx, _ = built
+    assert idx.search("payment:terms (invoices")[0].doc_id == "contracts/acme-msa"
+    assert idx.search("std::vector") == []
+
+
+def test_long_query_is_fast(built):
+    idx, _ = built
+    t = time.perf_counter()
+    idx.search(" ".join(f"w{i}" for i in range(5000)) + " terminate")
+    assert time.perf_counter() - t < 2.0
+
+
+def test_phrase_search(built, corpus):
+    idx, _ = built
+    hits = idx.phrase("ninety (90) days")
+    assert [h.doc_id for h in hits] == ["contracts/acme-msa"]
+    assert "**ninety (90) days**" in hits[0].snippet
+    _assert_exact(idx, corpus, hits)
+    assert idx.phrase("days ninety") == []
+    assert idx.phrase("한국어는 재미있습니다")[0].doc_id == "legacy/euckr"
+    assert idx.phrase("한국어는 재미없습니다") == []
+    assert idx.phrase("") == []
+
+
+def test_locate_delegates_to_the_text_store(built):
+    idx, _ = built
+    text = idx.texts.text("contracts/acme-msa")
+    needle = "Beta LLC.\nEither party"
+    assert idx.locate("contracts/acme-msa", needle) == []  # the text has \r\n
+    spans = idx.locate("contracts/acme-msa", needle, tolerant_whitespace=True)
+    assert len(spans) == 1 and text[spans[0].start:spans[0].end] == "Beta LLC.\r\nEither party"
+    assert idx.locate("nope", "x") == []
+
+
+def test_snippet_is_short_and_marks_hits():
+    text = "filler " * 100 + "the needle is here " + "filler " * 100
+    sn = make_snippet(text, {"needl"})
+    assert "**needle**" in sn and sn.startswith("…") and sn.endswith("…")
+    assert len(sn) <= 260
+    assert make_snippet("short text", set()) == "short text"
+
+
+# --- incremental ---------------------------------------------------------------------------------------
+
+def test_unchanged_rerun_does_nothing(built, corpus, tmp_path):
+    idx, first = built
+    manifest = (tmp_path / "index" / "manifest.json").read_bytes()
+    idx2, s = CorpusIndex.build(corpus, tmp_path / "index", counter=CharCounter())
+    assert (s.added, s.changed, s.removed, s.unchanged) == (0, 0, 0, 10)
+    assert (s.documents, s.passages, s.characters, s.tokens) == (first.documents, first.passages,
+                                                                 first.characters, first.tokens)
+    assert (tmp_path / "index" / "manifest.json").read_bytes() == manifest
+    assert s.seconds < first.seconds
+
+
+def test_touch_without_change_is_unchanged(built, corpus, tmp_path):
+    p = corpus / "notes" / "guide.md"
+    os.utime(p, ns=(time.time_ns(), time.time_ns() + 5_000_000_000))
+    _, s = CorpusIndex.build(corpus, tmp_path / "index", counter=CharCounter())
+    assert (s.added, s.changed, s.removed, s.unchanged) == (0, 0, 0, 10)
+    manifest = json.loads((tmp_path / "index" / "manifest.json").read_text())
+    assert manifest["docs"]["notes/guide"]["mtime_ns"] == p.stat().st_mtime_ns
+
+
+def test_change_delete_add(built, corpus, tmp_path):
+    idx, _ = built
+    assert idx.search("giraffes") and idx.search("otters") == []
+    (corpus / "notes" / "guide.md").write_text("# Onboarding guide\n\nEngineers now study hedgehogs.\n")
+    (corpus / "odd names" / 'it\'s a "quoted" ünïcødé name.txt').unlink()
+    (corpus / "new.txt").write_text("A new document about otters and rivers.\n")
+    idx, s = CorpusIndex.build(corpus, tmp_path / "index", counter=CharCounter())
+    assert (s.added, s.changed, s.removed, s.unchanged) == (1, 1, 1, 8)
+    assert s.documents == 10
+    assert idx.search("giraffes") == []
+    assert [h.doc_id for h in idx.search("otters")] == ["new"]
+    assert [h.doc_id for h in idx.search("hedgehogs")] == ["notes/guide"]
+    assert idx.search("stemming") == []  # the old text of the changed doc is gone
+    assert idx.texts.text("notes/guide") == "# Onboarding guide\n\nEngineers now study hedgehogs.\n"
+    assert not idx.texts.has('odd names/it\'s a "quoted" ünïcødé name')
+    assert 'odd names/it\'s a "quoted" ünïcødé name' not in {d.doc_id for d in idx.documents()}
+    # reopened from disk, the same
+    again = CorpusIndex.open(tmp_path / "index")
+    assert [h.doc_id for h in again.search("otters")] == ["new"]
+    assert again.corpus_chars == idx.corpus_chars
+
+
+def test_file_that_becomes_unusable_is_removed(built, corpus, tmp_path):
+    (corpus / "notes" / "guide.md").write_bytes(b"")
+    idx, s = CorpusIndex.build(corpus, tmp_path / "index", counter=CharCounter())
+    assert s.removed == 1 and ("notes/guide.md", "empty file") in s.skipped
+    assert idx.search("stemming") == []
+
+
+def test_id_collision_appearing_renames_both(built, corpus, tmp_path):
+    (corpus / "korean.txt").write_text("plain korean notes\n")
+    idx, s = CorpusIndex.build(corpus, tmp_path / "index", counter=CharCounter())
+    ids = {d.doc_id for d in idx.documents()}
+    assert {"korean.md", "korean.txt"} <= ids and "korean" not in ids
+    assert (s.added, s.removed) == (2, 1)
+    assert {h.doc_id for h in idx.search("한국어")} >= {"korean.md"}
+
+
+def test_index_inside_the_corpus_is_not_indexed(corpus):
+    idx, s = CorpusIndex.build(corpus, corpus / "index", counter=CharCounter())
+    assert not any(d.doc_id.startswith("index/") for d in idx.documents())
+    _, s2 = CorpusIndex.build(corpus, corpus / "index", counter=CharCounter())
+    assert (s2.added, s2.changed, s2.removed) == (0, 0, 0)
+
+
+def test_other_corpus_into_same_index_rebuilds(built, tmp_path):
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "x.md").write_text("zebras only\n")
+    idx, s = CorpusIndex.build(other, tmp_path / "index", counter=CharCounter())
+    assert [d.doc_id for d in idx.documents()] == ["x"] and s.added == 1
+    assert idx.search("terminate") == [] and idx.search("zebras")[0].doc_id == "x"
+
+
+def test_pdf_in_the_index(tmp_path):
+    fpdf = pytest.importorskip("fpdf")
+    root = tmp_path / "c"
+    root.mkdir()
+    pdf = fpdf.FPDF()
+    pdf.add_page()
+    pdf.set_font("Helvetica", size=12)
+    pdf.multi_cell(0, 8, "Confidential information shall be returned within ten days of termination.")
+    pdf.output(str(root / "nda.pdf"))
+    idx, s = CorpusIndex.build(root, tmp_path / "ix", counter=CharCounter())
+    h = idx.search("confidential information")[0]
+    assert h.doc_id == "nda" and h.path == "nda.pdf"
+    assert h.text == idx.texts.text("nda")[h.start:h.end] and "returned within ten days" in h.text
+
+
+# --- CLI -----------------------------------------------------------------------------------------------
+
+def test_cli_index_and_search_json(corpus, tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr("wikigen.tokens.default_counter", lambda: CharCounter())
+    ix = str(tmp_path / "cli-index")
+    assert main(["index", str(corpus), "--index", ix]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("indexed 10 documents, ")
+    assert "    picture.png: unsupported file type .png" in out
+    assert main(["search", "terminate notice", "--index", ix, "--json", "-k", "3"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["query"] == "terminate notice" and 1 <= len(data["hits"]) <= 3
+    docs = {d.doc_id: d.text for d in load_corpus(corpus)[0]}
+    for h in data["hits"]:
+        assert set(h) == HIT_KEYS
+        assert h["text"] == docs[h["doc_id"]][h["start"]:h["end"]]
+    assert data["hits"][0]["doc_id"] == "contracts/acme-msa"
+    assert main(["search", "std::vector (", "--index", ix]) == 0
+    assert main(["search", "한국어", "--index", ix]) == 0
+    assert "korean" in capsys.readouterr().out
+
+
+def test_cli_search_without_index_is_one_line_error(tmp_path, capsys):
+    assert main(["search", "x", "--index", str(tmp_path / "none")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("Error: no search index in ") and "wikigen index" in err
+
+
+# --- CUAD (skipped when the shared eval set is absent) ---------------------------------------------------
+
+@pytest.fixture(scope="module")
+def cuad_index(tmp_path_factory):
+    docs = CUAD / "docs"
+    if not docs.is_dir():
+        pytest.skip(f"CUAD dev set not found at {docs}")
+    files = sorted(docs.glob("*.txt"))[:6]
+    root = tmp_path_factory.mktemp("cuad") / "docs"
+    root.mkdir()
+    for f in files:
+        shutil.copy2(f, root / f.name)
+    idx, s = CorpusIndex.build(root, root.parent / "index", counter=CharCounter())
+    return root, idx, s
+
+
+def test_cuad_build_and_exact_hits(cuad_index):
+    root, idx, s = cuad_index
+    assert s.documents == 6 and s.skipped == [] and s.passages > 6
+    hits = idx.search("governing law", k=5)
+    assert hits
+    for h in hits:
+        assert h.text == (root / h.path).read_text(encoding="utf-8")[h.start:h.end]
+        assert 0 < h.end - h.start <= 1200
+
+
+def test_cuad_phrase_from_a_document(cuad_index):
+    root, idx, _ = cuad_index
+    d = idx.documents()[2]
+    text = idx.texts.text(d.doc_id)
+    s, e = split_passages(text)[1]
+    words = text[s:e].split()[3:10]
+    hits = idx.phrase(" ".join(words))
+    assert d.doc_id in [h.doc_id for h in hits]
+
+
+def test_cuad_passages_cover_each_document(cuad_index):
+    root, idx, _ = cuad_index
+    for d in idx.documents():
+        text = idx.texts.text(d.doc_id)
+        spans = split_passages(text)
+        covered = "".join(text[s:e] for s, e in spans)
+        assert "".join(covered.split()) == "".join(text.split())
