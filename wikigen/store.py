@@ -44,7 +44,7 @@ class WriteResult:
 
 
 def _rel_or_abs(root: Path, p: Path | None) -> str | None:
-    if p is None:
+    if p is None or str(p) in ("", "."):
         return None
     p = Path(p).resolve()
     try:
@@ -75,8 +75,8 @@ class Wiki:
 
         root = Path(root)
         (root / STATE_DIR / "locks").mkdir(parents=True, exist_ok=True)
-        corpus_dir = corpus_dir or getattr(sources, "corpus_dir", None)
-        index_dir = index_dir or getattr(sources, "index_dir", None) or getattr(sources, "root", None)
+        corpus_dir = corpus_dir or getattr(sources, "corpus_dir", None) or getattr(sources, "root", None) or None
+        index_dir = index_dir or getattr(sources, "index_dir", None)
         config = {"version": CONFIG_VERSION, "corpus_dir": _rel_or_abs(root, corpus_dir),
                   "index_dir": _rel_or_abs(root, index_dir), "max_ratio": float(max_ratio)}
         atomic_write(root / STATE_DIR / "config.json", json.dumps(config, indent=2) + "\n")
