@@ -49,6 +49,7 @@ TOPIC_PAGES = 6               # topic pages whose quotes are used
 MAX_DOC_SCOPE = 3             # documents a question can name at once
 RARE_DF = 2                   # a word in at most this many document pages' identity text identifies a document
 MAX_QUOTE_SHARE = 0.5         # topic quotes may take at most this share of the budget when search can fill the rest
+WINDOW_CHARS = 0              # >0: in a many-document scope, narrow each passage to its best N characters (measured: no gain on cuad-dev, so off)
 _WORD = re.compile(r"\w+", re.UNICODE)
 _AGGREGATE = re.compile(r"\b(which|list|how many|all|every|each|across|any)\b|어떤|어느|모든|몇|목록|전부", re.I)
 
@@ -237,6 +238,7 @@ class Scope:
     pages: list[str] = field(default_factory=list)
     doc_ids: list[str] = field(default_factory=list)
     removed: set[str] = field(default_factory=set)   # query terms that named the scope
+    phrase: list[str] = field(default_factory=list)  # for a collection: the title phrase the question used
 
     def to_dict(self) -> dict:
         return {"kind": self.kind, "pages": self.pages, "docs": len(self.doc_ids)}
@@ -294,19 +296,20 @@ class Answerer:
         hits = hits if hits is not None else self.page_index.search(question, k=PAGE_HITS)
         # documents: the title named, plus rare identifying words of the document page's head
         doc_cands = []
+        n_docs = max(1, len(self._head_terms))
         for h in hits:
             if h.type != "document":
                 continue
             share, matched = self.page_index.title_match(h.slug, q_set)
             head = self._head_terms.get(h.slug, set())
             rare = {t for t in q_set & head if self._head_df.get(t, 0) <= RARE_DF and t not in matched}
-            if (share >= 0.6 and rare) or len(rare) >= 3 or (share >= 0.99 and len(matched) >= 3):
-                strength = share + len(rare)
+            if len(rare) >= 2 or (rare and share >= 0.5) or (share >= 0.99 and len(matched) >= 3):
+                strength = 2 * share + sum(math.log(n_docs / self._head_df.get(t, 1)) for t in rare)
                 doc_cands.append((strength, h.score, h.slug, matched | rare))
         if doc_cands:
             doc_cands.sort(key=lambda c: (-c[0], -c[1]))
             best = doc_cands[0]
-            chosen = [c for c in doc_cands if c[0] >= best[0] * 0.75 and c[1] >= best[1] * 0.75][:MAX_DOC_SCOPE]
+            chosen = [c for c in doc_cands if c[0] >= best[0] * 0.75][:MAX_DOC_SCOPE]
             docs, removed = [], set()
             for c in chosen:
                 page = self.pages[c[2]]
@@ -314,7 +317,7 @@ class Answerer:
                 removed |= c[3] | self.page_index.title_terms(c[2])
             if docs:
                 return Scope("document", [c[2] for c in chosen], list(dict.fromkeys(docs)), removed & q_set)
-        # collections: the title or an alias named as a phrase (or all its terms present)
+        # collections: the title or an alias named as a phrase (or all its terms present); the best one
         coll = []
         for h in hits:
             if h.type != "collection":
@@ -323,13 +326,14 @@ class Answerer:
             if page is None:
                 continue
             names = [terms(n) for n in [page.title or "", *(page.aliases or [])]]
+            phrases = [n for n in names if n and self._phrase_in(n, q_seq)]
             share, matched = self.page_index.title_match(h.slug, q_set)
-            if any(self._phrase_in(n, q_seq) for n in names if n) or share >= 0.99:
-                coll.append((h.score, h.slug, matched))
+            if phrases or share >= 0.99:
+                longest = max(phrases, key=len) if phrases else []
+                coll.append((len(longest), share, h.score, h.slug, longest or sorted(matched)))
         if coll:
-            coll.sort(key=lambda c: -c[0])
-            docs, removed, slugs = [], set(), []
-            for _, slug, matched in coll[:2]:
+            coll.sort(key=lambda c: (-c[0], -c[1], -c[2]))
+            for _, _, _, slug, phrase in coll[:1]:
                 page = self.pages[slug]
                 members = [d for d in page.sources or [] if d in self.known_docs]
                 if not members:   # fall back on the member document pages it links to
@@ -338,20 +342,29 @@ class Answerer:
                         if lp is not None and lp.type == "document":
                             members.extend(d for d in lp.sources or [] if d in self.known_docs)
                 if members:
-                    docs.extend(members)
-                    slugs.append(slug)
-                    removed |= self.page_index.title_terms(slug)
-            if docs:
-                return Scope("collection", slugs, list(dict.fromkeys(docs)), removed & q_set)
+                    return Scope("collection", [slug], list(dict.fromkeys(members)), set(phrase), phrase=list(phrase))
         return Scope("")
 
     @staticmethod
-    def reduce_query(question: str, removed: set[str]) -> str:
-        """The question without the words whose terms named the scope ('' if nothing is left)."""
+    def reduce_query(question: str, removed: set[str], phrase: Sequence[str] = ()) -> str:
+        """The question without the words that named the scope: for a collection, the one place where
+        its title phrase occurs (the same words elsewhere may be the subject); for documents, every
+        word whose terms all named it. The question itself when nothing would be left."""
         if not removed:
             return question
-        kept = [w for w in _WORD.findall(question) if not (set(terms(w)) and set(terms(w)) <= removed)]
-        reduced = " ".join(kept)
+        words = _WORD.findall(question)
+        wterms = [terms(w) for w in words]
+        drop: set[int] = set()
+        if phrase:
+            flat = [(i, t) for i, ts in enumerate(wterms) for t in ts]
+            n = len(phrase)
+            for j in range(len(flat) - n + 1):
+                if [t for _, t in flat[j:j + n]] == list(phrase):
+                    drop = {i for i, _ in flat[j:j + n]}
+                    break
+        else:
+            drop = {i for i, ts in enumerate(wterms) if ts and set(ts) <= removed}
+        reduced = " ".join(w for i, w in enumerate(words) if i not in drop)
         return reduced if terms(reduced) else question
 
     # --- candidates ----------------------------------------------------------------------------
@@ -373,8 +386,11 @@ class Answerer:
                                               doc_ids=scope.doc_ids if scope.doc_ids else None)
         return _diversify([self._quote_unit(h.unit) for h in qhits if self._valid(h.unit)])
 
-    def scoped_passages(self, query: str, doc_ids: Sequence[str], per_doc: int = 3) -> list[list[_Unit]]:
-        """Per round r: the r-th best passage of each in-scope document, documents ordered by their best score."""
+    def scoped_passages(self, query: str, doc_ids: Sequence[str], per_doc: int = 3,
+                        window: int | None = None) -> list[list[_Unit]]:
+        """Per round r: the r-th best passage of each in-scope document, documents ordered by their best
+        score. With `window`, each passage is narrowed to its most relevant sentences (about `window`
+        characters), so more documents and more places fit in the budget."""
         by_doc: dict[str, list] = {}
         if len(doc_ids) <= 40:
             for d in doc_ids:
@@ -385,10 +401,18 @@ class Answerer:
                 if len(lst) < per_doc:
                     lst.append(h)
         order = sorted((d for d in by_doc if by_doc[d]), key=lambda d: -by_doc[d][0].score)
+        q_terms = set(terms(query))
+
+        def unit(h) -> _Unit:
+            if window and len(h.text) > window:
+                a, b = best_excerpt(h.text, q_terms, width=window)
+                if b > a:
+                    return _Unit("passage", h.doc_id, h.start + a, h.start + b, h.text[a:b])
+            return _Unit("passage", h.doc_id, h.start, h.end, h.text)
+
         rounds = []
         for r in range(per_doc):
-            rounds.append([_Unit("passage", h.doc_id, h.start, h.end, h.text)
-                           for d in order if len(by_doc[d]) > r for h in [by_doc[d][r]]])
+            rounds.append([unit(by_doc[d][r]) for d in order if len(by_doc[d]) > r])
         return rounds
 
     def search_units(self, query: str, k: int, doc_ids=None) -> list[_Unit]:
@@ -410,7 +434,7 @@ class Answerer:
             return items, n, scope
         hits = self.page_index.search(question, k=PAGE_HITS)
         scope = self.resolve_scope(question, hits)
-        query = self.reduce_query(question, scope.removed)
+        query = self.reduce_query(question, scope.removed, scope.phrase)
         if mode == "wiki":
             self._fill_wiki(cb, question, query, hits, scope)
         else:
@@ -456,7 +480,9 @@ class Answerer:
                 if cb.docs.get(u.doc_id, 0) == 0 or len(scope.doc_ids) <= MAX_DOC_SCOPE:
                     cb.add(u, trim=False)
             # (c) each in-scope document's best passage not already covered, then second-best, ...
-            rounds = self.scoped_passages(query, scope.doc_ids, per_doc=max(2, min(12, k // max(1, len(scope.doc_ids)))))
+            many = len(scope.doc_ids) > MAX_DOC_SCOPE
+            rounds = self.scoped_passages(query, scope.doc_ids, per_doc=max(2, min(12, k // max(1, len(scope.doc_ids)))),
+                                          window=WINDOW_CHARS if many else None)
             first = rounds[0] if rounds else []
             for u in first:
                 if cb.docs.get(u.doc_id, 0) == 0:
