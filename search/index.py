@@ -241,6 +241,8 @@ class CorpusIndex:
                 if sub.exists():
                     shutil.rmtree(sub)
         tdir.mkdir(parents=True, exist_ok=True)
+        if fresh:
+            tantivy.Index(build_schema(), path=str(tdir))  # exists even when there is nothing to add
         texts = TextStore(index_dir / "texts")
 
         scan = scan_corpus(root, max_bytes=max_bytes, exclude=[index_dir])
@@ -307,20 +309,28 @@ class CorpusIndex:
             raise SearchIndexError(f"cannot write the search index in {tdir.parent} ({e}); "
                                    "is another `wikigen index` running on it?") from None
 
-        # Token counting runs on a helper thread beside the indexing (tiktoken releases the GIL; the
-        # tantivy writer indexes on its own threads). Errors are re-raised here.
+        # Two helper threads overlap the indexing on this thread: token counting (tiktoken releases
+        # the GIL) and keeping the texts (mostly waiting on fsync). Their errors are re-raised here.
         tokens: list[int] = []
         errors: list[BaseException] = []
 
-        def count() -> None:
+        def count_tokens() -> None:
             try:
                 c = counter if counter is not None else default_counter()
                 tokens.extend(c.count_many([d.text for d in docs]))
             except BaseException as e:
                 errors.append(e)
 
-        counting = threading.Thread(target=count, name="wikigen-token-count", daemon=True)
-        counting.start()
+        def keep_texts() -> None:
+            try:
+                texts.put_many((d.doc_id, d.text) for d in docs)
+            except BaseException as e:
+                errors.append(e)
+
+        helpers = [threading.Thread(target=f, name=f"wikigen-{f.__name__}", daemon=True)
+                   for f in (keep_texts, count_tokens)]
+        for t in helpers:
+            t.start()
         try:
             for doc_id in removed:
                 writer.delete_documents_by_term("doc_id", doc_id)
@@ -331,16 +341,16 @@ class CorpusIndex:
                 n_passages.append(len(spans))
                 for s, e in spans:
                     writer.add_document(passage_document(d.doc_id, d.title, d.text, s, e))
-            for d in docs:  # while tantivy's threads index what was just added
-                texts.put(d.doc_id, d.text)
-            counting.join()
+            for t in helpers:
+                t.join()
             if errors:
                 raise errors[0]
             if len(tokens) != len(docs):
                 raise SearchIndexError(f"the token counter returned {len(tokens)} counts for {len(docs)} documents")
             writer.commit()
         except BaseException:
-            counting.join()
+            for t in helpers:
+                t.join()
             writer.rollback()
             raise
         for doc_id in removed:

@@ -9,8 +9,10 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterable
 
 from wikigen.atomic import atomic_write
 
@@ -68,6 +70,18 @@ class TextStore:
     def put(self, doc_id: str, text: str) -> None:
         atomic_write(self._path(doc_id), text)
         self._cache.pop(doc_id, None)
+
+    def put_many(self, items: Iterable[tuple[str, str]], *, workers: int = 8) -> None:
+        """put() every (doc_id, text), several files at a time: each write waits on its own fsync,
+        and concurrent fsyncs share the file system's journal commits."""
+        items = list(items)
+        if len(items) <= 1 or workers <= 1:
+            for doc_id, text in items:
+                self.put(doc_id, text)
+            return
+        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="textstore-put") as pool:
+            for f in [pool.submit(self.put, doc_id, text) for doc_id, text in items]:
+                f.result()
 
     def remove(self, doc_id: str) -> None:
         self._cache.pop(doc_id, None)

@@ -384,3 +384,13 @@ def test_cuad_passages_cover_each_document(cuad_index):
         spans = split_passages(text)
         covered = "".join(text[s:e] for s, e in spans)
         assert "".join(covered.split()) == "".join(text.split())
+
+
+def test_empty_corpus_gives_an_empty_index(tmp_path):
+    root = tmp_path / "c"
+    root.mkdir()
+    (root / "empty.txt").write_bytes(b"")
+    idx, s = CorpusIndex.build(root, tmp_path / "ix", counter=CharCounter())
+    assert (s.documents, s.passages, s.skipped) == (0, 0, [("empty.txt", "empty file")])
+    assert idx.search("anything") == [] and idx.documents() == [] and idx.corpus_chars == 0
+    assert CorpusIndex.open(tmp_path / "ix").search("x") == []
