@@ -1,0 +1,364 @@
+"""`wikigen build`: index the corpus, split the work among agents, run sessions, keep the wiki sound.
+
+    build(BuildConfig(corpus, wiki, agents=2, sessions=2)) -> BuildReport(ok, sessions, stopped_reason)
+
+A build indexes the corpus when needed (incrementally, into WIKI/.wikigen/index unless an index
+folder is given), finds the corpus's topics once (`agents.topics.discover`, cached in
+WIKI/.wikigen/cache by the corpus's content hashes), and gives each agent its own share:
+
+* documents: clusters of related documents (louvain, seed fixed, on the document-topic graph), laid
+  out cluster by cluster and cut into contiguous runs of about equal size, one per agent; a document
+  whose page exists stays with that page's owner;
+* topics and collections: to the agent that owns most of their documents (or the owner of the
+  existing page), ties to the lower-numbered agent.
+
+Each session runs the agents concurrently (threads), logs every agent's outcome (pages, errors,
+token usage, fatal) in the progress log, then repairs links, regenerates the index, renders
+log.md, checks the size guard, commits the wiki folder, and prints one line to stdout:
+
+    session 3: 41 pages, 230 quotes, 4 links repaired, ratio 0.12, 0 tokens, 2.1 s
+
+Running it again continues from the progress log: session numbers continue and agents revise their
+own pages instead of starting over. Nothing is written outside the wiki folder (and the index
+folder, when one is given).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import pickle
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TextIO
+
+from agents.base import AgentTask, SessionOutcome, TokenUsage
+from agents.offline import KIND_PREFIX, OfflineBackend
+from agents.slugs import doc_slug
+from agents.topics import Catalog, discover
+from wikigen.errors import BackendError, CorpusError, WikigenError
+
+log = logging.getLogger(__name__)
+
+CATALOG_VERSION = 3
+BACKENDS = ("offline", "claude")
+
+
+@dataclass
+class BuildConfig:
+    corpus: Path
+    wiki: Path
+    agents: int = 2
+    sessions: int = 2
+    backend: str = "offline"
+    model: str | None = None
+    max_ratio: float = 1.0
+    index_dir: Path | None = None
+    quiet: bool = False
+
+
+@dataclass
+class SessionLine:
+    session: int
+    pages: int
+    quotes: int
+    links_repaired: int
+    ratio: float
+    tokens: int
+    seconds: float
+    errors: int = 0
+    fatal: list[str] = field(default_factory=list)
+
+    def text(self) -> str:
+        line = (f"session {self.session}: {self.pages} pages, {self.quotes} quotes, "
+                f"{self.links_repaired} links repaired, ratio {self.ratio:.2f}, {self.tokens} tokens, "
+                f"{self.seconds:.1f} s")
+        if self.errors:
+            line += f", {self.errors} errors"
+        if self.fatal:
+            line += "; fatal: " + "; ".join(self.fatal)
+        return line
+
+
+@dataclass
+class BuildReport:
+    ok: bool
+    sessions: list[SessionLine] = field(default_factory=list)
+    stopped_reason: str | None = None
+
+
+@dataclass
+class Plan:
+    agents: list[str]
+    docs: dict[str, list[str]]          # agent -> doc ids
+    topics: dict[str, list[str]]        # agent -> topic keys, then "kind:<key>" collection keys
+
+
+# --- shares -------------------------------------------------------------------------------------
+
+def _doc_order(cat: Catalog, doc_ids: list[str]) -> list[str]:
+    """Documents laid out cluster by cluster (louvain on the document-topic graph, seed fixed)."""
+    import networkx as nx
+
+    g = nx.Graph()
+    g.add_nodes_from(("d", d) for d in doc_ids)
+    wanted = set(doc_ids)
+    for t in cat.topics:
+        for d in t.spans:
+            if d in wanted:
+                g.add_edge(("t", t.key), ("d", d))
+    try:
+        comms = nx.community.louvain_communities(g, seed=42)
+    except Exception:  # noqa: BLE001 - clustering only orders the split; a failure falls back to doc id order
+        log.warning("document clustering failed; splitting in doc id order", exc_info=True)
+        return sorted(doc_ids)
+    groups = [sorted(d for kind, d in c if kind == "d") for c in comms]
+    groups = [grp for grp in groups if grp]
+    groups.sort(key=lambda grp: (-len(grp), grp[0]))
+    order = [d for grp in groups for d in grp]
+    return order + sorted(wanted - set(order))
+
+
+def plan_shares(cat: Catalog, doc_ids: list[str], sizes: dict[str, int], agents: list[str],
+                owners: dict[str, str]) -> Plan:
+    """Each agent's documents, topics and collections; existing pages stay with their owners."""
+    doc_owner: dict[str, str] = {}
+    free = []
+    for d in doc_ids:
+        o = owners.get(doc_slug(d))
+        if o in agents:
+            doc_owner[d] = o
+        elif o is None:
+            free.append(d)
+    order = _doc_order(cat, free)
+    total = sum(max(1, sizes.get(d, 1)) for d in order)
+    target = total / len(agents) if agents else total
+    acc, i = 0, 0
+    for d in order:
+        doc_owner[d] = agents[min(i, len(agents) - 1)]
+        acc += max(1, sizes.get(d, 1))
+        if acc >= target * (i + 1) and i < len(agents) - 1:
+            i += 1
+
+    def by_majority(slug: str, members: list[str]) -> str | None:
+        o = owners.get(slug)
+        if o is not None:
+            return o if o in agents else None
+        counts = {a: 0 for a in agents}
+        for d in members:
+            if d in doc_owner:
+                counts[doc_owner[d]] += 1
+        return max(agents, key=lambda a: (counts[a], -agents.index(a)))
+
+    docs = {a: [] for a in agents}
+    for d in doc_ids:
+        if d in doc_owner:
+            docs[doc_owner[d]].append(d)
+    topics = {a: [] for a in agents}
+    for t in cat.topics:
+        a = by_majority(t.slug, t.doc_ids)
+        if a is not None:
+            topics[a].append(t.key)
+    for c in cat.collections:
+        a = by_majority(c.slug, c.members)
+        if a is not None:
+            topics[a].append(KIND_PREFIX + c.key)
+    return Plan(agents, docs, topics)
+
+
+# --- the catalog, cached --------------------------------------------------------------------------
+
+def load_catalog(index, cache_dir: Path) -> Catalog:
+    docs = index.documents()
+    h = hashlib.sha256(f"v{CATALOG_VERSION}".encode())
+    for d in sorted(docs, key=lambda d: d.doc_id):
+        h.update(f"{d.doc_id}\0{d.sha256}\0{d.title}\n".encode("utf-8"))
+    path = cache_dir / f"catalog-{h.hexdigest()[:16]}.pickle"
+    try:
+        with open(path, "rb") as f:
+            cat = pickle.load(f)
+        if isinstance(cat, Catalog):
+            return cat
+    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError):
+        pass
+    texts = {d.doc_id: index.texts.text(d.doc_id) for d in docs}
+    cat = discover(texts, {d.doc_id: d.title for d in docs})
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    for old in cache_dir.glob("catalog-*.pickle"):
+        old.unlink(missing_ok=True)
+    tmp = path.with_suffix(".tmp")
+    with open(tmp, "wb") as f:
+        pickle.dump(cat, f, protocol=pickle.HIGHEST_PROTOCOL)
+    tmp.replace(path)
+    return cat
+
+
+# --- the build ------------------------------------------------------------------------------------
+
+def _make_backend(config: BuildConfig, cat: Catalog):
+    if config.backend == "offline":
+        return OfflineBackend(cat)
+    if config.backend == "claude":
+        from agents.claude import ClaudeBackend
+
+        return ClaudeBackend(model=config.model)
+    raise WikigenError(f"unknown backend {config.backend!r}; use one of {', '.join(BACKENDS)}")
+
+
+def _next_session(progress) -> int:
+    last = 0
+    for e in progress.read().entries:
+        try:
+            last = max(last, int(e.get("session", 0)))
+        except (TypeError, ValueError):
+            continue
+    return last + 1
+
+
+def _brief(agent: str, session: int, n_docs: int, n_topics: int) -> str:
+    return (f"You are {agent}, session {session}. Your share: {n_docs} documents and {n_topics} topics or "
+            "collections. Write a document page for each of your documents that has none, then topic pages "
+            "that gather verbatim quotes on one subject from every document that has it; in later sessions "
+            "extend and link your own pages using what other agents logged. Never edit another agent's page.")
+
+
+def _count_quotes(pages) -> int:
+    n = 0
+    for p in pages:
+        try:
+            n += len(p.quotes())
+        except WikigenError:
+            continue
+    return n
+
+
+def build(config: BuildConfig, *, out: TextIO | None = None, err: TextIO | None = None,
+          backend=None, counter=None) -> BuildReport:
+    """Build or extend the wiki; prints one line per session to `out` (stdout) and warnings to `err`."""
+    from search.index import CorpusIndex
+    from wikigen.history import commit_session
+    from wikigen.index_page import write_index
+    from wikigen.links import repair_links
+    from wikigen.progress import ProgressLog
+    from wikigen.size_guard import check_size
+    from wikigen.store import Wiki
+    from wikigen.tokens import default_counter
+
+    out = out or sys.stdout
+    err = err or sys.stderr
+    corpus, root = Path(config.corpus), Path(config.wiki)
+    if not corpus.is_dir():
+        raise CorpusError(f"corpus folder {corpus} does not exist or is not a folder")
+    if config.agents < 1:
+        raise WikigenError(f"--agents must be at least 1 (got {config.agents})")
+    if config.sessions < 0:
+        raise WikigenError(f"--sessions must be 0 or more (got {config.sessions})")
+    if config.max_ratio <= 0:
+        raise WikigenError(f"--max-ratio must be positive (got {config.max_ratio})")
+    if config.backend not in BACKENDS:
+        raise WikigenError(f"unknown backend {config.backend!r}; use one of {', '.join(BACKENDS)}")
+    try:
+        if root.resolve().is_relative_to(corpus.resolve()):
+            raise WikigenError(f"the wiki folder {root} is inside the corpus {corpus}; choose a folder outside it")
+    except OSError:
+        pass
+
+    root.mkdir(parents=True, exist_ok=True)
+    index_dir = Path(config.index_dir) if config.index_dir else root / ".wikigen" / "index"
+    index, summary = CorpusIndex.build(corpus, index_dir)
+    docs = index.documents()
+    if not docs:
+        raise CorpusError(f"no readable documents in {corpus} (.txt .md .html .pdf); nothing to build")
+    log.info("%s", summary.to_text())
+    wiki = Wiki.create(root, index, max_ratio=config.max_ratio, counter=counter, corpus_dir=corpus,
+                       index_dir=index_dir)
+    progress = ProgressLog(root)
+    counter = counter or default_counter()
+    cat = load_catalog(index, root / ".wikigen" / "cache")
+    if backend is None:
+        backend = _make_backend(config, cat)
+
+    agents = [f"agent-{i + 1}" for i in range(config.agents)]
+    owners = {p.slug: p.owner for p in wiki.pages()}
+    doc_ids = sorted(d.doc_id for d in docs)
+    plan = plan_shares(cat, doc_ids, {d.doc_id: d.chars for d in docs}, agents, owners)
+    first = _next_session(progress)
+    report = BuildReport(ok=True)
+    bar = None
+    if not config.quiet and err.isatty():
+        from tqdm import tqdm
+
+        bar = tqdm(total=config.sessions * len(agents), file=err, unit="agent-session", leave=False)
+
+    try:
+        for session in range(first, first + config.sessions):
+            t0 = time.perf_counter()
+            outcomes = _run_session(backend, wiki, index, progress, plan, session, bar)
+            repaired = repair_links(wiki, session=session)
+            for e in repaired.errors:
+                log.warning("link repair: %s", e)
+            write_index(wiki)
+            progress.write_markdown()
+            size = check_size(root, index.corpus_chars, index.corpus_tokens, max_ratio=config.max_ratio,
+                              counter=counter)
+            pages = wiki.pages()
+            usage = TokenUsage()
+            for o in outcomes:
+                usage.add(o.usage)
+            fatal = [f"{o.agent}: {o.fatal}" for o in outcomes if o.fatal]
+            ratio = size.ratio_tokens if size.ratio_tokens is not None and size.ratio_tokens > size.ratio_chars \
+                else size.ratio_chars
+            line = SessionLine(session, len(pages), _count_quotes(pages), repaired.count, ratio, usage.total,
+                               time.perf_counter() - t0, sum(len(o.errors) for o in outcomes), fatal)
+            commit_session(root, session, line.text().split(": ", 1)[1])
+            line.seconds = time.perf_counter() - t0
+            report.sessions.append(line)
+            if bar is not None:
+                bar.clear()
+            print(line.text(), file=out, flush=True)
+            if fatal:
+                report.ok = False
+                report.stopped_reason = "fatal backend error: " + "; ".join(fatal)
+                print(f"warning: build stopped after session {session}: {report.stopped_reason}", file=err)
+                break
+            if size.level == "stop":
+                report.ok = False
+                report.stopped_reason = size.message
+                print(f"warning: build stopped after session {session}: {size.message}", file=err)
+                break
+    finally:
+        if bar is not None:
+            bar.close()
+    return report
+
+
+def _run_session(backend, wiki, index, progress, plan: Plan, session: int, bar) -> list[SessionOutcome]:
+    from agents.tools import ToolBox
+
+    def one(agent: str) -> tuple[SessionOutcome, dict]:
+        tools = ToolBox(wiki, index, progress, agent, session)
+        task = AgentTask(agent=agent, session=session, doc_ids=list(plan.docs[agent]),
+                         topics=list(plan.topics[agent]),
+                         brief=_brief(agent, session, len(plan.docs[agent]), len(plan.topics[agent])))
+        try:
+            outcome = backend.run_session(task, tools)
+        except BackendError as e:
+            outcome = SessionOutcome(agent=agent, session=session, stop_reason="api_error", fatal=str(e))
+        outcome.pages_written = list(dict.fromkeys(outcome.pages_written + tools.activity()["pages"]))
+        if bar is not None:
+            bar.update(1)
+        return outcome, tools.activity()
+
+    with ThreadPoolExecutor(max_workers=len(plan.agents), thread_name_prefix="wikigen-agent") as pool:
+        results = list(pool.map(one, plan.agents))
+    outcomes = []
+    for outcome, act in results:
+        progress.append(session=session, agent=outcome.agent, action="session finished",
+                        pages=outcome.pages_written, queries=act["queries"], docs=act["docs"],
+                        errors=outcome.errors[:50], n_errors=len(outcome.errors), usage=outcome.usage.to_dict(),
+                        turns=outcome.turns, stop_reason=outcome.stop_reason, fatal=outcome.fatal)
+        outcomes.append(outcome)
+    return outcomes
