@@ -2,9 +2,10 @@
 
 A write: validate slug, owner and fields -> verify every quote (re-anchoring drifted spans) -> under
 the page's cross-process lock (WIKI/.wikigen/locks/<slug>.lock) check ownership against the page on
-disk -> under the wiki-wide size lock (held only around the size check and the os.replace) refuse a
+disk -> under the wiki-wide size lock (locks/wiki-size.lock) (held only around the size check and the os.replace) refuse a
 write that would push the wiki above max_ratio * corpus characters -> atomic_write. Any error leaves
-nothing of the page written. Writes that do not grow the wiki are never refused by the size guard,
+nothing of the page written. Locks are blocking flocks (no polling)
+on POSIX, filelock elsewhere. Writes that do not grow the wiki are never refused by the size guard,
 so an oversize wiki can always be shrunk.
 """
 
@@ -12,10 +13,17 @@ from __future__ import annotations
 
 import json
 import logging
+import os
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from filelock import FileLock
+
+try:
+    import fcntl
+except ImportError:  # not POSIX: fall back to filelock's polling lock
+    fcntl = None
 
 from wikigen.atomic import atomic_write
 from wikigen.errors import OwnershipError, PageError, SearchIndexError, SizeLimitError, WikigenError
@@ -165,9 +173,23 @@ class Wiki:
 
     # --- writing -------------------------------------------------------------------------------
 
-    def _lock(self, name: str) -> FileLock:
+    @contextmanager
+    def _lock(self, name: str):
+        """A cross-process, cross-thread exclusive lock on WIKI/.wikigen/locks/<name>.lock. On POSIX a
+        blocking flock on a fresh descriptor: waiters sleep in the kernel instead of polling, and the
+        lock is released if the holder dies. Elsewhere filelock."""
         self.locks.mkdir(parents=True, exist_ok=True)
-        return FileLock(str(self.locks / f"{name}.lock"), timeout=LOCK_TIMEOUT, poll_interval=LOCK_POLL)
+        path = self.locks / f"{name}.lock"
+        if fcntl is None:
+            with FileLock(str(path), timeout=LOCK_TIMEOUT, poll_interval=LOCK_POLL):
+                yield
+            return
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(fd)
 
     def write(self, page: Page, *, agent: str, session: int) -> WriteResult:
         """Verify, check ownership and size, then write atomically. Raises QuoteError, OwnershipError,
