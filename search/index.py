@@ -162,6 +162,13 @@ class IndexSummary:
 
 # --- manifest ------------------------------------------------------------------------------------
 
+def _tantivy_exists(tdir: Path) -> bool:
+    try:
+        return tdir.is_dir() and tantivy.Index.exists(str(tdir))
+    except ValueError:
+        return False
+
+
 def _manifest_path(index_dir: Path) -> Path:
     return index_dir / "manifest.json"
 
@@ -209,7 +216,7 @@ class CorpusIndex:
         index_dir = Path(index_dir)
         manifest = _read_manifest(index_dir)
         tdir = index_dir / "tantivy"
-        if manifest is None or not tantivy.Index.exists(str(tdir)):
+        if manifest is None or not _tantivy_exists(tdir):
             raise SearchIndexError(f"no search index in {index_dir}: run `wikigen index CORPUS --index {index_dir}` first")
         if manifest.get("schema") != SCHEMA_VERSION:
             raise SearchIndexError(f"the search index in {index_dir} was made by another wikigen version: "
@@ -234,12 +241,16 @@ class CorpusIndex:
         manifest = _read_manifest(index_dir)
         fresh = (manifest is None or manifest.get("schema") != SCHEMA_VERSION
                  or manifest.get("version") != MANIFEST_VERSION or manifest.get("root") != str(root)
-                 or not tantivy.Index.exists(str(tdir)))
+                 or not _tantivy_exists(tdir))
         old: dict[str, dict] = {} if fresh else manifest["docs"]
         if fresh:
-            for sub in (tdir, index_dir / "texts"):
-                if sub.exists():
-                    shutil.rmtree(sub)
+            # Remove only what is certainly ours: a tantivy index, and texts listed by a manifest.
+            if _tantivy_exists(tdir):
+                shutil.rmtree(tdir)
+            elif tdir.is_dir() and any(tdir.iterdir()):
+                raise SearchIndexError(f"{tdir} exists and is not a search index; choose another --index folder")
+            if manifest is not None and (index_dir / "texts").is_dir():
+                shutil.rmtree(index_dir / "texts")
         tdir.mkdir(parents=True, exist_ok=True)
         if fresh:
             tantivy.Index(build_schema(), path=str(tdir))  # exists even when there is nothing to add
@@ -284,7 +295,7 @@ class CorpusIndex:
         summary.removed = len(removed)
 
         if to_index or removed:
-            cls._write(tdir, texts, to_index, removed, new_docs, counter)
+            cls._write(tdir, texts, to_index, removed, new_docs, counter, fresh=fresh)
         if to_index or removed or metadata_only or fresh:
             _write_manifest(index_dir, root, new_docs)
 
@@ -300,8 +311,9 @@ class CorpusIndex:
 
     @staticmethod
     def _write(tdir: Path, texts: TextStore, docs: list[Document], removed: list[str],
-               records: dict[str, dict], counter: TokenCounter | None) -> None:
-        """Delete removed and re-added ids, add the passages of docs, one commit; fill records."""
+               records: dict[str, dict], counter: TokenCounter | None, *, fresh: bool = False) -> None:
+        """Delete removed and re-added ids (not needed in a fresh index), add the passages of docs,
+        one commit; fill records."""
         try:
             index = tantivy.Index(build_schema(), path=str(tdir))
             writer = index.writer(heap_size=WRITER_HEAP, num_threads=WRITER_THREADS)
@@ -336,7 +348,8 @@ class CorpusIndex:
                 writer.delete_documents_by_term("doc_id", doc_id)
             n_passages: list[int] = []
             for d in docs:
-                writer.delete_documents_by_term("doc_id", d.doc_id)
+                if not fresh:  # re-added ids too: a crash after a commit but before the manifest left them
+                    writer.delete_documents_by_term("doc_id", d.doc_id)
                 spans = split_passages(d.text)
                 n_passages.append(len(spans))
                 for s, e in spans:

@@ -394,3 +394,22 @@ def test_empty_corpus_gives_an_empty_index(tmp_path):
     assert (s.documents, s.passages, s.skipped) == (0, 0, [("empty.txt", "empty file")])
     assert idx.search("anything") == [] and idx.documents() == [] and idx.corpus_chars == 0
     assert CorpusIndex.open(tmp_path / "ix").search("x") == []
+
+
+def test_index_folder_that_is_not_ours_is_refused_not_wiped(corpus, tmp_path):
+    ix = tmp_path / "somewhere"
+    (ix / "tantivy").mkdir(parents=True)
+    (ix / "tantivy" / "precious.txt").write_text("keep me")
+    (ix / "texts").mkdir()
+    (ix / "texts" / "mine.txt").write_text("keep me too")
+    with pytest.raises(SearchIndexError, match="not a search index"):
+        CorpusIndex.build(corpus, ix, counter=CharCounter())
+    assert (ix / "tantivy" / "precious.txt").exists() and (ix / "texts" / "mine.txt").exists()
+
+
+def test_lost_tantivy_folder_is_rebuilt(built, corpus, tmp_path):
+    shutil.rmtree(tmp_path / "index" / "tantivy")
+    with pytest.raises(SearchIndexError, match="wikigen index"):
+        CorpusIndex.open(tmp_path / "index")
+    idx, s = CorpusIndex.build(corpus, tmp_path / "index", counter=CharCounter())
+    assert s.added == 10 and idx.search("terminate")[0].doc_id == "contracts/acme-msa"
