@@ -41,6 +41,13 @@ KIND_PREFIX = "kind:"          # AgentTask.topics entries naming a collection ra
 MAX_DOCS_PER_TOPIC = 60
 MAX_KEY_PASSAGES = 6
 MAX_TITLE = 100
+SHORT_TITLE = 60
+# Quote budgets, relative to each document's size: the wiki stays far below the corpus.
+TOPIC_FRACTION = 0.15      # of a document's characters, quoted across all topic pages
+DOC_FRACTION = 0.05        # of a document's characters, quoted on its own page (opening, key passages)
+MIN_QUOTE = 150            # no quote shorter than this is planned (it would not carry its fact)
+KIND_CAP = {"heading": 700, "term": 600, "entity": 450, "phrase": 450}
+_VIA_RANK = {"heading": 0, "term": 1, "entity": 2, "phrase": 3}
 _QUOTE_HEADER_LIKE = re.compile(r"^\s*\[!quote\]", re.IGNORECASE | re.MULTILINE)
 
 
@@ -64,15 +71,52 @@ class _Known:
         return slug in self.pages
 
 
+def quote_plan(cat: Catalog, max_docs: int = MAX_DOCS_PER_TOPIC) -> dict[tuple[str, str], int]:
+    """(topic key, doc id) -> the quote's length cap, for the pairs that get a quote at all.
+
+    A topic quotes at most max_docs documents (the best evidence first: a heading's section, then a
+    definition, then a sentence; spread evenly otherwise). A document spends at most TOPIC_FRACTION of
+    its size on quotes across topic pages: many topics with short quotes rather than few long ones,
+    the topics earlier in the catalog (better supported) first.
+    """
+    import hashlib
+
+    per_doc: dict[str, list[str]] = {}
+    for t in cat.topics:
+        ranked = sorted(t.spans, key=lambda d: (_VIA_RANK.get(t.via.get(d, "phrase"), 3),
+                                                hashlib.sha1(f"{t.key}\0{d}".encode()).hexdigest()))
+        for d in ranked[:max_docs]:
+            per_doc.setdefault(d, []).append(t.key)
+    plan: dict[tuple[str, str], int] = {}
+    kinds = {t.key: t.kind for t in cat.topics}
+    for d, keys in per_doc.items():
+        outline = cat.outlines.get(d)
+        chars = outline.chars if outline and outline.chars else 4000
+        budget = max(MIN_QUOTE, TOPIC_FRACTION * chars)
+        n = max(1, min(len(keys), int(budget // MIN_QUOTE)))
+        each = budget / n
+        for key in keys[:n]:
+            plan[(key, d)] = int(min(KIND_CAP.get(kinds[key], 450), max(MIN_QUOTE, each)))
+    return plan
+
+
 class OfflineBackend:
     name = "offline"
 
     def __init__(self, catalog: Catalog | None = None, *, topics_per_session: int = 80,
                  max_docs_per_topic: int = MAX_DOCS_PER_TOPIC):
         self._catalog = catalog
+        self._plan: dict[tuple[str, str], int] | None = None
         self._lock = threading.Lock()
         self.topics_per_session = topics_per_session
         self.max_docs_per_topic = max_docs_per_topic
+
+    def plan(self, tools) -> dict[tuple[str, str], int]:
+        cat = self.catalog(tools)
+        with self._lock:
+            if self._plan is None:
+                self._plan = quote_plan(cat, self.max_docs_per_topic)
+            return self._plan
 
     # --- the catalog ------------------------------------------------------------------------
 
@@ -91,6 +135,7 @@ class OfflineBackend:
         out = SessionOutcome(agent=task.agent, session=task.session)
         cat = self.catalog(tools)
         run = _Session(self, cat, task, tools, out)
+        run.plan = self.plan(tools)
         try:
             run.go()
         except SizeLimitError as e:
@@ -108,6 +153,7 @@ class _Session:
         self.known = _Known()
         self.mine: dict[str, dict] = {}
         self._titles: dict[str, str] = {}
+        self.plan: dict[tuple[str, str], int] = {}
 
     # -- what is known ---------------------------------------------------------------------------
 
@@ -227,14 +273,20 @@ class _Session:
                     names.append(f"[[{t.slug}|{_label(term)}]]")
                 else:
                     names.append(_label(term))
-            parts.append("Names it defines: " + ", ".join(names[:12]) + ".")
+            parts.append("Names it defines: " + ", ".join(names[:8]) + ".")
+        chars = outline.chars if outline and outline.chars else 4000
+        budget = DOC_FRACTION * chars
         if outline and outline.opening:
-            q = self.quote(doc_id, *outline.opening)
+            q = self.quote(doc_id, *outline.opening, cap=int(min(500, max(MIN_QUOTE, budget / 2))))
             if q:
                 parts.append("## Opening\n\n" + q)
         passages = []
-        for label, key, s, e in self.key_passages(doc_id):
-            q = self.quote(doc_id, s, e, OUTLINE_CAP)
+        n_key = min(MAX_KEY_PASSAGES, int((budget / 2) // 220))
+        opening = outline.opening if outline and outline.opening else (0, 0)
+        for label, key, s, e in self.key_passages(doc_id)[:n_key] if n_key else []:
+            if opening[0] <= s and e <= opening[1] + 200:
+                continue                       # the opening already shows it
+            q = self.quote(doc_id, s, e, min(OUTLINE_CAP, 220))
             if not q:
                 continue
             t = self.cat.topic(key)
@@ -248,7 +300,7 @@ class _Session:
             parts.append("## Topics quoting it\n\n" + "\n".join(
                 f"- [[{slug}|{_label(info.get('title') or slug)}]]" for slug, info in topics))
         n_quotes = sum(p.count("> [!quote]") for p in parts)
-        desc = f"{self._title(doc_id)}: opening and {max(0, n_quotes - 1)} key passages quoted"
+        desc = f"{self._title(doc_id)}: its opening" + (f" and {n_quotes - 1} key passages" if n_quotes > 1 else "")
         return "\n\n".join(parts) + "\n", desc
 
     def key_passages(self, doc_id: str) -> list[tuple[str, str, int, int]]:
@@ -318,30 +370,31 @@ class _Session:
         docs = self.topic_docs(t)
         if len(docs) < 2:
             return None
-        what = {"heading": "the section under the heading", "term": "the definition of",
-                "entity": "passages naming", "phrase": "passages on"}[t.kind]
-        shown = docs[: self.b.max_docs_per_topic]
+        what = {"heading": "the section under this heading", "term": "its definition",
+                "entity": "passages naming it", "phrase": "passages on it"}[t.kind]
         sections, quoted = [], []
-        for d in shown:
+        for d in docs:
+            cap = self.plan.get((t.key, d))
+            if cap is None:
+                continue
             s, e = t.spans[d]
-            q = self.quote(d, s, e)
+            q = self.quote(d, s, e, cap)
             if q:
-                sections.append(f"## [[{doc_slug(d)}|{self._title(d)}]]\n\n{q}")
+                sections.append(f"## [[{doc_slug(d)}|{self._title(d)[:SHORT_TITLE]}]]\n\n{q}")
                 quoted.append(d)
         if len(quoted) < 2:
             return None
-        intro = (f"\u201c{_label(t.title)}\u201d across the corpus: {what} \u201c{_label(t.title)}\u201d, "
-                 f"quoted from {len(quoted)} of the {len(docs)} documents that have it.")
+        intro = f"\u201c{_label(t.title)}\u201d: {what}, quoted from {len(quoted)} of the {len(docs)} documents that have it."
         if t.aliases:
-            intro += " Also written: " + "; ".join(_label(a) for a in t.aliases) + "."
+            intro += " Also written: " + "; ".join(_label(a) for a in t.aliases[:4]) + "."
         parts = [intro, *sections]
         rest = [d for d in docs if d not in quoted]
         if rest:
-            parts.append("## Also in\n\n" + ", ".join(f"[[{doc_slug(d)}|{self._title(d)}]]" for d in rest))
-        rel = [o for o in related(t, self.cat.topics, k=12) if self.known.has(o.slug)][:6]
+            parts.append("## Also in\n\n" + ", ".join(f"[[{doc_slug(d)}]]" for d in rest))
+        rel = [o for o in related(t, self.cat.topics, k=12) if self.known.has(o.slug)][:5]
         if rel:
-            parts.append("## Related\n\n" + "\n".join(f"- [[{o.slug}|{_label(o.title)}]]" for o in rel))
-        desc = f"{_label(t.title)}: {what} it, quoted from {len(quoted)} documents"
+            parts.append("## Related\n\n" + ", ".join(f"[[{o.slug}|{_label(o.title)}]]" for o in rel))
+        desc = f"{_label(t.title)}: {what}, quoted from {len(quoted)} documents"
         return "\n\n".join(parts) + "\n", desc, quoted
 
     def write_topic(self, t: Topic, status: str = "draft") -> bool:

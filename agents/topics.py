@@ -75,6 +75,7 @@ class Topic:
     aliases: list[str] = field(default_factory=list)
     spans: dict[str, tuple[int, int]] = field(default_factory=dict)   # doc_id -> quote span
     score: float = 0.0
+    via: dict[str, str] = field(default_factory=dict)    # doc_id -> the evidence kind of its span
 
     @property
     def slug(self) -> str:
@@ -91,6 +92,7 @@ class Heading:
     key: str
     start: int          # where the heading (with its numbering) starts
     level: int          # 1 for top-level (12. / ARTICLE / # ), 2+ for 1.1, ## ...
+    head_end: int = 0   # where the heading itself ends
     span: tuple[int, int] = (0, 0)   # the section under it, capped
 
 
@@ -100,6 +102,7 @@ class Outline:
     doc_id: str
     title: str
     opening: tuple[int, int] | None
+    chars: int = 0
     headings: list[Heading] = field(default_factory=list)
     terms: list[str] = field(default_factory=list)
     dates: list[str] = field(default_factory=list)
@@ -206,7 +209,7 @@ def _fold(word: str) -> str:
 
 _NUMBERING = re.compile(
     r"^\s*(?:(?:article|section|chapter|part)\s+)?"
-    r"(?:\d+(?:\.\d+)*\.?|[ivxlc]+[.)]|[a-z][.)]|\(\w{1,4}\))\s*[-–—:.)]?\s*", re.IGNORECASE)
+    r"(?:\d+(?:\.\d+)*\.?|[ivxlc]+[.)]|[a-z][.)]|\([0-9a-z]{1,4}\))\s*[-–—:.)]?\s*", re.IGNORECASE)
 _KO_NUMBERING = re.compile(r"^\s*제\s*\d+\s*[조장절관항](?:의\s*\d+)?\s*")
 
 
@@ -294,7 +297,7 @@ def _level(num: str) -> int:
 def _find_headings(text: str) -> list[Heading]:
     found: dict[int, Heading] = {}
 
-    def add(label: str, start: int, level: int) -> None:
+    def add(label: str, start: int, level: int, head_end: int) -> None:
         label = label.strip().rstrip(".:").strip()
         if not _heading_like(label):
             return
@@ -302,7 +305,7 @@ def _find_headings(text: str) -> list[Heading]:
         if not key or len(key) < 2:
             return
         if start not in found:
-            found[start] = Heading(label=_display(label), key=key, start=start, level=level)
+            found[start] = Heading(label=_display(label), key=key, start=start, level=level, head_end=head_end)
 
     for m in _LINE.finditer(text):
         s, e = trim(text, m.start(), m.end())
@@ -311,35 +314,35 @@ def _find_headings(text: str) -> list[Heading]:
         line = text[s:e]
         h = _MD_HEADING.match(line)
         if h:
-            add(h.group(2), s, len(h.group(1)))
+            add(h.group(2), s, len(h.group(1)), e)
             continue
         k = _KO_LINE.match(line)
         if k:
-            add(k.group("p") or (k.group("label") or ""), s, 1)
+            add(k.group("p") or (k.group("label") or ""), s, 1, s + k.end())
             continue
         n = _NUM_LINE.match(line)
         if n:
             label = n.group("label")
             head = re.split(r"(?<=[.:])\s+", label, maxsplit=1)[0]   # "Term. The Agreement ..." -> "Term."
-            add(head, s, _level(n.group("num")))
+            add(head, s, _level(n.group("num")), s + n.start("label") + len(head))
             continue
         if len(line.split()) <= 8 and not line.endswith((",", ";")):
             letters = [c for c in line if c.isalpha()]
             if letters and (all(c.isupper() for c in letters) or _HANGUL.search(line)):
-                add(line, s, 1)
+                add(line, s, 1, e)
             elif letters and len(line.split()) <= 6 and not line.endswith("."):
-                add(line, s, 2)
+                add(line, s, 2, e)
     for rx in (_INLINE, _KO_INLINE):
         for m in rx.finditer(text):
             if m.start() in found:
                 continue
-            add(m.group("label"), m.start(), _level(m.group("num")))
+            add(m.group("label"), m.start(), _level(m.group("num")), m.end())
     heads = sorted(found.values(), key=lambda h: h.start)
     # the section under each heading: up to the next heading, skipping sub-headings that come at once
     for i, h in enumerate(heads):
         end = len(text)
         for nxt in heads[i + 1:]:
-            if nxt.start - h.start >= 80 + len(h.label):
+            if nxt.start - h.head_end >= 15:      # some text of its own: not a sub-heading right below
                 end = nxt.start
                 break
         h.span = _cut(text, h.start, end, HEADING_CAP)
@@ -441,35 +444,42 @@ def _phrase_regex(phrase: str) -> re.Pattern[str]:
 # --- collections ------------------------------------------------------------------------------
 
 def _collections(titles: Mapping[str, str], n_docs: int) -> list[Collection]:
-    """Documents of one kind: words of titles and file names that recur across documents (not in most)."""
-    words_of: dict[str, list[str]] = {}
+    """Documents of one kind: words of file names and titles that recur across documents (not in most).
+
+    A word in a file name counts double (people name files by kind); the best-supported word takes
+    its documents first, and each document joins one collection.
+    """
+    words_of: dict[str, set[str]] = {}
+    score: Counter = Counter()
+    df: Counter = Counter()
     surface: dict[str, Counter] = defaultdict(Counter)
     for doc_id, title in titles.items():
         name = doc_id.rsplit("/", 1)[-1]
-        seen: list[str] = []
-        for raw in re.findall(r"[^\W\d_]+", f"{title} {name.replace('-', ' ').replace('_', ' ')}"):
-            w = _fold(raw.lower())
-            if w in STOPWORDS or len(w) < (2 if _HANGUL.search(w) else 3) or w in seen:
-                continue
-            seen.append(w)
-            surface[w][raw.lower()] += 1
+        seen: set[str] = set()
+        for weight, source in ((2, name.replace("-", " ").replace("_", " ")), (1, title)):
+            got: set[str] = set()
+            for raw in re.findall(r"[^\W\d_]+", source):
+                w = _fold(raw.lower())
+                if w in STOPWORDS or len(w) < (2 if _HANGUL.search(w) else 3) or w in got:
+                    continue
+                got.add(w)
+                surface[w][raw.lower()] += 1
+                score[w] += weight
+            seen |= got
         words_of[doc_id] = seen
-    df = Counter(w for ws in words_of.values() for w in ws)
+        df.update(seen)
     max_df = max(2, int(n_docs * 0.6))
-    good = {w for w, c in df.items() if 2 <= c <= max_df}
-    groups: dict[str, list[str]] = defaultdict(list)
-    for doc_id in sorted(words_of):
-        cands = [w for w in words_of[doc_id] if w in good]
-        if not cands:
-            continue
-        best = max(cands, key=lambda w: (df[w], -words_of[doc_id].index(w)))
-        groups[best].append(doc_id)
+    good = sorted((w for w, c in df.items() if 2 <= c <= max_df), key=lambda w: (-score[w], -df[w], w))
+    free = set(titles)
     out = []
-    for key in sorted(groups):
-        if len(groups[key]) >= 2:
-            word = surface[key].most_common(1)[0][0]
-            out.append(Collection(key=key, title=f"{word.capitalize()} documents", members=groups[key]))
-    return out
+    for w in good:
+        members = sorted(d for d in free if w in words_of[d])
+        if len(members) < 2:
+            continue
+        free -= set(members)
+        word = surface[w].most_common(1)[0][0]
+        out.append(Collection(key=w, title=f"{word.capitalize()} documents", members=members))
+    return sorted(out, key=lambda c: c.key)
 
 
 # --- discovery --------------------------------------------------------------------------------
@@ -526,6 +536,7 @@ def discover(texts: Mapping[str, str], titles: Mapping[str, str] | None = None, 
         head_end = opening[1] + 1500 if opening else 2500
         outlines[doc_id] = Outline(
             doc_id=doc_id, title=titles.get(doc_id) or _title_from_text(text) or doc_id, opening=opening,
+            chars=len(text),
             headings=heads, terms=[t for t, s, _ in terms if s < head_end][:12],
             dates=list(dict.fromkeys(m.group(0) for m in _DATE.finditer(text, 0, min(len(text), 5000))))[:6])
 
@@ -546,7 +557,8 @@ def discover(texts: Mapping[str, str], titles: Mapping[str, str] | None = None, 
         score = ngram_burst[g] * math.log(1 + n / d) * (1.0 + 0.5 * (g.count(" ")))
         phrase_keys.append((-score, g))
     phrase_keys.sort()
-    limit = max_topics if max_topics is not None else max(30, min(320, 2 * n + 20))
+    total_chars = sum(len(texts[d]) for d in doc_ids)
+    limit = max_topics if max_topics is not None else max(12, min(320, 2 * n + 20, total_chars // 5000))
     phrase_pick: list[str] = []
     gram_key: dict[str, str] = {}
     taken_keys = set(ranked["heading"]) | set(ranked["term"]) | set(ranked["entity"])
@@ -608,6 +620,7 @@ def discover(texts: Mapping[str, str], titles: Mapping[str, str] | None = None, 
                     s, e = sentence_span(texts[doc_id], s, e, PHRASE_CAP)
                 if e > s:
                     t.spans[doc_id] = (s, e)
+                    t.via[doc_id] = k2
         forms = [f for f, _ in sorted(surfaces[key].items(), key=lambda kv: (-kv[1], kv[0]))]
         t.title = _display(forms[0]) if forms else key
         t.title = t.title[:1].upper() + t.title[1:]

@@ -1,0 +1,152 @@
+"""Topic discovery on small hand-written texts: headings, defined terms, names, phrases, Korean."""
+
+from agents.slugs import doc_slug, kind_slug, topic_slug
+from agents.topics import discover, norm_key, sentence_span
+
+EN_A = """SUPPLY AGREEMENT
+
+This Supply Agreement (the "Agreement") is made on January 5, 2024 between Acme Widgets Ltd (the "Supplier") and Brightline Logistics Inc (the "Buyer").
+
+1. Definitions.
+"Confidential Information" means any information disclosed by one party to the other that is marked confidential.
+
+2. Term and Renewal.
+This Agreement starts on the Effective Date and lasts for two years. It renews automatically for one-year periods unless either party gives notice.
+
+3. Governing Law.
+This Agreement is governed by the laws of the State of Delaware.
+
+4. Pallet Rotation.
+Pallets are rotated weekly by the Supplier. Pallet rotation logs are kept for a year.
+"""
+
+EN_B = """SERVICES AGREEMENT 1. Term and Renewal. The term is three years from the Effective Date, without automatic renewal. 2. Governing Law. This Agreement shall be governed by the laws of England and Wales. 3. Confidentiality. "Confidential Information" shall mean non-public information of a party. 4. Pallet Rotation. Pallet rotation happens every month under the pallet rotation schedule.
+"""
+
+EN_C = """# Information Security Policy
+
+## Purpose
+
+This policy protects company data and the systems of Acme Widgets Ltd.
+
+## GOVERNING LAW
+
+This policy follows the laws of the State of Delaware.
+"""
+
+KO_A = """물품공급계약서
+
+제1조(목적) 이 계약은 "갑"과 "을" 사이의 물품 공급에 관한 사항을 정함을 목적으로 한다.
+
+제2조(계약기간) 계약기간은 2024년 1월 1일부터 2년으로 한다.
+
+제3조(비밀유지) "비밀정보"란 계약 이행 중 알게 된 상대방의 영업상 정보를 말한다. 을은 비밀정보를 제3자에게 누설하지 아니한다.
+"""
+
+KO_B = """용역계약서
+
+제1조(목적) 이 계약은 용역의 제공에 관한 사항을 정한다.
+
+제2조(계약기간) 계약기간은 계약 체결일부터 1년으로 한다.
+
+제3조(비밀유지) "비밀정보"란 용역 수행 중 취득한 고객의 정보를 말한다. 비밀정보는 계약 종료 후에도 보호된다.
+"""
+
+
+def _catalog():
+    return discover({"a": EN_A, "b": EN_B, "c": EN_C, "ko/a": KO_A, "ko/b": KO_B})
+
+
+def test_headings_across_documents_are_found_with_numbering_and_case_normalised():
+    cat = _catalog()
+    gov = cat.topic("governing law")
+    assert gov is not None and gov.kind == "heading"
+    assert set(gov.doc_ids) == {"a", "b", "c"}          # "3. Governing Law.", inline "2. Governing Law.", "## GOVERNING LAW"
+    term = cat.topic("term and renewal")
+    assert term is not None and set(term.doc_ids) == {"a", "b"}
+
+
+def test_quote_spans_are_exact_trimmed_sections():
+    texts = {"a": EN_A, "b": EN_B, "c": EN_C, "ko/a": KO_A, "ko/b": KO_B}
+    cat = discover(texts)
+    for t in cat.topics:
+        for d, (s, e) in t.spans.items():
+            q = texts[d][s:e]
+            assert q and q == q.strip(), (t.key, d, q)
+            assert e - s <= 700
+    gov = cat.topic("governing law")
+    s, e = gov.spans["b"]
+    assert EN_B[s:e] == "2. Governing Law. This Agreement shall be governed by the laws of England and Wales."
+    s, e = gov.spans["a"]
+    assert EN_A[s:e].startswith("3. Governing Law.") and "Delaware" in EN_A[s:e] and "Pallet" not in EN_A[s:e]
+
+
+def test_defined_terms_are_found_with_their_defining_sentence():
+    texts = {"a": EN_A, "b": EN_B, "c": EN_C, "ko/a": KO_A, "ko/b": KO_B}
+    cat = discover(texts)
+    ci = cat.topic("confidential information")
+    assert ci is not None and {"a", "b"} <= set(ci.doc_ids)
+    s, e = ci.spans["a"]
+    assert EN_A[s:e] == ('"Confidential Information" means any information disclosed by one party to the other '
+                         'that is marked confidential.')
+
+
+def test_korean_headings_and_terms():
+    texts = {"a": EN_A, "b": EN_B, "c": EN_C, "ko/a": KO_A, "ko/b": KO_B}
+    cat = discover(texts)
+    keys = {t.key for t in cat.topics}
+    assert {"목적", "계약기간", "비밀유지"} <= keys
+    secret = cat.topic("비밀유지")
+    s, e = secret.spans["ko/a"]
+    assert KO_A[s:e].startswith("제3조(비밀유지)")
+    term = cat.topic("비밀정보")
+    assert term is not None and set(term.doc_ids) == {"ko/a", "ko/b"}
+    assert topic_slug("비밀유지").startswith("topic-") and len(topic_slug("비밀유지")) <= 80
+
+
+def test_salient_phrase_and_names_recur_across_documents():
+    cat = _catalog()
+    assert cat.topic("pallet rotation") is not None          # heading and phrase, in a and b
+    names = cat.topic(norm_key("Acme Widgets Ltd"))
+    assert names is not None and set(names.doc_ids) == {"a", "c"}
+
+
+def test_nothing_is_found_from_a_single_document():
+    cat = discover({"a": EN_A})
+    assert cat.topics == []
+    assert cat.collections == []
+    assert cat.outlines["a"].opening is not None
+
+
+def test_collections_from_recurring_title_words():
+    texts = {"contracts/supply-acme": EN_A, "contracts/supply-globex": EN_B, "policies/security-policy": EN_C,
+             "policies/privacy-policy": EN_C.replace("Information Security", "Privacy")}
+    cat = discover(texts, {d: "" for d in texts})
+    kinds = {c.key: c.members for c in cat.collections}
+    assert kinds.get("supply") == ["contracts/supply-acme", "contracts/supply-globex"]
+    assert kinds.get("policy") == ["policies/privacy-policy", "policies/security-policy"]
+
+
+def test_deterministic():
+    texts = {"a": EN_A, "b": EN_B, "c": EN_C, "ko/a": KO_A, "ko/b": KO_B}
+    one, two = discover(texts), discover(dict(reversed(list(texts.items()))))
+    assert [(t.key, t.kind, t.title, t.spans) for t in one.topics] == [(t.key, t.kind, t.title, t.spans) for t in two.topics]
+
+
+def test_norm_key_and_slugs():
+    assert norm_key("12. Governing Law.") == "governing law"
+    assert norm_key("ARTICLE 5 - CONFIDENTIALITY") == "confidentiality"
+    assert norm_key("## Notices") == "notice"
+    assert norm_key("제5조(비밀유지)") == norm_key("비밀유지")
+    assert doc_slug("contracts/acme-msa") == "doc-contracts-acme-msa"
+    assert doc_slug("Contracts/Acme MSA") != doc_slug("contracts/acme-msa")
+    assert kind_slug("supply") == "kind-supply"
+    for s in (doc_slug("x" * 300), topic_slug("y " * 100), doc_slug("한글/문서")):
+        assert len(s) <= 80
+
+
+def test_sentence_span_stays_inside_the_cap():
+    text = "First sentence here. " + "word " * 400 + "target phrase here. Last."
+    i = text.index("target")
+    s, e = sentence_span(text, i, i + 6, 300)
+    assert e - s <= 300 and s <= i and text[s:e] == text[s:e].strip()
