@@ -16,6 +16,7 @@ def atomic_write(path: Path, text: str, *, encoding: str = "utf-8") -> None:
             f.write(text)
             f.flush()
             os.fsync(f.fileno())
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; files should get the usual mode
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -23,3 +24,9 @@ def atomic_write(path: Path, text: str, *, encoding: str = "utf-8") -> None:
         except FileNotFoundError:
             pass
         raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
