@@ -6,6 +6,10 @@ import os
 import tempfile
 from pathlib import Path
 
+# Read once at import: os.umask() is process-wide, so toggling it per write would race between threads.
+_UMASK = os.umask(0)
+os.umask(_UMASK)
+
 
 def atomic_write(path: Path, text: str, *, encoding: str = "utf-8") -> None:
     path = Path(path)
@@ -16,7 +20,7 @@ def atomic_write(path: Path, text: str, *, encoding: str = "utf-8") -> None:
             f.write(text)
             f.flush()
             os.fsync(f.fileno())
-        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; files should get the usual mode
+        os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp makes 0600; files should get the usual mode
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -24,9 +28,3 @@ def atomic_write(path: Path, text: str, *, encoding: str = "utf-8") -> None:
         except FileNotFoundError:
             pass
         raise
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
