@@ -41,9 +41,9 @@ KIND_PREFIX = "kind:"          # AgentTask.topics entries naming a collection ra
 MAX_DOCS_PER_TOPIC = 60
 MAX_KEY_PASSAGES = 6
 MAX_TITLE = 100
-SHORT_TITLE = 60
+SHORT_TITLE = 40
 # Quote budgets, relative to each document's size: the wiki stays far below the corpus.
-TOPIC_FRACTION = 0.15      # of a document's characters, quoted across all topic pages
+TOPIC_FRACTION = 0.10      # of a document's characters, quoted across all topic pages
 DOC_FRACTION = 0.05        # of a document's characters, quoted on its own page (opening, key passages)
 MIN_QUOTE = 150            # no quote shorter than this is planned (it would not carry its fact)
 KIND_CAP = {"heading": 700, "term": 600, "entity": 450, "phrase": 450}
@@ -263,17 +263,23 @@ class _Session:
         if coll is not None:
             facts.append(f"one of the [[{coll.slug}|{_label(coll.title)}]]")
         parts.append(", ".join(facts) + ".")
-        if outline and outline.dates:
-            parts.append("Dates mentioned near the start: " + "; ".join(outline.dates) + ".")
         if outline and outline.terms:
             names = []
             for term in dict.fromkeys(outline.terms):
                 t = self.cat.topic(_norm(term))
                 if t is not None and self.known.has(t.slug):
                     names.append(f"[[{t.slug}|{_label(term)}]]")
-                else:
-                    names.append(_label(term))
-            parts.append("Names it defines: " + ", ".join(names[:8]) + ".")
+            if names:
+                parts.append("Terms it defines: " + ", ".join(names[:8]) + ".")
+        opening_text = ""
+        if outline and outline.opening:
+            try:
+                opening_text = self.tools.read_document(doc_id, *outline.opening).text
+            except WikigenError:
+                opening_text = ""
+        dates = [d for d in (outline.dates if outline else []) if d not in opening_text[:500]]
+        if dates:
+            parts.append("Dates mentioned near the start: " + "; ".join(dates[:4]) + ".")
         chars = outline.chars if outline and outline.chars else 4000
         budget = DOC_FRACTION * chars
         if outline and outline.opening:
@@ -297,8 +303,8 @@ class _Session:
         topics = [(slug, info) for slug, info in sorted(self.known.pages.items())
                   if info.get("type") == "topic" and doc_id in self.sources_of(slug)]
         if topics:
-            parts.append("## Topics quoting it\n\n" + "\n".join(
-                f"- [[{slug}|{_label(info.get('title') or slug)}]]" for slug, info in topics))
+            parts.append("Topics quoting it: " + ", ".join(
+                f"[[{slug}|{_label(info.get('title') or slug)}]]" for slug, info in topics) + ".")
         n_quotes = sum(p.count("> [!quote]") for p in parts)
         desc = f"{self._title(doc_id)}: its opening" + (f" and {n_quotes - 1} key passages" if n_quotes > 1 else "")
         return "\n\n".join(parts) + "\n", desc

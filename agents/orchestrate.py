@@ -355,10 +355,25 @@ def _run_session(backend, wiki, index, progress, plan: Plan, session: int, bar) 
     with ThreadPoolExecutor(max_workers=len(plan.agents), thread_name_prefix="wikigen-agent") as pool:
         results = list(pool.map(one, plan.agents))
     outcomes = []
+    logged: dict[str, set[str]] = {}
+    for e in progress.read().entries:
+        if e.get("session") == session:
+            logged.setdefault(e.get("agent"), set()).update(e.get("pages") or [])
     for outcome, act in results:
-        progress.append(session=session, agent=outcome.agent, action="session finished",
-                        pages=outcome.pages_written, queries=act["queries"], docs=act["docs"],
-                        errors=outcome.errors[:50], n_errors=len(outcome.errors), usage=outcome.usage.to_dict(),
-                        turns=outcome.turns, stop_reason=outcome.stop_reason, fatal=outcome.fatal)
+        extra: dict = {"pages_written": len(outcome.pages_written)}
+        if outcome.errors:
+            extra["errors"] = [e[:300] for e in outcome.errors[:10]]
+            extra["n_errors"] = len(outcome.errors)
+        if outcome.usage.total:
+            extra["usage"] = outcome.usage.to_dict()
+        if outcome.turns:
+            extra["turns"] = outcome.turns
+        if outcome.stop_reason != "done":
+            extra["stop_reason"] = outcome.stop_reason
+        if outcome.fatal:
+            extra["fatal"] = outcome.fatal
+        unlisted = [p for p in outcome.pages_written if p not in logged.get(outcome.agent, set())]
+        progress.append(session=session, agent=outcome.agent, action="session finished", pages=unlisted,
+                        queries=act["queries"], docs=act["docs"], **extra)
         outcomes.append(outcome)
     return outcomes
