@@ -81,21 +81,37 @@ def quote_plan(cat: Catalog, max_docs: int = MAX_DOCS_PER_TOPIC) -> dict[tuple[s
     """
     import hashlib
 
-    per_doc: dict[str, list[str]] = {}
+    ranked: dict[str, list[str]] = {}
     for t in cat.topics:
-        ranked = sorted(t.spans, key=lambda d: (_VIA_RANK.get(t.via.get(d, "phrase"), 3),
-                                                hashlib.sha1(f"{t.key}\0{d}".encode()).hexdigest()))
-        for d in ranked[:max_docs]:
-            per_doc.setdefault(d, []).append(t.key)
-    plan: dict[tuple[str, str], int] = {}
-    kinds = {t.key: t.kind for t in cat.topics}
-    for d, keys in per_doc.items():
+        ranked[t.key] = sorted(t.spans, key=lambda d: (_VIA_RANK.get(t.via.get(d, "phrase"), 3),
+                                                       hashlib.sha1(f"{t.key}\0{d}".encode()).hexdigest()))[:max_docs]
+    slots: dict[str, int] = {}
+    budget: dict[str, float] = {}
+    for d in {d for docs in ranked.values() for d in docs}:
         outline = cat.outlines.get(d)
         chars = outline.chars if outline and outline.chars else 4000
-        budget = max(MIN_QUOTE, TOPIC_FRACTION * chars)
-        n = max(1, min(len(keys), int(budget // MIN_QUOTE)))
-        each = budget / n
-        for key in keys[:n]:
+        budget[d] = max(5 * MIN_QUOTE, TOPIC_FRACTION * chars)
+        slots[d] = int(budget[d] // MIN_QUOTE)
+    granted: dict[str, list[str]] = {}          # doc -> topic keys, in grant order
+    # pass 1: every topic its two best-placed documents with slots left (more topics before longer lists)
+    for t in cat.topics:
+        cands = sorted((d for d in ranked[t.key] if slots[d] > 0), key=lambda d: (-slots[d], ranked[t.key].index(d)))
+        if len(cands) < 2:
+            continue
+        for d in cands[:2]:
+            slots[d] -= 1
+            granted.setdefault(d, []).append(t.key)
+    # pass 2: the rest of each topic's documents, best-supported topics first, while slots last
+    for t in cat.topics:
+        for d in ranked[t.key]:
+            if slots[d] > 0 and t.key not in granted.get(d, []):
+                slots[d] -= 1
+                granted.setdefault(d, []).append(t.key)
+    plan: dict[tuple[str, str], int] = {}
+    kinds = {t.key: t.kind for t in cat.topics}
+    for d, keys in granted.items():
+        each = budget[d] / len(keys)
+        for key in keys:
             plan[(key, d)] = int(min(KIND_CAP.get(kinds[key], 450), max(MIN_QUOTE, each)))
     return plan
 
@@ -283,7 +299,7 @@ class _Session:
         chars = outline.chars if outline and outline.chars else 4000
         budget = DOC_FRACTION * chars
         if outline and outline.opening:
-            q = self.quote(doc_id, *outline.opening, cap=int(min(500, max(MIN_QUOTE, budget / 2))))
+            q = self.quote(doc_id, *outline.opening, cap=int(min(500, max(200, budget / 2))))
             if q:
                 parts.append("## Opening\n\n" + q)
         passages = []
