@@ -458,11 +458,16 @@ class CorpusIndex:
     def _run(self, q: Query, k: int, doc_ids: Iterable[str] | None, terms: list[str], runs: list[str],
              phrase: str | None = None) -> list[Hit]:
         if doc_ids is not None:
+            if isinstance(doc_ids, str):
+                doc_ids = [doc_ids]
             ids = [d for d in dict.fromkeys(doc_ids) if isinstance(d, str)]
             if not ids:
                 return []
             q = Query.boolean_query([(Occur.Must, q), (Occur.Must, Query.term_set_query(self._schema, "doc_id", ids))])
         searcher = self._index.searcher()
+        k = min(k, searcher.num_docs)  # tantivy sizes its top-k heap by k
+        if k <= 0:
+            return []
         try:
             result = searcher.search(q, k, count=False)
         except ValueError as e:  # should not happen with queries built from terms; never leak to the user

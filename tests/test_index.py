@@ -154,6 +154,7 @@ def test_restrict_to_doc_ids(built):
     assert [h.doc_id for h in idx.search("plan", doc_ids={"notes/plan.md"})] == ["notes/plan.md"]
     assert idx.search("plan", doc_ids=[]) == []
     assert idx.search("plan", doc_ids=["unknown"]) == []
+    assert [h.doc_id for h in idx.search("plan", doc_ids="notes/plan.txt")] == ["notes/plan.txt"]  # one id as a str
 
 
 def test_k_limits_and_ordering(built):
@@ -162,6 +163,7 @@ def test_k_limits_and_ordering(built):
     assert len(hits) == 3
     assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
     assert idx.search("the", k=0) == []
+    assert len(idx.search("the", k=10**12)) == len(idx.search("the", k=1000))  # a huge k is capped, not allocated
 
 
 HOSTILE = ["", "   ", "std::vector", "foo:bar", '"unbalanced', "(x", "a AND", "AND", "*", "\\", "OR OR",
