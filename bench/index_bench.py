@@ -21,7 +21,6 @@ import random
 import resource
 import re
 import shutil
-import statistics
 import sys
 import tempfile
 import time

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import re
 import shutil
 import threading
@@ -33,7 +32,7 @@ from typing import Iterable
 import tantivy
 from tantivy import Filter, Occur, Query, TextAnalyzerBuilder, Tokenizer
 
-from search.corpus import Document, FileEntry, Skipped, load, read_and_hash, scan_corpus
+from search.corpus import Document, Skipped, load, read_and_hash, scan_corpus
 from search.extract import DEFAULT_MAX_BYTES
 from search.passages import split_passages
 from search.texts import Span, TextStore

@@ -36,11 +36,6 @@ def built(corpus, tmp_path):
     return idx, summary
 
 
-def _source_text(corpus: Path, idx: CorpusIndex, doc_id: str) -> str:
-    docs, _ = load_corpus(corpus)
-    return {d.doc_id: d.text for d in docs}[doc_id]
-
-
 def _assert_exact(idx: CorpusIndex, corpus: Path, hits: list[Hit]) -> None:
     docs = {d.doc_id: d.text for d in load_corpus(corpus)[0]}
     for h in hits:
