@@ -1,0 +1,112 @@
+"""`wikigen build` end to end through cli.main: sessions, continuation, history, size guard."""
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.test_offline_agent import make_corpus
+from wikigen.cli import main
+from wikigen.lint import wiki_stats
+from wikigen.store import Wiki
+
+REPO = Path(__file__).resolve().parent.parent
+ACME = REPO / "corpora" / "acme"
+
+
+def _files(root: Path) -> set[str]:
+    return {str(p.relative_to(root)) for p in root.rglob("*")}
+
+
+def _build(corpus: Path, wiki: Path, *extra: str) -> int:
+    return main(["build", str(corpus), "--wiki", str(wiki), "--agents", "2", "--quiet", *extra])
+
+
+def _check_sound(wiki: Path, max_ratio: float = 1.0) -> dict:
+    stats = wiki_stats(wiki)
+    assert stats["broken_links"] == 0
+    assert stats["quotes"] > 0 and stats["quotes_verified"] == stats["quotes"]
+    assert max(stats["ratio_chars"], stats["ratio_tokens"]) < max_ratio
+    assert stats["docs_cited"] == stats["docs_total"]
+    return stats
+
+
+def _commits(wiki: Path) -> list[str]:
+    out = subprocess.run(["git", "log", "--reverse", "--format=%s"], cwd=wiki, capture_output=True, text=True,
+                         check=True).stdout
+    return out.splitlines()
+
+
+def test_build_continue_history_and_nothing_outside_the_wiki(tmp_path, capsys):
+    corpus = make_corpus(tmp_path / "in", docs=8, schedule=40)
+    wiki = tmp_path / "out" / "wiki"
+    before = _files(tmp_path)
+    assert _build(corpus, wiki, "--sessions", "2") == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert [line.split(":")[0] for line in lines] == ["session 1", "session 2"]
+    assert all(" pages, " in line and " quotes, " in line and " links repaired, ratio " in line
+               and " tokens, " in line and line.endswith(" s") for line in lines)
+    stats = _check_sound(wiki)
+    slugs = Wiki.open(wiki).slugs()
+    assert any(s.startswith("topic-") for s in slugs) and any(s.startswith("kind-") for s in slugs)
+
+    # nothing written outside the wiki folder
+    new = {f for f in _files(tmp_path) - before}
+    assert all(f.startswith(os.path.join("out", "wiki")) or f == "out" for f in new), sorted(new)[:5]
+
+    # one commit per session
+    assert [c.split(":")[0] for c in _commits(wiki)] == ["session 1", "session 2"]
+
+    # again: continues at session 3, no duplicate slugs, no lost pages
+    assert _build(corpus, wiki, "--sessions", "1") == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    assert len(out) == 1 and out[0].startswith("session 3: ")
+    slugs_after = Wiki.open(wiki).slugs()
+    assert len(slugs_after) == len(set(slugs_after))
+    assert set(slugs) <= set(slugs_after)
+    assert [c.split(":")[0] for c in _commits(wiki)] == ["session 1", "session 2", "session 3"]
+    assert _check_sound(wiki)["pages"] >= stats["pages"]
+    entries = [line for line in (wiki / ".wikigen" / "progress.jsonl").read_text().splitlines() if line]
+    assert any('"session": 3' in e and '"session finished"' in e for e in entries)
+
+
+def test_size_guard_stops_the_build_with_a_warning(tmp_path, capsys):
+    corpus = make_corpus(tmp_path / "in", docs=8, schedule=40)
+    wiki = tmp_path / "wiki"
+    assert _build(corpus, wiki, "--sessions", "3", "--max-ratio", "0.01") == 1
+    cap = capsys.readouterr()
+    assert len(cap.out.strip().splitlines()) == 1            # stopped after the first session
+    warning = [line for line in cap.err.splitlines() if "stopped" in line]
+    assert warning and "x the corpus" in warning[0] and "limit 0.01x" in warning[0] and "largest pages" in warning[0]
+
+
+def test_build_report_api(tmp_path):
+    from agents.orchestrate import BuildConfig, build
+    import io
+
+    corpus = make_corpus(tmp_path / "in", docs=8, schedule=40)
+    out = io.StringIO()
+    report = build(BuildConfig(corpus=corpus, wiki=tmp_path / "w", agents=3, sessions=2, quiet=True), out=out)
+    assert report.ok and report.stopped_reason is None
+    assert [s.session for s in report.sessions] == [1, 2]
+    assert report.sessions[-1].pages > 0 and report.sessions[-1].tokens == 0
+    assert out.getvalue().splitlines()[0] == report.sessions[0].text()
+
+
+def test_claude_backend_without_a_key_is_a_clear_error(tmp_path, capsys):
+    corpus = make_corpus(tmp_path / "in", docs=8, schedule=40)
+    code = main(["build", str(corpus), "--wiki", str(tmp_path / "w"), "--backend", "claude", "--quiet"])
+    assert code == 1
+    assert "ANTHROPIC_API_KEY" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not ACME.is_dir(), reason="corpora/acme is not present")
+def test_build_the_sample_corpus(tmp_path, capsys):
+    wiki = tmp_path / "wiki"
+    assert _build(ACME, wiki, "--sessions", "2") == 0
+    stats = _check_sound(wiki)
+    assert stats["pages"] > stats["docs_total"]
+    assert _build(ACME, wiki, "--sessions", "1") == 0
+    assert capsys.readouterr().out.strip().splitlines()[-1].startswith("session 3: ")
+    _check_sound(wiki)
