@@ -48,6 +48,7 @@ PAGE_HITS = 20                # pages looked at per question
 TOPIC_PAGES = 6               # topic pages whose quotes are used
 MAX_DOC_SCOPE = 3             # documents a question can name at once
 RARE_DF = 2                   # a word in at most this many document pages' identity text identifies a document
+OPENING_CHARS = 1500          # the opening of a document that identifies it (title, parties, date)
 MAX_QUOTE_SHARE = 0.5         # topic quotes may take at most this share of the budget when search can fill the rest
 WINDOW_CHARS = 0              # >0: in a many-document scope, narrow each passage to its best N characters (measured: no gain on cuad-dev, so off)
 _WORD = re.compile(r"\w+", re.UNICODE)
@@ -255,22 +256,37 @@ class Answerer:
         self.counter = counter or default_counter()
         self.known_docs = {d.doc_id for d in index.documents()}
         self.page_titles = {p.slug: p.title for p in pages}
-        # identity text of each document page: title, aliases, description, first quote
+        # identity text of each document page: title, aliases, description, first quote, and the opening
+        # of the document itself (where a document says what it is and who it is between)
         self._doc_page_of: dict[str, str] = {}
         self._head_terms: dict[str, set[str]] = {}
-        head_df: dict[str, int] = {}
+        self._head_postings: dict[str, list[str]] = {}
         for p in pages:
             if p.type != "document":
                 continue
             for d in p.sources or []:
                 self._doc_page_of.setdefault(d, p.slug)
             units = self.page_index.units_by_slug.get(p.slug) or []
-            head = " ".join([p.title or "", *(p.aliases or []), p.description or "", units[0].text if units else ""])
+            opening = ""
+            for d in (p.sources or [])[:1]:
+                try:
+                    opening = index.texts.read(d, 0, OPENING_CHARS)
+                except (KeyError, OSError):
+                    opening = ""
+            head = " ".join([p.title or "", *(p.aliases or []), p.description or "",
+                             units[0].text if units else "", opening])
             ts = set(terms(head))
             self._head_terms[p.slug] = ts
             for t in ts:
-                head_df[t] = head_df.get(t, 0) + 1
-        self._head_df = head_df
+                self._head_postings.setdefault(t, []).append(p.slug)
+        self._head_df = {t: len(v) for t, v in self._head_postings.items()}
+        # collection title terms that most collections share ("documents", "agreements") name no kind
+        colls = [p for p in pages if p.type == "collection"]
+        cdf: dict[str, int] = {}
+        for p in colls:
+            for t in set().union(*[set(terms(n)) for n in [p.title or "", *(p.aliases or [])]]):
+                cdf[t] = cdf.get(t, 0) + 1
+        self._coll_generic = {t for t, n in cdf.items() if len(colls) >= 4 and n >= len(colls) / 2}
 
     @classmethod
     def open(cls, wiki_root: Path, *, counter: TokenCounter | None = None, cache: bool = True) -> "Answerer":
@@ -297,12 +313,19 @@ class Answerer:
         # documents: the title named, plus rare identifying words of the document page's head
         doc_cands = []
         n_docs = max(1, len(self._head_terms))
-        for h in hits:
-            if h.type != "document":
-                continue
+        rare_df = max(1, min(RARE_DF, int(n_docs * 0.01)))
+        # identifying words are written like names: not all lower case (capitals, digits, or an uncased script)
+        names = {t for w in _WORD.findall(question) if not w.islower() for t in terms(w)}
+        cand_slugs = [h.slug for h in hits if h.type == "document"]
+        for t in q_set & names:
+            if self._head_df.get(t, 0) <= rare_df:
+                cand_slugs.extend(self._head_postings.get(t, []))
+        score_of = {h.slug: h.score for h in hits}
+        for slug in dict.fromkeys(cand_slugs):
+            h = _Hit(slug, score_of.get(slug, 0.0))
             share, matched = self.page_index.title_match(h.slug, q_set)
             head = self._head_terms.get(h.slug, set())
-            rare = {t for t in q_set & head if self._head_df.get(t, 0) <= RARE_DF and t not in matched}
+            rare = {t for t in q_set & head & names if self._head_df.get(t, 0) <= rare_df and t not in matched}
             if len(rare) >= 2 or (rare and share >= 0.5) or (share >= 0.99 and len(matched) >= 3):
                 strength = 2 * share + sum(math.log(n_docs / self._head_df.get(t, 1)) for t in rare)
                 doc_cands.append((strength, h.score, h.slug, matched | rare))
@@ -325,9 +348,10 @@ class Answerer:
             page = self.pages.get(h.slug)
             if page is None:
                 continue
-            names = [terms(n) for n in [page.title or "", *(page.aliases or [])]]
+            names = [[t for t in terms(n) if t not in self._coll_generic] for n in [page.title or "", *(page.aliases or [])]]
             phrases = [n for n in names if n and self._phrase_in(n, q_seq)]
             share, matched = self.page_index.title_match(h.slug, q_set)
+            matched -= self._coll_generic
             if phrases or share >= 0.99:
                 longest = max(phrases, key=len) if phrases else []
                 coll.append((len(longest), share, h.score, h.slug, longest or sorted(matched)))
@@ -528,6 +552,12 @@ class Answerer:
         else:
             answer = extractive_answer(question, items, scope)
         return AskResult(question, mode, answer, items, n, usage, scope.to_dict())
+
+
+@dataclass
+class _Hit:
+    slug: str
+    score: float
 
 
 def _diversify(units: Sequence[_Unit]) -> list[_Unit]:
