@@ -200,7 +200,8 @@ class CorpusIndex:
 
     def __init__(self, index_dir: Path, manifest: dict, index: tantivy.Index):
         self.index_dir = Path(index_dir)
-        self.root = Path(manifest.get("root", ""))
+        self.root = Path(manifest.get("root", ""))  # the corpus folder (absolute)
+        self.corpus_dir = self.root
         self._docs: dict[str, dict] = manifest["docs"]
         self._index = index
         self._schema = index.schema

@@ -60,7 +60,7 @@ def test_build_summary_counts_and_skips(built, corpus):
     assert text.splitlines()[0].startswith(f"indexed 10 documents, {s.passages} passages, {s.characters:,} characters")
     assert "  added 10, changed 0, removed 0, unchanged 0" in text
     assert "    binary.txt: binary file (contains NUL bytes)" in text
-    assert idx.root == corpus.resolve()
+    assert idx.root == idx.corpus_dir == corpus.resolve() and idx.index_dir == corpus.parent / "index"
 
 
 def test_documents_and_texts_are_kept_exactly(built, corpus):
