@@ -49,6 +49,8 @@ TOPIC_PAGES = 6               # topic pages whose quotes are used
 MAX_DOC_SCOPE = 3             # documents a question can name at once
 RARE_DF = 2                   # a word in at most this many document pages' identity text identifies a document
 OPENING_CHARS = 1500          # the opening of a document that identifies it (title, parties, date)
+COMMON_KIND_RATIO = 5         # a collection is not named by a word found in 5x more documents than it has members
+SCOPED_QUOTE_SHARE = 0.25     # in a scope, topic quotes from well-named topics take at most this share
 MAX_QUOTE_SHARE = 0.5         # topic quotes may take at most this share of the budget when search can fill the rest
 WINDOW_CHARS = 0              # >0: in a many-document scope, narrow each passage to its best N characters (measured: no gain on cuad-dev, so off)
 _WORD = re.compile(r"\w+", re.UNICODE)
@@ -352,6 +354,10 @@ class Answerer:
             phrases = [n for n in names if n and self._phrase_in(n, q_seq)]
             share, matched = self.page_index.title_match(h.slug, q_set)
             matched -= self._coll_generic
+            members = len(page.sources or []) or 1
+            named_by = [t for t in (max(phrases, key=len) if phrases else matched)]
+            if any(self._head_df.get(t, 0) > COMMON_KIND_RATIO * members for t in named_by):
+                continue   # a word most of whose documents are not members does not name this kind
             if phrases or share >= 0.99:
                 longest = max(phrases, key=len) if phrases else []
                 coll.append((len(longest), share, h.score, h.slug, longest or sorted(matched)))
@@ -494,8 +500,15 @@ class Answerer:
 
     def _fill_wiki_search(self, cb: ContextBuilder, query: str, hits, scope: Scope, k: int) -> None:
         linked = [s for s in self._linked_slugs(hits, scope) if scope.doc_ids]
-        quotes = self.topic_quotes(query, hits, scope, extra_slugs=linked)
         quote_cap = int(cb.budget * MAX_QUOTE_SHARE)
+        if scope.doc_ids:
+            # only topics the query names well (title/alias) speak for a clause inside a scope
+            q_set = set(terms(query))
+            named = [h for h in hits if h.type != "topic" or self.page_index.title_match(h.slug, q_set)[0] >= 0.5]
+            quotes = self.topic_quotes(query, named, scope, extra_slugs=linked)
+            quote_cap = int(cb.budget * SCOPED_QUOTE_SHARE)
+        else:
+            quotes = self.topic_quotes(query, hits, scope, extra_slugs=linked)
         if scope.doc_ids:
             # (b) topic quotes within the scope, one per document first (at most half the budget)
             for u in quotes:
