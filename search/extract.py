@@ -247,10 +247,11 @@ def pdf_to_text(data: bytes) -> tuple[str, str]:
 # --- title and dispatch --------------------------------------------------------------------------
 
 def title_from_text(text: str, limit: int = TITLE_CHARS) -> str:
-    """The first non-empty line, without markdown heading marks, trimmed to about `limit` chars."""
+    """The first line with a letter or digit, without markdown heading marks, trimmed to about
+    `limit` chars (so a "---" front matter fence or a rule of "====" is not a title)."""
     for line in text.splitlines():
         line = " ".join(line.strip().lstrip("#").split())
-        if line:
+        if any(ch.isalnum() for ch in line):
             if len(line) > limit:
                 cut = line.rfind(" ", 0, limit)
                 line = line[: cut if cut > limit // 2 else limit].rstrip() + "…"

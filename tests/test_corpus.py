@@ -94,6 +94,7 @@ def test_titles(mixed):
     docs, _ = mixed
     assert docs["notes/guide"].title == "Onboarding guide"  # markdown heading marks dropped
     assert docs["korean"].title == "한국어 노트 🙂"
+    assert title_from_text("---\n\n=====\n  Real title  \n") == "Real title"
     long = "word " * 100
     t = title_from_text("\n\n  " + long)
     assert 60 < len(t) <= 121 and t.endswith("…")
