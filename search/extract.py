@@ -246,11 +246,14 @@ def pdf_to_text(data: bytes) -> tuple[str, str]:
 
 # --- title and dispatch --------------------------------------------------------------------------
 
+_LINE = re.compile(r"[^\r\n]+")
+
+
 def title_from_text(text: str, limit: int = TITLE_CHARS) -> str:
     """The first line with a letter or digit, without markdown heading marks, trimmed to about
     `limit` chars (so a "---" front matter fence or a rule of "====" is not a title)."""
-    for line in text.splitlines():
-        line = " ".join(line.strip().lstrip("#").split())
+    for m in _LINE.finditer(text):  # lazily: only the first lines are looked at
+        line = " ".join(m.group().strip().lstrip("#").split())
         if any(ch.isalnum() for ch in line):
             if len(line) > limit:
                 cut = line.rfind(" ", 0, limit)
