@@ -52,7 +52,10 @@ OPENING_CHARS = 1500          # the opening of a document that identifies it (ti
 COMMON_KIND_RATIO = 5         # a collection is not named by a word found in 5x more documents than it has members
 SCOPED_QUOTE_SHARE = 0.25     # in a scope, topic quotes from well-named topics take at most this share
 MAX_QUOTE_SHARE = 0.5         # topic quotes may take at most this share of the budget when search can fill the rest
-WINDOW_CHARS = 0              # >0: in a many-document scope, narrow each passage to its best N characters (measured: no gain on cuad-dev, so off)
+WINDOW_CHARS = 600            # in a many-document scope, units are windows of whole sentences of about this many characters
+SCOPE_PASSAGES = 5            # ... taken from each in-scope document's best passages
+IDF_POWER = 1.0               # window scoring: a term weighs idf ** IDF_POWER
+WINDOW_PASSAGE_WEIGHT = 0.5   # a window's score: its query terms (idf) plus this much of its passage's relative BM25 score
 _WORD = re.compile(r"\w+", re.UNICODE)
 _AGGREGATE = re.compile(r"\b(which|list|how many|all|every|each|across|any)\b|어떤|어느|모든|몇|목록|전부", re.I)
 
@@ -416,33 +419,65 @@ class Answerer:
                                               doc_ids=scope.doc_ids if scope.doc_ids else None)
         return _diversify([self._quote_unit(h.unit) for h in qhits if self._valid(h.unit)])
 
+    def _idf(self, term: str) -> float:
+        """BM25 idf of an analysed term over the corpus passages (1.0 when the index cannot say)."""
+        cache = self.__dict__.setdefault("_idf_cache", {})
+        if term not in cache:
+            try:
+                idx = self.index._index
+                searcher = self.__dict__.get("_searcher") or idx.searcher()
+                self.__dict__["_searcher"] = searcher
+                n = max(1, searcher.num_docs)
+                df = searcher.doc_freq("body", term)
+                cache[term] = math.log(1 + (n - df + 0.5) / (df + 0.5))
+            except Exception:  # noqa: BLE001 - an index without statistics: every term weighs the same
+                cache[term] = 1.0
+        return cache[term]
+
     def scoped_passages(self, query: str, doc_ids: Sequence[str], per_doc: int = 3,
-                        window: int | None = None) -> list[list[_Unit]]:
-        """Per round r: the r-th best passage of each in-scope document, documents ordered by their best
-        score. With `window`, each passage is narrowed to its most relevant sentences (about `window`
-        characters), so more documents and more places fit in the budget."""
+                        window: int | None = None, passages: int = SCOPE_PASSAGES) -> list[list[_Unit]]:
+        """Per round r: the r-th best unit of each in-scope document, documents ordered by their best
+        score. Without `window` a unit is a whole passage (the r-th best passage). With `window`, the
+        units are windows of whole sentences (about `window` characters) inside the document's best
+        `passages` passages, ranked by the query terms they hold (idf-weighted), so a document's best
+        unit is the clause that matches rather than the passage around it."""
+        k_doc = max(per_doc, passages) if window else per_doc
         by_doc: dict[str, list] = {}
         if len(doc_ids) <= 40:
             for d in doc_ids:
-                by_doc[d] = self.index.search(query, k=per_doc, doc_ids=[d])
+                by_doc[d] = self.index.search(query, k=k_doc, doc_ids=[d])
         else:
-            for h in self.index.search(query, k=min(2000, per_doc * len(doc_ids)), doc_ids=doc_ids):
+            for h in self.index.search(query, k=min(2000, k_doc * len(doc_ids)), doc_ids=doc_ids):
                 lst = by_doc.setdefault(h.doc_id, [])
-                if len(lst) < per_doc:
+                if len(lst) < k_doc:
                     lst.append(h)
         order = sorted((d for d in by_doc if by_doc[d]), key=lambda d: -by_doc[d][0].score)
-        q_terms = set(terms(query))
-
-        def unit(h) -> _Unit:
-            if window and len(h.text) > window:
-                a, b = best_excerpt(h.text, q_terms, width=window)
-                if b > a:
-                    return _Unit("passage", h.doc_id, h.start + a, h.start + b, h.text[a:b])
-            return _Unit("passage", h.doc_id, h.start, h.end, h.text)
-
+        units_of: dict[str, list[_Unit]] = {}
+        if window:
+            weights = {t: self._idf(t) ** IDF_POWER for t in dict.fromkeys(terms(query))}
+            for d in order:
+                top = by_doc[d][0].score or 1.0
+                cands = []
+                for rank, h in enumerate(by_doc[d]):
+                    for a, b, sc in sentence_windows(h.text, weights, window):
+                        cands.append((sc + WINDOW_PASSAGE_WEIGHT * h.score / top, -rank, h, a, b))
+                cands.sort(key=lambda c: (-c[0], -c[1]))
+                picked: list[_Unit] = []
+                for _, _, h, a, b in cands:
+                    s0, e0 = h.start + a, h.start + b
+                    if any(u.start < e0 and s0 < u.end for u in picked):
+                        continue
+                    picked.append(_Unit("passage", h.doc_id, s0, e0, h.text[a:b]))
+                    if len(picked) >= per_doc:
+                        break
+                units_of[d] = picked
+            order = sorted(order, key=lambda d: -(len(units_of[d]) > 0))
+        else:
+            for d in order:
+                units_of[d] = [_Unit("passage", h.doc_id, h.start, h.end, h.text) for h in by_doc[d][:per_doc]]
         rounds = []
         for r in range(per_doc):
-            rounds.append([unit(by_doc[d][r]) for d in order if len(by_doc[d]) > r])
+            rounds.append([units_of[d][r] for d in order if len(units_of[d]) > r])
         return rounds
 
     def search_units(self, query: str, k: int, doc_ids=None) -> list[_Unit]:
@@ -598,6 +633,65 @@ def looks_aggregate(question: str, scope: Scope | None = None) -> bool:
 
 
 _SENT = re.compile(r"[^\n.!?。！？]+(?:[.!?。！？]+|\n|$)")
+
+
+_SENT_END = re.compile(r"(?:[.!?;:][\"'\)\]\u2019\u201d]*(?=\s)|[\u3002\uff01\uff1f\uff1b]|\n\s*\n)")
+MIN_SENTENCE = 40             # a shorter piece (a clause number, a heading) joins the sentence after it
+
+
+def sentences(text: str) -> list[tuple[int, int]]:
+    """(start, end) of the sentences of text, whole and in order, whitespace trimmed; a piece shorter
+    than MIN_SENTENCE characters (a number, a heading) is joined to the sentence that follows it."""
+    out: list[tuple[int, int]] = []
+    pos = 0
+    cuts = [m.end() for m in _SENT_END.finditer(text)] + [len(text)]
+    pending = None
+    for c in cuts:
+        a, b = pos, c
+        pos = c
+        while a < b and text[a].isspace():
+            a += 1
+        while b > a and text[b - 1].isspace():
+            b -= 1
+        if b <= a:
+            continue
+        if pending is not None:
+            a = pending
+            pending = None
+        if b - a < MIN_SENTENCE:
+            pending = a
+            continue
+        out.append((a, b))
+    if pending is not None:
+        b = len(text.rstrip())
+        if out:
+            out[-1] = (out[-1][0], b)
+        elif b > pending:
+            out.append((pending, b))
+    return out
+
+
+def sentence_windows(text: str, weights: dict[str, float], width: int) -> list[tuple[int, int, float]]:
+    """Windows of consecutive whole sentences of text (each at most about `width` characters, or one
+    longer sentence), with their score: the idf weights of the query terms they hold, a little more
+    for a repeated term. Only windows that hold a query term."""
+    sents = sentences(text)
+    if not sents:
+        return []
+    sterms = [terms(text[a:b]) for a, b in sents]
+    out = []
+    for i in range(len(sents)):
+        counts: dict[str, int] = {}
+        j = i
+        while j < len(sents) and (j == i or sents[j][1] - sents[i][0] <= width):
+            for t in sterms[j]:
+                if t in weights:
+                    counts[t] = counts.get(t, 0) + 1
+            j += 1
+            score = sum(weights[t] * (1 + 0.25 * math.log(n)) for t, n in counts.items())
+            if score > 0:
+                out.append((sents[i][0], sents[j - 1][1], score))
+    return out
 
 
 def best_excerpt(text: str, q_terms: set[str], width: int = 300) -> tuple[int, int]:

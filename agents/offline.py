@@ -43,7 +43,8 @@ MAX_KEY_PASSAGES = 6
 MAX_TITLE = 100
 SHORT_TITLE = 40
 # Quote budgets, relative to each document's size: the wiki stays far below the corpus.
-TOPIC_FRACTION = 0.10      # of a document's characters, quoted across all topic pages
+TOPIC_FRACTION = 0.13      # of a document's characters, spent on citing it across all topic pages
+MIN_SLOTS = 3              # even a short document is quoted on this many topic pages
 DOC_FRACTION = 0.05        # of a document's characters, quoted on its own page (opening, key passages)
 MIN_QUOTE = 150            # no quote shorter than this is planned (it would not carry its fact)
 KIND_CAP = {"heading": 700, "term": 600, "entity": 450, "phrase": 450}
@@ -87,11 +88,16 @@ def quote_plan(cat: Catalog, max_docs: int = MAX_DOCS_PER_TOPIC) -> dict[tuple[s
                                                        hashlib.sha1(f"{t.key}\0{d}".encode()).hexdigest()))[:max_docs]
     slots: dict[str, int] = {}
     budget: dict[str, float] = {}
+    overhead: dict[str, int] = {}
     for d in {d for docs in ranked.values() for d in docs}:
         outline = cat.outlines.get(d)
         chars = outline.chars if outline and outline.chars else 4000
-        budget[d] = max(5 * MIN_QUOTE, TOPIC_FRACTION * chars)
-        slots[d] = int(budget[d] // MIN_QUOTE)
+        # what citing the document costs on a topic page: its heading link, the quote header and
+        # its entry in `sources` each spell the doc id or its slug
+        overhead[d] = 60 + 3 * len(doc_slug(d))
+        unit = MIN_QUOTE + overhead[d]
+        budget[d] = max(MIN_SLOTS * unit, TOPIC_FRACTION * chars)
+        slots[d] = int(budget[d] // unit)
     granted: dict[str, list[str]] = {}          # doc -> topic keys, in grant order
     # pass 1: every topic its two best-placed documents with slots left (more topics before longer lists)
     for t in cat.topics:
@@ -110,7 +116,7 @@ def quote_plan(cat: Catalog, max_docs: int = MAX_DOCS_PER_TOPIC) -> dict[tuple[s
     plan: dict[tuple[str, str], int] = {}
     kinds = {t.key: t.kind for t in cat.topics}
     for d, keys in granted.items():
-        each = budget[d] / len(keys)
+        each = budget[d] / len(keys) - overhead[d]
         for key in keys:
             plan[(key, d)] = int(min(KIND_CAP.get(kinds[key], 450), max(MIN_QUOTE, each)))
     return plan

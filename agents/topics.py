@@ -156,17 +156,26 @@ def trim(text: str, start: int, end: int) -> tuple[int, int]:
 
 
 def _cut(text: str, start: int, end: int, cap: int, keep_to: int = 0) -> tuple[int, int]:
-    """Cap the span at `cap` chars, cutting at a sentence end (else a clause mark, else a space) after keep_to."""
+    """Cap the span near `cap` chars, at a sentence end: the last one before the cap, else the first one
+    after it (up to 300 chars more, so a sentence is not cut off before its fact), else a clause mark
+    or a space before the cap. The span always keeps [start, keep_to)."""
     start, end = trim(text, start, end)
     if end - start <= cap:
         return start, end
     limit = start + cap
     floor = max(keep_to, start + cap // 4)
+
+    def stop(m: re.Match) -> int:
+        return m.start() + 1 if text[m.start()] != "\n" else m.start()
+
     best = None
     for m in _SENT_END.finditer(text, start, limit):
-        e = m.start() + 1 if text[m.start()] != "\n" else m.start()
-        if e >= floor:
-            best = e
+        if stop(m) >= floor:
+            best = stop(m)
+    if best is None:
+        m = _SENT_END.search(text, limit, min(end, limit + 300))
+        if m and stop(m) >= floor:
+            best = stop(m)
     if best is None:
         for mark in (";", ",", " "):
             i = text.rfind(mark, floor, limit)
