@@ -44,7 +44,7 @@ MAX_TITLE = 100
 SHORT_TITLE = 40
 # Quote budgets, relative to each document's size: the wiki stays far below the corpus.
 TOPIC_FRACTION = 0.13      # of a document's characters, spent on citing it across all topic pages
-MIN_SLOTS = 3              # even a short document is quoted on this many topic pages
+MIN_SLOTS = 2              # even a short document is quoted on this many topic pages
 DOC_FRACTION = 0.05        # of a document's characters, quoted on its own page (opening, key passages)
 MIN_QUOTE = 150            # no quote shorter than this is planned (it would not carry its fact)
 KIND_CAP = {"heading": 700, "term": 600, "entity": 450, "phrase": 450}

@@ -567,7 +567,7 @@ def discover(texts: Mapping[str, str], titles: Mapping[str, str] | None = None, 
         phrase_keys.append((-score, g))
     phrase_keys.sort()
     total_chars = sum(len(texts[d]) for d in doc_ids)
-    limit = max_topics if max_topics is not None else max(12, min(320, 2 * n + 20, total_chars // 5000))
+    limit = max_topics if max_topics is not None else max(12, min(320, 2 * n + 20, total_chars // 6000))
     phrase_pick: list[str] = []
     gram_key: dict[str, str] = {}
     taken_keys = set(ranked["heading"]) | set(ranked["term"]) | set(ranked["entity"])

@@ -73,7 +73,7 @@ def test_quote_spans_are_exact_trimmed_sections():
         for d, (s, e) in t.spans.items():
             q = texts[d][s:e]
             assert q and q == q.strip(), (t.key, d, q)
-            assert e - s <= 700
+            assert e - s <= 1000          # a ~700 cap, plus the rest of a sentence that ends soon after
     gov = cat.topic("governing law")
     s, e = gov.spans["b"]
     assert EN_B[s:e] == "2. Governing Law. This Agreement shall be governed by the laws of England and Wales."
