@@ -30,8 +30,11 @@ def run(docs: Path, work: Path, agents: int, sessions: int, index_dir: Path) -> 
 
     wiki = work / f"wiki-{agents}x{sessions}"
     t0 = time.perf_counter()
+    lines = io.StringIO()
     report = build(BuildConfig(corpus=docs, wiki=wiki, agents=agents, sessions=sessions, quiet=True,
-                               index_dir=index_dir), out=io.StringIO())
+                               index_dir=index_dir), out=lines)
+    print(f"[{agents} agents x {sessions} sessions]")
+    print(lines.getvalue().rstrip())
     seconds = time.perf_counter() - t0
     stats = wiki_stats(wiki)
     ratio = max(stats["ratio_chars"] or 0, stats["ratio_tokens"] or 0)
