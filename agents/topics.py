@@ -46,7 +46,8 @@ whatever when whenever where whereas wherein whether which while who whom whose 
 without would yet you your yours yourself yourselves
 및 또는 그 이 저 것 수 등 각 위 내 외 중 때 바 데 더 또 및 의 를 을 은 는 이 가 에 와 과 도 로 으로 에서
 에게 한 할 하는 하여 한다 있는 있다 없는 없다 된 되는 된다 경우 해당 관한 관하여 대한 대하여 따라 따른 의한
-의하여 위한 위하여 모든 어떤 이러한 그러한 다음 각호 하고 하며 또한 다만 단 즉
+의하여 위한 위하여 모든 어떤 이러한 그러한 다음 각호 하고 하며 또한 다만 단 즉 이내 이하 이상 미만 초과 없이 아니
+않는 않은 관련 통하여 대해
 """.split())
 
 _PARTICLES = sorted("""은 는 이 가 을 를 의 에 에서 에게 에는 에도 으로 로 와 과 도 만 까지 부터 으로서 로서 으로써 로써
@@ -599,6 +600,15 @@ def discover(texts: Mapping[str, str], titles: Mapping[str, str] | None = None, 
                     surfaces[k][m.group(0)] += 1
     ranked["phrase"] = [k for k in phrase_pick if len(cand["phrase"][k]) >= min_docs and k in phrase_set]
 
+    # a script used by a minority of the documents (Korean in a mostly English corpus) keeps a share
+    # of every kind's list, so the budget of topics is not spent on the majority script alone
+    hangul_docs = sum(1 for d in doc_ids if len(_HANGUL.findall(texts[d][:5000])) >= 20)
+    if 0 < hangul_docs < n:
+        share = min(hangul_docs, n - hangul_docs) / n
+        minority_is_hangul = hangul_docs <= n - hangul_docs
+        step = max(2, int(1 / (2 * share)))
+        for kind in ranked:
+            ranked[kind] = _interleave(ranked[kind], step, minority_is_hangul)
     # pick topics round-robin across kinds, so no kind crowds out the others
     order: list[tuple[str, str]] = []
     iters = {k: iter(v) for k, v in ranked.items()}
@@ -638,6 +648,19 @@ def discover(texts: Mapping[str, str], titles: Mapping[str, str] | None = None, 
     final = [topics[k] for _, k in order if len(topics[k].spans) >= min_docs]
     return Catalog(topics=final, outlines=outlines, collections=_collections(
         {d: outlines[d].title for d in doc_ids}, n))
+
+
+def _interleave(keys: list[str], step: int, minority_is_hangul: bool) -> list[str]:
+    """Keys in rank order, with a minority-script key at least every `step` places while there are any."""
+    minor = [k for k in keys if bool(_HANGUL.search(k)) == minority_is_hangul]
+    major = [k for k in keys if bool(_HANGUL.search(k)) != minority_is_hangul]
+    out: list[str] = []
+    while minor or major:
+        out.extend(major[: step - 1])
+        major = major[step - 1:]
+        if minor:
+            out.append(minor.pop(0))
+    return out
 
 
 def _title_from_text(text: str) -> str:
