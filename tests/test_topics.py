@@ -150,3 +150,12 @@ def test_sentence_span_stays_inside_the_cap():
     i = text.index("target")
     s, e = sentence_span(text, i, i + 6, 300)
     assert e - s <= 300 and s <= i and text[s:e] == text[s:e].strip()
+
+
+def test_a_minority_script_keeps_a_share_of_the_topics():
+    texts = {f"en/{i}": EN_A.replace("Acme", f"Acme{i}") for i in range(6)}
+    texts.update({f"en/b{i}": EN_B for i in range(4)})
+    texts.update({"ko/a": KO_A, "ko/b": KO_B})
+    cat = discover(texts, max_topics=6)
+    assert len(cat.topics) == 6
+    assert any(any("\uac00" <= c <= "\ud7a3" for c in t.key) for t in cat.topics)
