@@ -7,6 +7,7 @@ stats against the corpus, then asks one aggregate question in each mode.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -16,7 +17,7 @@ from wikigen.cli import main as wikigen
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "corpora" / "acme"
 QUESTIONS = ROOT / "corpora" / "acme-questions.jsonl"
-OUT = ROOT / "demo-out"
+
 
 
 def _step(title: str) -> None:
@@ -38,10 +39,11 @@ def _demo_question() -> str:
     raise SystemExit(f"demo: no aggregate question in {QUESTIONS}")
 
 
-def main() -> int:
-    if OUT.exists():
-        shutil.rmtree(OUT)
-    wiki = OUT / "wiki"
+def main(out: Path | None = None) -> int:
+    out = Path(out or os.environ.get("WIKIGEN_DEMO_OUT") or ROOT / "demo-out")
+    if out.exists():
+        shutil.rmtree(out)
+    wiki = out / "wiki"
     index = wiki / ".wikigen" / "index"
 
     _step("1. Index the sample corpus")
@@ -62,7 +64,7 @@ def main() -> int:
         _step(f"5. Ask ({mode})")
         _run("ask", question, "--wiki", str(wiki), "--mode", mode)
 
-    print(f"\nThe wiki is in {wiki.relative_to(ROOT)}/ (open index.md, or the folder in Obsidian).")
+    print(f"\nThe wiki is in {wiki}/ (open index.md, or the folder in Obsidian).")
     return 0
 
 
