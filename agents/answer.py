@@ -50,12 +50,23 @@ MAX_DOC_SCOPE = 3             # documents a question can name at once
 RARE_DF = 2                   # a word in at most this many document pages' identity text identifies a document
 OPENING_CHARS = 1500          # the opening of a document that identifies it (title, parties, date)
 COMMON_KIND_RATIO = 5         # a collection is not named by a word found in 5x more documents than it has members
-SCOPED_QUOTE_SHARE = 0.25     # in a scope, topic quotes from well-named topics take at most this share
+DOC_QUOTE_SHARE = 0.25        # in a scope of a few named documents, topic quotes take at most this share
+SCOPED_QUOTE_SHARE = 0.1      # in a scope, topic quotes from well-named topics take at most this share
 MAX_QUOTE_SHARE = 0.5         # topic quotes may take at most this share of the budget when search can fill the rest
 WINDOW_CHARS = 600            # in a many-document scope, units are windows of whole sentences of about this many characters
 SCOPE_PASSAGES = 5            # ... taken from each in-scope document's best passages
+OPEN_WINDOW_CHARS = 400       # with no scope: windows of about this many characters, one per document first
+OPEN_DOCS = 30                # ... from at most this many documents
+OPEN_SEARCH_K = 300           # ... of the best passages
+OPEN_PER_DOC = 2
+OPEN_PASSAGES = 3
+PRF_TERMS = 8                 # expansion terms from the named topics' quotes (0: none)
+PRF_TOPICS = 3
+PRF_MIN_SHARE = 0.1           # ... each in at least this share of those quotes
+PRF_WEIGHT = 0.3              # ... weighing this much of a query term of the same idf
+PRF_SEARCH = 3                # >0: also this many passages per document from the expanded query
 IDF_POWER = 1.0               # window scoring: a term weighs idf ** IDF_POWER
-WINDOW_PASSAGE_WEIGHT = 0.5   # a window's score: its query terms (idf) plus this much of its passage's relative BM25 score
+WINDOW_PASSAGE_WEIGHT = 2.0   # a window's score: its query terms (idf) plus this much of its passage's relative BM25 score
 _WORD = re.compile(r"\w+", re.UNICODE)
 _AGGREGATE = re.compile(r"\b(which|list|how many|all|every|each|across|any)\b|어떤|어느|모든|몇|목록|전부", re.I)
 
@@ -435,7 +446,8 @@ class Answerer:
         return cache[term]
 
     def scoped_passages(self, query: str, doc_ids: Sequence[str], per_doc: int = 3,
-                        window: int | None = None, passages: int = SCOPE_PASSAGES) -> list[list[_Unit]]:
+                        window: int | None = None, passages: int = SCOPE_PASSAGES,
+                        expansion: dict[str, float] | None = None) -> list[list[_Unit]]:
         """Per round r: the r-th best unit of each in-scope document, documents ordered by their best
         score. Without `window` a unit is a whole passage (the r-th best passage). With `window`, the
         units are windows of whole sentences (about `window` characters) inside the document's best
@@ -455,6 +467,16 @@ class Answerer:
         units_of: dict[str, list[_Unit]] = {}
         if window:
             weights = {t: self._idf(t) ** IDF_POWER for t in dict.fromkeys(terms(query))}
+            for t, w in (expansion or {}).items():
+                weights.setdefault(t, w)
+            if expansion and PRF_SEARCH:
+                extra = self.index.search(query + " " + " ".join(expansion), k=min(2000, PRF_SEARCH * len(doc_ids)),
+                                          doc_ids=doc_ids)
+                for h in extra:
+                    lst = by_doc.setdefault(h.doc_id, [])
+                    if len(lst) < k_doc + PRF_SEARCH and all(h.start != g.start for g in lst):
+                        lst.append(h)
+                order = sorted((d for d in by_doc if by_doc[d]), key=lambda d: -by_doc[d][0].score)
             for d in order:
                 top = by_doc[d][0].score or 1.0
                 cands = []
@@ -480,6 +502,39 @@ class Answerer:
             rounds.append([units_of[d][r] for d in order if len(units_of[d]) > r])
         return rounds
 
+    def expansion_terms(self, query: str, hits) -> dict[str, float]:
+        """Pseudo-relevance feedback from the wiki: the topic pages the query names (title/aliases) quote
+        the subject in many documents; the terms most of those quotes share (weighted by idf), which the
+        query lacks, with a lower weight than the query's own terms. Finds clauses phrased differently."""
+        if not PRF_TERMS:
+            return {}
+        q_set = set(terms(query))
+        slugs = [h.slug for h in hits if h.type == "topic" and self.page_index.title_match(h.slug, q_set)[0] >= 0.5][:PRF_TOPICS]
+        quotes = [u for s in slugs for u in self.page_index.units_by_slug.get(s, [])]
+        if len(quotes) < 3:
+            return {}
+        qdf: dict[str, int] = {}
+        for u in quotes:
+            for t in set(terms(u.text)):
+                qdf[t] = qdf.get(t, 0) + 1
+        cands = []
+        for t, n in qdf.items():
+            if t in q_set or n < max(2, PRF_MIN_SHARE * len(quotes)) or not t.isalpha():
+                continue
+            idf = self._idf(t)
+            cands.append((n / len(quotes) * idf, t, idf))
+        cands.sort(reverse=True)
+        return {t: PRF_WEIGHT * idf ** IDF_POWER for _, t, idf in cands[:PRF_TERMS]}
+
+    def _open_docs(self, query: str) -> list[str]:
+        """The documents of the best passages for the query, best first (at most OPEN_DOCS)."""
+        out: dict[str, None] = {}
+        for h in self.index.search(query, k=OPEN_SEARCH_K):
+            out.setdefault(h.doc_id, None)
+            if len(out) >= OPEN_DOCS:
+                break
+        return list(out)
+
     def search_units(self, query: str, k: int, doc_ids=None) -> list[_Unit]:
         return [_Unit("passage", h.doc_id, h.start, h.end, h.text) for h in self.index.search(query, k=k, doc_ids=doc_ids)]
 
@@ -503,7 +558,7 @@ class Answerer:
         if mode == "wiki":
             self._fill_wiki(cb, question, query, hits, scope)
         else:
-            self._fill_wiki_search(cb, query, hits, scope, k)
+            self._fill_wiki_search(cb, query, hits, scope, k, question=question)
         items, n = cb.finish()
         return items, n, scope
 
@@ -533,7 +588,8 @@ class Answerer:
             for u in _diversify([self._quote_unit(h.unit) for h in qhits if self._valid(h.unit)]):
                 cb.add(u)
 
-    def _fill_wiki_search(self, cb: ContextBuilder, query: str, hits, scope: Scope, k: int) -> None:
+    def _fill_wiki_search(self, cb: ContextBuilder, query: str, hits, scope: Scope, k: int, *,
+                          question: str | None = None) -> None:
         linked = [s for s in self._linked_slugs(hits, scope) if scope.doc_ids]
         quote_cap = int(cb.budget * MAX_QUOTE_SHARE)
         if scope.doc_ids:
@@ -541,7 +597,7 @@ class Answerer:
             q_set = set(terms(query))
             named = [h for h in hits if h.type != "topic" or self.page_index.title_match(h.slug, q_set)[0] >= 0.5]
             quotes = self.topic_quotes(query, named, scope, extra_slugs=linked)
-            quote_cap = int(cb.budget * SCOPED_QUOTE_SHARE)
+            quote_cap = int(cb.budget * (SCOPED_QUOTE_SHARE if len(scope.doc_ids) > MAX_DOC_SCOPE else DOC_QUOTE_SHARE))
         else:
             quotes = self.topic_quotes(query, hits, scope, extra_slugs=linked)
         if scope.doc_ids:
@@ -554,7 +610,8 @@ class Answerer:
             # (c) each in-scope document's best passage not already covered, then second-best, ...
             many = len(scope.doc_ids) > MAX_DOC_SCOPE
             rounds = self.scoped_passages(query, scope.doc_ids, per_doc=max(2, min(12, k // max(1, len(scope.doc_ids)))),
-                                          window=WINDOW_CHARS if many else None)
+                                          window=WINDOW_CHARS if many else None,
+                                          expansion=self.expansion_terms(query, hits) if many else None)
             first = rounds[0] if rounds else []
             for u in first:
                 if cb.docs.get(u.doc_id, 0) == 0:
@@ -567,8 +624,15 @@ class Answerer:
             for u in quotes:   # room left: the rest of the quotes
                 cb.add(u, trim=False)
             return
-        # (d) no scope: topic quotes and plain search, interleaved
-        passages = self.search_units(query, k)
+        # (d) no scope: topic quotes and search, interleaved; search gives many documents one short
+        # window each (the best first), then second windows
+        if OPEN_WINDOW_CHARS and looks_aggregate(question or query, scope):
+            docs = self._open_docs(query)
+            rounds = self.scoped_passages(query, docs, per_doc=OPEN_PER_DOC, window=OPEN_WINDOW_CHARS,
+                                          passages=OPEN_PASSAGES, expansion=self.expansion_terms(query, hits)) if docs else []
+            passages = [u for rnd in rounds for u in rnd]
+        else:
+            passages = self.search_units(query, k)
         qi = pi = 0
         while (qi < len(quotes) or pi < len(passages)) and not cb.full:
             if qi < len(quotes) and cb.used < quote_cap:
