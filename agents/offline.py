@@ -280,10 +280,10 @@ class _Session:
     def doc_body(self, doc_id: str) -> tuple[str, str]:
         outline = self.cat.outlines.get(doc_id)
         parts: list[str] = []
-        coll = self.cat.collection_of(doc_id)
+        colls = self.cat.collections_of(doc_id)[:3]
         facts = [f"Document `{doc_id}`"]
-        if coll is not None:
-            facts.append(f"one of the [[{coll.slug}|{_label(coll.title)}]]")
+        if colls:
+            facts.append("one of the " + " and of the ".join(f"[[{c.slug}|{_label(c.title)}]]" for c in colls))
         parts.append(", ".join(facts) + ".")
         if outline and outline.terms:
             names = []
@@ -369,11 +369,14 @@ class _Session:
         coll = next((c for c in self.cat.collections if c.key == key), None)
         if coll is None:
             return None
-        lines = [f"Documents of one kind: the word \u201c{_label(coll.title.split()[0])}\u201d recurs in their titles "
-                 f"or file names ({len(coll.members)} documents).", ""]
+        n = len(coll.members)
+        if coll.folder:
+            why = f"the {n} documents of the folder `{coll.folder}/`"
+        else:
+            why = f"{n} documents whose titles or file names name the kind \u201c{_label(coll.key)}\u201d"
+        lines = [f"{_label(coll.title)}: {why}.", ""]
         lines += [f"- [[{doc_slug(d)}|{self._title(d)}]]" for d in coll.members]
-        return "\n".join(lines) + "\n", f"{len(coll.members)} documents whose titles or file names share the word " \
-                                         f"'{coll.title.split()[0]}'", list(coll.members)
+        return "\n".join(lines) + "\n", why[:1].upper() + why[1:], list(coll.members)
 
     def write_collections(self, keys: list[str]) -> None:
         done = []
@@ -383,7 +386,8 @@ class _Session:
                 continue
             body, desc, members = made
             coll = next(c for c in self.cat.collections if c.key == key)
-            if self.write(kind_slug(key), _label(coll.title), desc, body, "collection", members):
+            if self.write(kind_slug(key), _label(coll.title), desc, body, "collection", members,
+                          aliases=[_label(a) for a in coll.aliases]):
                 done.append(kind_slug(key))
         if done:
             self.tools.append_log("wrote collection pages", pages=done)
@@ -502,7 +506,7 @@ class _Session:
                 return None
             body, desc, members = made
             coll = next(c for c in self.cat.collections if c.key == key)
-            return _label(coll.title), desc, body, "collection", members, []
+            return _label(coll.title), desc, body, "collection", members, [_label(a) for a in coll.aliases]
         if old.type == "topic":
             t = next((t for t in self.cat.topics if t.slug == slug), None)
             made = self.topic_body(t) if t else None

@@ -43,7 +43,7 @@ from wikigen.errors import BackendError, CorpusError, WikigenError
 
 log = logging.getLogger(__name__)
 
-CATALOG_VERSION = 3
+CATALOG_VERSION = 4
 BACKENDS = ("offline", "claude")
 
 

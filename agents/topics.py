@@ -111,9 +111,11 @@ class Outline:
 
 @dataclass
 class Collection:
-    key: str
-    title: str
+    key: str                                   # the kind ("supply", "joint venture") or a folder's name
+    title: str                                 # "Supply agreements", "Policies"
     members: list[str]
+    aliases: list[str] = field(default_factory=list)
+    folder: str = ""                           # for a folder's collection, its path
 
     @property
     def slug(self) -> str:
@@ -133,10 +135,13 @@ class Catalog:
         return self._by_key.get(key)
 
     def collection_of(self, doc_id: str) -> Collection | None:
-        for c in self.collections:
-            if doc_id in c.members:
-                return c
-        return None
+        got = self.collections_of(doc_id)
+        return got[0] if got else None
+
+    def collections_of(self, doc_id: str) -> list[Collection]:
+        """The collections a document belongs to: name kinds first (fewest members first), then folders."""
+        return sorted((c for c in self.collections if doc_id in c.members),
+                      key=lambda c: (bool(c.folder), len(c.members), c.key))
 
 
 # --- text helpers -----------------------------------------------------------------------------
@@ -453,43 +458,214 @@ def _phrase_regex(phrase: str) -> re.Pattern[str]:
 
 # --- collections ------------------------------------------------------------------------------
 
-def _collections(titles: Mapping[str, str], n_docs: int) -> list[Collection]:
-    """Documents of one kind: words of file names and titles that recur across documents (not in most).
+HEAD_SHARE = 0.2        # a word ending the names/titles of >= 20% of the documents is a head noun
+KIND_MAX_SHARE = 0.5    # a kind in more than half of the documents is too general
+STICKY = 0.7            # two words form one kind when they are adjacent in >= 70% of the names having the rarer
+_CONJ = frozenset({"and", "or", "&", "및", "또는"})
+_NAME_TOKEN = re.compile(r"[^\W\d_]+|\d+|&")
+_MONTH_SET = frozenset(MONTHS)
 
-    A word in a file name counts double (people name files by kind); the best-supported word takes
-    its documents first, and each document joins one collection.
+
+def _sing(word: str) -> str:
+    """A plural folded to its singular ("policies" -> "policy", "services" -> "service")."""
+    if _HANGUL.search(word) or len(word) <= 3:
+        return word
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def _plural(word: str) -> str:
+    if _HANGUL.search(word) or not word:
+        return word
+    if word.endswith("y") and len(word) > 1 and word[-2] not in "aeiou":
+        return word[:-1] + "ies"
+    if word.endswith(("s", "x", "z", "ch", "sh")):
+        return word + "es"
+    return word + "s"
+
+
+def _name_tokens(text: str, surface: dict[str, Counter] | None = None) -> list[str | None]:
+    """A name's or title's words, lower case and singular; None where a number, date, single letter or
+    function word breaks the run (so no phrase spans it); conjunctions are kept as "and"."""
+    text = re.sub(r"([a-z])([A-Z])", r"\1 \2", text.replace("…", " "))
+    out: list[str | None] = []
+    for raw in _NAME_TOKEN.findall(text):
+        w = raw.lower()
+        if w in _CONJ:
+            out.append("and")
+        elif w.isdigit() or w in STOPWORDS or w in _MONTH_SET or len(w) < (1 if _HANGUL.search(w) else 2):
+            out.append(None)
+        else:
+            out.append(_sing(unicodedata.normalize("NFKC", w)))
+            if surface is not None:
+                surface[out[-1]][unicodedata.normalize("NFKC", w)] += 1
+    return out
+
+
+def _last_word(toks: list[str | None]) -> str | None:
+    for t in reversed(toks):
+        if t is not None and t != "and":
+            return t
+    return None
+
+
+def _collections(titles: Mapping[str, str], n_docs: int) -> list[Collection]:
+    """Documents of one kind, from file names, titles and folders (never from body text).
+
+    * A *head noun* is a word that ends the file names or titles of many documents ("agreement",
+      "policy"): it names no kind by itself; the kind is the word (or the two words that always go
+      together) right before it, and before each "and" before it ("manufacturing and supply
+      agreement" -> manufacturing, supply). Titles count only through such a head, so a title that
+      is really a preamble adds nothing.
+    * A file name without a head offers each of its words (and sticky word pairs).
+    * A folder holding several documents (not nearly all of them) is a collection of its own.
+
+    A document may belong to several collections. A kind needs >= 2 documents and at most half of
+    them (half, so two kinds can split a corpus); two collections with the same documents are one.
     """
-    words_of: dict[str, set[str]] = {}
-    score: Counter = Counter()
-    df: Counter = Counter()
+    doc_ids = sorted(titles)
     surface: dict[str, Counter] = defaultdict(Counter)
-    for doc_id, title in titles.items():
-        name = doc_id.rsplit("/", 1)[-1]
-        seen: set[str] = set()
-        for weight, source in ((2, name.replace("-", " ").replace("_", " ")), (1, title)):
-            got: set[str] = set()
-            for raw in re.findall(r"[^\W\d_]+", source):
-                w = _fold(raw.lower())
-                if w in STOPWORDS or len(w) < (2 if _HANGUL.search(w) else 3) or w in got:
+    names = {d: _name_tokens(d.rsplit("/", 1)[-1], surface) for d in doc_ids}
+    heads_of = {d: _name_tokens(titles.get(d) or "", surface) for d in doc_ids}
+    # heads: the most frequent final words of names and titles
+    final: Counter = Counter()
+    for d in doc_ids:
+        final.update({w for w in (_last_word(names[d]), _last_word(heads_of[d])) if w and len(w) >= 3})
+    min_head = max(2, math.ceil(HEAD_SHARE * n_docs))
+    heads = {w for w, c in final.items() if c >= min_head}
+    # word and adjacent-pair document frequencies over names and titles, for sticky pairs
+    wdf: Counter = Counter()
+    pdf: Counter = Counter()
+    for d in doc_ids:
+        ws: set[str] = set()
+        ps: set[str] = set()
+        for toks in (names[d], heads_of[d]):
+            ws |= {t for t in toks if t and t != "and"}
+            ps |= {f"{a} {b}" for a, b in zip(toks, toks[1:]) if a and b and "and" not in (a, b)}
+        wdf.update(ws)
+        pdf.update(ps)
+
+    def sticky(a: str | None, b: str) -> bool:
+        return bool(a) and a != "and" and a not in heads and pdf[f"{a} {b}"] >= 2 \
+            and pdf[f"{a} {b}"] >= STICKY * min(wdf[a], wdf[b])
+
+    def is_head(toks: list[str | None], i: int) -> bool:
+        t = toks[i]
+        if t in heads:
+            return True
+        # a name cut short ("...-license-agre"): its last word begins a head
+        return i == len(toks) - 1 and t is not None and len(t) >= 3 and any(h.startswith(t) for h in heads)
+
+    def anchored(toks: list[str | None]) -> list[tuple[str, str]]:
+        """(kind, head) for the words right before each head, and before each "and" before it."""
+        got = []
+        for i in range(len(toks)):
+            if not toks[i] or toks[i] == "and" or not is_head(toks, i):
+                continue
+            j = i - 1
+            while j >= 0 and toks[j] and toks[j] != "and" and not is_head(toks, j):
+                w = toks[j]
+                prev = toks[j - 1] if j > 0 else None
+                if prev is not None and sticky(prev, w):
+                    # the pair is the kind; its last word too ("content license" is also a license)
+                    got.append((f"{prev} {w}", toks[i] if toks[i] in heads else _head_of(toks[i])))
+                    got.append((w, toks[i] if toks[i] in heads else _head_of(toks[i])))
+                    j -= 2
+                else:
+                    got.append((w, toks[i] if toks[i] in heads else _head_of(toks[i])))
+                    j -= 1
+                if j >= 0 and toks[j] == "and":
+                    j -= 1          # "x and y <head>": x is a kind too
                     continue
-                got.add(w)
-                surface[w][raw.lower()] += 1
-                score[w] += weight
-            seen |= got
-        words_of[doc_id] = seen
-        df.update(seen)
-    max_df = max(2, int(n_docs * 0.6))
-    good = sorted((w for w, c in df.items() if 2 <= c <= max_df), key=lambda w: (-score[w], -df[w], w))
-    free = set(titles)
-    out = []
-    for w in good:
-        members = sorted(d for d in free if w in words_of[d])
-        if len(members) < 2:
+                break
+        return got
+
+    def _head_of(t: str) -> str:
+        return min(h for h in heads if h.startswith(t))
+
+    def loose(toks: list[str | None]) -> list[str]:
+        out = []
+        skip = False
+        for k, w in enumerate(toks):
+            if not w or w == "and" or w in heads:
+                continue
+            if len(w) < 3 and not _HANGUL.search(w):
+                continue
+            nxt = toks[k + 1] if k + 1 < len(toks) else None
+            if nxt and nxt != "and" and sticky(w, nxt):
+                out.append(f"{w} {nxt}")
+                skip = True
+                continue
+            if skip:
+                skip = False
+                continue
+            out.append(w)
+        return out
+
+    members: dict[str, set[str]] = defaultdict(set)
+    head_votes: dict[str, Counter] = defaultdict(Counter)
+    for d in doc_ids:
+        pairs = anchored(names[d]) + anchored(heads_of[d])
+        kinds = [(k, h) for k, h in pairs if len(k) >= 3 or _HANGUL.search(k)]
+        if not any(is_head(names[d], i) for i in range(len(names[d])) if names[d][i]):
+            kinds += [(w, "") for w in loose(names[d])]
+        for k, h in set(kinds):
+            members[k].add(d)
+            if h:
+                head_votes[k][h] += 1          # documents naming the kind before this head
+    max_df = max(2, int(KIND_MAX_SHARE * n_docs))
+    out: list[Collection] = []
+    for key in sorted(members):
+        docs = sorted(members[key])
+        if not (2 <= len(docs) <= max_df) or key in heads:
             continue
-        free -= set(members)
-        word = surface[w].most_common(1)[0][0]
-        out.append(Collection(key=w, title=f"{word.capitalize()} documents", members=members))
-    return sorted(out, key=lambda c: c.key)
+        head, votes = min(head_votes[key].items(), key=lambda kv: (-kv[1], kv[0]), default=("", 0))
+        word = " ".join(surface[w].most_common(1)[0][0] if surface[w] else w for w in key.split())
+        word = word[:1].upper() + word[1:]
+        if head and votes * 2 >= len(docs):
+            title = f"{word} {_plural(head)}"
+            aliases = [key, f"{key} {head}", f"{key} {_plural(head)}"]
+        else:
+            title = f"{word} documents"
+            aliases = [key]
+        out.append(Collection(key=key, title=title, members=docs,
+                              aliases=[a for a in dict.fromkeys(aliases) if a != title.lower()]))
+    # folders with several documents, not nearly all of them
+    folders: dict[str, list[str]] = defaultdict(list)
+    for d in doc_ids:
+        if "/" in d:
+            folders[d.rsplit("/", 1)[0]].append(d)
+    seen = {tuple(c.members) for c in out}
+    keys = {c.key for c in out}
+    for folder, docs in sorted(folders.items()):
+        if len(docs) < 2 or len(docs) > 0.8 * n_docs or tuple(docs) in seen:
+            continue
+        leaf = folder.rsplit("/", 1)[-1]
+        words = [t for t in _name_tokens(leaf) if t and t != "and"]
+        key = " ".join(words) if words else norm_key(leaf) or leaf
+        if key in keys:
+            key = norm_key(folder.replace("/", " ")) or folder
+        if key in keys:
+            continue
+        label = re.sub(r"[-_]+", " ", leaf).strip() or leaf
+        title = label[:1].upper() + label[1:]
+        out.append(Collection(key=key, title=title, members=docs, folder=folder,
+                              aliases=[a for a in dict.fromkeys([key, label.lower()])
+                                       if a != title.lower()]))
+        seen.add(tuple(docs))
+        keys.add(key)
+    # two collections with the same documents are one: a word pair before a word, a kind before a folder
+    uniq: list[Collection] = []
+    have: set[tuple[str, ...]] = set()
+    for c in sorted(out, key=lambda c: (bool(c.folder), -len(c.key.split()), c.key)):
+        if tuple(c.members) in have:
+            continue
+        have.add(tuple(c.members))
+        uniq.append(c)
+    return sorted(uniq, key=lambda c: c.key)
 
 
 # --- discovery --------------------------------------------------------------------------------

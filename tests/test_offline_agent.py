@@ -126,6 +126,21 @@ def test_sessions_write_documents_then_topics_and_every_quote_verifies(setup):
     assert f"[[{conf.slug}|" in doc_page.body
 
 
+def test_collection_pages_name_the_kind_before_the_head_noun(setup):
+    index, wiki, cat, log = setup
+    doc_ids = sorted(d.doc_id for d in index.documents())
+    assert {c.key for c in cat.collections} == {"supply", "service"}
+    topics = [KIND_PREFIX + c.key for c in cat.collections]
+    out = _session(OfflineBackend(cat), wiki, index, log, 1, doc_ids, topics)
+    assert not out.errors, out.errors
+    page = wiki.read("kind-supply")
+    assert page.type == "collection" and page.title == "Supply agreements"
+    assert {"supply", "supply agreement"} <= set(page.aliases)
+    assert page.sources == ["contracts/supply-acme", "contracts/supply-initech"]
+    assert all(f"[[{doc_slug(d)}|" in page.body for d in page.sources)
+    assert "[[kind-supply|Supply agreements]]" in wiki.read(doc_slug("contracts/supply-acme")).body
+
+
 def test_a_later_session_extends_and_links_instead_of_duplicating(setup):
     index, wiki, cat, log = setup
     doc_ids = sorted(d.doc_id for d in index.documents())

@@ -159,3 +159,86 @@ def test_a_minority_script_keeps_a_share_of_the_topics():
     cat = discover(texts, max_topics=6)
     assert len(cat.topics) == 6
     assert any(any("\uac00" <= c <= "\ud7a3" for c in t.key) for t in cat.topics)
+
+
+# --- collections from names, titles and folders ------------------------------------------------
+
+from agents.topics import _collections  # noqa: E402
+
+
+def _kinds(titles: dict[str, str]) -> dict[str, list[str]]:
+    return {c.key: c.members for c in _collections(titles, len(titles))}
+
+
+def test_head_noun_is_not_a_kind_the_word_before_it_is():
+    names = ["acme-2019-ex-10-1-supply-agreement", "globex-supply-agreement", "initech-services-agreement",
+             "hooli-services-agreement-2", "stark-franchise-agreement", "wayne-franchise-agreement",
+             "umbrella-hosting-agreement", "vandelay-hosting-agreement"]
+    colls = {c.key: c for c in _collections({n: "" for n in names}, len(names))}
+    assert "agreement" not in colls and "ex" not in colls
+    assert set(colls) == {"supply", "service", "franchise", "hosting"}
+    assert colls["supply"].title == "Supply agreements"
+    assert colls["service"].title == "Services agreements"
+    assert {"supply", "supply agreement"} <= set(colls["supply"].aliases)
+    assert {"service", "service agreement", "service agreements"} <= set(colls["service"].aliases)
+
+
+def test_word_pairs_are_kept_whole_and_lists_give_several_kinds():
+    titles = {"a-joint-venture-agreement": "", "b-joint-venture-agreement": "",
+              "c-intellectual-property-agreement": "", "d-intellectual-property-agreement": "",
+              "e-manufacturing-and-supply-agreement": "", "f-supply-agreement": "",
+              "g-manufacturing-agreement": "", "h-consulting-agreement": "", "i-consulting-agreement": "",
+              "j-license-agreement": "", "k-license-agreement": ""}
+    kinds = _kinds(titles)
+    assert kinds["joint venture"] == ["a-joint-venture-agreement", "b-joint-venture-agreement"]
+    assert kinds["intellectual property"] == ["c-intellectual-property-agreement", "d-intellectual-property-agreement"]
+    assert "joint" not in kinds and "intellectual" not in kinds
+    assert kinds["supply"] == ["e-manufacturing-and-supply-agreement", "f-supply-agreement"]
+    assert kinds["manufacturing"] == ["e-manufacturing-and-supply-agreement", "g-manufacturing-agreement"]
+
+
+def test_titles_count_only_through_a_head_and_cut_names_still_end_in_it():
+    titles = {"x1-distributor-agree": "THIS AGREEMENT is made and entered into by Acme Inc, dated",
+              "x2-distributor-agreement": "CONFIDENTIAL TREATMENT REQUESTED by Globex Inc",
+              "x3-reseller-agreement": "Reseller Agreement",
+              "x4-misc": "RESELLER AGREEMENT",
+              "x5-agency-agreement": "made and entered by Initech Inc",
+              "x6-agency-agreement": "CONFIDENTIAL"}
+    kinds = _kinds(titles)
+    assert kinds["distributor"] == ["x1-distributor-agree", "x2-distributor-agreement"]
+    assert kinds["reseller"] == ["x3-reseller-agreement", "x4-misc"]
+    assert not {"made", "entered", "inc", "confidential", "dated", "certain"} & set(kinds)
+
+
+def test_folders_are_collections_and_a_document_joins_several():
+    titles = {"policies/travel-policy": "Travel Policy", "policies/security-policy": "Information Security Policy",
+              "policies/expense-policy": "", "runbooks/deploy": "", "runbooks/security-incident": "",
+              "runbooks/backup": "", "contracts/nda-acme": "", "contracts/nda-globex": "",
+              "contracts/lease-acme": "", "contracts/supply-initech": ""}
+    cat = discover({d: "Some text about the matter." for d in titles}, titles)
+    by_key = {c.key: c for c in cat.collections}
+    assert by_key["policy"].members == ["policies/expense-policy", "policies/security-policy",
+                                        "policies/travel-policy"]
+    assert by_key["policy"].folder == "policies" and by_key["policy"].title == "Policies"
+    assert by_key["runbook"].members == ["runbooks/backup", "runbooks/deploy", "runbooks/security-incident"]
+    assert by_key["nda"].members == ["contracts/nda-acme", "contracts/nda-globex"]
+    assert by_key["security"].members == ["policies/security-policy", "runbooks/security-incident"]
+    assert {c.key for c in cat.collections_of("policies/security-policy")} == {"security", "policy"}
+    assert cat.collection_of("policies/security-policy").key == "security"    # a name kind before a folder
+
+
+def test_no_kind_in_most_documents_and_none_from_one_document():
+    names = [f"{w}-agreement-{i}" for i, w in enumerate(["master"] * 7 + ["supply", "supply", "lease"])]
+    kinds = _kinds({n: "" for n in names})
+    assert "master" not in kinds and "lease" not in kinds
+    assert kinds["supply"] == ["supply-agreement-7", "supply-agreement-8"]
+    assert _kinds({"a/x-policy": "", "a/y-policy": "", "a/z-policy": ""}) == {}     # one folder: all documents
+
+
+def test_collections_are_deterministic():
+    titles = {f"{f}/{k}-{p}-agreement": f"{k.upper()} AGREEMENT" for f in ("a", "b")
+              for k in ("supply", "hosting", "co-branding") for p in ("acme", "globex")}
+    one = [(c.key, c.title, c.members, c.aliases) for c in _collections(titles, len(titles))]
+    two = [(c.key, c.title, c.members, c.aliases)
+           for c in _collections(dict(reversed(list(titles.items()))), len(titles))]
+    assert one == two and ("co branding", "Co branding agreements") in [(k, t) for k, t, _, _ in one]
