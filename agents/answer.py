@@ -65,6 +65,7 @@ PRF_TOPICS = 3
 PRF_MIN_SHARE = 0.1           # ... each in at least this share of those quotes
 PRF_WEIGHT = 0.3              # ... weighing this much of a query term of the same idf
 PRF_SEARCH = 3                # >0: also this many passages per document from the expanded query
+HEADING_BONUS = 0.5           # a query term in the heading that opens a window counts this much more
 IDF_POWER = 1.0               # window scoring: a term weighs idf ** IDF_POWER
 WINDOW_PASSAGE_WEIGHT = 2.0   # a window's score: its query terms (idf) plus this much of its passage's relative BM25 score
 _WORD = re.compile(r"\w+", re.UNICODE)
@@ -735,6 +736,19 @@ def sentences(text: str) -> list[tuple[int, int]]:
     return out
 
 
+_LEAD = re.compile(r"^\W*(?:[\dA-Za-z]{1,3}[.)]\s*){0,3}([^\n.:]{1,60}?)(?:\.|:|\n)\s*\S")
+
+
+def _lead(sentence: str) -> str:
+    """A window's heading: the short run of words that opens its first sentence ("7.3 Audit Rights.",
+    "ARTICLE 9 - TERMINATION"), after a clause number ('' when the sentence has no short lead)."""
+    m = _LEAD.match(sentence)
+    if not m:
+        return ""
+    lead = m.group(1).strip()
+    return lead if 0 < len(lead) <= 60 and len(lead.split()) <= 8 else ""
+
+
 def sentence_windows(text: str, weights: dict[str, float], width: int) -> list[tuple[int, int, float]]:
     """Windows of consecutive whole sentences of text (each at most about `width` characters, or one
     longer sentence), with their score: the idf weights of the query terms they hold, a little more
@@ -743,16 +757,18 @@ def sentence_windows(text: str, weights: dict[str, float], width: int) -> list[t
     if not sents:
         return []
     sterms = [terms(text[a:b]) for a, b in sents]
+    heads = [set(terms(_lead(text[a:b]))) if HEADING_BONUS else set() for a, b in sents]
     out = []
     for i in range(len(sents)):
         counts: dict[str, int] = {}
+        bonus = HEADING_BONUS * sum(weights.get(t, 0.0) for t in heads[i])
         j = i
         while j < len(sents) and (j == i or sents[j][1] - sents[i][0] <= width):
             for t in sterms[j]:
                 if t in weights:
                     counts[t] = counts.get(t, 0) + 1
             j += 1
-            score = sum(weights[t] * (1 + 0.25 * math.log(n)) for t, n in counts.items())
+            score = sum(weights[t] * (1 + 0.25 * math.log(n)) for t, n in counts.items()) + bonus
             if score > 0:
                 out.append((sents[i][0], sents[j - 1][1], score))
     return out
