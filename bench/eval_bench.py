@@ -3,6 +3,7 @@
     .venv/bin/python bench/eval_bench.py                     # full run (3,676 questions x 3 modes)
     .venv/bin/python bench/eval_bench.py --limit 400         # a quick run: a deterministic sample across kinds
     .venv/bin/python bench/eval_bench.py --wiki bench-out/cuad-wiki   # reuse a built wiki
+    .venv/bin/python bench/eval_bench.py --split dev --limit 400      # tune on even-numbered questions only
 
 The data set is looked for at ../shared/eval/cuad-dev relative to the repository root (or --data).
 The wiki is built with the offline backend, 4 agents and 4 sessions (agents.orchestrate.build).
@@ -42,6 +43,8 @@ def main(argv=None) -> int:
     ap.add_argument("--wiki", default=None, help="reuse this wiki (built into it when it does not exist yet)")
     ap.add_argument("--out", default=str(ROOT / "bench-out" / "eval"), help="report and chart folder")
     ap.add_argument("--limit", type=int, default=None, help="a deterministic sample of N questions across kinds")
+    ap.add_argument("--split", choices=["all", "dev", "holdout"], default="all",
+                    help="dev: the questions at even positions in the file (for tuning); holdout: the odd ones")
     ap.add_argument("--budget", type=int, default=4000)
     ap.add_argument("--modes", nargs="+", default=ALL_MODES, choices=ALL_MODES)
     ap.add_argument("--agents", type=int, default=4)
@@ -61,7 +64,10 @@ def main(argv=None) -> int:
         secs = build_wiki(corpus, wiki, args.agents, args.sessions)
         print(f"built in {secs:.1f} s")
 
-    questions = spread_sample(load_questions(qfile), args.limit)
+    questions = load_questions(qfile)
+    if args.split != "all":
+        questions = [q for i, q in enumerate(questions) if i % 2 == (0 if args.split == "dev" else 1)]
+    questions = spread_sample(questions, args.limit)
     kinds = {k: sum(q.get("kind") == k for q in questions) for k in ("single", "aggregate")}
     print(f"{len(questions)} questions ({kinds['single']} single, {kinds['aggregate']} aggregate), "
           f"modes {', '.join(args.modes)}, budget {args.budget} tokens")

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from agents.answer import AskResult, Answerer, ContextBuilder, _Unit, ask_batch, render_context
+from agents.answer import (AskResult, Answerer, ContextBuilder, _Unit, ask_batch, render_context, sentence_windows,
+                           sentences)
 from agents.base import TokenUsage
 from search.index import CorpusIndex
 from search.texts import normalize_newlines
@@ -194,6 +195,56 @@ def test_no_scope_interleaves_quotes_and_search(answerer):
     kinds = [c.kind for c in r.context]
     assert "page" in kinds and "passage" in kinds
     assert r.scope["kind"] == ""
+
+
+def test_sentences_are_whole_and_short_pieces_join_the_next():
+    text = "7.3 Audit.  Orion may audit Beta's records once per year on thirty days' notice. Beta shall keep the records for at least six full years.\n\n8. Notices\nAll notices shall be in writing and sent by courier."
+    sents = sentences(text)
+    # every sentence is a verbatim, trimmed slice; a clause number or heading joins the sentence after it
+    assert [text[a:b] for a, b in sents] == [
+        "7.3 Audit.  Orion may audit Beta's records once per year on thirty days' notice.",
+        "Beta shall keep the records for at least six full years.",
+        "8. Notices\nAll notices shall be in writing and sent by courier."]
+
+
+def test_sentence_windows_find_the_matching_clause():
+    text = ("Payment is due within thirty days of the invoice date. Late payments bear interest at two percent. "
+            "Orion may audit Beta's records once per year on thirty days' notice. "
+            "All notices shall be in writing and delivered by hand or by courier to the addresses above.")
+    weights = {"audit": 3.0, "record": 2.0, "notic": 1.0}
+    wins = sentence_windows(text, weights, 90)
+    a, b, _ = max(wins, key=lambda w: w[2])
+    assert text[a:b] == "Orion may audit Beta's records once per year on thirty days' notice."
+    for a, b, score in wins:   # whole sentences, within the width unless a single sentence is longer
+        assert score > 0 and text[a:b] == text[a:b].strip()
+        assert (b - a) <= 90 or any(text[a:b] == text[x:y] for x, y in sentences(text))
+
+
+def test_many_document_scope_gives_windows_verbatim(answerer, monkeypatch):
+    import agents.answer as answer_mod
+
+    monkeypatch.setattr(answer_mod, "MAX_DOC_SCOPE", 1)   # the two supply agreements count as many
+    r = answerer.ask("Which of the Supply agreements in the collection contain an audit clause?", mode="wiki+search")
+    assert r.scope["kind"] == "collection"
+    passages = [c for c in r.context if c.kind == "passage"]
+    assert passages
+    for c in passages:
+        sp = c.spans[0]
+        assert answerer.index.texts.read(sp["doc_id"], sp["start"], sp["end"]) == c.text
+        assert sp["end"] - sp["start"] <= answer_mod.WINDOW_CHARS + 200
+    beta = [c.text for c in passages if c.spans[0]["doc_id"] == "supply/beta-supply"]
+    assert any("audit Beta's records" in t for t in beta)
+
+
+def test_expansion_terms_come_from_named_topics(answerer):
+    q = "Which documents have an applicable law clause?"
+    exp = answerer.expansion_terms(q, answerer.page_index.search(q, k=20))
+    # the topic named by its alias ("Applicable law") quotes "... is governed by the laws of ...":
+    # "govern" is shared by its quotes and missing from the question, and weighs less than a query term
+    assert "govern" in exp
+    assert not set(exp) & {"applic", "law", "claus"}
+    assert all(0 < w < answerer._idf(t) for t, w in exp.items())
+    assert answerer.expansion_terms("zzz qqq", answerer.page_index.search("zzz qqq", k=20)) == {}
 
 
 def test_korean_question(wiki_dir, answerer, capsys):
