@@ -62,6 +62,7 @@ OPEN_PER_DOC = 2
 OPEN_PASSAGES = 3
 PRF_TERMS = 8                 # expansion terms from the named topics' quotes (0: none)
 PRF_TOPICS = 3
+PRF_MIN_IDF = 1.5             # ... named by title terms whose idf adds up to at least this
 PRF_MIN_SHARE = 0.1           # ... each in at least this share of those quotes
 PRF_WEIGHT = 0.3              # ... weighing this much of a query term of the same idf
 PRF_SEARCH = 3                # >0: also this many passages per document from the expanded query
@@ -510,7 +511,15 @@ class Answerer:
         if not PRF_TERMS:
             return {}
         q_set = set(terms(query))
-        slugs = [h.slug for h in hits if h.type == "topic" and self.page_index.title_match(h.slug, q_set)[0] >= 0.5][:PRF_TOPICS]
+        named = []
+        for h in hits:
+            if h.type != "topic":
+                continue
+            share, matched = self.page_index.title_match(h.slug, q_set)
+            weight = sum(self._idf(t) for t in matched)
+            if share >= 0.5 and weight >= PRF_MIN_IDF:   # a topic named by common words only says little
+                named.append((-weight, -h.score, h.slug))
+        slugs = [s for _, _, s in sorted(named)[:PRF_TOPICS]]
         quotes = [u for s in slugs for u in self.page_index.units_by_slug.get(s, [])]
         if len(quotes) < 3:
             return {}
