@@ -13,9 +13,16 @@ project's counter):
   collection (a kind of document) or a document strongly (its title/aliases, plus rare identifying
   words for a document), the scope is those documents, and the words that named them are removed
   from the query used inside the scope. Topic pages contribute their quotes (restricted to the
-  scope); then search restricted to the scope adds each in-scope document's best passage not
-  already covered, one per document first, then second-best. With no scope: topic quotes and plain
-  search, interleaved.
+  scope); then search restricted to the scope adds each in-scope document's best unit not already
+  covered, one per document first, then second-best. In a scope of a few named documents a unit is
+  a passage; in a many-document scope it is a window of whole sentences (about WINDOW_CHARS) taken
+  from the document's best passages, ranked by the query terms it holds (idf-weighted, a little more
+  in the heading that opens it), so the clause asked about rather than the passage around it comes
+  first and more documents fit. The query is expanded (pseudo-relevance feedback, lower weight)
+  with the terms shared by the quotes of the topic pages the query names by distinctive title
+  words, which finds clauses phrased without the question's words. With no scope: topic quotes and
+  search, interleaved; for a question about many documents, search gives many documents one short
+  window each first.
 
 Every context item carries the exact source spans whose text it holds verbatim, so answers can be
 cited and evaluated. Offline the answer is extractive; with the Claude backend it is generated.
