@@ -109,9 +109,12 @@ class AskResult:
     scope: dict | None = None                    # how the wiki scoped the question (diagnostics)
 
     def to_dict(self) -> dict:
-        return {"question": self.question, "mode": self.mode, "answer": self.answer,
-                "context": [c.to_dict() for c in self.context],
-                "tokens": {"context": self.tokens, "usage": self.usage}}
+        """The issue's schema: `tokens` is the context's token count; Claude's usage, when any, is `usage`."""
+        d = {"question": self.question, "mode": self.mode, "answer": self.answer,
+             "context": [c.to_dict() for c in self.context], "tokens": self.tokens}
+        if self.usage:
+            d["usage"] = self.usage
+        return d
 
     def to_text(self) -> str:
         lines = [self.answer.rstrip(), ""]
