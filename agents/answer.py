@@ -447,12 +447,7 @@ class Answerer:
         cache = self.__dict__.setdefault("_idf_cache", {})
         if term not in cache:
             try:
-                idx = self.index._index
-                searcher = self.__dict__.get("_searcher") or idx.searcher()
-                self.__dict__["_searcher"] = searcher
-                n = max(1, searcher.num_docs)
-                df = searcher.doc_freq("body", term)
-                cache[term] = math.log(1 + (n - df + 0.5) / (df + 0.5))
+                cache[term] = self.index.idf(term)
             except Exception:  # noqa: BLE001 - an index without statistics: every term weighs the same
                 cache[term] = 1.0
         return cache[term]

@@ -20,6 +20,7 @@ Fields (all tokenizers are tantivy built-ins, so nothing has to be registered on
 from __future__ import annotations
 
 import json
+import math
 import logging
 import re
 import shutil
@@ -454,6 +455,13 @@ class CorpusIndex:
             return Query.term_query(self._schema, "cjk", run)
         grams = list(dict.fromkeys(run[i:i + 2] for i in range(len(run) - 1)))[:64]
         return Query.boolean_query([(Occur.Must, Query.term_query(self._schema, "cjk", g)) for g in grams])
+
+    def idf(self, term: str) -> float:
+        """BM25 idf of an analysed (stemmed, lower-cased) body term over the passages."""
+        searcher = self._index.searcher()
+        n = max(1, searcher.num_docs)
+        df = searcher.doc_freq("body", term)
+        return math.log(1 + (n - df + 0.5) / (df + 0.5))
 
     def _run(self, q: Query, k: int, doc_ids: Iterable[str] | None, terms: list[str], runs: list[str],
              phrase: str | None = None) -> list[Hit]:
