@@ -574,8 +574,19 @@ class Answerer:
             self._fill_wiki(cb, question, query, hits, scope)
         else:
             self._fill_wiki_search(cb, query, hits, scope, k, question=question)
+            self._fill_rest(cb, question, k)
         items, n = cb.finish()
         return items, n, scope
+
+    def _fill_rest(self, cb: ContextBuilder, question: str, k: int) -> None:
+        """Search fills what the wiki's scope left of the budget: the question's best passages anywhere,
+        whole (never trimmed, so a filled context costs no more than the search baseline's), none
+        overlapping what is already there. A scope that was too narrow then costs nothing."""
+        for u in self.search_units(question, k):
+            if cb.full or cb.used >= cb.budget:
+                break
+            if not cb.covers(u.doc_id, u.start, u.end):
+                cb.add(u, trim=False)
 
     def _linked_slugs(self, hits, scope: Scope) -> list[str]:
         """Pages reached by following links from the best pages: a scope page's member document pages,
