@@ -16,6 +16,13 @@ One session does the first of these that has work left, in order:
    log and list_pages): new evidence, new links. A page that would not change has its quotes
    re-read from the corpus and, when they all still match, is marked `confirmed`.
 
+The agent plans to a size budget (`plan_budget`, TARGET_RATIO of the corpus, counted like the size
+guard: the larger of characters and tokens): it estimates the wiki a quote plan makes (pages, index.md,
+log.md) and, when that is over the budget, first leaves out the collections least worth a page (a kind
+of two or three documents, or one inside another collection; their members then link each other),
+then shrinks every document's quote budget, then leaves out the least supported topics. Pages carry
+little besides quotes: links are labelled only when the slug does not already read as the title.
+
 What is "known" is what earlier sessions logged plus the agent's own writes in this session, never
 what another agent is writing at the same moment: that keeps concurrent sessions deterministic.
 Corpus text is only ever quoted, never followed: a document that says "ignore previous
@@ -41,12 +48,14 @@ KIND_PREFIX = "kind:"          # AgentTask.topics entries naming a collection ra
 MAX_DOCS_PER_TOPIC = 60
 MAX_KEY_PASSAGES = 6
 MAX_TITLE = 100
-SHORT_TITLE = 40
 # Quote budgets, relative to each document's size: the wiki stays far below the corpus.
 TOPIC_FRACTION = 0.13      # of a document's characters, spent on citing it across all topic pages
 MIN_SLOTS = 2              # even a short document is quoted on this many topic pages
 DOC_FRACTION = 0.05        # of a document's characters, quoted on its own page (opening, key passages)
 MIN_QUOTE = 150            # no quote shorter than this is planned (it would not carry its fact)
+TARGET_RATIO = 0.36         # the size budget: wiki characters / corpus characters the agent plans for
+MIN_OPENING = 200          # a document page's opening quote, at least (title, parties, date)
+RELATED = 3                # related topics listed at the end of a topic page
 KIND_CAP = {"heading": 700, "term": 600, "entity": 450, "phrase": 450}
 _VIA_RANK = {"heading": 0, "term": 1, "entity": 2, "phrase": 3}
 _QUOTE_HEADER_LIKE = re.compile(r"^\s*\[!quote\]", re.IGNORECASE | re.MULTILINE)
@@ -62,6 +71,19 @@ def _label(text: str) -> str:
     return _one_line(re.sub(r"[\[\]|#>*`]", " ", text), MAX_TITLE) or "untitled"
 
 
+def _link(slug: str, label: str) -> str:
+    """[[slug]] when the slug already reads as the label ("topic-law" for "Law", "kind-nda" for "Nda
+    documents", "topic-definition" for "Definitions"), else [[slug|label]]."""
+    from agents.slugs import slugify
+
+    said = slugify(label)
+    key = slug.split("-", 1)[1] if "-" in slug else slug
+    if said and len(key) >= 3 and (said == key or said.startswith(key) or key.startswith(said + "-")
+                                   or key.endswith("-" + said)):
+        return f"[[{slug}]]"
+    return f"[[{slug}|{_label(label)}]]"
+
+
 @dataclass
 class _Known:
     """What the agent may build on in this session."""
@@ -72,18 +94,22 @@ class _Known:
         return slug in self.pages
 
 
-def quote_plan(cat: Catalog, max_docs: int = MAX_DOCS_PER_TOPIC) -> dict[tuple[str, str], int]:
+def quote_plan(cat: Catalog, max_docs: int = MAX_DOCS_PER_TOPIC, scale: float = 1.0,
+               skip: frozenset[str] = frozenset()) -> dict[tuple[str, str], int]:
     """(topic key, doc id) -> the quote's length cap, for the pairs that get a quote at all.
 
     A topic quotes at most max_docs documents (the best evidence first: a heading's section, then a
     definition, then a sentence; spread evenly otherwise). A document spends at most TOPIC_FRACTION of
     its size on quotes across topic pages: many topics with short quotes rather than few long ones,
-    the topics earlier in the catalog (better supported) first.
+    the topics earlier in the catalog (better supported) first. `scale` (<= 1, from the size budget)
+    shrinks every document's share, the MIN_SLOTS floor included (down to one slot); topics in `skip`
+    get no quote.
     """
     import hashlib
 
     ranked: dict[str, list[str]] = {}
-    for t in cat.topics:
+    topics = [t for t in cat.topics if t.key not in skip]
+    for t in topics:
         ranked[t.key] = sorted(t.spans, key=lambda d: (_VIA_RANK.get(t.via.get(d, "phrase"), 3),
                                                        hashlib.sha1(f"{t.key}\0{d}".encode()).hexdigest()))[:max_docs]
     slots: dict[str, int] = {}
@@ -96,11 +122,11 @@ def quote_plan(cat: Catalog, max_docs: int = MAX_DOCS_PER_TOPIC) -> dict[tuple[s
         # its entry in `sources` each spell the doc id or its slug
         overhead[d] = 60 + 3 * len(doc_slug(d))
         unit = MIN_QUOTE + overhead[d]
-        budget[d] = max(MIN_SLOTS * unit, TOPIC_FRACTION * chars)
+        budget[d] = max(max(1.0, MIN_SLOTS * scale) * unit, TOPIC_FRACTION * scale * chars)
         slots[d] = int(budget[d] // unit)
     granted: dict[str, list[str]] = {}          # doc -> topic keys, in grant order
     # pass 1: every topic its two best-placed documents with slots left (more topics before longer lists)
-    for t in cat.topics:
+    for t in topics:
         cands = sorted((d for d in ranked[t.key] if slots[d] > 0), key=lambda d: (-slots[d], ranked[t.key].index(d)))
         if len(cands) < 2:
             continue
@@ -108,7 +134,7 @@ def quote_plan(cat: Catalog, max_docs: int = MAX_DOCS_PER_TOPIC) -> dict[tuple[s
             slots[d] -= 1
             granted.setdefault(d, []).append(t.key)
     # pass 2: the rest of each topic's documents, best-supported topics first, while slots last
-    for t in cat.topics:
+    for t in topics:
         for d in ranked[t.key]:
             if slots[d] > 0 and t.key not in granted.get(d, []):
                 slots[d] -= 1
@@ -122,22 +148,160 @@ def quote_plan(cat: Catalog, max_docs: int = MAX_DOCS_PER_TOPIC) -> dict[tuple[s
     return plan
 
 
+# --- the size budget -------------------------------------------------------------------------------
+# What a page costs besides its quotes' text, in characters, measured on built wikis: the front matter
+# keys and a page's index.md line (PAGE_COST), a quote's header line and blank lines (QUOTE_COST), and
+# how much of a quote's cap a quote fills on average (QUOTE_FILL).
+PAGE_COST = 190
+QUOTE_COST = 34
+QUOTE_FILL = 0.8
+LOG_COST = 260             # log.md per agent and session
+WIKI_CHARS_PER_TOKEN = 3.3  # wiki pages' characters a token (slugs, links and quote headers split finely)
+MIN_SCALE = 0.3            # quotes shrink no further; below it the least supported topics go instead
+
+
+@dataclass
+class Budget:
+    """How the offline agent fits the wiki into target_ratio x the corpus's characters."""
+    target: int                        # characters the wiki may take
+    estimate: int                      # characters it is expected to take under this budget
+    scale: float = 1.0                 # of the quote budgets (TOPIC_FRACTION, DOC_FRACTION, MIN_SLOTS)
+    dropped_kinds: frozenset[str] = frozenset()
+    dropped_topics: frozenset[str] = frozenset()
+
+
+def weak_collections(cat: Catalog) -> list[str]:
+    """Collections least worth a page, least first: a kind (not a folder) of two or three documents, or one
+    whose members all belong to one other, larger collection (they reach each other through it)."""
+    weak = []
+    for c in cat.collections:
+        if c.folder:
+            continue
+        members = set(c.members)
+        inside = any(o is not c and len(o.members) > len(c.members) and members <= set(o.members)
+                     for o in cat.collections)
+        if len(c.members) <= 3 or inside:
+            weak.append(c)
+    return [c.key for c in sorted(weak, key=lambda c: (len(c.members), c.key))]
+
+
+def estimate_chars(cat: Catalog, plan: dict[tuple[str, str], int], scale: float, dropped_kinds: frozenset[str],
+                   agents: int = 2, sessions: int = 2) -> int:
+    """The wiki's expected size in characters (pages, index.md, log.md) under a quote plan."""
+    total = LOG_COST * agents * sessions + 200
+    titles = {d: (o.title or d)[:MAX_TITLE] for d, o in cat.outlines.items()}
+    topic_links: dict[str, int] = {}
+    by_topic: dict[str, list[tuple[str, int]]] = {}
+    for (key, d), cap in plan.items():
+        by_topic.setdefault(key, []).append((d, cap))
+    for t in cat.topics:
+        quoted = by_topic.get(t.key, [])
+        if len(quoted) < 2:
+            continue
+        total += PAGE_COST + 2 * len(t.slug) + 2 * len(t.title) + 50 + 3 * (len(t.slug) + 6)
+        total += sum(len(a) + 4 for a in t.aliases)
+        for d, cap in quoted:
+            total += int(cap * QUOTE_FILL) + QUOTE_COST + 2 * len(d) + len(doc_slug(d)) + 10
+            topic_links[d] = topic_links.get(d, 0) + len(t.slug) + 6
+        total += sum(len(doc_slug(d)) + 6 for d in t.doc_ids[len(quoted):])
+    for c in cat.collections:
+        if c.key in dropped_kinds:
+            continue
+        total += PAGE_COST + 2 * len(c.slug) + 2 * len(c.title) + 40 + sum(len(a) + 4 for a in c.aliases)
+        for d in c.members:
+            total += len(d) + 2 * len(doc_slug(d)) + 12
+    for d, o in cat.outlines.items():
+        total += PAGE_COST + 2 * len(doc_slug(d)) + 2 * len(titles[d]) + len(d) + topic_links.get(d, 0)
+        budget = DOC_FRACTION * scale * (o.chars or 4000)
+        if o.opening:
+            cap = min(500, max(MIN_OPENING * max(scale, 0.75), budget / 2), o.opening[1] - o.opening[0])
+            total += int(cap * QUOTE_FILL) + QUOTE_COST + len(d)
+        n_key = min(MAX_KEY_PASSAGES, int((budget / 2) // 220))
+        total += n_key * (int(220 * QUOTE_FILL) + QUOTE_COST + len(d) + 30)
+        total += 60 if o.dates else 0
+    return total
+
+
+def plan_budget(cat: Catalog, corpus_chars: int, target_ratio: float, max_docs: int = MAX_DOCS_PER_TOPIC,
+                agents: int = 2, sessions: int = 2, corpus_tokens: int = 0) -> tuple[Budget, dict[tuple[str, str], int]]:
+    """The largest quote plan whose wiki is expected within target_ratio x corpus_chars. Under pressure,
+    in this order: weak collections go (they carry no quote), quotes shrink down to MIN_SCALE, then the
+    least supported topics go (the catalog's last first, at most its weaker half), then quotes shrink
+    further."""
+    target = int(target_ratio * corpus_chars)
+    if corpus_tokens:       # the guard takes the larger ratio: wiki markup has fewer characters a token
+        target = min(target, int(target_ratio * corpus_tokens * WIKI_CHARS_PER_TOKEN))
+    plan = quote_plan(cat, max_docs)
+    kinds: frozenset[str] = frozenset()
+
+    def est(p, scale):
+        return estimate_chars(cat, p, scale, kinds, agents, sessions)
+
+    e = est(plan, 1.0)
+    if e <= target:
+        return Budget(target, e), plan
+    for key in weak_collections(cat):
+        kinds = kinds | {key}
+        e = est(plan, 1.0)
+        if e <= target:
+            return Budget(target, e, 1.0, kinds), plan
+
+    def fit(lo: float, skip: frozenset[str]):
+        scale = 1.0
+        while True:
+            p = quote_plan(cat, max_docs, scale, skip)
+            e = est(p, scale)
+            if e <= target or scale - 0.05 < lo - 1e-9:
+                return scale, p, e, e <= target
+            scale = round(scale - 0.05, 2)
+
+    scale, plan, e, ok = fit(MIN_SCALE, frozenset())
+    if ok:
+        return Budget(target, e, scale, kinds), plan
+    skip: frozenset[str] = frozenset()
+    for t in reversed(cat.topics[len(cat.topics) // 2:]):
+        skip = skip | {t.key}
+        plan = quote_plan(cat, max_docs, MIN_SCALE, skip)
+        e = est(plan, MIN_SCALE)
+        if e <= target:
+            return Budget(target, e, MIN_SCALE, kinds, skip), plan
+    scale, plan, e, _ = fit(0.1, skip)
+    return Budget(target, e, scale, kinds, skip), plan
+
+
 class OfflineBackend:
     name = "offline"
 
     def __init__(self, catalog: Catalog | None = None, *, topics_per_session: int = 80,
-                 max_docs_per_topic: int = MAX_DOCS_PER_TOPIC):
+                 max_docs_per_topic: int = MAX_DOCS_PER_TOPIC, target_ratio: float | None = TARGET_RATIO,
+                 agents: int = 2, sessions: int = 2):
         self._catalog = catalog
+        self.target_ratio = target_ratio          # None: no size budget (the quote fractions alone)
+        self.agents, self.sessions = agents, sessions
+        self.budget: Budget | None = None
         self._plan: dict[tuple[str, str], int] | None = None
         self._lock = threading.Lock()
         self.topics_per_session = topics_per_session
         self.max_docs_per_topic = max_docs_per_topic
+        self.scale = 1.0                          # quote budgets scaled to the size budget (see plan)
+        self.dropped_kinds: frozenset[str] = frozenset()   # collections not worth their page under the budget
+        self.dropped_topics: frozenset[str] = frozenset()  # topics left out under the budget
 
     def plan(self, tools) -> dict[tuple[str, str], int]:
         cat = self.catalog(tools)
         with self._lock:
             if self._plan is None:
-                self._plan = quote_plan(cat, self.max_docs_per_topic)
+                if self.target_ratio is None:
+                    self._plan = quote_plan(cat, self.max_docs_per_topic)
+                else:
+                    chars = getattr(tools.index, "corpus_chars", 0) or sum(o.chars for o in cat.outlines.values())
+                    tokens = getattr(tools.index, "corpus_tokens", 0) or 0
+                    self.budget, self._plan = plan_budget(cat, chars, self.target_ratio, self.max_docs_per_topic,
+                                                          self.agents, self.sessions, tokens)
+                    self.scale = self.budget.scale
+                    self.dropped_kinds = self.budget.dropped_kinds
+                    self.dropped_topics = self.budget.dropped_topics
+                    log.info("size budget: %s", self.budget)
             return self._plan
 
     # --- the catalog ------------------------------------------------------------------------
@@ -217,7 +381,7 @@ class _Session:
     def go(self) -> None:
         self.learn()
         missing = [d for d in self.task.doc_ids if doc_slug(d) not in self.mine]
-        kinds_missing = [k for k in self.kind_keys if kind_slug(k) not in self.mine]
+        kinds_missing = [k for k in self.kind_keys if kind_slug(k) not in self.mine and k not in self.b.dropped_kinds]
         if missing or kinds_missing:
             self.write_documents(missing)
             self.write_collections(kinds_missing)
@@ -280,19 +444,22 @@ class _Session:
     def doc_body(self, doc_id: str) -> tuple[str, str]:
         outline = self.cat.outlines.get(doc_id)
         parts: list[str] = []
-        colls = self.cat.collections_of(doc_id)[:3]
-        facts = [f"Document `{doc_id}`"]
+        colls = [c for c in self.cat.collections_of(doc_id) if c.key not in self.b.dropped_kinds][:3]
         if colls:
-            facts.append("one of the " + " and of the ".join(f"[[{c.slug}|{_label(c.title)}]]" for c in colls))
-        parts.append(", ".join(facts) + ".")
+            parts.append("In " + ", ".join(_link(c.slug, c.title) for c in colls) + ".")
+        # a collection without a page (under the size budget): its members link each other instead
+        peers = [m for c in self.cat.collections_of(doc_id) if c.key in self.b.dropped_kinds
+                 for m in c.members if m != doc_id]
+        if peers:
+            parts.append("See also " + ", ".join(f"[[{doc_slug(m)}]]" for m in list(dict.fromkeys(peers))[:3]) + ".")
         if outline and outline.terms:
             names = []
             for term in dict.fromkeys(outline.terms):
                 t = self.cat.topic(_norm(term))
                 if t is not None and self.known.has(t.slug):
-                    names.append(f"[[{t.slug}|{_label(term)}]]")
+                    names.append(_link(t.slug, term))
             if names:
-                parts.append("Terms it defines: " + ", ".join(names[:8]) + ".")
+                parts.append("Defines " + ", ".join(names[:8]) + ".")
         opening_text = ""
         if outline and outline.opening:
             try:
@@ -301,13 +468,14 @@ class _Session:
                 opening_text = ""
         dates = [d for d in (outline.dates if outline else []) if d not in opening_text[:500]]
         if dates:
-            parts.append("Dates mentioned near the start: " + "; ".join(dates[:4]) + ".")
+            parts.append("Dates near the start: " + "; ".join(dates[:4]) + ".")
         chars = outline.chars if outline and outline.chars else 4000
-        budget = DOC_FRACTION * chars
+        budget = DOC_FRACTION * self.b.scale * chars
         if outline and outline.opening:
-            q = self.quote(doc_id, *outline.opening, cap=int(min(500, max(200, budget / 2))))
+            opening_cap = min(500, max(MIN_OPENING * max(self.b.scale, 0.75), budget / 2))
+            q = self.quote(doc_id, *outline.opening, cap=int(opening_cap))
             if q:
-                parts.append("## Opening\n\n" + q)
+                parts.append(q)
         passages = []
         n_key = min(MAX_KEY_PASSAGES, int((budget / 2) // 220))
         opening = outline.opening if outline and outline.opening else (0, 0)
@@ -318,18 +486,15 @@ class _Session:
             if not q:
                 continue
             t = self.cat.topic(key)
-            head = f"[[{t.slug}|{_label(label)}]]" if t is not None and self.known.has(t.slug) else _label(label)
-            passages.append(f"### {head}\n\n{q}")
+            head = _link(t.slug, label) if t is not None and self.known.has(t.slug) else _label(label)
+            passages.append(f"## {head}\n\n{q}")
         if passages:
-            parts.append("## Key passages\n\n" + "\n\n".join(passages))
+            parts.append("\n\n".join(passages))
         topics = [(slug, info) for slug, info in sorted(self.known.pages.items())
                   if info.get("type") == "topic" and doc_id in self.sources_of(slug)]
         if topics:
-            parts.append("Topics quoting it: " + ", ".join(
-                f"[[{slug}|{_label(info.get('title') or slug)}]]" for slug, info in topics) + ".")
-        n_quotes = sum(p.count("> [!quote]") for p in parts)
-        desc = f"{self._title(doc_id)}: its opening" + (f" and {n_quotes - 1} key passages" if n_quotes > 1 else "")
-        return "\n\n".join(parts) + "\n", desc
+            parts.append("Topics: " + ", ".join(_link(slug, info.get("title") or slug) for slug, info in topics) + ".")
+        return "\n\n".join(parts) + "\n", ""
 
     def key_passages(self, doc_id: str) -> list[tuple[str, str, int, int]]:
         """One short passage per major heading (recurring headings first), else the doc's topic quotes."""
@@ -367,16 +532,15 @@ class _Session:
 
     def collection_body(self, key: str) -> tuple[str, str, list[str]] | None:
         coll = next((c for c in self.cat.collections if c.key == key), None)
-        if coll is None:
+        if coll is None or key in self.b.dropped_kinds:
             return None
         n = len(coll.members)
         if coll.folder:
-            why = f"the {n} documents of the folder `{coll.folder}/`"
+            why = f"The {n} documents of the folder `{coll.folder}/`"
         else:
-            why = f"{n} documents whose titles or file names name the kind \u201c{_label(coll.key)}\u201d"
-        lines = [f"{_label(coll.title)}: {why}.", ""]
-        lines += [f"- [[{doc_slug(d)}|{self._title(d)}]]" for d in coll.members]
-        return "\n".join(lines) + "\n", why[:1].upper() + why[1:], list(coll.members)
+            why = f"{n} documents named \u201c{_label(coll.key)}\u201d"
+        lines = [f"- [[{doc_slug(d)}]]" for d in coll.members]     # titles: in the index and on the pages
+        return "\n".join(lines) + "\n", why, list(coll.members)
 
     def write_collections(self, keys: list[str]) -> None:
         done = []
@@ -412,24 +576,23 @@ class _Session:
             s, e = t.spans[d]
             q = self.quote(d, s, e, cap)
             if q:
-                sections.append(f"## [[{doc_slug(d)}|{self._title(d)[:SHORT_TITLE]}]]\n\n{q}")
+                sections.append(f"## [[{doc_slug(d)}]]\n\n{q}")
                 quoted.append(d)
         if len(quoted) < 2:
             return None
-        intro = f"\u201c{_label(t.title)}\u201d: {what}, quoted from {len(quoted)} of the {len(docs)} documents that have it."
-        if t.aliases:
-            intro += " Also written: " + "; ".join(_label(a) for a in t.aliases[:4]) + "."
-        parts = [intro, *sections]
+        parts = list(sections)
         rest = [d for d in docs if d not in quoted]
         if rest:
-            parts.append("## Also in\n\n" + ", ".join(f"[[{doc_slug(d)}]]" for d in rest))
-        rel = [o for o in related(t, self.cat.topics, k=12) if self.known.has(o.slug)][:5]
+            parts.append("Also in " + ", ".join(f"[[{doc_slug(d)}]]" for d in rest) + ".")
+        rel = [o for o in related(t, self.cat.topics, k=12) if self.known.has(o.slug)][:RELATED]
         if rel:
-            parts.append("## Related\n\n" + ", ".join(f"[[{o.slug}|{_label(o.title)}]]" for o in rel))
-        desc = f"{_label(t.title)}: {what}, quoted from {len(quoted)} documents"
+            parts.append("Related: " + ", ".join(_link(o.slug, o.title) for o in rel) + ".")
+        desc = f"{what[:1].upper()}{what[1:]}, quoted from {len(quoted)} of {len(docs)} documents"
         return "\n\n".join(parts) + "\n", desc, quoted
 
     def write_topic(self, t: Topic, status: str = "draft") -> bool:
+        if t.key in self.b.dropped_topics:
+            return False
         made = self.topic_body(t)
         if made is None:
             return False

@@ -200,7 +200,7 @@ def load_catalog(index, cache_dir: Path) -> Catalog:
 
 def _make_backend(config: BuildConfig, cat: Catalog):
     if config.backend == "offline":
-        return OfflineBackend(cat)
+        return OfflineBackend(cat, agents=config.agents, sessions=config.sessions)
     if config.backend == "claude":
         from agents.claude import ClaudeBackend
 

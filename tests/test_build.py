@@ -105,8 +105,9 @@ def test_claude_backend_without_a_key_is_a_clear_error(tmp_path, capsys):
 def test_build_the_sample_corpus(tmp_path, capsys):
     wiki = tmp_path / "wiki"
     assert _build(ACME, wiki, "--sessions", "2") == 0
-    stats = _check_sound(wiki)
-    assert stats["pages"] > stats["docs_total"]
+    # the default build (`make demo`) plans to a size budget: far below the guard, nothing uncited
+    stats = _check_sound(wiki, max_ratio=0.40)
+    assert stats["pages"] > stats["docs_total"] and stats["orphans"] == 0
     assert _build(ACME, wiki, "--sessions", "1") == 0
     assert capsys.readouterr().out.strip().splitlines()[-1].startswith("session 3: ")
     _check_sound(wiki)

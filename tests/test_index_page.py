@@ -100,3 +100,11 @@ def test_write_index_removes_stale_sections(tmp_path):
     assert "[[a|A]]" in (wiki.root / "index.md").read_text()
     with pytest.raises(Exception):
         wiki.write(page("index", body="x"), agent="alice", session=1)
+
+
+def test_a_description_that_repeats_the_title_is_left_out():
+    from wikigen.index_page import Entry
+
+    assert Entry("a", "Law", "topic", " law ").line() == "- [[a|Law]]"
+    assert Entry("a", "Law", "topic", "Governing law, quoted from 2 documents").line() == \
+        "- [[a|Law]] — Governing law, quoted from 2 documents"

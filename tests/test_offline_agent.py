@@ -98,7 +98,7 @@ def test_sessions_write_documents_then_topics_and_every_quote_verifies(setup):
     doc_ids = sorted(d.doc_id for d in index.documents())
     topics = [t.key for t in cat.topics] + [KIND_PREFIX + c.key for c in cat.collections]
     assert cat.topic("confidentiality") is not None and cat.collections
-    backend = OfflineBackend(cat)
+    backend = OfflineBackend(cat, target_ratio=None)      # no size budget: every collection
 
     first = _session(backend, wiki, index, log, 1, doc_ids, topics)
     assert not first.errors, first.errors
@@ -123,7 +123,7 @@ def test_sessions_write_documents_then_topics_and_every_quote_verifies(setup):
             assert q.text == q.text.strip()
     # document pages link the topic pages that quote them
     doc_page = wiki.read(doc_slug(conf.sources[0]))
-    assert f"[[{conf.slug}|" in doc_page.body
+    assert conf.slug in doc_page.links()
 
 
 def test_collection_pages_name_the_kind_before_the_head_noun(setup):
@@ -131,14 +131,14 @@ def test_collection_pages_name_the_kind_before_the_head_noun(setup):
     doc_ids = sorted(d.doc_id for d in index.documents())
     assert {c.key for c in cat.collections} == {"supply", "service"}
     topics = [KIND_PREFIX + c.key for c in cat.collections]
-    out = _session(OfflineBackend(cat), wiki, index, log, 1, doc_ids, topics)
+    out = _session(OfflineBackend(cat, target_ratio=None), wiki, index, log, 1, doc_ids, topics)
     assert not out.errors, out.errors
     page = wiki.read("kind-supply")
     assert page.type == "collection" and page.title == "Supply agreements"
     assert {"supply", "supply agreement"} <= set(page.aliases)
     assert page.sources == ["contracts/supply-acme", "contracts/supply-initech"]
-    assert all(f"[[{doc_slug(d)}|" in page.body for d in page.sources)
-    assert "[[kind-supply|Supply agreements]]" in wiki.read(doc_slug("contracts/supply-acme")).body
+    assert page.links() == [doc_slug(d) for d in page.sources]
+    assert "kind-supply" in wiki.read(doc_slug("contracts/supply-acme")).links()
 
 
 def test_a_later_session_extends_and_links_instead_of_duplicating(setup):
@@ -211,3 +211,19 @@ def test_deterministic(tmp_path):
             _session(backend, wiki, index, log, s, doc_ids, topics)
         bodies.append({p.slug: p.body for p in wiki.pages()})
     assert bodies[0] == bodies[1]
+
+
+def test_size_budget_drops_weak_collections_then_shrinks_quotes(setup):
+    from agents.offline import MIN_SCALE, estimate_chars, plan_budget, quote_plan, weak_collections
+
+    index, wiki, cat, log = setup
+    chars = index.corpus_chars
+    roomy, plan = plan_budget(cat, chars, 10.0)
+    assert roomy.scale == 1.0 and not roomy.dropped_kinds and not roomy.dropped_topics
+    assert plan == quote_plan(cat)
+    assert roomy.estimate == estimate_chars(cat, plan, 1.0, frozenset())
+    tight, tight_plan = plan_budget(cat, chars, 0.01)
+    assert tight.dropped_kinds == frozenset(weak_collections(cat))     # pages without quotes go first
+    assert tight.scale < MIN_SCALE and tight.estimate < roomy.estimate
+    assert sum(tight_plan.values()) <= sum(plan.values())
+    assert plan_budget(cat, chars, 0.01) == (tight, tight_plan)         # deterministic

@@ -75,10 +75,25 @@ def test_render_log_md(tmp_path):
     path = log.write_markdown()
     assert path == tmp_path / "log.md"
     assert path.read_text() == (
-        "# Progress log\n\n_Rendered from .wikigen/progress.jsonl; do not edit._\n\n"
+        "# Progress log\n\n_Rendered from .wikigen/progress.jsonl (the full record); do not edit._\n\n"
         "## Session 1\n\n"
-        "- 2025-01-02T03:04:05.000Z **alice** write_page; pages: [[acme]], [[fees]]; queries: 2; docs read: 1; tokens: 99\n\n"
+        "- 2025-01-02T03:04:05.000Z **alice** write_page (2 pages: [[acme]], [[fees]]; queries: 2; docs read: 1; "
+        "tokens: 99)\n\n"
         "## Session 2\n\n- 2025-01-02T03:04:05.000Z **bob** session_end\n")
+
+
+def test_render_log_md_is_compact(tmp_path):
+    """One line per agent and session; a long page list shows its count and first pages only."""
+    log = ProgressLog(tmp_path, clock=lambda: "T")
+    log.append(session=1, agent="a", action="wrote pages", pages=[f"p{i}" for i in range(50)])
+    log.append(session=1, agent="b", action="wrote pages", pages=["q"])
+    log.append(session=1, agent="a", action="session finished", pages_written=50)
+    text = render_log(log.read())
+    lines = [l for l in text.splitlines() if l.startswith("- ")]
+    assert lines == ["- T **a** wrote pages (50 pages: [[p0]], [[p1]], +48 more); session finished (pages_written: 50)",
+                     "- T **b** wrote pages (1 page: [[q]])"]
+    assert "[[p49]]" not in text
+    assert len(ProgressLog(tmp_path).read().entries[0]["pages"]) == 50      # the full record stays in the JSONL
 
 
 def test_extra_fields_cannot_shadow(tmp_path):

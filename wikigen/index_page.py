@@ -47,6 +47,8 @@ class Entry:
         if len(title) > TITLE_MAX:
             title = title[:TITLE_MAX - 3] + "..."
         desc = " ".join(self.description.split())
+        if desc.casefold() == title.casefold():
+            desc = ""                       # a description that only repeats the title says nothing
         return f"- [[{self.slug}|{title}]] — {desc}" if desc else f"- [[{self.slug}|{title}]]"
 
 

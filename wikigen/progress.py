@@ -96,26 +96,40 @@ class ProgressLog:
         return self.md_path
 
 
+LOG_MD_PAGES = 2        # slugs shown per log.md entry; the full list stays in progress.jsonl
+
+
+def _entry_md(e: dict) -> str:
+    """One entry, compact: its action, how many pages (the first few linked), counts, note and extras."""
+    details = []
+    pages = [p for p in (e.get("pages") or []) if isinstance(p, str)]
+    if pages:
+        shown = ", ".join(f"[[{p}]]" for p in pages[:LOG_MD_PAGES])
+        more = f", +{len(pages) - LOG_MD_PAGES} more" if len(pages) > LOG_MD_PAGES else ""
+        details.append(f"{len(pages)} page{'s' if len(pages) != 1 else ''}: {shown}{more}")
+    if e.get("queries"):
+        details.append(f"queries: {len(e['queries'])}")
+    if e.get("docs"):
+        details.append(f"docs read: {len(e['docs'])}")
+    extra = {k: v for k, v in e.items() if k not in RESERVED}
+    if extra:
+        details.append(", ".join(f"{k}: {v}" for k, v in extra.items()))
+    action = str(e.get("action", "")).strip()
+    return f"{action} ({'; '.join(details)})" if details else action
+
+
 def render_log(log: LogRead) -> str:
-    """log.md: one section per session, one line per entry, newest session last."""
-    lines = ["# Progress log", "", "_Rendered from .wikigen/progress.jsonl; do not edit._", ""]
+    """log.md, compact: one section per session (newest last), one line per agent in the order the agents
+    first logged in it: the time of its first entry, then each entry's action with its page count, the
+    first few pages, counts, note and extras. Every page of every entry stays in .wikigen/progress.jsonl."""
+    lines = ["# Progress log", "", "_Rendered from .wikigen/progress.jsonl (the full record); do not edit._", ""]
     by_session: dict = {}
     for e in log.entries:
-        by_session.setdefault(e.get("session"), []).append(e)
+        by_session.setdefault(e.get("session"), {}).setdefault(str(e.get("agent", "?")), []).append(e)
     for session in sorted(by_session, key=lambda s: (not isinstance(s, int), str(s) if not isinstance(s, int) else s)):
         lines += [f"## Session {session}", ""]
-        for e in by_session[session]:
-            parts = [f"- {e.get('time', '?')} **{e.get('agent', '?')}** {e.get('action', '')}".rstrip()]
-            if e.get("pages"):
-                parts.append("pages: " + ", ".join(f"[[{p}]]" for p in e["pages"]))
-            if e.get("queries"):
-                parts.append(f"queries: {len(e['queries'])}")
-            if e.get("docs"):
-                parts.append(f"docs read: {len(e['docs'])}")
-            extra = {k: v for k, v in e.items() if k not in RESERVED}
-            if extra:
-                parts.append(", ".join(f"{k}: {v}" for k, v in extra.items()))
-            lines.append("; ".join(parts))
+        for agent, entries in by_session[session].items():
+            lines.append(f"- {entries[0].get('time', '?')} **{agent}** " + "; ".join(_entry_md(e) for e in entries))
         lines.append("")
     if log.torn:
         lines += [f"_{len(log.torn)} torn line(s) skipped._", ""]
