@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import collections
 import gc
+import os
 import random
 import resource
 import re
@@ -103,6 +104,8 @@ def main(argv: list[str] | None = None) -> int:
         for s, e in split_passages(d.text):
             body = d.text[s:e]
             prepared.append((d.doc_id, d.title, s, e, body, cjk_grams(body)))
+    print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}  ({os.cpu_count()} CPUs; "
+          "wikigen needs both cores, bare tantivy about one, so other load lowers the ratio)")
     print(f"corpus: {corpus}  {n_docs} documents, {mb:.1f} MB, {len(prepared)} passages, {len(skipped)} skipped")
 
     tmp = Path(tempfile.mkdtemp(prefix="wikigen-bench-"))
@@ -148,6 +151,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"query latency over {len(queries)} queries (k=10, with snippets): p50 {pct(lat, 50):.2f} ms  "
               f"p95 {pct(lat, 95):.2f} ms  max {max(lat):.2f} ms  ({n_hits / len(queries):.1f} hits/query)")
         print(f"  e.g. {queries[0]!r}, {queries[1]!r}, {queries[2]!r}")
+        print(f"load average at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return 0

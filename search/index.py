@@ -24,8 +24,10 @@ import math
 import logging
 import re
 import shutil
+import sys
 import threading
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
@@ -52,6 +54,7 @@ WRITER_THREADS = 0
 TITLE_BOOST = 1.5
 PHRASE_BOOST = 2.0
 MAX_QUERY_TERMS = 256
+GIL_SWITCH_SECONDS = 0.0005  # see _FastGILSwitch
 SNIPPET_CHARS = 200
 
 # Hangul (syllables, jamo, compatibility jamo), Han (CJK unified + ext A + compatibility + ext B..),
@@ -194,6 +197,121 @@ def _write_manifest(index_dir: Path, root: Path, docs: dict[str, dict]) -> None:
     atomic_write(_manifest_path(index_dir), json.dumps(m, ensure_ascii=False, indent=0))
 
 
+# --- writing ------------------------------------------------------------------------------------
+
+class _FastGILSwitch:
+    """While a build runs, hand the GIL over every GIL_SWITCH_SECONDS instead of Python's 5 ms.
+
+    Each token counter thread needs the GIL back for a moment after every document it counted (tiktoken
+    releases it while encoding); with the default interval it waits up to 5 ms for the main thread,
+    which is busy feeding tantivy, per document. Process-wide, so counted: the last build to finish
+    restores the interval it found.
+    """
+    _lock = threading.Lock()
+    _users = 0
+    _saved = 0.0
+
+    def __enter__(self) -> "_FastGILSwitch":
+        with self._lock:
+            cls = type(self)
+            if cls._users == 0:
+                cls._saved = sys.getswitchinterval()
+                sys.setswitchinterval(min(cls._saved, GIL_SWITCH_SECONDS))
+            cls._users += 1
+        return self
+
+    def __exit__(self, *exc) -> None:
+        with self._lock:
+            cls = type(self)
+            cls._users -= 1
+            if cls._users == 0:
+                sys.setswitchinterval(cls._saved)
+
+
+class _WriteJob:
+    """One build's writes, pipelined with the reading of the files.
+
+    add(doc) hands the text to the token counter threads (tiktoken releases the GIL, so they run beside
+    everything else) and to the TextStore's writer thread, then splits the passages and adds them to the
+    tantivy writer, whose own threads index them. finish() deletes the removed ids, commits once, waits
+    for the counts and for the texts to be durable, and fills the manifest records; abort() rolls back.
+    Crash safety: the caller writes the manifest only after finish(), so it never points to texts or
+    index entries that are not durable.
+    """
+
+    def __init__(self, tdir: Path, texts: TextStore, counter: TokenCounter | None, *, fresh: bool):
+        c = counter if counter is not None else default_counter()
+        try:
+            index = tantivy.Index(build_schema(), path=str(tdir))
+            self.writer = index.writer(heap_size=WRITER_HEAP, num_threads=WRITER_THREADS)
+        except ValueError as e:
+            raise SearchIndexError(f"cannot write the search index in {tdir.parent} ({e}); "
+                                   "is another `wikigen index` running on it?") from None
+        self.fresh = fresh
+        self.texts = texts
+        self.docs: list[Document] = []
+        self.n_passages: list[int] = []
+        self.counts: list[Future] = []
+        threads = max(1, int(getattr(c, "threads", 1)))
+        self._count = c.count
+        self._pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="wikigen-tokens")
+        self._text_writer = texts.writer()
+        self._committed = False
+        self._gil = _FastGILSwitch().__enter__()
+
+    def add(self, d: Document) -> None:
+        self.counts.append(self._pool.submit(self._count, d.text))
+        self._text_writer.put(d.doc_id, d.text)
+        if not self.fresh:  # re-added ids too: a crash after a commit but before the manifest left them
+            self.writer.delete_documents_by_term("doc_id", d.doc_id)
+        spans = split_passages(d.text)
+        doc_id, title, text, add = d.doc_id, d.title, d.text, self.writer.add_document
+        for s, e in spans:
+            add(passage_document(doc_id, title, text, s, e))
+        self.docs.append(d)
+        self.n_passages.append(len(spans))
+
+    def finish(self, removed: list[str], records: dict[str, dict]) -> None:
+        for doc_id in removed:
+            self.writer.delete_documents_by_term("doc_id", doc_id)
+        # Commit first: it releases the GIL, so the token counts and the text sync finish beside it.
+        # A count or sync that fails after the commit leaves a committed index and the old manifest,
+        # the same state as a crash before the manifest (re-added ids are deleted before they are added).
+        self.writer.commit()
+        self._committed = True
+        try:
+            tokens = [f.result() for f in self.counts]
+            self._pool.shutdown()
+            self._text_writer.finish()
+        finally:
+            self._release_gil_switch()
+            self.writer = None  # releases the index's writer lock, held while the texts were written
+        for doc_id in removed:
+            self.texts.remove(doc_id)
+            records.pop(doc_id, None)
+        for d, n, t in zip(self.docs, self.n_passages, tokens):
+            records[d.doc_id] = {"path": d.path, "sha256": d.sha256, "size": d.size, "mtime_ns": d.mtime_ns,
+                                 "chars": len(d.text), "tokens": t, "title": d.title, "passages": n}
+
+    def _release_gil_switch(self) -> None:
+        if self._gil is not None:
+            self._gil.__exit__(None, None, None)
+            self._gil = None
+
+    def abort(self) -> None:
+        for f in self.counts:
+            f.cancel()
+        self._pool.shutdown(wait=True)
+        self._text_writer.abort()
+        self._release_gil_switch()
+        if self.writer is not None and not self._committed:
+            try:
+                self.writer.rollback()
+            except Exception as e:  # the original error matters more
+                log.warning("rollback failed: %s", e)
+        self.writer = None
+
+
 # --- the index -----------------------------------------------------------------------------------
 
 class CorpusIndex:
@@ -261,43 +379,53 @@ class CorpusIndex:
         summary = IndexSummary()
         skipped: list[Skipped] = list(scan.skipped)
         new_docs: dict[str, dict] = {}
-        to_index: list[Document] = []
+        indexed_ids: set[str] = set()
         metadata_only = False  # an mtime changed but the bytes did not: rewrite the manifest only
+        job: _WriteJob | None = None  # opened at the first document to (re-)index
 
-        for entry in scan.files:
-            rec = old.get(entry.doc_id)
-            same_path = rec is not None and rec.get("path") == entry.path
-            if same_path and rec["size"] == entry.size and rec["mtime_ns"] == entry.mtime_ns:
-                new_docs[entry.doc_id] = rec
-                summary.unchanged += 1
-                continue
-            try:
-                data, sha = read_and_hash(entry)
-            except Exception as e:  # ExtractError: unreadable
-                skipped.append(Skipped(entry.path, str(e)))
-                continue
-            if same_path and rec["sha256"] == sha:
-                new_docs[entry.doc_id] = dict(rec, size=entry.size, mtime_ns=entry.mtime_ns)
-                summary.unchanged += 1
-                metadata_only = True
-                continue
-            r = load(entry, data, sha)
-            if isinstance(r, Skipped):
-                skipped.append(r)
-                continue
-            to_index.append(r)
-            if rec is None:
-                summary.added += 1
-            else:
-                summary.changed += 1
+        try:
+            for entry in scan.files:
+                rec = old.get(entry.doc_id)
+                same_path = rec is not None and rec.get("path") == entry.path
+                if same_path and rec["size"] == entry.size and rec["mtime_ns"] == entry.mtime_ns:
+                    new_docs[entry.doc_id] = rec
+                    summary.unchanged += 1
+                    continue
+                try:
+                    data, sha = read_and_hash(entry)
+                except Exception as e:  # ExtractError: unreadable
+                    skipped.append(Skipped(entry.path, str(e)))
+                    continue
+                if same_path and rec["sha256"] == sha:
+                    new_docs[entry.doc_id] = dict(rec, size=entry.size, mtime_ns=entry.mtime_ns)
+                    summary.unchanged += 1
+                    metadata_only = True
+                    continue
+                r = load(entry, data, sha)
+                del data
+                if isinstance(r, Skipped):
+                    skipped.append(r)
+                    continue
+                if job is None:
+                    job = _WriteJob(tdir, texts, counter, fresh=fresh)
+                job.add(r)  # indexed, kept and counted while the next files are read
+                indexed_ids.add(r.doc_id)
+                if rec is None:
+                    summary.added += 1
+                else:
+                    summary.changed += 1
 
-        indexed_ids = {x.doc_id for x in to_index}
-        removed = [d for d in old if d not in new_docs and d not in indexed_ids]
-        summary.removed = len(removed)
-
-        if to_index or removed:
-            cls._write(tdir, texts, to_index, removed, new_docs, counter, fresh=fresh)
-        if to_index or removed or metadata_only or fresh:
+            removed = [d for d in old if d not in new_docs and d not in indexed_ids]
+            summary.removed = len(removed)
+            if removed and job is None:
+                job = _WriteJob(tdir, texts, counter, fresh=fresh)
+            if job is not None:
+                job.finish(removed, new_docs)
+        except BaseException:
+            if job is not None:
+                job.abort()
+            raise
+        if job is not None or metadata_only or fresh:
             _write_manifest(index_dir, root, new_docs)
 
         idx = CorpusIndex.open(index_dir)
@@ -309,70 +437,6 @@ class CorpusIndex:
         summary.seconds = time.perf_counter() - t0
         log.info("index %s: %s", index_dir, summary.to_text().splitlines()[0])
         return idx, summary
-
-    @staticmethod
-    def _write(tdir: Path, texts: TextStore, docs: list[Document], removed: list[str],
-               records: dict[str, dict], counter: TokenCounter | None, *, fresh: bool = False) -> None:
-        """Delete removed and re-added ids (not needed in a fresh index), add the passages of docs,
-        one commit; fill records."""
-        try:
-            index = tantivy.Index(build_schema(), path=str(tdir))
-            writer = index.writer(heap_size=WRITER_HEAP, num_threads=WRITER_THREADS)
-        except ValueError as e:
-            raise SearchIndexError(f"cannot write the search index in {tdir.parent} ({e}); "
-                                   "is another `wikigen index` running on it?") from None
-
-        # Two helper threads overlap the indexing on this thread: token counting (tiktoken releases
-        # the GIL) and keeping the texts (mostly waiting on fsync). Their errors are re-raised here.
-        tokens: list[int] = []
-        errors: list[BaseException] = []
-
-        def count_tokens() -> None:
-            try:
-                c = counter if counter is not None else default_counter()
-                tokens.extend(c.count_many([d.text for d in docs]))
-            except BaseException as e:
-                errors.append(e)
-
-        def keep_texts() -> None:
-            try:
-                texts.put_many((d.doc_id, d.text) for d in docs)
-            except BaseException as e:
-                errors.append(e)
-
-        helpers = [threading.Thread(target=f, name=f"wikigen-{f.__name__}", daemon=True)
-                   for f in (keep_texts, count_tokens)]
-        for t in helpers:
-            t.start()
-        try:
-            for doc_id in removed:
-                writer.delete_documents_by_term("doc_id", doc_id)
-            n_passages: list[int] = []
-            for d in docs:
-                if not fresh:  # re-added ids too: a crash after a commit but before the manifest left them
-                    writer.delete_documents_by_term("doc_id", d.doc_id)
-                spans = split_passages(d.text)
-                n_passages.append(len(spans))
-                for s, e in spans:
-                    writer.add_document(passage_document(d.doc_id, d.title, d.text, s, e))
-            for t in helpers:
-                t.join()
-            if errors:
-                raise errors[0]
-            if len(tokens) != len(docs):
-                raise SearchIndexError(f"the token counter returned {len(tokens)} counts for {len(docs)} documents")
-            writer.commit()
-        except BaseException:
-            for t in helpers:
-                t.join()
-            writer.rollback()
-            raise
-        for doc_id in removed:
-            texts.remove(doc_id)
-            records.pop(doc_id, None)
-        for d, n, t in zip(docs, n_passages, tokens):
-            records[d.doc_id] = {"path": d.path, "sha256": d.sha256, "size": d.size, "mtime_ns": d.mtime_ns,
-                                 "chars": len(d.text), "tokens": t, "title": d.title, "passages": n}
 
     # -- reading ----------------------------------------------------------------------------------
 

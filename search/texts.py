@@ -6,9 +6,13 @@ checked against it later. Offsets are Python str indices (code points), never UT
 
 from __future__ import annotations
 
+import ctypes
 import hashlib
 import os
+import queue
 import re
+import sys
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -83,6 +87,22 @@ class TextStore:
             for f in [pool.submit(self.put, doc_id, text) for doc_id, text in items]:
                 f.result()
 
+    def writer(self) -> "TextWriter":
+        """A background writer for many texts: see TextWriter."""
+        return TextWriter(self)
+
+    def _write_unsynced(self, doc_id: str, text: str, made: set[Path]) -> Path:
+        """Write text for doc_id through a temp file and a rename, without fsync (TextWriter syncs once)."""
+        path = self._path(doc_id)
+        if path.parent not in made:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            made.add(path.parent)
+        tmp = path.with_name(f".{path.name}.tmp")  # one writer at a time: the index's writer lock is held
+        with open(tmp, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+        os.replace(tmp, path)
+        return path
+
     def remove(self, doc_id: str) -> None:
         self._cache.pop(doc_id, None)
         try:
@@ -118,3 +138,102 @@ class TextStore:
         except KeyError:
             return []
         return [Span(doc_id, s, e) for s, e in find_spans(text, needle, tolerant_whitespace=tolerant_whitespace)]
+
+
+_DONE, _ABORT = object(), object()
+
+
+class TextWriter:
+    """Keep many texts without waiting on them: put() queues, a helper thread writes each one (temp file,
+    rename, no fsync), and finish() returns once every text is durable. finish() makes them durable with
+    one syncfs(2) of the store's file system, which writes back the data of every file and the renames in
+    their folders, then waits for that (far cheaper than an fsync per file, each a journal commit); where
+    syncfs is not available, every file and folder is fsynced. Call finish() before anything that refers
+    to the texts (the manifest) is written, so that never points to a text that is not on disk.
+    """
+
+    def __init__(self, store: TextStore):
+        self.store = store
+        self._q: queue.SimpleQueue = queue.SimpleQueue()
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, name="wikigen-texts", daemon=True)
+        self._thread.start()
+
+    def put(self, doc_id: str, text: str) -> None:
+        if self._error is not None:
+            raise self._error
+        self.store._cache.pop(doc_id, None)
+        self._q.put((doc_id, text))
+
+    def finish(self) -> None:
+        """Wait until every text put is written and durable; re-raise the writer's error."""
+        self._q.put(_DONE)
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+
+    def abort(self) -> None:
+        """Stop after the texts already queued, without syncing them."""
+        self._q.put(_ABORT)
+        self._thread.join()
+
+    def _run(self) -> None:
+        paths: list[Path] = []
+        made: set[Path] = set()
+        while True:
+            item = self._q.get()
+            if item is _ABORT:
+                return
+            if item is _DONE:
+                break
+            if self._error is None:  # after an error, only drain the queue
+                try:
+                    paths.append(self.store._write_unsynced(item[0], item[1], made))
+                except BaseException as e:
+                    self._error = e
+        if self._error is None and paths:
+            try:
+                sync_files(self.store.root, paths)
+            except BaseException as e:
+                self._error = e
+
+
+def _syncfs(folder: Path) -> bool:
+    """syncfs(2) the file system holding folder; False where there is no syncfs (not Linux)."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        fn = ctypes.CDLL(None, use_errno=True).syncfs
+    except (OSError, AttributeError):
+        return False
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        if fn(fd) != 0:
+            err = ctypes.get_errno()
+            raise OSError(err, os.strerror(err), str(folder))
+    finally:
+        os.close(fd)
+    return True
+
+
+def _fsync_path(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def sync_files(root: Path, paths: list[Path]) -> None:
+    """Make the files (written under root) and their folder entries durable."""
+    if _syncfs(root):
+        return
+    folders = sorted({p.parent for p in paths} | {Path(root), Path(root).parent})
+    with ThreadPoolExecutor(max_workers=8, thread_name_prefix="textstore-sync") as pool:
+        for f in [pool.submit(_fsync_path, p) for p in paths]:
+            f.result()
+    for d in folders:
+        try:
+            _fsync_path(d)
+        except OSError:  # some platforms cannot fsync a folder
+            pass

@@ -410,3 +410,62 @@ def test_lost_tantivy_folder_is_rebuilt(built, corpus, tmp_path):
         CorpusIndex.open(tmp_path / "index")
     idx, s = CorpusIndex.build(corpus, tmp_path / "index", counter=CharCounter())
     assert s.added == 10 and idx.search("terminate")[0].doc_id == "contracts/acme-msa"
+
+
+def test_tiktoken_count_is_exactly_encode_ordinary():
+    from wikigen.tokens import default_counter
+    c = default_counter()
+    enc = c._enc
+    for t in ["hello <|endoftext|> world", "  \n\n  foo\r\n", "한국어는 배우기", "x" * 5000, "", "lone \ud800 surrogate"]:
+        assert c.count(t) == len(enc.encode_ordinary(t)), t
+
+
+class _FailingCounter(CharCounter):
+    def count(self, text):
+        if "b" in text:
+            raise RuntimeError("counter broke")
+        return super().count(text)
+
+
+def test_counter_error_fails_the_build_and_leaves_no_manifest(tmp_path):
+    root = tmp_path / "c"
+    root.mkdir()
+    (root / "a.txt").write_text("alpha text here\n")
+    (root / "b.txt").write_text("bravo text here\n")
+    with pytest.raises(RuntimeError, match="counter broke"):
+        CorpusIndex.build(root, tmp_path / "ix", counter=_FailingCounter())
+    assert not (tmp_path / "ix" / "manifest.json").exists()
+    idx, s = CorpusIndex.build(root, tmp_path / "ix", counter=CharCounter())  # the writer lock was released
+    assert s.added == 2 and [h.doc_id for h in idx.search("bravo")] == ["b"]
+
+
+def test_texts_are_durable_before_the_manifest(tmp_path, monkeypatch):
+    import search.index as index_mod
+    import search.texts as texts_mod
+    events = []
+    real_sync, real_manifest = texts_mod.sync_files, index_mod._write_manifest
+    monkeypatch.setattr(texts_mod, "sync_files", lambda root, paths: (events.append(("sync", len(paths))),
+                                                                     real_sync(root, paths)))
+    monkeypatch.setattr(index_mod, "_write_manifest", lambda *a: (events.append(("manifest",)), real_manifest(*a)))
+    root = tmp_path / "c"
+    root.mkdir()
+    for name in "abc":
+        (root / f"{name}.txt").write_text(f"document {name}\n")
+    CorpusIndex.build(root, tmp_path / "ix", counter=CharCounter())
+    assert events == [("sync", 3), ("manifest",)]
+    assert not list((tmp_path / "ix" / "texts").rglob("*.tmp"))
+
+
+def test_texts_sync_without_syncfs_fsyncs_every_file(tmp_path, monkeypatch):
+    import search.texts as texts_mod
+    monkeypatch.setattr(texts_mod, "_syncfs", lambda folder: False)
+    synced = []
+    real = texts_mod._fsync_path
+    monkeypatch.setattr(texts_mod, "_fsync_path", lambda p: (synced.append(Path(p)), real(p)))
+    store = texts_mod.TextStore(tmp_path / "texts")
+    w = store.writer()
+    for i in range(5):
+        w.put(f"d{i}", f"text {i}\r\n")
+    w.finish()
+    assert {store._path(f"d{i}") for i in range(5)} <= set(synced)
+    assert store.text("d3") == "text 3\r\n"

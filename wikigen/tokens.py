@@ -23,8 +23,19 @@ class TiktokenCounter:
 
         self._enc = tiktoken.get_encoding(encoding)
         self._threads = threads
+        self.threads = threads  # how many count() calls may usefully run at once (encode releases the GIL)
+        # The same tokens as encode_ordinary, as one packed uint32 buffer instead of a list of Python ints
+        # (what encode_to_numpy uses; about 10% less CPU, and less time holding the GIL to build the list).
+        # With no special token allowed, every "<|endoftext|>" is encoded as ordinary text, as there.
+        self._buffer = getattr(self._enc._core_bpe, "encode_to_tiktoken_buffer", None)
+        self._no_special: set[str] = set()
 
     def count(self, text: str) -> int:
+        if self._buffer is not None:
+            try:
+                return memoryview(self._buffer(text, self._no_special)).nbytes // 4
+            except UnicodeEncodeError:  # lone surrogates: encode_ordinary knows what to do
+                pass
         return len(self._enc.encode_ordinary(text))
 
     def count_many(self, texts: Iterable[str]) -> list[int]:
