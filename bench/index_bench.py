@@ -105,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
             body = d.text[s:e]
             prepared.append((d.doc_id, d.title, s, e, body, cjk_grams(body)))
     print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}  ({os.cpu_count()} CPUs; "
-          "wikigen needs both cores, bare tantivy about one, so other load lowers the ratio)")
+          "other load on the machine slows both builds and skews the ratio)")
     print(f"corpus: {corpus}  {n_docs} documents, {mb:.1f} MB, {len(prepared)} passages, {len(skipped)} skipped")
 
     tmp = Path(tempfile.mkdtemp(prefix="wikigen-bench-"))
