@@ -347,6 +347,10 @@ def _run_session(backend, wiki, index, progress, plan: Plan, session: int, bar) 
             outcome = backend.run_session(task, tools)
         except BackendError as e:
             outcome = SessionOutcome(agent=agent, session=session, stop_reason="api_error", fatal=str(e))
+        except Exception as e:  # noqa: BLE001 - one agent's crash must not lose the others' work or its own pages
+            log.exception("%s crashed in session %d", agent, session)
+            outcome = SessionOutcome(agent=agent, session=session, stop_reason="crashed",
+                                     fatal=f"crashed: {type(e).__name__}: {e}")
         outcome.pages_written = list(dict.fromkeys(outcome.pages_written + tools.activity()["pages"]))
         if bar is not None:
             bar.update(1)

@@ -111,3 +111,45 @@ def test_build_the_sample_corpus(tmp_path, capsys):
     assert _build(ACME, wiki, "--sessions", "1") == 0
     assert capsys.readouterr().out.strip().splitlines()[-1].startswith("session 3: ")
     _check_sound(wiki)
+
+
+def test_an_agent_that_crashes_mid_session_loses_nothing(tmp_path):
+    """One agent's backend raises half-way through its session: the other agent's pages and the crashed
+    agent's finished pages are kept, logged and committed, the build reports it, and a re-run continues."""
+    import io
+
+    from agents.offline import OfflineBackend
+    from agents.orchestrate import BuildConfig, build
+
+    class CrashAfterFirstWrite:
+        name = "flaky"
+
+        def __init__(self):
+            self.inner = OfflineBackend()
+
+        def run_session(self, task, tools):
+            if task.agent != "agent-2":
+                return self.inner.run_session(task, tools)
+            real_write = tools.write_page
+            def write_once_then_crash(*a, **kw):
+                result = real_write(*a, **kw)
+                raise RuntimeError("simulated crash after a write")
+            tools.write_page = write_once_then_crash
+            return self.inner.run_session(task, tools)
+
+    corpus = make_corpus(tmp_path / "in", docs=8, schedule=40)
+    wiki = tmp_path / "w"
+    out, err = io.StringIO(), io.StringIO()
+    report = build(BuildConfig(corpus=corpus, wiki=wiki, agents=2, sessions=2, quiet=True),
+                   out=out, err=err, backend=CrashAfterFirstWrite())
+    assert not report.ok
+    assert [s.session for s in report.sessions] == [1]           # stopped after the session it crashed in
+    assert "agent-2: crashed: RuntimeError: simulated crash after a write" in report.stopped_reason
+    assert "build stopped after session 1" in err.getvalue()
+    owners = {p.owner for p in Wiki.open(wiki).pages()}
+    assert owners == {"agent-1", "agent-2"}                      # agent-2's finished page was kept
+    assert _commits(wiki)[-1].startswith("session 1")
+    assert wiki_stats(wiki)["quotes_verified"] == wiki_stats(wiki)["quotes"]
+
+    assert _build(corpus, wiki, "--sessions", "1") == 0           # a plain re-run continues at session 2
+    assert _commits(wiki)[-1].startswith("session 2")
