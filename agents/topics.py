@@ -161,6 +161,18 @@ def trim(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
+_ENUMERATOR_LINE = re.compile(r"^[ \t]*\(?[0-9A-Za-z]{1,3}(?:\.[0-9]{1,3})*[.)]$")
+
+
+def _real_end(text: str, m: re.Match) -> bool:
+    """A sentence end a quote may stop at: not a paragraph break after a colon (what follows is what the
+    colon announces) and not the dot of a bare enumerator ("6." or "(a)" alone at the end of a line)."""
+    if text[m.start()] == "\n":
+        return not text[:m.start()].rstrip().endswith(":")
+    line_start = text.rfind("\n", 0, m.start()) + 1
+    return not _ENUMERATOR_LINE.match(text[line_start:m.start() + 1])
+
+
 def _cut(text: str, start: int, end: int, cap: int, keep_to: int = 0) -> tuple[int, int]:
     """Cap the span near `cap` chars, at a sentence end: the last one before the cap, else the first one
     after it (up to 300 chars more, so a sentence is not cut off before its fact), else a clause mark
@@ -176,12 +188,13 @@ def _cut(text: str, start: int, end: int, cap: int, keep_to: int = 0) -> tuple[i
 
     best = None
     for m in _SENT_END.finditer(text, start, limit):
-        if stop(m) >= floor:
+        if stop(m) >= floor and _real_end(text, m):
             best = stop(m)
     if best is None:
-        m = _SENT_END.search(text, limit, min(end, limit + 300))
-        if m and stop(m) >= floor:
-            best = stop(m)
+        for m in _SENT_END.finditer(text, limit, min(end, limit + 300)):
+            if stop(m) >= floor and _real_end(text, m):
+                best = stop(m)
+                break
     if best is None:
         for mark in (";", ",", " "):
             i = text.rfind(mark, floor, limit)
