@@ -167,10 +167,11 @@ _ENUMERATOR_LINE = re.compile(r"^[ \t]*\(?[0-9A-Za-z]{1,3}(?:\.[0-9]{1,3})*[.)]$
 def _real_end(text: str, m: re.Match) -> bool:
     """A sentence end a quote may stop at: not a paragraph break after a colon (what follows is what the
     colon announces) and not the dot of a bare enumerator ("6." or "(a)" alone at the end of a line)."""
-    if text[m.start()] == "\n":
-        return not text[:m.start()].rstrip().endswith(":")
-    line_start = text.rfind("\n", 0, m.start()) + 1
-    return not _ENUMERATOR_LINE.match(text[line_start:m.start() + 1])
+    end = m.start() if text[m.start()] == "\n" else m.start() + 1
+    before = text[:end].rstrip()
+    if text[m.start()] == "\n" and before.endswith(":"):
+        return False
+    return not _ENUMERATOR_LINE.match(before[before.rfind("\n") + 1:])
 
 
 def _cut(text: str, start: int, end: int, cap: int, keep_to: int = 0) -> tuple[int, int]:
