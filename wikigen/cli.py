@@ -1,9 +1,5 @@
 """The `wikigen` command: each subcommand parses its arguments, calls one library function, and turns
 the project's own errors into one line on stderr. Results go to stdout, progress to stderr.
-
-First steps:
-  wikigen build corpora/acme --wiki my-wiki      build a wiki offline (no key, no network)
-  wikigen ask "Which contracts renew automatically?" --wiki my-wiki
 """
 
 from __future__ import annotations
@@ -17,6 +13,14 @@ from pathlib import Path
 from wikigen.errors import WikigenError
 
 DEFAULT_INDEX = Path(".wikigen-index")
+
+DESCRIPTION = """Compile a document corpus into a wiki of linked markdown pages whose quotes are checked
+against the sources, then answer questions from the wiki plus full-text search.
+
+First steps:
+  wikigen build corpora/acme --wiki my-wiki      build a wiki offline (no key, no network)
+  wikigen ask "Which contracts renew automatically?" --wiki my-wiki
+"""
 
 
 def _print_json(obj) -> None:
@@ -127,7 +131,7 @@ MODES = ["wiki+search", "search", "wiki"]
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="wikigen", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(prog="wikigen", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("-v", "--verbose", action="store_true", help="log progress details to stderr")
     sub = p.add_subparsers(dest="command", required=True)
 
