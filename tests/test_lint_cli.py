@@ -105,3 +105,13 @@ def test_oversize_wiki_and_index_limits(setup):
     assert any(l.startswith(f"{wiki.root}: size: wiki is larger than allowed: ") for l in lines)
     assert "index-extra.md: index: 201 lines, 1,407 characters; the limits are 200 lines and 25,000 characters" in lines
     assert "index-extra.md: index: not part of the current index; regenerate the index" in lines
+
+
+def test_stats_text_ends_with_the_coverage_map(setup, capsys):
+    from wikigen.progress import ProgressLog
+
+    wiki, _, _ = setup
+    ProgressLog(wiki.root).append(session=1, agent="alice", action="read", docs=["contracts/acme-msa"])
+    assert cli.main(["stats", str(wiki.root)]) == 0
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert last == "coverage         1 documents read, 2 cited, 1 cited by no page: kr/contract"

@@ -165,6 +165,12 @@ def wiki_stats(root: Path, sources=None, *, counter: TokenCounter | None = None)
     }
 
 
+def wiki_coverage(root: Path, sources=None):
+    """The coverage map: documents read (per the progress log), cited by some page, cited by none."""
+    wiki = Wiki.open(Path(root), sources)
+    return coverage(ProgressLog(wiki.root), wiki.pages(), [d.doc_id for d in wiki.sources.documents()])
+
+
 def page_record(page: Page) -> dict:
     try:
         quotes = [{"doc_id": q.doc_id, "start": q.start, "end": q.end, "text": q.text} for q in page.quotes()]
