@@ -59,7 +59,7 @@ SNIPPET_CHARS = 200
 
 # Hangul (syllables, jamo, compatibility jamo), Han (CJK unified + ext A + compatibility + ext B..),
 # Hiragana, Katakana (+ phonetic extensions, half-width).
-_CJK_RUN = re.compile(
+CJK_RUN = re.compile(
     "[\u1100-\u11ff\u3130-\u318f\uac00-\ud7a3"
     "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f"
     "\u3040-\u309f\u30a0-\u30ff\u31f0-\u31ff\uff66-\uff9f]+"
@@ -67,13 +67,16 @@ _CJK_RUN = re.compile(
 _QUOTED = re.compile(r'"([^"]+)"')
 
 
-def _en_stem() -> tantivy.TextAnalyzer:
-    # the same chain as tantivy's built-in "en_stem": simple + remove_long(40) + lowercase + english stemmer
-    return (TextAnalyzerBuilder(Tokenizer.simple()).filter(Filter.remove_long(40)).filter(Filter.lowercase())
-            .filter(Filter.stemmer("english")).build())
+def en_analyzer(stopwords: bool = False) -> tantivy.TextAnalyzer:
+    """The chain of tantivy's built-in "en_stem" (simple + remove_long(40) + lowercase + english stemmer),
+    optionally dropping English stopwords (for queries)."""
+    b = TextAnalyzerBuilder(Tokenizer.simple()).filter(Filter.remove_long(40)).filter(Filter.lowercase())
+    if stopwords:
+        b = b.filter(Filter.stopword("english"))
+    return b.filter(Filter.stemmer("english")).build()
 
 
-_ANALYZER = _en_stem()
+_ANALYZER = en_analyzer()
 
 
 def cjk_grams(text: str) -> str:
@@ -81,7 +84,7 @@ def cjk_grams(text: str) -> str:
     if text.isascii():  # the common case, and 100x faster than the regex scan
         return ""
     out: list[str] = []
-    for run in _CJK_RUN.findall(text):
+    for run in CJK_RUN.findall(text):
         out.extend(run)
         out.extend(run[i:i + 2] for i in range(len(run) - 1))
     return " ".join(out)
@@ -471,7 +474,7 @@ class CorpusIndex:
         for t in terms:
             clauses.append((Occur.Should, Query.term_query(self._schema, "body", t)))
             clauses.append((Occur.Should, Query.boost_query(Query.term_query(self._schema, "title", t), TITLE_BOOST)))
-        for run in _CJK_RUN.findall(query)[:MAX_QUERY_TERMS]:
+        for run in CJK_RUN.findall(query)[:MAX_QUERY_TERMS]:
             q = self._cjk_query(run)
             if q is not None:
                 clauses.append((Occur.Should, q))
@@ -483,13 +486,13 @@ class CorpusIndex:
         if not clauses:
             return []
         q = Query.boolean_query(clauses)
-        return self._run(q, k, doc_ids, terms, _CJK_RUN.findall(query))
+        return self._run(q, k, doc_ids, terms, CJK_RUN.findall(query))
 
     def phrase(self, text: str, k: int = 10, doc_ids: Iterable[str] | None = None) -> list[Hit]:
         """Passages that contain text as a phrase (after stemming and lowercasing; CJK as a substring)."""
         if not isinstance(text, str) or k <= 0:
             return []
-        runs = _CJK_RUN.findall(text)
+        runs = CJK_RUN.findall(text)
         tokens = [(t.position, t.text) for t in _ANALYZER.pre_tokenize(text).tokens]
         if not tokens and not runs:
             return []
@@ -503,7 +506,7 @@ class CorpusIndex:
         # CJK: every gram and every other word must be in the passage; then check the substring.
         clauses = [(Occur.Must, cq) for cq in (self._cjk_query(r) for r in runs) if cq is not None]
         clauses += [(Occur.Must, Query.term_query(self._schema, "body", t))
-                    for _, t in tokens if not _CJK_RUN.search(t)]
+                    for _, t in tokens if not CJK_RUN.search(t)]
         q = Query.boolean_query(clauses)
         wanted = " ".join(text.split()).lower()
         out = []

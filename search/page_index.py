@@ -31,25 +31,19 @@ from typing import Iterable, Sequence
 import tantivy
 from tantivy import Filter, Occur, Query, TextAnalyzerBuilder, Tokenizer
 
+from search.index import CJK_RUN, en_analyzer
+from wikigen.links import WIKI_RE
+
 log = logging.getLogger(__name__)
 
 EN = "wg_en"        # simple + remove_long + lowercase + English stemmer
 CJK = "wg_cjk"      # character 1-2 grams, lowercased
 FORMAT = 1          # bump when the schema or the unit extraction changes: invalidates caches
 
-_CJK_RUN = re.compile(r"[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+")
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
-_LINK = re.compile(r"\[\[([^\]|#]+)(?:#[^\]|]*)?(?:\|([^\]]*))?\]\]")
 
 PAGE_BOOSTS = {"title": 3.0, "aliases": 3.0, "description": 1.5, "body": 1.0, "cjk_head": 3.0, "cjk_body": 1.0}
 QUOTE_BOOSTS = {"text": 1.0, "context": 0.6, "cjk": 1.0}
-
-
-def en_analyzer(stopwords: bool = False) -> tantivy.TextAnalyzer:
-    b = TextAnalyzerBuilder(Tokenizer.simple()).filter(Filter.remove_long(40)).filter(Filter.lowercase())
-    if stopwords:
-        b = b.filter(Filter.stopword("english"))
-    return b.filter(Filter.stemmer("english")).build()
 
 
 def cjk_analyzer() -> tantivy.TextAnalyzer:
@@ -62,18 +56,18 @@ _CJK = cjk_analyzer()
 
 
 def cjk_runs(text: str) -> str:
-    return " ".join(_CJK_RUN.findall(text or ""))
+    return " ".join(CJK_RUN.findall(text or ""))
 
 
 def has_cjk(text: str) -> bool:
-    return bool(_CJK_RUN.search(text or ""))
+    return bool(CJK_RUN.search(text or ""))
 
 
 def terms(text: str, *, stopwords: bool = True) -> list[str]:
     """The analysed (lowercased, stemmed) terms of text, in order; stopwords dropped by default.
     CJK runs contribute their character bigrams (or the single character)."""
     out = list((_EN_QUERY if stopwords else _EN_INDEX).analyze(text or ""))
-    for run in _CJK_RUN.findall(text or ""):
+    for run in CJK_RUN.findall(text or ""):
         out.extend(t for t in _CJK.analyze(run) if len(t) == 2 or len(run) == 1)
     return out
 
@@ -112,7 +106,7 @@ def _quotes_with_headings(page) -> list[QuoteUnit]:
     for line in lines:
         m = _HEADING.match(line)
         if m:
-            current = _LINK.sub(lambda mm: mm.group(2) or mm.group(1), m.group(2))
+            current = WIKI_RE.sub(lambda mm: mm.group(2) or mm.group(1), m.group(2))
         heading_at.append(current)
     out = []
     for n, block in enumerate(scan_quotes(page.body or "")):
@@ -276,7 +270,7 @@ class PageIndex:
             for t in en_terms:
                 subs.append((Occur.Should, Query.boost_query(Query.term_query(schema, f, t), boosts.get(f, 1.0))))
         if has_cjk(text):
-            grams = list(dict.fromkeys(g for run in _CJK_RUN.findall(text) for g in _CJK.analyze(run)
+            grams = list(dict.fromkeys(g for run in CJK_RUN.findall(text) for g in _CJK.analyze(run)
                                        if len(g) == 2 or len(run) == 1))[:64]
             for f in cjk_fields:
                 for g in grams:
