@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.answer import (AskResult, Answerer, ContextBuilder, _Unit, ask_batch, render_context, sentence_windows,
+from agents.answer import (Answerer, ContextBuilder, _Unit, render_context, sentence_windows,
                            sentences)
 from agents.base import TokenUsage
 from search.index import CorpusIndex

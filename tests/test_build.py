@@ -132,7 +132,7 @@ def test_an_agent_that_crashes_mid_session_loses_nothing(tmp_path):
                 return self.inner.run_session(task, tools)
             real_write = tools.write_page
             def write_once_then_crash(*a, **kw):
-                result = real_write(*a, **kw)
+                real_write(*a, **kw)
                 raise RuntimeError("simulated crash after a write")
             tools.write_page = write_once_then_crash
             return self.inner.run_session(task, tools)

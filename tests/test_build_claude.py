@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 from agents.fake_messages_server import FakeMessagesServer
 from wikigen.cli import main

@@ -7,7 +7,6 @@ import pytest
 from wiki_helpers import FakeIndex, make_index, page, quote_body, quote_of
 from wikigen import cli, lint
 from wikigen.index_page import write_index
-from wikigen.page import Quote, format_quote
 from wikigen.store import Wiki
 from wikigen.tokens import CharCounter
 

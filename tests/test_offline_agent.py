@@ -145,7 +145,6 @@ def test_a_later_session_extends_and_links_instead_of_duplicating(setup):
     index, wiki, cat, log = setup
     doc_ids = sorted(d.doc_id for d in index.documents())
     keys = [t.key for t in cat.topics]
-    half = len(keys) // 2
     mine, theirs = doc_ids[:2], doc_ids[2:]
     a_topics, b_topics = keys[0::2], keys[1::2]
     backend = OfflineBackend(cat)

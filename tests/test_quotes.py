@@ -1,6 +1,6 @@
 import pytest
 
-from wiki_helpers import CONTRACT, CRLF, KOREAN, make_index, quote_of
+from wiki_helpers import CRLF, KOREAN, make_index, quote_of
 from wikigen.errors import QuoteError
 from wikigen.page import Page, Quote, format_quote
 from wikigen.quotes import check_quote, verify_page

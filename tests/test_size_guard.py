@@ -2,7 +2,7 @@ import time
 
 from wiki_helpers import make_index, page
 from wikigen.errors import SizeLimitError
-from wikigen.size_guard import SizeTracker, TokenCache, check_size, measure_wiki, wiki_files
+from wikigen.size_guard import SizeTracker, check_size, measure_wiki
 from wikigen.store import Wiki
 from wikigen.tokens import CharCounter
 
