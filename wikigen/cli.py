@@ -72,15 +72,14 @@ def cmd_check(args) -> int:
 
 
 def cmd_stats(args) -> int:
-    from wikigen.lint import wiki_coverage, wiki_stats
+    from wikigen.lint import wiki_report
 
-    stats = wiki_stats(Path(args.wiki))
+    stats, cov = wiki_report(Path(args.wiki))
     if args.json:
         _print_json(stats)
         return 0
     for k, v in stats.items():
         print(f"{k:16} {v}")
-    cov = wiki_coverage(Path(args.wiki))
     print(f"coverage         {len(cov.read)} documents read, {len(cov.cited)} cited, {len(cov.uncited)} cited by no page"
           + (": " + ", ".join(cov.uncited[:10]) + (" ..." if len(cov.uncited) > 10 else "") if cov.uncited else ""))
     return 0

@@ -15,7 +15,7 @@ from wikigen.errors import PageError, WikigenError
 from wikigen.index_page import MAX_CHARS, MAX_LINES, build_index, count_lines, fits
 from wikigen.links import Resolver, analyze_links
 from wikigen.page import Page
-from wikigen.progress import ProgressLog, coverage
+from wikigen.progress import Coverage, ProgressLog, coverage
 from wikigen.quotes import check_page_quotes
 from wikigen.size_guard import check_size, measure_wiki
 from wikigen.store import Wiki
@@ -130,6 +130,11 @@ def check_wiki(root: Path, sources=None, *, counter: TokenCounter | None = None)
 
 
 def wiki_stats(root: Path, sources=None, *, counter: TokenCounter | None = None) -> dict:
+    return wiki_report(root, sources, counter=counter)[0]
+
+
+def wiki_report(root: Path, sources=None, *, counter: TokenCounter | None = None) -> tuple[dict, Coverage]:
+    """The `stats` figures and the coverage map (documents read, cited, cited by none), from one read."""
     wiki = Wiki.open(Path(root), sources, counter=counter)
     src = wiki.sources
     counter = counter or default_counter()
@@ -162,13 +167,7 @@ def wiki_stats(root: Path, sources=None, *, counter: TokenCounter | None = None)
         "ratio_tokens": round(size.tokens / corpus_tokens, 4) if corpus_tokens else None,
         "docs_total": cov.docs_total,
         "docs_cited": len(cov.cited),
-    }
-
-
-def wiki_coverage(root: Path, sources=None):
-    """The coverage map: documents read (per the progress log), cited by some page, cited by none."""
-    wiki = Wiki.open(Path(root), sources)
-    return coverage(ProgressLog(wiki.root), wiki.pages(), [d.doc_id for d in wiki.sources.documents()])
+    }, cov
 
 
 def page_record(page: Page) -> dict:
