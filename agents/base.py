@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from agents.tools import ToolBox
+    from wikigen.agents.tools import ToolBox
 
 
 @dataclass

@@ -8,7 +8,7 @@ cleanly with `fatal` set, and every page written before it stays. Prompt caching
 prompt, the last tool definition and the latest tool result carry cache_control breakpoints.
 
 Building a request (`request_kwargs`, `task_message`) is kept apart from sending it, so the
-request is tested with no network; the sending is tested against `agents.fake_messages_server`.
+request is tested with no network; the sending is tested against `wikigen.agents.fake_messages_server`.
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ import logging
 import os
 from typing import TYPE_CHECKING, Any, Iterable
 
-from agents.base import AgentTask, SessionOutcome, TokenUsage
-from wikigen.errors import BackendError
+from wikigen.agents.base import AgentTask, SessionOutcome, TokenUsage
+from wikigen.core.errors import BackendError
 
 if TYPE_CHECKING:
-    from agents.tools import ToolBox
+    from wikigen.agents.tools import ToolBox
 
 __all__ = ["ANSWER_PROMPT", "DEFAULT_MODEL", "SYSTEM_PROMPT", "ClaudeBackend", "format_context", "task_message"]
 
@@ -147,7 +147,7 @@ def _log_summary(tools: "ToolBox") -> str:
 def format_context(blocks: Iterable[Any]) -> str:
     """Context for `answer`, every item wrapped as data: a string in <context>, an item with doc_id, start, end
     and text (a Hit, a Quote, a dict) in <document>, an item with slug and text/body in <page>."""
-    from agents.tools import wrap_document
+    from wikigen.agents.tools import wrap_document
 
     parts = []
     for b in blocks:

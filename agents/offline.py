@@ -1,6 +1,6 @@
 """The offline agent: the default backend. No key, no network, deterministic (same input, same wiki).
 
-It works from a topic catalog (`agents.topics.discover`, computed once per build by the
+It works from a topic catalog (`wikigen.agents.topics.discover`, computed once per build by the
 orchestrator, or lazily here) and acts on the wiki only through the ToolBox, so every page passes
 the same checks as a Claude agent's: quotes verified, ownership, size guard. Each quote's text is
 read with `tools.read_document` at the span the catalog found, so it is the exact source text.
@@ -36,11 +36,12 @@ import re
 import threading
 from dataclasses import dataclass, field
 
-from agents.base import AgentTask, SessionOutcome
-from agents.slugs import doc_slug, kind_slug, topic_slug
-from agents.topics import OUTLINE_CAP, Catalog, Topic, _cut, discover, related
-from wikigen.errors import SizeLimitError, WikigenError
-from wikigen.page import Quote, format_quote, parse_page
+from wikigen.agents.base import AgentTask, SessionOutcome
+from wikigen.core.slugs import doc_slug, kind_slug, topic_slug
+from wikigen.agents.topics import OUTLINE_CAP, Catalog, Topic, _cut, discover, related
+from wikigen.core.errors import SizeLimitError, WikigenError
+from wikigen.wiki.markup import Quote, format_quote
+from wikigen.wiki.page import parse_page
 
 log = logging.getLogger(__name__)
 
@@ -74,7 +75,7 @@ def _label(text: str) -> str:
 def _link(slug: str, label: str) -> str:
     """[[slug]] when the slug already reads as the label ("topic-law" for "Law", "kind-nda" for "Nda
     documents", "topic-definition" for "Definitions"), else [[slug|label]]."""
-    from agents.slugs import slugify
+    from wikigen.core.slugs import slugify
 
     said = slugify(label)
     key = slug.split("-", 1)[1] if "-" in slug else slug
@@ -416,7 +417,7 @@ class _Session:
         if cap is not None and e > cap:
             s, e = _cut(text, 0, e, cap)
         else:
-            from agents.topics import trim
+            from wikigen.agents.topics import trim
             s, e = trim(text, 0, e)
         body = text[s:e]
         if not body.strip() or _QUOTE_HEADER_LIKE.search(body):
@@ -681,7 +682,7 @@ class _Session:
 
 
 def _norm(term: str) -> str:
-    from agents.topics import norm_key
+    from wikigen.agents.topics import norm_key
 
     return norm_key(term)
 

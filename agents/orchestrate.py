@@ -3,7 +3,7 @@
     build(BuildConfig(corpus, wiki, agents=2, sessions=2)) -> BuildReport(ok, sessions, stopped_reason)
 
 A build indexes the corpus when needed (incrementally, into WIKI/.wikigen/index unless an index
-folder is given), finds the corpus's topics once (`agents.topics.discover`, cached in
+folder is given), finds the corpus's topics once (`wikigen.agents.topics.discover`, cached in
 WIKI/.wikigen/cache by the corpus's content hashes), and gives each agent its own share:
 
 * documents: clusters of related documents (louvain, seed fixed, on the document-topic graph), laid
@@ -35,11 +35,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from agents.base import AgentTask, SessionOutcome, TokenUsage
-from agents.offline import KIND_PREFIX, OfflineBackend
-from agents.slugs import doc_slug
-from agents.topics import Catalog, discover
-from wikigen.errors import BackendError, CorpusError, WikigenError
+from wikigen.agents.base import AgentTask, SessionOutcome, TokenUsage
+from wikigen.agents.offline import KIND_PREFIX, OfflineBackend
+from wikigen.core.slugs import doc_slug
+from wikigen.agents.topics import Catalog, discover
+from wikigen.core.errors import BackendError, CorpusError, WikigenError
 
 log = logging.getLogger(__name__)
 
@@ -202,7 +202,7 @@ def _make_backend(config: BuildConfig, cat: Catalog):
     if config.backend == "offline":
         return OfflineBackend(cat, agents=config.agents, sessions=config.sessions)
     if config.backend == "claude":
-        from agents.claude import ClaudeBackend
+        from wikigen.agents.claude import ClaudeBackend
 
         return ClaudeBackend(model=config.model)
     raise WikigenError(f"unknown backend {config.backend!r}; use one of {', '.join(BACKENDS)}")
@@ -238,14 +238,14 @@ def _count_quotes(pages) -> int:
 def build(config: BuildConfig, *, out: TextIO | None = None, err: TextIO | None = None,
           backend=None, counter=None) -> BuildReport:
     """Build or extend the wiki; prints one line per session to `out` (stdout) and warnings to `err`."""
-    from search.index import CorpusIndex
-    from wikigen.history import commit_session
-    from wikigen.index_page import write_index
-    from wikigen.links import repair_links
-    from wikigen.progress import ProgressLog
-    from wikigen.size_guard import check_size
-    from wikigen.store import Wiki
-    from wikigen.tokens import default_counter
+    from wikigen.search.index import CorpusIndex
+    from wikigen.wiki.history import commit_session
+    from wikigen.wiki.index_page import write_index
+    from wikigen.wiki.links import repair_links
+    from wikigen.wiki.progress import ProgressLog
+    from wikigen.wiki.size_guard import check_size
+    from wikigen.wiki.store import Wiki
+    from wikigen.core.tokens import default_counter
 
     out = out or sys.stdout
     err = err or sys.stderr
@@ -336,7 +336,7 @@ def build(config: BuildConfig, *, out: TextIO | None = None, err: TextIO | None 
 
 
 def _run_session(backend, wiki, index, progress, plan: Plan, session: int, bar) -> list[SessionOutcome]:
-    from agents.tools import ToolBox
+    from wikigen.agents.tools import ToolBox
 
     def one(agent: str) -> tuple[SessionOutcome, dict]:
         tools = ToolBox(wiki, index, progress, agent, session)

@@ -22,8 +22,8 @@ import logging
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from wikigen.errors import OwnershipError, PageError, QuoteError, SizeLimitError, WikigenError
-from wikigen.page import Page, render_page, validate_slug
+from wikigen.core.errors import OwnershipError, PageError, QuoteError, SizeLimitError, WikigenError
+from wikigen.wiki.page import Page, render_page, validate_slug
 
 __all__ = ["DocumentSpan", "ToolBox", "ToolError", "ToolOutcome", "validate", "wrap_document"]
 
@@ -112,7 +112,7 @@ class ToolBox:
     # --- the tools (Python API) -------------------------------------------------------------
 
     def search_corpus(self, query: str, k: int = 8, doc_ids: Iterable[str] | None = None) -> list:
-        """BM25 hits (search.index.Hit) for query, at most k (1..20), optionally only in doc_ids."""
+        """BM25 hits (wikigen.search.index.Hit) for query, at most k (1..20), optionally only in doc_ids."""
         query = str(query).strip()
         if not query:
             raise ToolError("empty query: give a few keywords")

@@ -29,7 +29,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
-from agents.slugs import kind_slug, topic_slug
+from wikigen.core.slugs import kind_slug, topic_slug
 
 # --- function words (English, Korean): the only vocabulary in this module ---------------------
 

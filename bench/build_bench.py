@@ -4,7 +4,7 @@
     .venv/bin/python bench/build_bench.py [--docs DIR] [--agents 4] [--sessions 4]
 
 Prints, side by side: seconds, pages, quotes, wiki/source ratio, documents cited, broken links
-left, and whether every quote verified (wikigen.lint stats). Targets on a 2-core machine: under 5
+left, and whether every quote verified (wikigen.wiki.lint stats). Targets on a 2-core machine: under 5
 minutes, ratio at most 0.5, at least 90% of documents cited, no broken link, every quote verified.
 Everything is written into a temporary folder that is removed afterwards.
 """
@@ -25,8 +25,9 @@ DEFAULT_DOCS = REPO.parent / "shared" / "eval" / "cuad-dev" / "docs"
 
 
 def run(docs: Path, work: Path, agents: int, sessions: int, index_dir: Path) -> dict:
-    from agents.orchestrate import BuildConfig, build
-    from wikigen.lint import wiki_stats
+    from wikigen.agents.orchestrate import BuildConfig, build
+    from wikigen.search.sources import open_wiki
+from wikigen.wiki.lint import wiki_stats
 
     wiki = work / f"wiki-{agents}x{sessions}"
     t0 = time.perf_counter()
@@ -36,7 +37,7 @@ def run(docs: Path, work: Path, agents: int, sessions: int, index_dir: Path) -> 
     print(f"[{agents} agents x {sessions} sessions]")
     print(lines.getvalue().rstrip())
     seconds = time.perf_counter() - t0
-    stats = wiki_stats(wiki)
+    stats = wiki_stats(open_wiki(wiki))
     ratio = max(stats["ratio_chars"] or 0, stats["ratio_tokens"] or 0)
     return {
         "setup": f"{agents} agents x {sessions} sessions",

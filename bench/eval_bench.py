@@ -6,7 +6,7 @@
     .venv/bin/python bench/eval_bench.py --split dev --limit 400      # tune on even-numbered questions only
 
 The data set is looked for at ../shared/eval/cuad-dev relative to the repository root (or --data).
-The wiki is built with the offline backend, 4 agents and 4 sessions (agents.orchestrate.build).
+The wiki is built with the offline backend, 4 agents and 4 sessions (wikigen.agents.orchestrate.build).
 Targets (checked and printed at the end): aggregate evidence recall with wiki+search at least 15
 points above search alone; single accuracy no lower than search; no more tokens per question.
 """
@@ -22,11 +22,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from agents.evaluate import ALL_MODES, load_questions, run_eval, spread_sample  # noqa: E402
+from wikigen.ask.evaluate import ALL_MODES, load_questions, run_eval, spread_sample  # noqa: E402
 
 
 def build_wiki(corpus: Path, wiki: Path, agents: int, sessions: int) -> float:
-    from agents.orchestrate import BuildConfig, build
+    from wikigen.agents.orchestrate import BuildConfig, build
 
     t0 = time.perf_counter()
     config = BuildConfig(corpus=corpus, wiki=wiki, agents=agents, sessions=sessions, backend="offline",

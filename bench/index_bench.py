@@ -32,10 +32,10 @@ sys.path.insert(0, str(REPO))
 
 import tantivy  # noqa: E402
 
-from search.corpus import load_corpus  # noqa: E402
-from search.index import WRITER_HEAP, WRITER_THREADS, CorpusIndex, build_schema, cjk_grams  # noqa: E402
-from search.passages import split_passages  # noqa: E402
-from wikigen.tokens import CharCounter, default_counter  # noqa: E402
+from wikigen.search.corpus import load_corpus  # noqa: E402
+from wikigen.search.index import WRITER_HEAP, WRITER_THREADS, CorpusIndex, build_schema, cjk_grams  # noqa: E402
+from wikigen.search.passages import split_passages  # noqa: E402
+from wikigen.core.tokens import CharCounter, default_counter  # noqa: E402
 
 
 def cpu_seconds() -> float:

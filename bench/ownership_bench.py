@@ -18,9 +18,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from search.texts import Span, TextStore  # noqa: E402
-from wikigen.page import Page  # noqa: E402
-from wikigen.store import Wiki  # noqa: E402
+from wikigen.core.text import Span  # noqa: E402
+from wikigen.search.texts import TextStore  # noqa: E402
+from wikigen.wiki.page import Page  # noqa: E402
+from wikigen.wiki.store import Wiki  # noqa: E402
 
 DOC = "A small corpus document for the ownership benchmark. " * 2000
 

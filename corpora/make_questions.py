@@ -1,7 +1,7 @@
 """Build corpora/acme-questions.jsonl: graded questions about the sample corpus in corpora/acme.
 
 The schema is the one of /work/shared/eval/cuad-dev/questions.jsonl. Every evidence span is found
-here in the document's extracted text (search.corpus, the project's own extraction, so .pdf and
+here in the document's extracted text (wikigen.search.corpus, the project's own extraction, so .pdf and
 .html are handled as the index handles them): first exactly, then with any run of whitespace
 matching any other (PDF text wraps lines). A needle must occur exactly once unless an occurrence
 number is given; otherwise this script fails loudly. The evidence text written is the extracted
@@ -20,8 +20,8 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 
-from search.corpus import load_corpus  # noqa: E402
-from search.texts import find_spans  # noqa: E402
+from wikigen.search.corpus import load_corpus  # noqa: E402
+from wikigen.search.texts import find_spans  # noqa: E402
 
 CORPUS = HERE / "acme"
 OUT = HERE / "acme-questions.jsonl"

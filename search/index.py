@@ -35,13 +35,14 @@ from typing import Iterable
 import tantivy
 from tantivy import Filter, Occur, Query, TextAnalyzerBuilder, Tokenizer
 
-from search.corpus import Document, Skipped, load, read_and_hash, scan_corpus
-from search.extract import DEFAULT_MAX_BYTES
-from search.passages import split_passages
-from search.texts import Span, TextStore
-from wikigen.atomic import atomic_write
-from wikigen.errors import SearchIndexError
-from wikigen.tokens import TokenCounter, default_counter
+from wikigen.search.corpus import Document, Skipped, load, read_and_hash, scan_corpus
+from wikigen.search.extract import DEFAULT_MAX_BYTES
+from wikigen.search.passages import split_passages
+from wikigen.core.text import Span
+from wikigen.search.texts import TextStore
+from wikigen.core.atomic import atomic_write
+from wikigen.core.errors import SearchIndexError
+from wikigen.core.tokens import TokenCounter, default_counter
 
 __all__ = ["CorpusIndex", "Hit", "DocInfo", "IndexSummary", "cjk_grams", "build_schema", "SCHEMA_VERSION"]
 

@@ -10,54 +10,14 @@ import ctypes
 import hashlib
 import os
 import queue
-import re
 import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
-from wikigen.atomic import atomic_write
-
-
-@dataclass(frozen=True, order=True)
-class Span:
-    doc_id: str
-    start: int
-    end: int
-
-
-def normalize_newlines(text: str) -> str:
-    return text.replace("\r\n", "\n").replace("\r", "\n")
-
-
-def _whitespace_pattern(needle: str) -> re.Pattern[str] | None:
-    words = needle.split()
-    if not words:
-        return None
-    return re.compile(r"\s+".join(re.escape(w) for w in words))
-
-
-def find_spans(text: str, needle: str, *, tolerant_whitespace: bool = False, limit: int = 100) -> list[tuple[int, int]]:
-    """Every (start, end) where needle occurs in text. Tolerant: any run of whitespace matches any other."""
-    if not needle:
-        return []
-    out: list[tuple[int, int]] = []
-    if not tolerant_whitespace:
-        i = text.find(needle)
-        while i != -1 and len(out) < limit:
-            out.append((i, i + len(needle)))
-            i = text.find(needle, i + 1)
-        return out
-    pat = _whitespace_pattern(needle)
-    if pat is None:
-        return []
-    for m in pat.finditer(text):
-        out.append((m.start(), m.end()))
-        if len(out) >= limit:
-            break
-    return out
+from wikigen.core.atomic import atomic_write
+from wikigen.core.text import Span, find_spans
 
 
 class TextStore:

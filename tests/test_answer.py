@@ -6,15 +6,16 @@ from pathlib import Path
 
 import pytest
 
-from agents.answer import (Answerer, ContextBuilder, _Unit, render_context, sentence_windows,
+from wikigen.ask.answer import (Answerer, ContextBuilder, _Unit, render_context, sentence_windows,
                            sentences)
-from agents.base import TokenUsage
-from search.index import CorpusIndex
-from search.texts import normalize_newlines
+from wikigen.agents.base import TokenUsage
+from wikigen.search.index import CorpusIndex
+from wikigen.core.text import normalize_newlines
 from wikigen.cli import main
-from wikigen.page import Page, Quote, format_quote
-from wikigen.store import Wiki
-from wikigen.tokens import default_counter
+from wikigen.wiki.markup import Quote, format_quote
+from wikigen.wiki.page import Page
+from wikigen.wiki.store import Wiki
+from wikigen.core.tokens import default_counter
 
 DOCS = {
     "supply/alpha-supply": (
@@ -224,7 +225,7 @@ def test_sentence_windows_find_the_matching_clause():
 
 
 def test_many_document_scope_gives_windows_verbatim(answerer, monkeypatch):
-    import agents.answer as answer_mod
+    import wikigen.ask.answer as answer_mod
 
     monkeypatch.setattr(answer_mod, "MAX_DOC_SCOPE", 1)   # the two supply agreements count as many
     r = answerer.ask("Which of the Supply agreements in the collection contain an audit clause?", mode="wiki+search")
@@ -309,8 +310,8 @@ def test_context_builder_exact_budget_and_trim():
 
 
 def test_page_index_cache_reused(wiki_dir):
-    from search.page_index import PageIndex
-    from wikigen.store import Wiki
+    from wikigen.ask.page_index import PageIndex
+    from wikigen.wiki.store import Wiki
 
     pages = Wiki.open(wiki_dir).pages()
     cache = wiki_dir / ".wikigen" / "page-index"
@@ -322,8 +323,8 @@ def test_page_index_cache_reused(wiki_dir):
 
 
 def test_offline_build_then_ask(tmp_path, capsys):
-    pytest.importorskip("agents.orchestrate")
-    pytest.importorskip("agents.offline")
+    pytest.importorskip("wikigen.agents.orchestrate")
+    pytest.importorskip("wikigen.agents.offline")
     corpus = tmp_path / "corpus"
     for d, t in DOCS.items():
         p = corpus / f"{d}.txt"
@@ -341,7 +342,7 @@ def test_offline_build_then_ask(tmp_path, capsys):
 def test_ask_with_the_claude_backend_over_http(wiki_dir, capsys, monkeypatch):
     """`wikigen ask --backend claude` against the local Messages server: the context reaches the model as
     data with its citations, and the generated answer and its usage come back in the JSON."""
-    from agents.fake_messages_server import FakeMessagesServer
+    from wikigen.agents.fake_messages_server import FakeMessagesServer
 
     with FakeMessagesServer() as fake:
         fake.enqueue_text("The Alpha supply agreement is governed by English law [alpha].")

@@ -8,8 +8,9 @@ import pytest
 
 from tests.test_offline_agent import make_corpus
 from wikigen.cli import main
-from wikigen.lint import wiki_stats
-from wikigen.store import Wiki
+from wikigen.search.sources import open_wiki
+from wikigen.wiki.lint import wiki_stats
+from wikigen.wiki.store import Wiki
 
 REPO = Path(__file__).resolve().parent.parent
 ACME = REPO / "corpora" / "acme"
@@ -24,7 +25,7 @@ def _build(corpus: Path, wiki: Path, *extra: str) -> int:
 
 
 def _check_sound(wiki: Path, max_ratio: float = 1.0) -> dict:
-    stats = wiki_stats(wiki)
+    stats = wiki_stats(open_wiki(wiki))
     assert stats["broken_links"] == 0
     assert stats["quotes"] > 0 and stats["quotes_verified"] == stats["quotes"]
     assert max(stats["ratio_chars"], stats["ratio_tokens"]) < max_ratio
@@ -82,7 +83,7 @@ def test_size_guard_stops_the_build_with_a_warning(tmp_path, capsys):
 
 
 def test_build_report_api(tmp_path):
-    from agents.orchestrate import BuildConfig, build
+    from wikigen.agents.orchestrate import BuildConfig, build
     import io
 
     corpus = make_corpus(tmp_path / "in", docs=8, schedule=40)
@@ -118,8 +119,8 @@ def test_an_agent_that_crashes_mid_session_loses_nothing(tmp_path):
     agent's finished pages are kept, logged and committed, the build reports it, and a re-run continues."""
     import io
 
-    from agents.offline import OfflineBackend
-    from agents.orchestrate import BuildConfig, build
+    from wikigen.agents.offline import OfflineBackend
+    from wikigen.agents.orchestrate import BuildConfig, build
 
     class CrashAfterFirstWrite:
         name = "flaky"
@@ -149,7 +150,7 @@ def test_an_agent_that_crashes_mid_session_loses_nothing(tmp_path):
     owners = {p.owner for p in Wiki.open(wiki).pages()}
     assert owners == {"agent-1", "agent-2"}                      # agent-2's finished page was kept
     assert _commits(wiki)[-1].startswith("session 1")
-    assert wiki_stats(wiki)["quotes_verified"] == wiki_stats(wiki)["quotes"]
+    assert wiki_stats(open_wiki(wiki))["quotes_verified"] == wiki_stats(open_wiki(wiki))["quotes"]
 
     assert _build(corpus, wiki, "--sessions", "1") == 0           # a plain re-run continues at session 2
     assert _commits(wiki)[-1].startswith("session 2")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 
-from agents.fake_messages_server import FakeMessagesServer
+from wikigen.agents.fake_messages_server import FakeMessagesServer
 from wikigen.cli import main
 
 DOC_RE = re.compile(r'<document doc_id="([^"]+)" start="(\d+)" end="(\d+)"[^>]*>\n')

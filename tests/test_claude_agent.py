@@ -10,12 +10,12 @@ import time
 
 import pytest
 
-from agents.base import AgentTask, TokenUsage
-from agents.claude import ANSWER_PROMPT, DEFAULT_MODEL, SYSTEM_PROMPT, ClaudeBackend, task_message
-from agents.fake_messages_server import FakeMessagesServer
+from wikigen.agents.base import AgentTask, TokenUsage
+from wikigen.agents.claude import ANSWER_PROMPT, DEFAULT_MODEL, SYSTEM_PROMPT, ClaudeBackend, task_message
+from wikigen.agents.fake_messages_server import FakeMessagesServer
 from test_tools import ACME, TERMINATION, make_world, quote_of
-from wikigen.errors import BackendError
-from wikigen.quotes import check_page_quotes
+from wikigen.core.errors import BackendError
+from wikigen.wiki.quotes import check_page_quotes
 
 DOC_IDS = ["contracts/acme-msa", "contracts/globex-supply", "notes/hostile"]
 TASK = AgentTask(agent="agent-1", session=1, doc_ids=DOC_IDS, brief="Write a topic page on termination.")

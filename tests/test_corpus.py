@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-import search.corpus as corpus_mod
-from search.corpus import Document, Skipped, doc_ids_for, load, load_corpus, scan_corpus
-from search.extract import ExtractError, decode_text, extract_bytes, html_to_text, title_from_text
-from search.passages import MAX_CHARS, split_passages
-from wikigen.errors import CorpusError
+import wikigen.search.corpus as corpus_mod
+from wikigen.search.corpus import Document, Skipped, doc_ids_for, load, load_corpus, scan_corpus
+from wikigen.search.extract import ExtractError, decode_text, extract_bytes, html_to_text, title_from_text
+from wikigen.search.passages import MAX_CHARS, split_passages
+from wikigen.core.errors import CorpusError
 
 FIXTURES = Path(__file__).parent / "fixtures" / "corpora"
 MIXED = FIXTURES / "mixed"

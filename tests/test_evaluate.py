@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.evaluate import (covered_chars, evidence_found, format_table, load_questions, merge_intervals,
+from wikigen.ask.evaluate import (covered_chars, evidence_found, format_table, load_questions, merge_intervals,
                              run_eval, score_aggregate, score_question, score_single, spread_sample, summarize)
 
 FIXTURE = Path(__file__).parent / "fixtures" / "eval" / "questions.jsonl"

@@ -1,9 +1,9 @@
 import subprocess
 
 from wiki_helpers import make_index, page
-from wikigen.history import commit_session, diff_commit, rollback, session_commits
-from wikigen.progress import ProgressLog
-from wikigen.store import Wiki
+from wikigen.wiki.history import commit_session, diff_commit, rollback, session_commits
+from wikigen.wiki.progress import ProgressLog
+from wikigen.wiki.store import Wiki
 
 
 def git(root, *args):

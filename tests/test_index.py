@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from search.corpus import load_corpus
-from search.index import CorpusIndex, DocInfo, Hit, IndexSummary, cjk_grams, make_snippet
-from search.passages import split_passages
+from wikigen.search.corpus import load_corpus
+from wikigen.search.index import CorpusIndex, DocInfo, Hit, IndexSummary, cjk_grams, make_snippet
+from wikigen.search.passages import split_passages
 from wikigen.cli import main
-from wikigen.errors import SearchIndexError
-from wikigen.tokens import CharCounter
+from wikigen.core.errors import SearchIndexError
+from wikigen.core.tokens import CharCounter
 
 FIXTURES = Path(__file__).parent / "fixtures" / "corpora"
 CUAD = Path(__file__).resolve().parents[2] / "shared" / "eval" / "cuad-dev"
@@ -92,7 +92,7 @@ def test_default_token_counter_is_tiktoken(tmp_path):
     root.mkdir()
     (root / "a.txt").write_text("hello world, this is a tokenizer test.\n")
     idx, s = CorpusIndex.build(root, tmp_path / "ix")
-    from wikigen.tokens import default_counter
+    from wikigen.core.tokens import default_counter
     assert s.tokens == default_counter().count("hello world, this is a tokenizer test.\n") == idx.documents()[0].tokens
 
 
@@ -313,7 +313,7 @@ def test_pdf_in_the_index(tmp_path):
 # --- CLI -----------------------------------------------------------------------------------------------
 
 def test_cli_index_and_search_json(corpus, tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr("wikigen.tokens.default_counter", lambda: CharCounter())
+    monkeypatch.setattr("wikigen.core.tokens.default_counter", lambda: CharCounter())
     ix = str(tmp_path / "cli-index")
     assert main(["index", str(corpus), "--index", ix]) == 0
     out = capsys.readouterr().out
@@ -413,7 +413,7 @@ def test_lost_tantivy_folder_is_rebuilt(built, corpus, tmp_path):
 
 
 def test_tiktoken_count_is_exactly_encode_ordinary():
-    from wikigen.tokens import default_counter
+    from wikigen.core.tokens import default_counter
     c = default_counter()
     enc = c._enc
     for t in ["hello <|endoftext|> world", "  \n\n  foo\r\n", "한국어는 배우기", "x" * 5000, "", "lone \ud800 surrogate"]:
@@ -440,8 +440,8 @@ def test_counter_error_fails_the_build_and_leaves_no_manifest(tmp_path):
 
 
 def test_texts_are_durable_before_the_manifest(tmp_path, monkeypatch):
-    import search.index as index_mod
-    import search.texts as texts_mod
+    import wikigen.search.index as index_mod
+    import wikigen.search.texts as texts_mod
     events = []
     real_sync, real_manifest = texts_mod.sync_files, index_mod._write_manifest
     monkeypatch.setattr(texts_mod, "sync_files", lambda root, paths: (events.append(("sync", len(paths))),
@@ -457,7 +457,7 @@ def test_texts_are_durable_before_the_manifest(tmp_path, monkeypatch):
 
 
 def test_texts_sync_without_syncfs_fsyncs_every_file(tmp_path, monkeypatch):
-    import search.texts as texts_mod
+    import wikigen.search.texts as texts_mod
     monkeypatch.setattr(texts_mod, "_syncfs", lambda folder: False)
     synced = []
     real = texts_mod._fsync_path

@@ -3,9 +3,9 @@ import re
 import pytest
 
 from wiki_helpers import make_index, page
-from wikigen.index_page import MAX_CHARS, MAX_LINES, build_index, count_lines, fits, write_index
-from wikigen.page import Page
-from wikigen.store import Wiki
+from wikigen.wiki.index_page import MAX_CHARS, MAX_LINES, build_index, count_lines, fits, write_index
+from wikigen.wiki.page import Page
+from wikigen.wiki.store import Wiki
 
 LINK = re.compile(r"\[\[([^\]|]+)(?:\|[^\]]*)?\]\]")
 
@@ -103,7 +103,7 @@ def test_write_index_removes_stale_sections(tmp_path):
 
 
 def test_a_description_that_repeats_the_title_is_left_out():
-    from wikigen.index_page import Entry
+    from wikigen.wiki.index_page import Entry
 
     assert Entry("a", "Law", "topic", " law ").line() == "- [[a|Law]]"
     assert Entry("a", "Law", "topic", "Governing law, quoted from 2 documents").line() == \

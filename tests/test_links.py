@@ -4,9 +4,9 @@ from pathlib import Path
 import pytest
 
 from wiki_helpers import make_index, page, quote_body, quote_of
-from wikigen.links import Resolver, analyze_links, build_graph, page_links, repair_body, repair_links
-from wikigen.page import Page
-from wikigen.store import Wiki
+from wikigen.wiki.links import Resolver, analyze_links, build_graph, page_links, repair_body, repair_links
+from wikigen.wiki.page import Page
+from wikigen.wiki.store import Wiki
 
 FIXTURES = Path(__file__).parent / "fixtures" / "links"
 

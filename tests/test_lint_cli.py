@@ -1,14 +1,15 @@
 import json
-import sys
-import types
 
 import pytest
 
 from wiki_helpers import FakeIndex, make_index, page, quote_body, quote_of
-from wikigen import cli, lint
-from wikigen.index_page import write_index
-from wikigen.store import Wiki
-from wikigen.tokens import CharCounter
+from wikigen import cli
+from wikigen.search import sources as sources_mod
+from wikigen.search.sources import open_wiki
+from wikigen.wiki import lint
+from wikigen.wiki.index_page import write_index
+from wikigen.wiki.store import Wiki
+from wikigen.core.tokens import CharCounter
 
 STATS_KEYS = ["pages", "links", "broken_links", "orphans", "quotes", "quotes_verified", "wiki_chars", "corpus_chars",
               "ratio_chars", "wiki_tokens", "corpus_tokens", "ratio_tokens", "docs_total", "docs_cited"]
@@ -17,9 +18,8 @@ STATS_KEYS = ["pages", "links", "broken_links", "orphans", "quotes", "quotes_ver
 @pytest.fixture
 def setup(tmp_path, monkeypatch):
     index = make_index(tmp_path)
-    fake = types.ModuleType("search.index")
-    fake.CorpusIndex = type("CorpusIndex", (), {"open": staticmethod(lambda path: FakeIndex(path))})
-    monkeypatch.setitem(sys.modules, "search.index", fake)
+    fake = type("CorpusIndex", (), {"open": staticmethod(lambda path: FakeIndex(path))})
+    monkeypatch.setattr(sources_mod, "CorpusIndex", fake)
     monkeypatch.setattr(lint, "default_counter", CharCounter)
     wiki = Wiki.create(tmp_path / "wiki", index, max_ratio=5.0)
     q = quote_of(index, "contracts/acme-msa", "Either party may terminate this Agreement")
@@ -31,7 +31,7 @@ def setup(tmp_path, monkeypatch):
 
 def test_clean_wiki_passes(setup, capsys):
     wiki, _, _ = setup
-    report = lint.check_wiki(wiki.root)
+    report = lint.check_wiki(open_wiki(wiki.root))
     assert report.ok, report.lines()
     assert cli.main(["check", str(wiki.root)]) == 0
     assert capsys.readouterr().out == "ok: 2 pages, no problems\n"
@@ -92,7 +92,7 @@ def test_not_a_wiki(tmp_path, capsys):
 def test_malformed_page_reported(setup, capsys):
     wiki, _, _ = setup
     (wiki.root / "broken.md").write_text("no front matter here\n")
-    report = lint.check_wiki(wiki.root)
+    report = lint.check_wiki(open_wiki(wiki.root))
     assert "broken.md: page: page has no front matter: it must start with a '---' line" in report.lines()
 
 
@@ -100,14 +100,14 @@ def test_oversize_wiki_and_index_limits(setup):
     wiki, index, _ = setup
     Wiki.create(wiki.root, index, max_ratio=0.05)                  # re-configure: the wiki is now too large
     (wiki.root / "index-extra.md").write_text("- line\n" * 201)
-    lines = lint.check_wiki(wiki.root).lines()
+    lines = lint.check_wiki(open_wiki(wiki.root)).lines()
     assert any(l.startswith(f"{wiki.root}: size: wiki is larger than allowed: ") for l in lines)
     assert "index-extra.md: index: 201 lines, 1,407 characters; the limits are 200 lines and 25,000 characters" in lines
     assert "index-extra.md: index: not part of the current index; regenerate the index" in lines
 
 
 def test_stats_text_ends_with_the_coverage_map(setup, capsys):
-    from wikigen.progress import ProgressLog
+    from wikigen.wiki.progress import ProgressLog
 
     wiki, _, _ = setup
     ProgressLog(wiki.root).append(session=1, agent="alice", action="read", docs=["contracts/acme-msa"])

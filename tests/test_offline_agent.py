@@ -4,15 +4,15 @@ from pathlib import Path
 
 import pytest
 
-from agents.base import AgentTask
-from agents.offline import KIND_PREFIX, OfflineBackend
-from agents.slugs import doc_slug
-from agents.tools import ToolBox
-from agents.topics import discover
-from wikigen.progress import ProgressLog
-from wikigen.quotes import check_page_quotes
-from wikigen.store import Wiki
-from wikigen.tokens import CharCounter
+from wikigen.agents.base import AgentTask
+from wikigen.agents.offline import KIND_PREFIX, OfflineBackend
+from wikigen.core.slugs import doc_slug
+from wikigen.agents.tools import ToolBox
+from wikigen.agents.topics import discover
+from wikigen.wiki.progress import ProgressLog
+from wikigen.wiki.quotes import check_page_quotes
+from wikigen.wiki.store import Wiki
+from wikigen.core.tokens import CharCounter
 
 CLAUSES = {
     "Term": "This Agreement starts on the Effective Date and continues for {n} years. It renews for further "
@@ -76,7 +76,7 @@ def make_corpus(root: Path, hostile: bool = True, docs: int = 4, schedule: int =
 
 @pytest.fixture()
 def setup(tmp_path):
-    from search.index import CorpusIndex
+    from wikigen.search.index import CorpusIndex
 
     corpus = make_corpus(tmp_path)
     index, _ = CorpusIndex.build(corpus, tmp_path / "index", counter=CharCounter())
@@ -193,7 +193,7 @@ def test_a_hostile_document_is_quoted_not_obeyed(setup):
 
 
 def test_deterministic(tmp_path):
-    from search.index import CorpusIndex
+    from wikigen.search.index import CorpusIndex
 
     bodies = []
     for run in ("a", "b"):
@@ -213,7 +213,7 @@ def test_deterministic(tmp_path):
 
 
 def test_size_budget_drops_weak_collections_then_shrinks_quotes(setup):
-    from agents.offline import MIN_SCALE, estimate_chars, plan_budget, quote_plan, weak_collections
+    from wikigen.agents.offline import MIN_SCALE, estimate_chars, plan_budget, quote_plan, weak_collections
 
     index, wiki, cat, log = setup
     chars = index.corpus_chars

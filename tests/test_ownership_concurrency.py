@@ -6,7 +6,7 @@ import re
 import threading
 
 from wiki_helpers import FACT_NEEDLE, make_index, page, process_writer, quote_body, quote_of, writer
-from wikigen.store import Wiki
+from wikigen.wiki.store import Wiki
 
 ROUNDS = 25
 

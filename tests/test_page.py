@@ -1,8 +1,8 @@
 import pytest
 
-from wikigen.errors import PageError
-from wikigen.page import (Page, Quote, format_quote, parse_page, render_page, scan_quotes, validate_owner,
-                          validate_slug)
+from wikigen.core.errors import PageError
+from wikigen.wiki.markup import Quote, format_quote, scan_quotes
+from wikigen.wiki.page import Page, parse_page, render_page, validate_owner, validate_slug
 
 
 def sample() -> Page:

@@ -3,8 +3,8 @@ import multiprocessing as mp
 import threading
 
 from wiki_helpers import make_index, page, quote_body, quote_of
-from wikigen.progress import LOG_VERSION, ProgressLog, coverage, render_log
-from wikigen.store import Wiki
+from wikigen.wiki.progress import LOG_VERSION, ProgressLog, coverage, render_log
+from wikigen.wiki.store import Wiki
 
 
 def _append_many(root: str, agent: str, n: int) -> None:
@@ -99,7 +99,7 @@ def test_render_log_md_is_compact(tmp_path):
 def test_extra_fields_cannot_shadow(tmp_path):
     import pytest
 
-    from wikigen.errors import WikigenError
+    from wikigen.core.errors import WikigenError
     with pytest.raises(WikigenError):
         ProgressLog(tmp_path).append(session=1, agent="a", action="x", **{"time": "now"})
 

@@ -1,9 +1,10 @@
 import pytest
 
 from wiki_helpers import CRLF, KOREAN, make_index, quote_of
-from wikigen.errors import QuoteError
-from wikigen.page import Page, Quote, format_quote
-from wikigen.quotes import check_quote, verify_page
+from wikigen.core.errors import QuoteError
+from wikigen.wiki.markup import Quote, format_quote
+from wikigen.wiki.page import Page
+from wikigen.wiki.quotes import check_quote, verify_page
 
 
 @pytest.fixture

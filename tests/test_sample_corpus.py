@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from search.index import CorpusIndex
+from wikigen.search.index import CorpusIndex
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "corpora" / "acme"

@@ -1,10 +1,10 @@
 import time
 
 from wiki_helpers import make_index, page
-from wikigen.errors import SizeLimitError
-from wikigen.size_guard import SizeTracker, check_size, measure_wiki
-from wikigen.store import Wiki
-from wikigen.tokens import CharCounter
+from wikigen.core.errors import SizeLimitError
+from wikigen.wiki.size_guard import SizeTracker, check_size, measure_wiki
+from wikigen.wiki.store import Wiki
+from wikigen.core.tokens import CharCounter
 
 import pytest
 

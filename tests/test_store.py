@@ -1,13 +1,12 @@
 import json
-import sys
-import types
 
 import pytest
 
 from wiki_helpers import all_files, make_index, page, quote_body, quote_of
-from wikigen.errors import OwnershipError, PageError, QuoteError, SizeLimitError
-from wikigen.page import Page, Quote, format_quote, parse_page
-from wikigen.store import Wiki
+from wikigen.core.errors import OwnershipError, PageError, QuoteError, SizeLimitError
+from wikigen.wiki.markup import Quote, format_quote
+from wikigen.wiki.page import Page, parse_page
+from wikigen.wiki.store import Wiki
 
 
 @pytest.fixture
@@ -124,17 +123,12 @@ def test_size_limit_refuses_write(tmp_path):
 def test_open_reads_config_and_opens_index_lazily(tmp_path, index, monkeypatch):
     Wiki.create(tmp_path / "wiki", index, max_ratio=2.5)
     opened = []
-    fake = types.ModuleType("search.index")
 
-    class CorpusIndex:
-        @staticmethod
-        def open(path):
-            opened.append(path)
-            return index
+    def open_sources(path):
+        opened.append(path)
+        return index
 
-    fake.CorpusIndex = CorpusIndex
-    monkeypatch.setitem(sys.modules, "search.index", fake)
-    w = Wiki.open(tmp_path / "wiki")
+    w = Wiki.open(tmp_path / "wiki", open_sources=open_sources)
     assert w.max_ratio == 2.5 and opened == []
     w.write(page("p", body="x\n"), agent="alice", session=1)
     assert opened == [index.root.resolve()]

@@ -1,4 +1,4 @@
-"""agents.tools.ToolBox against a real wiki, a real tantivy index and a real progress log in tmp_path."""
+"""wikigen.agents.tools.ToolBox against a real wiki, a real tantivy index and a real progress log in tmp_path."""
 
 from __future__ import annotations
 
@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from agents.tools import ToolBox, ToolError, ToolOutcome, validate
-from search.index import CorpusIndex
-from wikigen.errors import OwnershipError, PageError, QuoteError, SizeLimitError
-from wikigen.page import Quote, format_quote
-from wikigen.progress import ProgressLog
-from wikigen.quotes import check_page_quotes
-from wikigen.store import Wiki
-from wikigen.tokens import CharCounter
+from wikigen.agents.tools import ToolBox, ToolError, ToolOutcome, validate
+from wikigen.search.index import CorpusIndex
+from wikigen.core.errors import OwnershipError, PageError, QuoteError, SizeLimitError
+from wikigen.wiki.markup import Quote, format_quote
+from wikigen.wiki.progress import ProgressLog
+from wikigen.wiki.quotes import check_page_quotes
+from wikigen.wiki.store import Wiki
+from wikigen.core.tokens import CharCounter
 
 ACME = (
     "Master Services Agreement between Acme Corp and Globex Ltd.\n\n"

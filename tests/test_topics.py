@@ -1,7 +1,7 @@
 """Topic discovery on small hand-written texts: headings, defined terms, names, phrases, Korean."""
 
-from agents.slugs import doc_slug, kind_slug, topic_slug
-from agents.topics import discover, norm_key, sentence_span
+from wikigen.core.slugs import doc_slug, kind_slug, topic_slug
+from wikigen.agents.topics import discover, norm_key, sentence_span
 
 EN_A = """SUPPLY AGREEMENT
 
@@ -163,7 +163,7 @@ def test_a_minority_script_keeps_a_share_of_the_topics():
 
 # --- collections from names, titles and folders ------------------------------------------------
 
-from agents.topics import _collections  # noqa: E402
+from wikigen.agents.topics import _collections  # noqa: E402
 
 
 def _kinds(titles: dict[str, str]) -> dict[str, list[str]]:
@@ -245,7 +245,7 @@ def test_collections_are_deterministic():
 
 
 def test_a_capped_quote_does_not_stop_at_a_colon_or_a_bare_enumerator():
-    from agents.topics import _cut
+    from wikigen.agents.topics import _cut
 
     amended = ("3. Liability. Clause 9.3 of the Agreement is deleted and replaced with:\n\n"
                "\"9.3 Each party's total liability is capped at GBP 2,000,000.\"\n\n4. Other terms stay.")

@@ -1,4 +1,4 @@
-"""A small stand-in for search.index.CorpusIndex, built on a real TextStore, so wiki tests need no tantivy."""
+"""A small stand-in for wikigen.search.index.CorpusIndex, built on a real TextStore, so wiki tests need no tantivy."""
 
 from __future__ import annotations
 
@@ -6,9 +6,11 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from search.texts import Span, TextStore
-from wikigen.page import Page, format_quote, Quote
-from wikigen.tokens import CharCounter
+from wikigen.core.text import Span
+from wikigen.search.texts import TextStore
+from wikigen.wiki.markup import format_quote, Quote
+from wikigen.wiki.page import Page
+from wikigen.core.tokens import CharCounter
 
 
 @dataclass(frozen=True)
@@ -88,8 +90,8 @@ FACT_NEEDLE = "Fees are due within thirty (30) days of invoice."
 
 def writer(wiki_root: str, index_root: str, agent: str, others: list[str], rounds: int) -> dict:
     """Add one fact per round to the agent's own page by read-modify-write; try to change others' pages."""
-    from wikigen.errors import OwnershipError
-    from wikigen.store import Wiki
+    from wikigen.core.errors import OwnershipError
+    from wikigen.wiki.store import Wiki
 
     wiki = Wiki.open(Path(wiki_root), FakeIndex(Path(index_root)))
     out = {"agent": agent, "written": 0, "refused": 0, "wrongly_allowed": 0}

@@ -10,7 +10,7 @@ import logging
 import sys
 from pathlib import Path
 
-from wikigen.errors import WikigenError
+from wikigen.core.errors import WikigenError
 
 DEFAULT_INDEX = Path(".wikigen-index")
 
@@ -30,7 +30,7 @@ def _print_json(obj) -> None:
 # --- subcommands -------------------------------------------------------------------------------
 
 def cmd_index(args) -> int:
-    from search.index import CorpusIndex
+    from wikigen.search.index import CorpusIndex
 
     _, summary = CorpusIndex.build(Path(args.corpus), Path(args.index))
     print(summary.to_text())
@@ -38,7 +38,7 @@ def cmd_index(args) -> int:
 
 
 def cmd_search(args) -> int:
-    from search.index import CorpusIndex
+    from wikigen.search.index import CorpusIndex
 
     index = CorpusIndex.open(Path(args.index))
     hits = index.search(args.query, k=args.k)
@@ -51,7 +51,7 @@ def cmd_search(args) -> int:
 
 
 def cmd_build(args) -> int:
-    from agents.orchestrate import BuildConfig, build
+    from wikigen.agents.orchestrate import BuildConfig, build
 
     config = BuildConfig(
         corpus=Path(args.corpus), wiki=Path(args.wiki), agents=args.agents, sessions=args.sessions,
@@ -63,18 +63,20 @@ def cmd_build(args) -> int:
 
 
 def cmd_check(args) -> int:
-    from wikigen.lint import check_wiki
+    from wikigen.search.sources import open_wiki
+    from wikigen.wiki.lint import check_wiki
 
-    report = check_wiki(Path(args.wiki))
+    report = check_wiki(open_wiki(Path(args.wiki)))
     for line in report.lines():
         print(line)
     return 0 if report.ok else 1
 
 
 def cmd_stats(args) -> int:
-    from wikigen.lint import wiki_report
+    from wikigen.search.sources import open_wiki
+    from wikigen.wiki.lint import wiki_report
 
-    stats, cov = wiki_report(Path(args.wiki))
+    stats, cov = wiki_report(open_wiki(Path(args.wiki)))
     if args.json:
         _print_json(stats)
         return 0
@@ -86,9 +88,10 @@ def cmd_stats(args) -> int:
 
 
 def cmd_pages(args) -> int:
-    from wikigen.lint import list_pages
+    from wikigen.search.sources import open_wiki
+    from wikigen.wiki.lint import list_pages
 
-    pages = list_pages(Path(args.wiki))
+    pages = list_pages(open_wiki(Path(args.wiki)))
     if args.json:
         _print_json(pages)
     else:
@@ -98,19 +101,23 @@ def cmd_pages(args) -> int:
 
 
 def cmd_ask(args) -> int:
-    from agents.answer import ask_batch, ask_one
+    from wikigen.ask.answer import ask_batch, ask_one
 
+    claude = None
+    if args.backend == "claude":
+        from wikigen.agents.claude import ClaudeBackend
+
+        claude = ClaudeBackend(model=args.model)
     if args.questions:
         if not args.out:
             raise WikigenError("--questions needs --out RESULTS.jsonl")
         n = ask_batch(Path(args.questions), Path(args.out), wiki=Path(args.wiki), mode=args.mode,
-                      budget=args.budget, backend=args.backend, model=args.model)
+                      budget=args.budget, claude=claude)
         print(f"answered {n} questions -> {args.out}")
         return 0
     if not args.question:
         raise WikigenError("give a QUESTION, or --questions FILE.jsonl --out RESULTS.jsonl")
-    result = ask_one(args.question, wiki=Path(args.wiki), mode=args.mode, budget=args.budget,
-                     backend=args.backend, model=args.model)
+    result = ask_one(args.question, wiki=Path(args.wiki), mode=args.mode, budget=args.budget, claude=claude)
     if args.json:
         _print_json(result.to_dict())
     else:
@@ -119,7 +126,7 @@ def cmd_ask(args) -> int:
 
 
 def cmd_eval(args) -> int:
-    from agents.evaluate import run_eval
+    from wikigen.ask.evaluate import run_eval
 
     report = run_eval(Path(args.questions), wiki=Path(args.wiki), modes=args.modes, budget=args.budget,
                       out_dir=Path(args.out), limit=args.limit)

@@ -12,9 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from search.texts import Span, normalize_newlines
-from wikigen.errors import QuoteError
-from wikigen.page import Page, Quote, rewrite_quote_spans, scan_quotes
+from wikigen.core.text import Span, normalize_newlines
+from wikigen.core.errors import QuoteError
+from wikigen.wiki.markup import Quote, rewrite_quote_spans, scan_quotes
+from wikigen.wiki.page import Page
 
 Status = Literal["ok", "reanchored", "unknown-doc", "not-found", "whitespace"]
 

@@ -20,78 +20,14 @@ import difflib
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 import networkx as nx
-from markdown_it import MarkdownIt
 
-from wikigen.errors import PageError, WikigenError
-from wikigen.page import Page, render_page, scan_quotes, split_front_matter
+from wikigen.core.errors import PageError, WikigenError
+from wikigen.wiki.markup import WIKI_RE, BodyLink, body_links, split_target
+from wikigen.wiki.page import Page, render_page, split_front_matter
 
-WIKI_RE = re.compile(r"\[\[([^\[\]\|\n]+?)(?:\|([^\[\]\n]+?))?\]\]")
 CLOSE_MATCH_CUTOFF = 0.85
-
-
-def _wikilinks_plugin(md: MarkdownIt) -> None:
-    def rule(state, silent):
-        if not state.src.startswith("[[", state.pos):
-            return False
-        m = WIKI_RE.match(state.src, state.pos)
-        if not m:
-            return False
-        if not silent:
-            tok = state.push("wikilink", "a", 0)
-            tok.meta = {"raw": m.group(1), "label": m.group(2)}
-        state.pos = m.end()
-        return True
-
-    md.inline.ruler.before("link", "wikilink", rule)
-
-
-@lru_cache(maxsize=1)
-def _md() -> MarkdownIt:
-    return MarkdownIt("commonmark").enable("table").use(_wikilinks_plugin)
-
-
-@dataclass(frozen=True)
-class BodyLink:
-    target: str        # the slug part of the link, stripped ("" for a link to a heading of the same page)
-    raw: str           # what stood before '|', e.g. "Acme MSA#Term"
-    label: str | None  # what stood after '|'
-    line: int          # 0-based line in the body
-
-    @property
-    def text(self) -> str:
-        return (self.label or self.raw).strip()
-
-
-def _split_target(raw: str) -> str:
-    return re.split(r"[#^]", raw, maxsplit=1)[0].strip()
-
-
-def body_links(body: str) -> list[BodyLink]:
-    """Every [[link]] of a body in order, with its 0-based body line; not in code, not in quotes."""
-    quote_lines: set[int] = set()
-    try:
-        blocks = scan_quotes(body)
-    except PageError:
-        blocks = []  # a malformed quote is reported by quote checks; links are still read
-    for b in blocks:
-        quote_lines.update(range(b.header_line, b.end_line))
-    out: list[BodyLink] = []
-    for tok in _md().parse(body):
-        if tok.type != "inline" or tok.map is None or not tok.children:
-            continue
-        line = tok.map[0]
-        for child in tok.children:
-            if child.type in ("softbreak", "hardbreak"):
-                line += 1
-            elif child.type == "wikilink" and line not in quote_lines:
-                raw = child.meta["raw"]
-                target = _split_target(raw)
-                if target:
-                    out.append(BodyLink(target, raw, child.meta["label"], line))
-    return out
 
 
 @dataclass(frozen=True)
@@ -254,7 +190,7 @@ def repair_body(body: str, resolver: Resolver, slug: str, line_offset: int = 0) 
             if any(a <= m.start() < b for a, b in code):
                 return m.group(0)
             raw, label = m.group(1), m.group(2)
-            target = _split_target(raw)
+            target = split_target(raw)
             if not target or target in resolver._slugset:
                 return m.group(0)
             new, rule = resolver.resolve(target)

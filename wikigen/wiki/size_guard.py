@@ -20,8 +20,8 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from wikigen.atomic import atomic_write
-from wikigen.tokens import TokenCounter
+from wikigen.core.atomic import atomic_write
+from wikigen.core.tokens import TokenCounter
 
 WARN_FRACTION = 0.8
 

@@ -17,6 +17,7 @@ import os
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from filelock import FileLock
 
@@ -25,12 +26,13 @@ try:
 except ImportError:  # not POSIX: fall back to filelock's polling lock
     fcntl = None
 
-from wikigen.atomic import atomic_write
-from wikigen.errors import OwnershipError, PageError, SearchIndexError, SizeLimitError, WikigenError
-from wikigen.page import Page, parse_page, render_page, validate_owner, validate_page, validate_slug, SLUG_RE, is_reserved
-from wikigen.quotes import QuoteCheck, verify_page
-from wikigen.size_guard import SizeTracker
-from wikigen.tokens import TokenCounter
+from wikigen.core.atomic import atomic_write
+from wikigen.core.errors import OwnershipError, PageError, SearchIndexError, SizeLimitError, WikigenError
+from wikigen.wiki.page import Page, parse_page, render_page, validate_owner, validate_page, validate_slug, SLUG_RE, is_reserved
+from wikigen.wiki.quotes import QuoteCheck, verify_page
+from wikigen.wiki.size_guard import SizeTracker
+from wikigen.wiki.sources import Sources
+from wikigen.core.tokens import TokenCounter
 
 log = logging.getLogger(__name__)
 
@@ -62,10 +64,12 @@ def _rel_or_abs(root: Path, p: Path | None) -> str | None:
 
 
 class Wiki:
-    def __init__(self, root: Path, sources=None, *, max_ratio: float = 1.0, counter: TokenCounter | None = None,
-                 config: dict | None = None):
+    def __init__(self, root: Path, sources: Sources | None = None, *, max_ratio: float = 1.0,
+                 counter: TokenCounter | None = None, config: dict | None = None,
+                 open_sources: Callable[[Path], Sources] | None = None):
         self.root = Path(root)
         self._sources = sources
+        self._open_sources = open_sources
         self.max_ratio = float(max_ratio)
         self.counter = counter
         self.config = config or {}
@@ -79,7 +83,7 @@ class Wiki:
     def create(cls, root: Path, sources, *, max_ratio: float = 1.0, counter: TokenCounter | None = None,
                corpus_dir: Path | None = None, index_dir: Path | None = None) -> "Wiki":
         """Make (or re-configure) a wiki folder: state dir, config.json, git repository."""
-        from wikigen.history import init_repo
+        from wikigen.wiki.history import init_repo
 
         root = Path(root)
         (root / STATE_DIR / "locks").mkdir(parents=True, exist_ok=True)
@@ -92,8 +96,10 @@ class Wiki:
         return cls(root, sources, max_ratio=max_ratio, counter=counter, config=config)
 
     @classmethod
-    def open(cls, root: Path, sources=None, *, counter: TokenCounter | None = None) -> "Wiki":
-        """Open a wiki folder; without sources the corpus index recorded in config.json is opened on first use."""
+    def open(cls, root: Path, sources: Sources | None = None, *, counter: TokenCounter | None = None,
+             open_sources: Callable[[Path], Sources] | None = None) -> "Wiki":
+        """Open a wiki folder. Without sources, `open_sources(index_dir)` opens the corpus index that
+        config.json records, on first use."""
         root = Path(root)
         cfg_path = root / STATE_DIR / "config.json"
         try:
@@ -103,21 +109,22 @@ class Wiki:
         except ValueError as e:
             raise WikigenError(f"{cfg_path} is not valid JSON: {e}") from None
         (root / STATE_DIR / "locks").mkdir(parents=True, exist_ok=True)
-        return cls(root, sources, max_ratio=config.get("max_ratio", 1.0), counter=counter, config=config)
+        return cls(root, sources, max_ratio=config.get("max_ratio", 1.0), counter=counter, config=config,
+                   open_sources=open_sources)
 
     @property
-    def sources(self):
-        """The corpus index (CorpusIndex or a stand-in); opened lazily from config.json."""
+    def sources(self) -> Sources:
+        """The corpus the quotes are checked against; opened on first use with `open_sources` and the
+        index folder config.json records (see wikigen.search.sources.open_wiki)."""
         if self._sources is None:
             index_dir = self.config.get("index_dir")
-            if not index_dir:
-                raise SearchIndexError(f"wiki {self.root} records no corpus index; open it with sources=")
+            if not index_dir or self._open_sources is None:
+                raise SearchIndexError(f"wiki {self.root} has no corpus index attached; open it with "
+                                       "wikigen.search.sources.open_wiki(root) or Wiki.open(root, sources)")
             path = Path(index_dir)
             if not path.is_absolute():
                 path = self.root / path
-            from search.index import CorpusIndex  # lazily: tantivy is only needed here
-
-            self._sources = CorpusIndex.open(path)
+            self._sources = self._open_sources(path)
         return self._sources
 
     # --- reading -------------------------------------------------------------------------------

@@ -42,9 +42,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from search.page_index import PageIndex, QuoteUnit, terms
-from wikigen.errors import WikigenError
-from wikigen.tokens import TokenCounter, default_counter
+from wikigen.ask.page_index import PageIndex, QuoteUnit, terms
+from wikigen.core.errors import WikigenError
+from wikigen.core.tokens import TokenCounter, default_counter
 
 log = logging.getLogger(__name__)
 
@@ -318,10 +318,11 @@ class Answerer:
 
     @classmethod
     def open(cls, wiki_root: Path, *, counter: TokenCounter | None = None, cache: bool = True) -> "Answerer":
-        from wikigen.store import STATE_DIR, Wiki
+        from wikigen.search.sources import open_wiki
+        from wikigen.wiki.store import STATE_DIR
 
         wiki_root = Path(wiki_root)
-        wiki = Wiki.open(wiki_root)
+        wiki = open_wiki(wiki_root)
         index = wiki.sources
         pages = wiki.pages()
         cache_dir = wiki_root / STATE_DIR / "page-index" if cache else None
@@ -674,16 +675,12 @@ class Answerer:
     # --- answering -----------------------------------------------------------------------------
 
     def ask(self, question: str, *, mode: str = "wiki+search", budget: int = DEFAULT_BUDGET,
-            backend: str = "offline", model: str | None = None, claude=None) -> AskResult:
+            claude=None) -> AskResult:
         if not isinstance(question, str) or not question.strip():
             raise WikigenError("the question is empty")
         items, n, scope = self.retrieve(question, mode, budget)
         usage = None
-        if backend == "claude" or claude is not None:
-            if claude is None:
-                from agents.claude import ClaudeBackend
-
-                claude = ClaudeBackend(model=model)
+        if claude is not None:
             text, tu = claude.answer(question, [c.block() for c in items])
             usage = tu.to_dict() if hasattr(tu, "to_dict") else dict(tu)
             answer = text
@@ -883,8 +880,8 @@ def get_answerer(wiki: Path) -> Answerer:
 
 
 def ask_one(question: str, *, wiki: Path, mode: str = "wiki+search", budget: int = DEFAULT_BUDGET,
-            backend: str = "offline", model: str | None = None) -> AskResult:
-    return get_answerer(wiki).ask(question, mode=mode, budget=budget, backend=backend, model=model)
+            claude=None) -> AskResult:
+    return get_answerer(wiki).ask(question, mode=mode, budget=budget, claude=claude)
 
 
 def _read_questions(path: Path) -> list[dict]:
@@ -910,7 +907,7 @@ def _read_questions(path: Path) -> list[dict]:
 
 
 def ask_batch(questions_path: Path, out_path: Path, *, wiki: Path, mode: str = "wiki+search",
-              budget: int = DEFAULT_BUDGET, backend: str = "offline", model: str | None = None) -> int:
+              budget: int = DEFAULT_BUDGET, claude=None) -> int:
     """Answer every question of a .jsonl in one process; one JSON object a line, with the question's id."""
     questions = _read_questions(Path(questions_path))
     answerer = get_answerer(wiki)
@@ -920,7 +917,7 @@ def ask_batch(questions_path: Path, out_path: Path, *, wiki: Path, mode: str = "
     with open(out_path, "w", encoding="utf-8") as f:
         for q in questions:
             t0 = time.perf_counter()
-            r = answerer.ask(q["question"], mode=mode, budget=budget, backend=backend, model=model)
+            r = answerer.ask(q["question"], mode=mode, budget=budget, claude=claude)
             row = {"id": q["id"], **r.to_dict(), "latency_ms": round((time.perf_counter() - t0) * 1000, 2)}
             f.write(json.dumps(row, ensure_ascii=False) + "\n")
             n += 1

@@ -8,7 +8,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from wikigen.errors import WikigenError
+from wikigen.core.errors import WikigenError
 
 GIT = ["git", "-c", "user.name=wikigen", "-c", "user.email=wikigen@localhost", "-c", "commit.gpgsign=false"]
 GITIGNORE = """\

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from wikigen.errors import WikigenError
+from wikigen.core.errors import WikigenError
 
 log = logging.getLogger(__name__)
 
@@ -240,7 +240,7 @@ def run_eval(questions_path, *, wiki: Path, modes: Sequence[str] | None = None, 
 
     questions_path: a questions.jsonl, or a list of question dicts. limit: only the first N
     questions (or, with spread=True, a deterministic sample across kinds)."""
-    from agents.answer import Answerer
+    from wikigen.ask.answer import Answerer
 
     questions = list(questions_path) if isinstance(questions_path, (list, tuple)) else load_questions(Path(questions_path))
     questions = spread_sample(questions, limit) if spread else questions[: limit if limit is not None else None]
@@ -265,7 +265,7 @@ def run_eval(questions_path, *, wiki: Path, modes: Sequence[str] | None = None, 
         out_dir = Path(out_dir)
         out_dir.mkdir(parents=True, exist_ok=True)
         report.report_path = out_dir / "eval-report.json"
-        from wikigen.atomic import atomic_write
+        from wikigen.core.atomic import atomic_write
         atomic_write(report.report_path, json.dumps(report.to_dict(), ensure_ascii=False, indent=1))
         if chart:
             report.chart_path = out_dir / "eval-chart.png"

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from wikigen.atomic import atomic_write
-from wikigen.links import normalize_target
-from wikigen.page import Page
+from wikigen.core.atomic import atomic_write
+from wikigen.wiki.links import normalize_target
+from wikigen.wiki.page import Page
 
 MAX_LINES = 200
 MAX_CHARS = 25_000

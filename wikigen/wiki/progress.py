@@ -19,8 +19,8 @@ from typing import Callable, Iterable
 
 from filelock import FileLock
 
-from wikigen.atomic import atomic_write
-from wikigen.errors import WikigenError
+from wikigen.core.atomic import atomic_write
+from wikigen.core.errors import WikigenError
 
 LOG_VERSION = 1
 RESERVED = ("v", "time", "session", "agent", "action", "pages", "queries", "docs")

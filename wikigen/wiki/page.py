@@ -19,8 +19,9 @@ from dataclasses import asdict, dataclass, field, replace
 
 import yaml
 
-from search.texts import normalize_newlines
-from wikigen.errors import PageError
+from wikigen.core.errors import PageError
+from wikigen.core.text import normalize_newlines
+from wikigen.wiki.markup import Quote, body_links, scan_quotes
 
 SLUG_RE = re.compile(r"[a-z0-9][a-z0-9-]{0,79}")
 OWNER_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
@@ -30,9 +31,6 @@ MAX_DESCRIPTION = 200
 FIELDS = ("title", "slug", "owner", "description", "type", "status", "sources", "aliases",
           "created_session", "updated_session")
 
-QUOTE_HEADER_RE = re.compile(r"^> \[!quote\] (?P<doc_id>.+) \(chars (?P<start>\d+)-(?P<end>\d+)\)$")
-_QUOTE_ATTEMPT_RE = re.compile(r"^>\s*\[!quote\]", re.IGNORECASE)
-_FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 
 
 def is_reserved(slug: str) -> bool:
@@ -54,92 +52,6 @@ def validate_owner(owner: object) -> str:
     return owner
 
 
-@dataclass(frozen=True)
-class Quote:
-    doc_id: str
-    start: int
-    end: int
-    text: str
-
-    def short(self, n: int = 60) -> str:
-        t = self.text.replace("\n", " ")
-        return t if len(t) <= n else t[:n] + "..."
-
-    def label(self) -> str:
-        return f'{self.doc_id} (chars {self.start}-{self.end}) "{self.short()}"'
-
-
-@dataclass(frozen=True)
-class QuoteBlock:
-    """A quote and where it sits in the body: header line index and the line after its last line (0-based)."""
-    quote: Quote
-    header_line: int
-    end_line: int
-
-
-def format_quote(q: Quote) -> str:
-    """The quote form, without a trailing newline. Separate it from other blocks by a blank line."""
-    if "\n" in q.doc_id or "\r" in q.doc_id or not q.doc_id.strip():
-        raise PageError(f"bad doc id in quote: {q.doc_id!r}")
-    lines = [f"> [!quote] {q.doc_id} (chars {q.start}-{q.end})"]
-    for line in normalize_newlines(q.text).split("\n"):
-        lines.append(f"> {line}" if line else ">")
-    return "\n".join(lines)
-
-
-def scan_quotes(body: str) -> list[QuoteBlock]:
-    """Every quote in a body, in order. PageError on a malformed quote header."""
-    lines = normalize_newlines(body).split("\n")
-    out: list[QuoteBlock] = []
-    fence: str | None = None
-    i = 0
-    while i < len(lines):
-        line = lines[i]
-        m = _FENCE_RE.match(line)
-        if fence is not None:
-            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence):
-                fence = None
-            i += 1
-            continue
-        if m:
-            fence = m.group(1)
-            i += 1
-            continue
-        if not _QUOTE_ATTEMPT_RE.match(line):
-            i += 1
-            continue
-        h = QUOTE_HEADER_RE.match(line)
-        if not h:
-            raise PageError(f"malformed quote header on body line {i + 1}: {line[:100]!r}; "
-                            "use '> [!quote] DOC_ID (chars START-END)'")
-        start, end = int(h.group("start")), int(h.group("end"))
-        if end < start:
-            raise PageError(f"malformed quote header on body line {i + 1}: end {end} is before start {start}")
-        j = i + 1
-        text_lines: list[str] = []
-        while j < len(lines) and lines[j].startswith(">") and not _QUOTE_ATTEMPT_RE.match(lines[j]):
-            t = lines[j]
-            text_lines.append(t[2:] if t.startswith("> ") else t[1:])
-            j += 1
-        text = "\n".join(text_lines)
-        if not text:
-            raise PageError(f"empty quote on body line {i + 1}: {line[:100]!r}; put the quoted text on '> ' lines below")
-        out.append(QuoteBlock(Quote(h.group("doc_id"), start, end, text), i, j))
-        i = j
-    return out
-
-
-def rewrite_quote_spans(body: str, spans: dict[int, tuple[int, int]]) -> str:
-    """Change only the span numbers of the quotes whose header is at the given body line indexes."""
-    lines = normalize_newlines(body).split("\n")
-    for idx, (start, end) in spans.items():
-        m = QUOTE_HEADER_RE.match(lines[idx])
-        if not m:
-            raise PageError(f"body line {idx + 1} is not a quote header")
-        lines[idx] = f"> [!quote] {m.group('doc_id')} (chars {start}-{end})"
-    return "\n".join(lines)
-
-
 @dataclass
 class Page:
     slug: str
@@ -159,8 +71,6 @@ class Page:
 
     def links(self) -> list[str]:
         """Target slugs of the page's [[links]], in order (not in code, not in quotes)."""
-        from wikigen.links import body_links
-
         return [link.target for link in body_links(self.body)]
 
     def front_matter(self) -> dict:

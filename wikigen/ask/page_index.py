@@ -1,6 +1,6 @@
 """A tantivy index of a wiki's pages, and of the quotes on them, for `wikigen ask`.
 
-Two small indexes, built together from a list of pages (`wikigen.page.Page`, or anything with the
+Two small indexes, built together from a list of pages (`wikigen.wiki.page.Page`, or anything with the
 same attributes: slug, title, type, description, aliases, sources, body, quotes(), links()):
 
 - pages: title and aliases (boosted), description, body; plus the CJK runs of all of them in a
@@ -31,8 +31,8 @@ from typing import Iterable, Sequence
 import tantivy
 from tantivy import Filter, Occur, Query, TextAnalyzerBuilder, Tokenizer
 
-from search.index import CJK_RUN, en_analyzer
-from wikigen.links import WIKI_RE
+from wikigen.search.index import CJK_RUN, en_analyzer
+from wikigen.wiki.markup import WIKI_RE
 
 log = logging.getLogger(__name__)
 
@@ -98,7 +98,7 @@ class QuoteHit:
 
 def _quotes_with_headings(page) -> list[QuoteUnit]:
     """The page's quotes in order, each with the nearest heading above it (link markup resolved to labels)."""
-    from wikigen.page import scan_quotes
+    from wikigen.wiki.markup import scan_quotes
 
     lines = (page.body or "").splitlines()
     heading_at: list[str] = []

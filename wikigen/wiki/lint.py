@@ -11,15 +11,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from wikigen.errors import PageError, WikigenError
-from wikigen.index_page import MAX_CHARS, MAX_LINES, build_index, count_lines, fits
-from wikigen.links import Resolver, analyze_links
-from wikigen.page import Page
-from wikigen.progress import Coverage, ProgressLog, coverage
-from wikigen.quotes import check_page_quotes
-from wikigen.size_guard import check_size, measure_wiki
-from wikigen.store import Wiki
-from wikigen.tokens import TokenCounter, default_counter
+from wikigen.core.errors import PageError, WikigenError
+from wikigen.wiki.index_page import MAX_CHARS, MAX_LINES, build_index, count_lines, fits
+from wikigen.wiki.links import Resolver, analyze_links
+from wikigen.wiki.page import Page
+from wikigen.wiki.progress import Coverage, ProgressLog, coverage
+from wikigen.wiki.quotes import check_page_quotes
+from wikigen.wiki.size_guard import check_size, measure_wiki
+from wikigen.wiki.store import Wiki
+from wikigen.core.tokens import TokenCounter, default_counter
 
 MAX_PAGE_CHARS = 25_000   # one page should load whole, like the index
 
@@ -69,8 +69,8 @@ def _sources_or_none(wiki: Wiki, report: CheckReport | None):
         return None
 
 
-def check_wiki(root: Path, sources=None, *, counter: TokenCounter | None = None) -> CheckReport:
-    wiki = Wiki.open(Path(root), sources, counter=counter)
+def check_wiki(wiki: Wiki) -> CheckReport:
+    """Every problem of the wiki (see the module docstring); quotes and size are checked against wiki.sources."""
     report = CheckReport()
     pages, errors = wiki.load()
     report.pages = len(pages)
@@ -129,15 +129,14 @@ def check_wiki(root: Path, sources=None, *, counter: TokenCounter | None = None)
     return report
 
 
-def wiki_stats(root: Path, sources=None, *, counter: TokenCounter | None = None) -> dict:
-    return wiki_report(root, sources, counter=counter)[0]
+def wiki_stats(wiki: Wiki) -> dict:
+    return wiki_report(wiki)[0]
 
 
-def wiki_report(root: Path, sources=None, *, counter: TokenCounter | None = None) -> tuple[dict, Coverage]:
+def wiki_report(wiki: Wiki) -> tuple[dict, Coverage]:
     """The `stats` figures and the coverage map (documents read, cited, cited by none), from one read."""
-    wiki = Wiki.open(Path(root), sources, counter=counter)
     src = wiki.sources
-    counter = counter or default_counter()
+    counter = wiki.counter or default_counter()
     pages = wiki.pages()
     links = analyze_links(pages)
     quotes = verified = 0
@@ -178,6 +177,6 @@ def page_record(page: Page) -> dict:
     return {"front_matter": page.front_matter(), "links": page.links(), "quotes": quotes}
 
 
-def list_pages(root: Path) -> list[dict]:
+def list_pages(wiki: Wiki) -> list[dict]:
     """Every page: its front matter, outgoing links and quotes. Needs no corpus index."""
-    return [page_record(p) for p in Wiki.open(Path(root)).pages()]
+    return [page_record(p) for p in wiki.pages()]

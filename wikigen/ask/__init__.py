@@ -1,0 +1,1 @@
+"""Answering and evaluation: the page index, scope, context, retrieval, answers, batches, scoring."""

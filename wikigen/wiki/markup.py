@@ -1,0 +1,178 @@
+"""The wiki's markup, in one place: the quote form and [[wikilinks]].
+
+A quote is an Obsidian ``quote`` callout (plain markdown shows it as a blockquote)::
+
+    > [!quote] contracts/acme-msa (chars 1200-1350)
+    > Either party may terminate this Agreement
+    > upon ninety (90) days' written notice.
+
+Every following line that starts with ``>`` belongs to the quote; the quote ends at the first line
+that does not (or at the next quote header). Quotes inside fenced code blocks are not quotes.
+
+Links are ``[[slug]]`` or ``[[slug|label]]``, parsed with markdown-it-py: links in code are not
+links, and neither is anything inside a quote (a quote is data).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from markdown_it import MarkdownIt
+
+from wikigen.core.errors import PageError
+from wikigen.core.text import normalize_newlines
+
+QUOTE_HEADER_RE = re.compile(r"^> \[!quote\] (?P<doc_id>.+) \(chars (?P<start>\d+)-(?P<end>\d+)\)$")
+_QUOTE_ATTEMPT_RE = re.compile(r"^>\s*\[!quote\]", re.IGNORECASE)
+_FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+WIKI_RE = re.compile(r"\[\[([^\[\]\|\n]+?)(?:\|([^\[\]\n]+?))?\]\]")
+
+
+@dataclass(frozen=True)
+class Quote:
+    doc_id: str
+    start: int
+    end: int
+    text: str
+
+    def short(self, n: int = 60) -> str:
+        t = self.text.replace("\n", " ")
+        return t if len(t) <= n else t[:n] + "..."
+
+    def label(self) -> str:
+        return f'{self.doc_id} (chars {self.start}-{self.end}) "{self.short()}"'
+
+
+@dataclass(frozen=True)
+class QuoteBlock:
+    """A quote and where it sits in the body: header line index and the line after its last line (0-based)."""
+    quote: Quote
+    header_line: int
+    end_line: int
+
+
+def format_quote(q: Quote) -> str:
+    """The quote form, without a trailing newline. Separate it from other blocks by a blank line."""
+    if "\n" in q.doc_id or "\r" in q.doc_id or not q.doc_id.strip():
+        raise PageError(f"bad doc id in quote: {q.doc_id!r}")
+    lines = [f"> [!quote] {q.doc_id} (chars {q.start}-{q.end})"]
+    for line in normalize_newlines(q.text).split("\n"):
+        lines.append(f"> {line}" if line else ">")
+    return "\n".join(lines)
+
+
+def scan_quotes(body: str) -> list[QuoteBlock]:
+    """Every quote in a body, in order. PageError on a malformed quote header."""
+    lines = normalize_newlines(body).split("\n")
+    out: list[QuoteBlock] = []
+    fence: str | None = None
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        m = _FENCE_RE.match(line)
+        if fence is not None:
+            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence):
+                fence = None
+            i += 1
+            continue
+        if m:
+            fence = m.group(1)
+            i += 1
+            continue
+        if not _QUOTE_ATTEMPT_RE.match(line):
+            i += 1
+            continue
+        h = QUOTE_HEADER_RE.match(line)
+        if not h:
+            raise PageError(f"malformed quote header on body line {i + 1}: {line[:100]!r}; "
+                            "use '> [!quote] DOC_ID (chars START-END)'")
+        start, end = int(h.group("start")), int(h.group("end"))
+        if end < start:
+            raise PageError(f"malformed quote header on body line {i + 1}: end {end} is before start {start}")
+        j = i + 1
+        text_lines: list[str] = []
+        while j < len(lines) and lines[j].startswith(">") and not _QUOTE_ATTEMPT_RE.match(lines[j]):
+            t = lines[j]
+            text_lines.append(t[2:] if t.startswith("> ") else t[1:])
+            j += 1
+        text = "\n".join(text_lines)
+        if not text:
+            raise PageError(f"empty quote on body line {i + 1}: {line[:100]!r}; put the quoted text on '> ' lines below")
+        out.append(QuoteBlock(Quote(h.group("doc_id"), start, end, text), i, j))
+        i = j
+    return out
+
+
+def rewrite_quote_spans(body: str, spans: dict[int, tuple[int, int]]) -> str:
+    """Change only the span numbers of the quotes whose header is at the given body line indexes."""
+    lines = normalize_newlines(body).split("\n")
+    for idx, (start, end) in spans.items():
+        m = QUOTE_HEADER_RE.match(lines[idx])
+        if not m:
+            raise PageError(f"body line {idx + 1} is not a quote header")
+        lines[idx] = f"> [!quote] {m.group('doc_id')} (chars {start}-{end})"
+    return "\n".join(lines)
+
+
+def _wikilinks_plugin(md: MarkdownIt) -> None:
+    def rule(state, silent):
+        if not state.src.startswith("[[", state.pos):
+            return False
+        m = WIKI_RE.match(state.src, state.pos)
+        if not m:
+            return False
+        if not silent:
+            tok = state.push("wikilink", "a", 0)
+            tok.meta = {"raw": m.group(1), "label": m.group(2)}
+        state.pos = m.end()
+        return True
+
+    md.inline.ruler.before("link", "wikilink", rule)
+
+
+@lru_cache(maxsize=1)
+def _md() -> MarkdownIt:
+    return MarkdownIt("commonmark").enable("table").use(_wikilinks_plugin)
+
+
+@dataclass(frozen=True)
+class BodyLink:
+    target: str        # the slug part of the link, stripped ("" for a link to a heading of the same page)
+    raw: str           # what stood before '|', e.g. "Acme MSA#Term"
+    label: str | None  # what stood after '|'
+    line: int          # 0-based line in the body
+
+    @property
+    def text(self) -> str:
+        return (self.label or self.raw).strip()
+
+
+def split_target(raw: str) -> str:
+    return re.split(r"[#^]", raw, maxsplit=1)[0].strip()
+
+
+def body_links(body: str) -> list[BodyLink]:
+    """Every [[link]] of a body in order, with its 0-based body line; not in code, not in quotes."""
+    quote_lines: set[int] = set()
+    try:
+        blocks = scan_quotes(body)
+    except PageError:
+        blocks = []  # a malformed quote is reported by quote checks; links are still read
+    for b in blocks:
+        quote_lines.update(range(b.header_line, b.end_line))
+    out: list[BodyLink] = []
+    for tok in _md().parse(body):
+        if tok.type != "inline" or tok.map is None or not tok.children:
+            continue
+        line = tok.map[0]
+        for child in tok.children:
+            if child.type in ("softbreak", "hardbreak"):
+                line += 1
+            elif child.type == "wikilink" and line not in quote_lines:
+                raw = child.meta["raw"]
+                target = split_target(raw)
+                if target:
+                    out.append(BodyLink(target, raw, child.meta["label"], line))
+    return out
