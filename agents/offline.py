@@ -37,8 +37,10 @@ import threading
 from dataclasses import dataclass, field
 
 from wikigen.agents.base import AgentTask, SessionOutcome
-from wikigen.core.slugs import doc_slug, kind_slug, topic_slug
-from wikigen.agents.topics import OUTLINE_CAP, Catalog, Topic, _cut, discover, related
+from wikigen.core.slugs import doc_slug, kind_slug, slugify, topic_slug
+from wikigen.agents.topics import OUTLINE_CAP, Catalog, Topic, discover, related
+from wikigen.core.sentences import cap_span
+from wikigen.core.text import trim_span
 from wikigen.core.errors import SizeLimitError, WikigenError
 from wikigen.wiki.markup import Quote, format_quote
 from wikigen.wiki.page import parse_page
@@ -75,8 +77,6 @@ def _label(text: str) -> str:
 def _link(slug: str, label: str) -> str:
     """[[slug]] when the slug already reads as the label ("topic-law" for "Law", "kind-nda" for "Nda
     documents", "topic-definition" for "Definitions"), else [[slug|label]]."""
-    from wikigen.core.slugs import slugify
-
     said = slugify(label)
     key = slug.split("-", 1)[1] if "-" in slug else slug
     if said and len(key) >= 3 and (said == key or said.startswith(key) or key.startswith(said + "-")
@@ -415,10 +415,9 @@ class _Session:
         text = span.text
         s, e = 0, len(text)
         if cap is not None and e > cap:
-            s, e = _cut(text, 0, e, cap)
+            s, e = cap_span(text, 0, e, cap)
         else:
-            from wikigen.agents.topics import trim
-            s, e = trim(text, 0, e)
+            s, e = trim_span(text, 0, e)
         body = text[s:e]
         if not body.strip() or _QUOTE_HEADER_LIKE.search(body):
             return None

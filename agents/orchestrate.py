@@ -39,7 +39,7 @@ from wikigen.agents.base import AgentTask, SessionOutcome, TokenUsage
 from wikigen.agents.offline import KIND_PREFIX, OfflineBackend
 from wikigen.core.slugs import doc_slug
 from wikigen.agents.topics import Catalog, discover
-from wikigen.core.errors import BackendError, CorpusError, WikigenError
+from wikigen.core.errors import BackendError, CorpusError, UsageError, WikigenError
 
 log = logging.getLogger(__name__)
 
@@ -253,11 +253,11 @@ def build(config: BuildConfig, *, out: TextIO | None = None, err: TextIO | None 
     if not corpus.is_dir():
         raise CorpusError(f"corpus folder {corpus} does not exist or is not a folder")
     if config.agents < 1:
-        raise WikigenError(f"--agents must be at least 1 (got {config.agents})")
+        raise UsageError(f"--agents must be at least 1 (got {config.agents})")
     if config.sessions < 0:
-        raise WikigenError(f"--sessions must be 0 or more (got {config.sessions})")
+        raise UsageError(f"--sessions must be 0 or more (got {config.sessions})")
     if config.max_ratio <= 0:
-        raise WikigenError(f"--max-ratio must be positive (got {config.max_ratio})")
+        raise UsageError(f"--max-ratio must be positive (got {config.max_ratio})")
     if config.backend not in BACKENDS:
         raise WikigenError(f"unknown backend {config.backend!r}; use one of {', '.join(BACKENDS)}")
     try:

@@ -22,22 +22,17 @@ import logging
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from wikigen.core.errors import OwnershipError, PageError, QuoteError, SizeLimitError, WikigenError
-from wikigen.wiki.page import Page, render_page, validate_slug
+from wikigen.core.errors import OwnershipError, PageError, QuoteError, SizeLimitError, ToolError, WikigenError
+from wikigen.wiki.page import STATUSES, Page, render_page, validate_slug
 
 __all__ = ["DocumentSpan", "ToolBox", "ToolError", "ToolOutcome", "validate", "wrap_document"]
 
 log = logging.getLogger(__name__)
 
 PAGE_TYPES = ("topic", "document", "collection")
-STATUSES = ("draft", "confirmed", "deprecated")
 MAX_K = 20
 MAX_HIT_CHARS = 1500          # one search hit's text shown to a model; its span is cut to match
 MAX_LOG_ENTRIES = 200
-
-
-class ToolError(WikigenError):
-    """A tool call that cannot be done as asked (unknown document or page, bad argument)."""
 
 
 @dataclass(frozen=True)

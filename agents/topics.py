@@ -29,7 +29,9 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
+from wikigen.core.sentences import cap_span, sentence_span
 from wikigen.core.slugs import kind_slug, topic_slug
+from wikigen.core.text import trim_span
 
 # --- function words (English, Korean): the only vocabulary in this module ---------------------
 
@@ -146,83 +148,8 @@ class Catalog:
 
 # --- text helpers -----------------------------------------------------------------------------
 
-_WS = " \t\r\n\f\v\u00a0\u3000"
-_SENT_END = re.compile(r"[.!?。](?:[\"”’'\)\]]*)(?=\s|$)|\n[ \t]*\n")
 _HANGUL = re.compile(r"[가-힣]")
 _DIGIT = re.compile(r"\d")
-
-
-def trim(text: str, start: int, end: int) -> tuple[int, int]:
-    """The span without leading or trailing whitespace."""
-    while start < end and text[start] in _WS:
-        start += 1
-    while end > start and text[end - 1] in _WS:
-        end -= 1
-    return start, end
-
-
-_ENUMERATOR_LINE = re.compile(r"^[ \t]*\(?[0-9A-Za-z]{1,3}(?:\.[0-9]{1,3})*[.)]$")
-
-
-def _real_end(text: str, m: re.Match) -> bool:
-    """A sentence end a quote may stop at: not a paragraph break after a colon (what follows is what the
-    colon announces) and not the dot of a bare enumerator ("6." or "(a)" alone at the end of a line)."""
-    end = m.start() if text[m.start()] == "\n" else m.start() + 1
-    before = text[:end].rstrip()
-    if text[m.start()] == "\n" and before.endswith(":"):
-        return False
-    return not _ENUMERATOR_LINE.match(before[before.rfind("\n") + 1:])
-
-
-def _cut(text: str, start: int, end: int, cap: int, keep_to: int = 0) -> tuple[int, int]:
-    """Cap the span near `cap` chars, at a sentence end: the last one before the cap, else the first one
-    after it (up to 300 chars more, so a sentence is not cut off before its fact), else a clause mark
-    or a space before the cap. The span always keeps [start, keep_to)."""
-    start, end = trim(text, start, end)
-    if end - start <= cap:
-        return start, end
-    limit = start + cap
-    floor = max(keep_to, start + cap // 4)
-
-    def stop(m: re.Match) -> int:
-        return m.start() + 1 if text[m.start()] != "\n" else m.start()
-
-    best = None
-    for m in _SENT_END.finditer(text, start, limit):
-        if stop(m) >= floor and _real_end(text, m):
-            best = stop(m)
-    if best is None:
-        for m in _SENT_END.finditer(text, limit, min(end, limit + 300)):
-            if stop(m) >= floor and _real_end(text, m):
-                best = stop(m)
-                break
-    if best is None:
-        for mark in (";", ",", " "):
-            i = text.rfind(mark, floor, limit)
-            if i > start:
-                best = i + (1 if mark != " " else 0)
-                break
-    if best is None:
-        best = limit
-    return trim(text, start, best)
-
-
-def sentence_span(text: str, s: int, e: int, cap: int) -> tuple[int, int]:
-    """The sentence(s) around text[s:e], capped at cap chars and kept containing [s, e) when possible."""
-    lo = max(0, s - cap)
-    left = lo
-    for m in _SENT_END.finditer(text, lo, s):
-        left = m.end()
-    if left == lo and lo > 0:            # no sentence start nearby: begin at a word
-        sp = text.find(" ", lo, s)
-        left = sp + 1 if sp != -1 else s
-    m = _SENT_END.search(text, e, min(len(text), e + cap))
-    right = (m.start() + 1 if text[m.start()] != "\n" else m.start()) if m else min(len(text), e + cap // 2)
-    left, right = trim(text, left, right)
-    if e - left > cap:                   # the sentence starts far before the match
-        sp = text.find(" ", max(left, s - cap // 3), s)
-        left = sp + 1 if sp != -1 else s
-    return _cut(text, left, right, cap, keep_to=min(e, left + cap))
 
 
 def _fold(word: str) -> str:
@@ -337,7 +264,7 @@ def _find_headings(text: str) -> list[Heading]:
             found[start] = Heading(label=_display(label), key=key, start=start, level=level, head_end=head_end)
 
     for m in _LINE.finditer(text):
-        s, e = trim(text, m.start(), m.end())
+        s, e = trim_span(text, m.start(), m.end())
         if s >= e or e - s > 120:
             continue
         line = text[s:e]
@@ -374,7 +301,7 @@ def _find_headings(text: str) -> list[Heading]:
             if nxt.start - h.head_end >= 15:      # some text of its own: not a sub-heading right below
                 end = nxt.start
                 break
-        h.span = _cut(text, h.start, end, HEADING_CAP)
+        h.span = cap_span(text, h.start, end, HEADING_CAP)
     return heads
 
 
@@ -685,10 +612,10 @@ def _collections(titles: Mapping[str, str], n_docs: int) -> list[Collection]:
 # --- discovery --------------------------------------------------------------------------------
 
 def _opening(text: str) -> tuple[int, int] | None:
-    s, e = trim(text, 0, len(text))
+    s, e = trim_span(text, 0, len(text))
     if s >= e:
         return None
-    return _cut(text, s, min(e, s + 2000), 500)
+    return cap_span(text, s, min(e, s + 2000), 500)
 
 
 def discover(texts: Mapping[str, str], titles: Mapping[str, str] | None = None, *, min_docs: int = 2,

@@ -22,7 +22,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from wikigen.ask.evaluate import ALL_MODES, load_questions, run_eval, spread_sample  # noqa: E402
+from wikigen.ask.modes import MODES  # noqa: E402
+from wikigen.ask.evaluate import load_questions, run_eval, spread_sample  # noqa: E402
 
 
 def build_wiki(corpus: Path, wiki: Path, agents: int, sessions: int) -> float:
@@ -46,7 +47,7 @@ def main(argv=None) -> int:
     ap.add_argument("--split", choices=["all", "dev", "holdout"], default="all",
                     help="dev: the questions at even positions in the file (for tuning); holdout: the odd ones")
     ap.add_argument("--budget", type=int, default=4000)
-    ap.add_argument("--modes", nargs="+", default=ALL_MODES, choices=ALL_MODES)
+    ap.add_argument("--modes", nargs="+", default=MODES, choices=MODES)
     ap.add_argument("--agents", type=int, default=4)
     ap.add_argument("--sessions", type=int, default=4)
     args = ap.parse_args(argv)

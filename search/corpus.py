@@ -18,8 +18,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from wikigen.search.extract import DEFAULT_MAX_BYTES, SUFFIXES, ExtractError, extract_bytes
-from wikigen.core.errors import CorpusError
+from wikigen.core.errors import CorpusError, ExtractError
+from wikigen.search.extract import DEFAULT_MAX_BYTES, SUFFIXES, extract_bytes
 
 __all__ = ["FileEntry", "Document", "Skipped", "Scan", "scan_corpus", "load", "load_corpus", "doc_ids_for"]
 

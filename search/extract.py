@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass
 from html.parser import HTMLParser
 
+from wikigen.core.errors import ExtractError
+
 __all__ = [
     "TEXT_SUFFIXES", "SUFFIXES", "DEFAULT_MAX_BYTES", "Extracted", "ExtractError",
     "extract_bytes", "decode_text", "html_to_text", "pdf_to_text", "title_from_text",
@@ -27,10 +29,6 @@ PDF_SUFFIXES = frozenset({".pdf"})
 SUFFIXES = TEXT_SUFFIXES | HTML_SUFFIXES | PDF_SUFFIXES
 DEFAULT_MAX_BYTES = 20 * 1024 * 1024
 TITLE_CHARS = 120
-
-
-class ExtractError(Exception):
-    """A file that cannot be used; str(e) is the skip reason shown to the user."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -41,7 +41,7 @@ from wikigen.search.passages import split_passages
 from wikigen.core.text import Span
 from wikigen.search.texts import TextStore
 from wikigen.core.atomic import atomic_write
-from wikigen.core.errors import SearchIndexError
+from wikigen.core.errors import ExtractError, SearchIndexError
 from wikigen.core.tokens import TokenCounter, default_counter
 
 __all__ = ["CorpusIndex", "Hit", "DocInfo", "IndexSummary", "cjk_grams", "build_schema", "SCHEMA_VERSION"]
@@ -397,7 +397,7 @@ class CorpusIndex:
                     continue
                 try:
                     data, sha = read_and_hash(entry)
-                except Exception as e:  # ExtractError: unreadable
+                except ExtractError as e:  # unreadable
                     skipped.append(Skipped(entry.path, str(e)))
                     continue
                 if same_path and rec["sha256"] == sha:

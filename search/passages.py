@@ -13,18 +13,18 @@ from __future__ import annotations
 
 import re
 
+from wikigen.core.sentences import boundaries
+from wikigen.core.text import trim_span
+
 __all__ = ["split_passages", "MIN_CHARS", "MAX_CHARS"]
 
 MIN_CHARS = 800
 MAX_CHARS = 1200
 
-# The patterns are anchored at the window start with a greedy ".*", so one C-level match finds the
-# LAST cut point of its kind inside the window (the regex engine backtracks from the window end).
 # A blank line: a newline, optional horizontal whitespace (\r included), another newline.
 _HSPACE = " \t\r\f\v\u00a0"
-# A sentence end: terminal punctuation, optional closing quotes/brackets, then whitespace;
-# a CJK full stop ends a sentence with no whitespace after it.
-_LAST_SENTENCE = re.compile(r".*(?:[.!?;][\"'\)\]\u2019\u201d]*(?=\s)|[\u3002\uff01\uff1f\uff1b])", re.S)
+_SENTENCE_CUTS = frozenset({"stop", "semicolon"})   # passages also end at a semicolon, never at a colon
+# Anchored at the window start with a greedy ".*": one C-level match finds the LAST whitespace.
 _LAST_SPACE = re.compile(r".*\s", re.S)
 _NON_SPACE = re.compile(r"\S")
 
@@ -40,19 +40,18 @@ def _cut(text: str, lo: int, hi: int) -> int:
         if not text[p + 1:j].strip(_HSPACE):
             return j + 1
         j = p
-    for pattern in (_LAST_SENTENCE, _LAST_SPACE):
-        m = pattern.match(text, lo, hi)
-        if m:
-            return m.end()
+    cut = None
+    for b in boundaries(text, lo, hi, _SENTENCE_CUTS):
+        if b.next < hi:  # the whitespace after it lies inside the window
+            cut = b.next
+    if cut is not None:
+        return cut
+    m = _LAST_SPACE.match(text, lo, hi)
+    if m:
+        return m.end()
     if text[hi - 1] == "\r" and hi < len(text) and text[hi] == "\n":
         return hi - 1  # keep a \r\n pair together
     return hi
-
-
-def _rstrip_end(text: str, start: int, end: int) -> int:
-    while end > start and text[end - 1].isspace():
-        end -= 1
-    return end
 
 
 def split_passages(text: str, *, min_chars: int = MIN_CHARS, max_chars: int = MAX_CHARS) -> list[tuple[int, int]]:
@@ -68,7 +67,7 @@ def split_passages(text: str, *, min_chars: int = MIN_CHARS, max_chars: int = MA
             cut = n
         else:
             cut = _cut(text, pos + min_chars, pos + max_chars)
-        end = _rstrip_end(text, pos, cut)
+        end = trim_span(text, pos, cut)[1]
         if end > pos:
             out.append((pos, end))
         m = _NON_SPACE.search(text, cut)

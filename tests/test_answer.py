@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from wikigen.ask.answer import (Answerer, ContextBuilder, _Unit, render_context, sentence_windows,
-                           sentences)
+from wikigen.core.sentences import sentences
+from wikigen.ask.answer import Answerer, ContextBuilder, _Unit, render_context, sentence_windows
 from wikigen.agents.base import TokenUsage
 from wikigen.search.index import CorpusIndex
 from wikigen.core.text import normalize_newlines
@@ -199,16 +199,6 @@ def test_no_scope_interleaves_quotes_and_search(answerer):
     kinds = [c.kind for c in r.context]
     assert "page" in kinds and "passage" in kinds
     assert r.scope["kind"] == ""
-
-
-def test_sentences_are_whole_and_short_pieces_join_the_next():
-    text = "7.3 Audit.  Orion may audit Beta's records once per year on thirty days' notice. Beta shall keep the records for at least six full years.\n\n8. Notices\nAll notices shall be in writing and sent by courier."
-    sents = sentences(text)
-    # every sentence is a verbatim, trimmed slice; a clause number or heading joins the sentence after it
-    assert [text[a:b] for a, b in sents] == [
-        "7.3 Audit.  Orion may audit Beta's records once per year on thirty days' notice.",
-        "Beta shall keep the records for at least six full years.",
-        "8. Notices\nAll notices shall be in writing and sent by courier."]
 
 
 def test_sentence_windows_find_the_matching_clause():

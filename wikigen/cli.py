@@ -10,7 +10,8 @@ import logging
 import sys
 from pathlib import Path
 
-from wikigen.core.errors import WikigenError
+from wikigen.ask.modes import MODES
+from wikigen.core.errors import UsageError, WikigenError
 
 DEFAULT_INDEX = Path(".wikigen-index")
 
@@ -110,7 +111,7 @@ def cmd_ask(args) -> int:
         claude = ClaudeBackend(model=args.model)
     if args.questions:
         if not args.out:
-            raise WikigenError("--questions needs --out RESULTS.jsonl")
+            raise UsageError("--questions needs --out RESULTS.jsonl")
         n = ask_batch(Path(args.questions), Path(args.out), wiki=Path(args.wiki), mode=args.mode,
                       budget=args.budget, claude=claude)
         print(f"answered {n} questions -> {args.out}")
@@ -136,7 +137,6 @@ def cmd_eval(args) -> int:
 
 # --- parser ------------------------------------------------------------------------------------
 
-MODES = ["wiki+search", "search", "wiki"]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -197,7 +197,7 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("eval", help="score every mode on a questions.jsonl")
     s.add_argument("questions")
     s.add_argument("--wiki", required=True)
-    s.add_argument("--modes", nargs="+", choices=MODES, default=MODES)
+    s.add_argument("--modes", nargs="+", choices=MODES, default=list(MODES))
     s.add_argument("--budget", type=int, default=4000)
     s.add_argument("--out", default="eval-out", help="folder for the JSON report and the PNG chart")
     s.add_argument("--limit", type=int, default=None, help="only the first N questions")

@@ -42,13 +42,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Sequence
 
+from wikigen.ask.modes import MODES
 from wikigen.ask.page_index import PageIndex, QuoteUnit, terms
-from wikigen.core.errors import WikigenError
+from wikigen.core.errors import UsageError, WikigenError
+from wikigen.core.sentences import sentences
 from wikigen.core.tokens import TokenCounter, default_counter
 
 log = logging.getLogger(__name__)
 
-MODES = ("wiki+search", "search", "wiki")
 DEFAULT_BUDGET = 4000
 MIN_TRIM_TOKENS = 48          # a passage is trimmed to fill the rest of the budget when at least this much is left
 PAGE_HITS = 20                # pages looked at per question
@@ -720,42 +721,6 @@ def looks_aggregate(question: str, scope: Scope | None = None) -> bool:
 
 
 _SENT = re.compile(r"[^\n.!?。！？]+(?:[.!?。！？]+|\n|$)")
-
-
-_SENT_END = re.compile(r"(?:[.!?;:][\"'\)\]\u2019\u201d]*(?=\s)|[\u3002\uff01\uff1f\uff1b]|\n\s*\n)")
-MIN_SENTENCE = 40             # a shorter piece (a clause number, a heading) joins the sentence after it
-
-
-def sentences(text: str) -> list[tuple[int, int]]:
-    """(start, end) of the sentences of text, whole and in order, whitespace trimmed; a piece shorter
-    than MIN_SENTENCE characters (a number, a heading) is joined to the sentence that follows it."""
-    out: list[tuple[int, int]] = []
-    pos = 0
-    cuts = [m.end() for m in _SENT_END.finditer(text)] + [len(text)]
-    pending = None
-    for c in cuts:
-        a, b = pos, c
-        pos = c
-        while a < b and text[a].isspace():
-            a += 1
-        while b > a and text[b - 1].isspace():
-            b -= 1
-        if b <= a:
-            continue
-        if pending is not None:
-            a = pending
-            pending = None
-        if b - a < MIN_SENTENCE:
-            pending = a
-            continue
-        out.append((a, b))
-    if pending is not None:
-        b = len(text.rstrip())
-        if out:
-            out[-1] = (out[-1][0], b)
-        elif b > pending:
-            out.append((pending, b))
-    return out
 
 
 _LEAD = re.compile(r"^\W*(?:[\dA-Za-z]{1,3}[.)]\s*){0,3}([^\n.:]{1,60}?)(?:\.|:|\n)\s*\S")

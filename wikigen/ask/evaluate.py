@@ -27,11 +27,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Sequence
 
+from wikigen.ask.modes import MODES
 from wikigen.core.errors import WikigenError
 
 log = logging.getLogger(__name__)
 
-ALL_MODES = ["wiki+search", "search", "wiki"]
 
 
 # --- pure scoring ------------------------------------------------------------------------------
@@ -244,7 +244,7 @@ def run_eval(questions_path, *, wiki: Path, modes: Sequence[str] | None = None, 
 
     questions = list(questions_path) if isinstance(questions_path, (list, tuple)) else load_questions(Path(questions_path))
     questions = spread_sample(questions, limit) if spread else questions[: limit if limit is not None else None]
-    modes = list(modes or ALL_MODES)
+    modes = list(modes or MODES)
     answerer = answerer or Answerer.open(Path(wiki))
     rows: list[dict] = []
     for mode in modes:

@@ -1,12 +1,15 @@
-"""The project's exceptions. The CLI catches WikigenError and prints one line; anything else is a bug.
+"""The project's exceptions: one tree. The CLI catches WikigenError and prints one line; anything else is a bug.
 
 WikigenError
+ ├── UsageError           a bad argument or option (the CLI exits 2)
  ├── CorpusError          a corpus folder that cannot be used at all
+ ├── ExtractError         one file that cannot be used; str(e) is its skip reason
  ├── SearchIndexError     a missing or unusable search index
  ├── PageError            a page that cannot be parsed or has a bad slug / front matter
  │    └── QuoteError      a quote that is not verbatim in its source
  ├── OwnershipError       writing a page that another agent owns
  ├── SizeLimitError       a write or a build that would make the wiki larger than allowed
+ ├── ToolError            an agent's tool call that cannot be done as asked
  └── BackendError         a model backend that cannot be used (no key, fatal API error)
 """
 
@@ -15,7 +18,15 @@ class WikigenError(Exception):
     exit_code = 1
 
 
+class UsageError(WikigenError):
+    exit_code = 2
+
+
 class CorpusError(WikigenError):
+    pass
+
+
+class ExtractError(WikigenError):
     pass
 
 
@@ -36,6 +47,10 @@ class OwnershipError(WikigenError):
 
 
 class SizeLimitError(WikigenError):
+    pass
+
+
+class ToolError(WikigenError):
     pass
 
 

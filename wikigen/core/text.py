@@ -46,3 +46,20 @@ def find_spans(text: str, needle: str, *, tolerant_whitespace: bool = False, lim
         if len(out) >= limit:
             break
     return out
+
+
+def trim_span(text: str, start: int, end: int) -> tuple[int, int]:
+    """The span without leading or trailing whitespace (empty spans collapse to (start, start))."""
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
+def one_line(text: str, limit: int | None = None) -> str:
+    """Whitespace runs folded to one space, trimmed; cut to `limit` characters with an ellipsis."""
+    line = " ".join(text.split())
+    if limit is not None and len(line) > limit:
+        line = line[: max(0, limit - 1)].rstrip() + "\u2026"
+    return line

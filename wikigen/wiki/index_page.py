@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Callable
 
 from wikigen.core.atomic import atomic_write
-from wikigen.wiki.links import normalize_target
+from wikigen.core.slugs import slugify
 from wikigen.wiki.page import Page
 
 MAX_LINES = 200
@@ -117,7 +117,7 @@ class _Builder:
                 continue
             hub = []
             for k in sorted(groups):
-                child = self.name(f"{name}-{normalize_target(k) or 'other'}")
+                child = self.name(f"{name}-{slugify(k) or 'other'}")
                 label = f"{title.split(': ', 1)[-1]}, {k}" if name != "index" else k
                 self.pages(child, f"Index: {label}", groups[k], splitters[i + 1:])
                 hub.append((f"- [[{child}|{label}]] — {len(groups[k]):,} pages", len(groups[k])))

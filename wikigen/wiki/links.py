@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import difflib
 import re
-import unicodedata
 from dataclasses import dataclass, field
 
 import networkx as nx
 
 from wikigen.core.errors import PageError, WikigenError
+from wikigen.core.slugs import slugify
 from wikigen.wiki.markup import WIKI_RE, BodyLink, body_links, split_target
 from wikigen.wiki.page import Page, render_page, split_front_matter
 
@@ -83,15 +83,6 @@ def analyze_links(pages: list[Page]) -> LinkReport:
 
 # --- repair ------------------------------------------------------------------------------------
 
-def normalize_target(text: str) -> str:
-    """'Acme_MSA Überblick' -> 'acme-msa-uberblick': case, accents, spaces/underscores -> '-'."""
-    t = unicodedata.normalize("NFKD", text)
-    t = "".join(c for c in t if not unicodedata.combining(c)).lower().strip()
-    t = re.sub(r"[\s_]+", "-", t)
-    t = re.sub(r"[^a-z0-9-]", "", t)
-    return re.sub(r"-{2,}", "-", t).strip("-")
-
-
 class Resolver:
     """Where a broken target most plausibly points, by the rules in the module docstring."""
 
@@ -101,16 +92,16 @@ class Resolver:
         self._titles: dict[str, set[str]] = {}
         self._aliases: dict[str, set[str]] = {}
         for p in pages:
-            for key in {p.title.casefold().strip(), normalize_target(p.title)} - {""}:
+            for key in {p.title.casefold().strip(), slugify(p.title)} - {""}:
                 self._titles.setdefault(key, set()).add(p.slug)
             for a in p.aliases:
-                for key in {a.casefold().strip(), normalize_target(a)} - {""}:
+                for key in {a.casefold().strip(), slugify(a)} - {""}:
                     self._aliases.setdefault(key, set()).add(p.slug)
 
     def resolve(self, target: str) -> tuple[str | None, str]:
         if target in self._slugset:
             return target, "exists"
-        norm = normalize_target(target)
+        norm = slugify(target)
         if norm in self._slugset:
             return norm, "slug"
         for rule, table in (("title", self._titles), ("alias", self._aliases)):

@@ -17,9 +17,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable, Iterable
 
-from filelock import FileLock
-
 from wikigen.core.atomic import atomic_write
+from wikigen.core.locks import file_lock
 from wikigen.core.errors import WikigenError
 
 LOG_VERSION = 1
@@ -43,10 +42,8 @@ class ProgressLog:
         self.md_path = self.root / "log.md"
         self._clock = clock
 
-    def _lock(self) -> FileLock:
-        locks = self.root / ".wikigen" / "locks"
-        locks.mkdir(parents=True, exist_ok=True)
-        return FileLock(str(locks / "progress.lock"), timeout=120, poll_interval=0.002)
+    def _lock(self):
+        return file_lock(self.root / ".wikigen" / "locks" / "progress.lock")
 
     def append(self, *, session: int, agent: str, action: str, pages: Iterable[str] = (),
                queries: Iterable[str] = (), docs: Iterable[str] = (), **extra) -> dict:

@@ -4,8 +4,7 @@ A write: validate slug, owner and fields -> verify every quote (re-anchoring dri
 the page's cross-process lock (WIKI/.wikigen/locks/<slug>.lock) check ownership against the page on
 disk -> under the wiki-wide size lock (locks/wiki-size.lock) (held only around the size check and the os.replace) refuse a
 write that would push the wiki above max_ratio * corpus characters -> atomic_write. Any error leaves
-nothing of the page written. Locks are blocking flocks (no polling)
-on POSIX, filelock elsewhere. Writes that do not grow the wiki are never refused by the size guard,
+nothing of the page written. Locks are wikigen.core.locks.file_lock (blocking flocks on POSIX). Writes that do not grow the wiki are never refused by the size guard,
 so an oversize wiki can always be shrunk.
 """
 
@@ -14,19 +13,12 @@ from __future__ import annotations
 import json
 import logging
 import os
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from filelock import FileLock
-
-try:
-    import fcntl
-except ImportError:  # not POSIX: fall back to filelock's polling lock
-    fcntl = None
-
 from wikigen.core.atomic import atomic_write
+from wikigen.core.locks import file_lock
 from wikigen.core.errors import OwnershipError, PageError, SearchIndexError, SizeLimitError, WikigenError
 from wikigen.wiki.page import Page, parse_page, render_page, validate_owner, validate_page, validate_slug, SLUG_RE, is_reserved
 from wikigen.wiki.quotes import QuoteCheck, verify_page
@@ -38,8 +30,6 @@ log = logging.getLogger(__name__)
 
 STATE_DIR = ".wikigen"
 CONFIG_VERSION = 1
-LOCK_TIMEOUT = 120.0
-LOCK_POLL = 0.002   # seconds between lock attempts (filelock polls; its 0.05 default makes contention slow)
 
 
 @dataclass
@@ -180,23 +170,9 @@ class Wiki:
 
     # --- writing -------------------------------------------------------------------------------
 
-    @contextmanager
     def _lock(self, name: str):
-        """A cross-process, cross-thread exclusive lock on WIKI/.wikigen/locks/<name>.lock. On POSIX a
-        blocking flock on a fresh descriptor: waiters sleep in the kernel instead of polling, and the
-        lock is released if the holder dies. Elsewhere filelock."""
-        self.locks.mkdir(parents=True, exist_ok=True)
-        path = self.locks / f"{name}.lock"
-        if fcntl is None:
-            with FileLock(str(path), timeout=LOCK_TIMEOUT, poll_interval=LOCK_POLL):
-                yield
-            return
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-            yield
-        finally:
-            os.close(fd)
+        """The cross-process lock WIKI/.wikigen/locks/<name>.lock."""
+        return file_lock(self.locks / f"{name}.lock")
 
     def write(self, page: Page, *, agent: str, session: int) -> WriteResult:
         """Verify, check ownership and size, then write atomically. Raises QuoteError, OwnershipError,
