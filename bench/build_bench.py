@@ -27,7 +27,7 @@ DEFAULT_DOCS = REPO.parent / "shared" / "eval" / "cuad-dev" / "docs"
 def run(docs: Path, work: Path, agents: int, sessions: int, index_dir: Path) -> dict:
     from wikigen.agents.orchestrate import BuildConfig, build
     from wikigen.search.sources import open_wiki
-from wikigen.wiki.lint import wiki_stats
+    from wikigen.wiki.lint import wiki_stats
 
     wiki = work / f"wiki-{agents}x{sessions}"
     t0 = time.perf_counter()

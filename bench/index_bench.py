@@ -33,7 +33,10 @@ sys.path.insert(0, str(REPO))
 import tantivy  # noqa: E402
 
 from wikigen.search.corpus import load_corpus  # noqa: E402
-from wikigen.search.index import WRITER_HEAP, WRITER_THREADS, CorpusIndex, build_schema, cjk_grams  # noqa: E402
+from wikigen.search.analysis import cjk_grams  # noqa: E402
+from wikigen.search.index import CorpusIndex  # noqa: E402
+from wikigen.search.schema import build_schema  # noqa: E402
+from wikigen.search.writer import WRITER_HEAP, WRITER_THREADS  # noqa: E402
 from wikigen.search.passages import split_passages  # noqa: E402
 from wikigen.core.tokens import CharCounter, default_counter  # noqa: E402
 

@@ -19,100 +19,40 @@ Fields (all tokenizers are tantivy built-ins, so nothing has to be registered on
 
 from __future__ import annotations
 
-import json
-import math
 import logging
+import math
 import re
 import shutil
-import sys
-import threading
 import time
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
 import tantivy
-from tantivy import Filter, Occur, Query, TextAnalyzerBuilder, Tokenizer
+from tantivy import Occur, Query
 
-from wikigen.search.corpus import Document, Skipped, load, read_and_hash, scan_corpus
-from wikigen.search.extract import DEFAULT_MAX_BYTES
-from wikigen.search.passages import split_passages
-from wikigen.core.text import Span
-from wikigen.search.texts import TextStore
-from wikigen.core.atomic import atomic_write
 from wikigen.core.errors import ExtractError, SearchIndexError
-from wikigen.core.tokens import TokenCounter, default_counter
+from wikigen.core.text import Span
+from wikigen.core.tokens import TokenCounter
+from wikigen.search.analysis import ANALYZER, CJK_RUN
+from wikigen.search.analysis import terms as analysed_terms
+from wikigen.search.corpus import Skipped, load, read_and_hash, scan_corpus
+from wikigen.search.extract import DEFAULT_MAX_BYTES
+from wikigen.search.manifest import MANIFEST_VERSION, read_manifest, tantivy_exists, write_manifest
+from wikigen.search.schema import SCHEMA_VERSION, build_schema
+from wikigen.search.snippets import make_snippet, phrase_ranges
+from wikigen.search.texts import TextStore
+from wikigen.search.writer import WriteJob
 
-__all__ = ["CorpusIndex", "Hit", "DocInfo", "IndexSummary", "cjk_grams", "build_schema", "SCHEMA_VERSION"]
+__all__ = ["CorpusIndex", "Hit", "DocInfo", "IndexSummary"]
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 1
-MANIFEST_VERSION = 1
-WRITER_HEAP = 128_000_000
-WRITER_THREADS = 0
 TITLE_BOOST = 1.5
 PHRASE_BOOST = 2.0
 MAX_QUERY_TERMS = 256
-GIL_SWITCH_SECONDS = 0.0005  # see _FastGILSwitch
-SNIPPET_CHARS = 200
-
-# Hangul (syllables, jamo, compatibility jamo), Han (CJK unified + ext A + compatibility + ext B..),
-# Hiragana, Katakana (+ phonetic extensions, half-width).
-CJK_RUN = re.compile(
-    "[\u1100-\u11ff\u3130-\u318f\uac00-\ud7a3"
-    "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f"
-    "\u3040-\u309f\u30a0-\u30ff\u31f0-\u31ff\uff66-\uff9f]+"
-)
 _QUOTED = re.compile(r'"([^"]+)"')
 
-
-def en_analyzer(stopwords: bool = False) -> tantivy.TextAnalyzer:
-    """The chain of tantivy's built-in "en_stem" (simple + remove_long(40) + lowercase + english stemmer),
-    optionally dropping English stopwords (for queries)."""
-    b = TextAnalyzerBuilder(Tokenizer.simple()).filter(Filter.remove_long(40)).filter(Filter.lowercase())
-    if stopwords:
-        b = b.filter(Filter.stopword("english"))
-    return b.filter(Filter.stemmer("english")).build()
-
-
-_ANALYZER = en_analyzer()
-
-
-def cjk_grams(text: str) -> str:
-    """Space-separated unigrams and bigrams of every CJK run in text ('' when there is none)."""
-    if text.isascii():  # the common case, and 100x faster than the regex scan
-        return ""
-    out: list[str] = []
-    for run in CJK_RUN.findall(text):
-        out.extend(run)
-        out.extend(run[i:i + 2] for i in range(len(run) - 1))
-    return " ".join(out)
-
-
-def build_schema() -> tantivy.Schema:
-    sb = tantivy.SchemaBuilder()
-    sb.add_text_field("doc_id", stored=True, tokenizer_name="raw")
-    sb.add_integer_field("start", stored=True)
-    sb.add_integer_field("end", stored=True)
-    sb.add_text_field("title", stored=False, tokenizer_name="en_stem", index_option="freq")
-    sb.add_text_field("body", stored=False, tokenizer_name="en_stem")
-    sb.add_text_field("cjk", stored=False, tokenizer_name="whitespace", index_option="freq")
-    return sb.build()
-
-
-def passage_document(doc_id: str, title: str, text: str, start: int, end: int) -> tantivy.Document:
-    """The tantivy document for one passage (used by the build and by the benchmark's bare run)."""
-    body = text[start:end]
-    d = tantivy.Document(doc_id=doc_id, start=start, end=end, title=title, body=body)
-    grams = cjk_grams(body)
-    if grams:
-        d.add_text("cjk", grams)
-    return d
-
-
-# --- public records ------------------------------------------------------------------------------
 
 @dataclass(frozen=True, slots=True)
 class Hit:
@@ -167,155 +107,6 @@ class IndexSummary:
         return "\n".join(lines)
 
 
-# --- manifest ------------------------------------------------------------------------------------
-
-def _tantivy_exists(tdir: Path) -> bool:
-    try:
-        return tdir.is_dir() and tantivy.Index.exists(str(tdir))
-    except ValueError:
-        return False
-
-
-def _manifest_path(index_dir: Path) -> Path:
-    return index_dir / "manifest.json"
-
-
-def _read_manifest(index_dir: Path) -> dict | None:
-    try:
-        with open(_manifest_path(index_dir), encoding="utf-8") as f:
-            m = json.load(f)
-    except FileNotFoundError:
-        return None
-    except (OSError, ValueError) as e:
-        raise SearchIndexError(f"the index manifest in {index_dir} is unreadable ({e}); "
-                               f"delete the folder and run `wikigen index CORPUS --index {index_dir}` again") from None
-    if not isinstance(m, dict) or not isinstance(m.get("docs"), dict):
-        raise SearchIndexError(f"the index manifest in {index_dir} is malformed; "
-                               f"delete the folder and run `wikigen index CORPUS --index {index_dir}` again")
-    return m
-
-
-def _write_manifest(index_dir: Path, root: Path, docs: dict[str, dict]) -> None:
-    m = {"version": MANIFEST_VERSION, "schema": SCHEMA_VERSION, "root": str(root),
-         "docs": {k: docs[k] for k in sorted(docs)}}
-    atomic_write(_manifest_path(index_dir), json.dumps(m, ensure_ascii=False, indent=0))
-
-
-# --- writing ------------------------------------------------------------------------------------
-
-class _FastGILSwitch:
-    """While a build runs, hand the GIL over every GIL_SWITCH_SECONDS instead of Python's 5 ms.
-
-    Each token counter thread needs the GIL back for a moment after every document it counted (tiktoken
-    releases it while encoding); with the default interval it waits up to 5 ms for the main thread,
-    which is busy feeding tantivy, per document. Process-wide, so counted: the last build to finish
-    restores the interval it found.
-    """
-    _lock = threading.Lock()
-    _users = 0
-    _saved = 0.0
-
-    def __enter__(self) -> "_FastGILSwitch":
-        with self._lock:
-            cls = type(self)
-            if cls._users == 0:
-                cls._saved = sys.getswitchinterval()
-                sys.setswitchinterval(min(cls._saved, GIL_SWITCH_SECONDS))
-            cls._users += 1
-        return self
-
-    def __exit__(self, *exc) -> None:
-        with self._lock:
-            cls = type(self)
-            cls._users -= 1
-            if cls._users == 0:
-                sys.setswitchinterval(cls._saved)
-
-
-class _WriteJob:
-    """One build's writes, pipelined with the reading of the files.
-
-    add(doc) hands the text to the token counter threads (tiktoken releases the GIL, so they run beside
-    everything else) and to the TextStore's writer thread, then splits the passages and adds them to the
-    tantivy writer, whose own threads index them. finish() deletes the removed ids, commits once, waits
-    for the counts and for the texts to be durable, and fills the manifest records; abort() rolls back.
-    Crash safety: the caller writes the manifest only after finish(), so it never points to texts or
-    index entries that are not durable.
-    """
-
-    def __init__(self, tdir: Path, texts: TextStore, counter: TokenCounter | None, *, fresh: bool):
-        c = counter if counter is not None else default_counter()
-        try:
-            index = tantivy.Index(build_schema(), path=str(tdir))
-            self.writer = index.writer(heap_size=WRITER_HEAP, num_threads=WRITER_THREADS)
-        except ValueError as e:
-            raise SearchIndexError(f"cannot write the search index in {tdir.parent} ({e}); "
-                                   "is another `wikigen index` running on it?") from None
-        self.fresh = fresh
-        self.texts = texts
-        self.docs: list[Document] = []
-        self.n_passages: list[int] = []
-        self.counts: list[Future] = []
-        threads = max(1, int(getattr(c, "threads", 1)))
-        self._count = c.count
-        self._pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="wikigen-tokens")
-        self._text_writer = texts.writer()
-        self._committed = False
-        self._gil = _FastGILSwitch().__enter__()
-
-    def add(self, d: Document) -> None:
-        self.counts.append(self._pool.submit(self._count, d.text))
-        self._text_writer.put(d.doc_id, d.text)
-        if not self.fresh:  # re-added ids too: a crash after a commit but before the manifest left them
-            self.writer.delete_documents_by_term("doc_id", d.doc_id)
-        spans = split_passages(d.text)
-        doc_id, title, text, add = d.doc_id, d.title, d.text, self.writer.add_document
-        for s, e in spans:
-            add(passage_document(doc_id, title, text, s, e))
-        self.docs.append(d)
-        self.n_passages.append(len(spans))
-
-    def finish(self, removed: list[str], records: dict[str, dict]) -> None:
-        for doc_id in removed:
-            self.writer.delete_documents_by_term("doc_id", doc_id)
-        # Commit first: it releases the GIL, so the token counts and the text sync finish beside it.
-        # A count or sync that fails after the commit leaves a committed index and the old manifest,
-        # the same state as a crash before the manifest (re-added ids are deleted before they are added).
-        self.writer.commit()
-        self._committed = True
-        try:
-            tokens = [f.result() for f in self.counts]
-            self._pool.shutdown()
-            self._text_writer.finish()
-        finally:
-            self._release_gil_switch()
-            self.writer = None  # releases the index's writer lock, held while the texts were written
-        for doc_id in removed:
-            self.texts.remove(doc_id)
-            records.pop(doc_id, None)
-        for d, n, t in zip(self.docs, self.n_passages, tokens):
-            records[d.doc_id] = {"path": d.path, "sha256": d.sha256, "size": d.size, "mtime_ns": d.mtime_ns,
-                                 "chars": len(d.text), "tokens": t, "title": d.title, "passages": n}
-
-    def _release_gil_switch(self) -> None:
-        if self._gil is not None:
-            self._gil.__exit__(None, None, None)
-            self._gil = None
-
-    def abort(self) -> None:
-        for f in self.counts:
-            f.cancel()
-        self._pool.shutdown(wait=True)
-        self._text_writer.abort()
-        self._release_gil_switch()
-        if self.writer is not None and not self._committed:
-            try:
-                self.writer.rollback()
-            except Exception as e:  # the original error matters more
-                log.warning("rollback failed: %s", e)
-        self.writer = None
-
-
 # --- the index -----------------------------------------------------------------------------------
 
 class CorpusIndex:
@@ -337,9 +128,9 @@ class CorpusIndex:
     @classmethod
     def open(cls, index_dir: Path) -> "CorpusIndex":
         index_dir = Path(index_dir)
-        manifest = _read_manifest(index_dir)
+        manifest = read_manifest(index_dir)
         tdir = index_dir / "tantivy"
-        if manifest is None or not _tantivy_exists(tdir):
+        if manifest is None or not tantivy_exists(tdir):
             raise SearchIndexError(f"no search index in {index_dir}: run `wikigen index CORPUS --index {index_dir}` first")
         if manifest.get("schema") != SCHEMA_VERSION:
             raise SearchIndexError(f"the search index in {index_dir} was made by another wikigen version: "
@@ -361,14 +152,14 @@ class CorpusIndex:
         index_dir.mkdir(parents=True, exist_ok=True)
         tdir = index_dir / "tantivy"
 
-        manifest = _read_manifest(index_dir)
+        manifest = read_manifest(index_dir)
         fresh = (manifest is None or manifest.get("schema") != SCHEMA_VERSION
                  or manifest.get("version") != MANIFEST_VERSION or manifest.get("root") != str(root)
-                 or not _tantivy_exists(tdir))
+                 or not tantivy_exists(tdir))
         old: dict[str, dict] = {} if fresh else manifest["docs"]
         if fresh:
             # Remove only what is certainly ours: a tantivy index, and texts listed by a manifest.
-            if _tantivy_exists(tdir):
+            if tantivy_exists(tdir):
                 shutil.rmtree(tdir)
             elif tdir.is_dir() and any(tdir.iterdir()):
                 raise SearchIndexError(f"{tdir} exists and is not a search index; choose another --index folder")
@@ -385,7 +176,7 @@ class CorpusIndex:
         new_docs: dict[str, dict] = {}
         indexed_ids: set[str] = set()
         metadata_only = False  # an mtime changed but the bytes did not: rewrite the manifest only
-        job: _WriteJob | None = None  # opened at the first document to (re-)index
+        job: WriteJob | None = None  # opened at the first document to (re-)index
 
         try:
             for entry in scan.files:
@@ -411,7 +202,7 @@ class CorpusIndex:
                     skipped.append(r)
                     continue
                 if job is None:
-                    job = _WriteJob(tdir, texts, counter, fresh=fresh)
+                    job = WriteJob(tdir, texts, counter, fresh=fresh)
                 job.add(r)  # indexed, kept and counted while the next files are read
                 indexed_ids.add(r.doc_id)
                 if rec is None:
@@ -422,7 +213,7 @@ class CorpusIndex:
             removed = [d for d in old if d not in new_docs and d not in indexed_ids]
             summary.removed = len(removed)
             if removed and job is None:
-                job = _WriteJob(tdir, texts, counter, fresh=fresh)
+                job = WriteJob(tdir, texts, counter, fresh=fresh)
             if job is not None:
                 job.finish(removed, new_docs)
         except BaseException:
@@ -430,7 +221,7 @@ class CorpusIndex:
                 job.abort()
             raise
         if job is not None or metadata_only or fresh:
-            _write_manifest(index_dir, root, new_docs)
+            write_manifest(index_dir, root, new_docs)
 
         idx = CorpusIndex.open(index_dir)
         summary.documents = len(idx._docs)
@@ -470,7 +261,7 @@ class CorpusIndex:
         """BM25 over passages (body + CJK grams + title), best first. Never raises on user input."""
         if not isinstance(query, str) or k <= 0:
             return []
-        terms = _terms(query)[:MAX_QUERY_TERMS]
+        terms = analysed_terms(query)[:MAX_QUERY_TERMS]
         clauses: list[tuple[Occur, Query]] = []
         for t in terms:
             clauses.append((Occur.Should, Query.term_query(self._schema, "body", t)))
@@ -480,7 +271,7 @@ class CorpusIndex:
             if q is not None:
                 clauses.append((Occur.Should, q))
         for phrase in _QUOTED.findall(query)[:16]:
-            words = _ANALYZER.analyze(phrase)
+            words = ANALYZER.analyze(phrase)
             if len(words) >= 2:
                 clauses.append((Occur.Should, Query.boost_query(
                     Query.phrase_query(self._schema, "body", words[:64]), PHRASE_BOOST)))
@@ -494,7 +285,7 @@ class CorpusIndex:
         if not isinstance(text, str) or k <= 0:
             return []
         runs = CJK_RUN.findall(text)
-        tokens = [(t.position, t.text) for t in _ANALYZER.pre_tokenize(text).tokens]
+        tokens = [(t.position, t.text) for t in ANALYZER.pre_tokenize(text).tokens]
         if not tokens and not runs:
             return []
         if not runs:
@@ -567,93 +358,3 @@ class CorpusIndex:
                 snippet = make_snippet(text, term_set, runs)
             hits.append(Hit(doc_id, rec["path"], start, end, text, float(score), snippet))
         return hits
-
-
-# --- helpers -------------------------------------------------------------------------------------
-
-def _terms(query: str) -> list[str]:
-    """The query's analyzed (en_stem) terms, unique, in order."""
-    return list(dict.fromkeys(_ANALYZER.analyze(query)))
-
-
-def highlight_ranges(text: str, terms: set[str], runs: Iterable[str] = ()) -> list[tuple[int, int]]:
-    """Char ranges in text that match the analyzed query terms or contain a CJK query run, merged."""
-    ranges: list[tuple[int, int]] = []
-    if terms:
-        for tok in _ANALYZER.pre_tokenize(text).tokens:
-            if tok.text in terms:
-                ranges.append((tok.char_offset_from, tok.char_offset_to))
-    for run in runs:
-        pieces = [run] if run in text else ([run[i:i + 2] for i in range(len(run) - 1)] or [run])
-        for piece in pieces:
-            i = text.find(piece)
-            while i != -1:
-                ranges.append((i, i + len(piece)))
-                i = text.find(piece, i + 1)
-    ranges.sort()
-    merged: list[tuple[int, int]] = []
-    for s, e in ranges:  # overlapping, touching or only whitespace apart: one range
-        if merged and (s <= merged[-1][1] or text[merged[-1][1]:s].isspace()):
-            if e > merged[-1][1]:
-                merged[-1] = (merged[-1][0], e)
-        else:
-            merged.append((s, e))
-    return merged
-
-
-def phrase_ranges(text: str, terms: list[str], phrase: str) -> list[tuple[int, int]]:
-    """Char ranges where the analyzed phrase occurs as consecutive tokens; else where its words occur
-    (case-insensitive, any whitespace between them), which covers CJK inside longer words."""
-    out: list[tuple[int, int]] = []
-    if terms:
-        toks = _ANALYZER.pre_tokenize(text).tokens
-        n = len(terms)
-        for i in range(len(toks) - n + 1):
-            if all(toks[i + j].text == terms[j] for j in range(n)):
-                out.append((toks[i].char_offset_from, toks[i + n - 1].char_offset_to))
-    if not out and phrase.split():
-        pat = re.compile(r"\s+".join(re.escape(w) for w in phrase.split()), re.IGNORECASE)
-        out = [(m.start(), m.end()) for m in pat.finditer(text)]
-    return out
-
-
-def make_snippet(text: str, terms: set[str] = frozenset(), runs: Iterable[str] = (), width: int = SNIPPET_CHARS,
-                 ranges: list[tuple[int, int]] | None = None) -> str:
-    """About `width` chars of text around the densest cluster of matches, matches in **bold**, one line.
-
-    The matches are the analyzed query terms and CJK runs (see highlight_ranges), or the given ranges.
-    """
-    if ranges is None:
-        ranges = highlight_ranges(text, terms, runs)
-    if len(text) <= width:
-        ws, we = 0, len(text)
-    else:
-        ws = 0
-        if ranges:
-            best, best_n = 0, -1
-            for i, (s, _) in enumerate(ranges):
-                n = sum(1 for s2, e2 in ranges[i:] if e2 <= s + width - 40)
-                if n > best_n:
-                    best, best_n = s, n
-            ws = max(0, best - 40)
-        we = min(len(text), ws + width)
-        if we == len(text):
-            ws = max(0, we - width)
-        if ws > 0:  # start at a word
-            sp = text.rfind(" ", max(0, ws - 20), ws)
-            ws = sp + 1 if sp != -1 else ws
-        if we < len(text):
-            sp = text.find(" ", we, we + 20)
-            we = sp if sp != -1 else we
-    parts: list[str] = []
-    pos = ws
-    for s, e in ranges:
-        if e <= ws or s >= we:
-            continue
-        s, e = max(s, ws), min(e, we)
-        parts.append(text[pos:s])
-        parts.append("**" + text[s:e] + "**")
-        pos = e
-    parts.append(text[pos:we])
-    out = " ".join("".join(parts).split())
-    return ("…" if ws > 0 else "") + out + ("…" if we < len(text) else "")

@@ -14,7 +14,6 @@ import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Iterable
 
 from wikigen.core.atomic import atomic_write
 from wikigen.core.text import Span, find_spans
@@ -34,18 +33,6 @@ class TextStore:
     def put(self, doc_id: str, text: str) -> None:
         atomic_write(self._path(doc_id), text)
         self._cache.pop(doc_id, None)
-
-    def put_many(self, items: Iterable[tuple[str, str]], *, workers: int = 8) -> None:
-        """put() every (doc_id, text), several files at a time: each write waits on its own fsync,
-        and concurrent fsyncs share the file system's journal commits."""
-        items = list(items)
-        if len(items) <= 1 or workers <= 1:
-            for doc_id, text in items:
-                self.put(doc_id, text)
-            return
-        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="textstore-put") as pool:
-            for f in [pool.submit(self.put, doc_id, text) for doc_id, text in items]:
-                f.result()
 
     def writer(self) -> "TextWriter":
         """A background writer for many texts: see TextWriter."""

@@ -11,7 +11,9 @@ from pathlib import Path
 import pytest
 
 from wikigen.search.corpus import load_corpus
-from wikigen.search.index import CorpusIndex, DocInfo, Hit, IndexSummary, cjk_grams, make_snippet
+from wikigen.search.analysis import cjk_grams
+from wikigen.search.index import CorpusIndex, DocInfo, Hit, IndexSummary
+from wikigen.search.snippets import make_snippet
 from wikigen.search.passages import split_passages
 from wikigen.cli import main
 from wikigen.core.errors import SearchIndexError
@@ -443,10 +445,10 @@ def test_texts_are_durable_before_the_manifest(tmp_path, monkeypatch):
     import wikigen.search.index as index_mod
     import wikigen.search.texts as texts_mod
     events = []
-    real_sync, real_manifest = texts_mod.sync_files, index_mod._write_manifest
+    real_sync, real_manifest = texts_mod.sync_files, index_mod.write_manifest
     monkeypatch.setattr(texts_mod, "sync_files", lambda root, paths: (events.append(("sync", len(paths))),
                                                                      real_sync(root, paths)))
-    monkeypatch.setattr(index_mod, "_write_manifest", lambda *a: (events.append(("manifest",)), real_manifest(*a)))
+    monkeypatch.setattr(index_mod, "write_manifest", lambda *a: (events.append(("manifest",)), real_manifest(*a)))
     root = tmp_path / "c"
     root.mkdir()
     for name in "abc":

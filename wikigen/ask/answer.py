@@ -44,7 +44,7 @@ from typing import Iterable, Sequence
 
 from wikigen.ask.modes import MODES
 from wikigen.ask.page_index import PageIndex, QuoteUnit, terms
-from wikigen.core.errors import UsageError, WikigenError
+from wikigen.core.errors import WikigenError
 from wikigen.core.sentences import sentences
 from wikigen.core.tokens import TokenCounter, default_counter
 

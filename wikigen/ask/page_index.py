@@ -31,7 +31,7 @@ from typing import Iterable, Sequence
 import tantivy
 from tantivy import Filter, Occur, Query, TextAnalyzerBuilder, Tokenizer
 
-from wikigen.search.index import CJK_RUN, en_analyzer
+from wikigen.search.analysis import CJK_RUN, en_analyzer
 from wikigen.wiki.markup import WIKI_RE
 
 log = logging.getLogger(__name__)

@@ -156,11 +156,6 @@ def build_index(pages: list[Page], *, max_lines: int = MAX_LINES, max_chars: int
     return dict(sorted(b.files.items()))
 
 
-def index_files(root: Path) -> list[Path]:
-    root = Path(root)
-    return sorted([p for p in root.glob("index-*.md")] + ([root / "index.md"] if (root / "index.md").exists() else []))
-
-
 def write_index(wiki, *, max_lines: int = MAX_LINES, max_chars: int = MAX_CHARS) -> list[Path]:
     """Regenerate index.md (and section indexes) from the wiki's front matter; remove stale section files."""
     files = build_index(wiki.pages(), max_lines=max_lines, max_chars=max_chars)

@@ -22,9 +22,9 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
-from wikigen.core.errors import PageError, WikigenError
+from wikigen.core.errors import WikigenError
 from wikigen.core.slugs import slugify
-from wikigen.wiki.markup import WIKI_RE, BodyLink, body_links, split_target
+from wikigen.wiki.markup import WIKI_RE, body_links, split_target
 from wikigen.wiki.page import Page, render_page, split_front_matter
 
 CLOSE_MATCH_CUTOFF = 0.85

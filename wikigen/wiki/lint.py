@@ -9,7 +9,6 @@ stale or over the index limits. Dead ends and a size warning are notes, not prob
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from wikigen.core.errors import PageError, WikigenError
 from wikigen.wiki.index_page import MAX_CHARS, MAX_LINES, build_index, count_lines, fits
@@ -19,7 +18,7 @@ from wikigen.wiki.progress import Coverage, ProgressLog, coverage
 from wikigen.wiki.quotes import check_page_quotes
 from wikigen.wiki.size_guard import check_size, measure_wiki
 from wikigen.wiki.store import Wiki
-from wikigen.core.tokens import TokenCounter, default_counter
+from wikigen.core.tokens import default_counter
 
 MAX_PAGE_CHARS = 25_000   # one page should load whole, like the index
 

@@ -1,0 +1,97 @@
+"""One index build's writes, pipelined with the reading of the files (see WriteJob)."""
+
+from __future__ import annotations
+
+import logging
+from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
+
+import tantivy
+
+from wikigen.core.errors import SearchIndexError
+from wikigen.core.tokens import TokenCounter, default_counter
+from wikigen.search.corpus import Document
+from wikigen.search.passages import split_passages
+from wikigen.search.schema import build_schema, passage_document
+from wikigen.search.texts import TextStore
+
+log = logging.getLogger(__name__)
+
+WRITER_HEAP = 128_000_000
+WRITER_THREADS = 0
+
+
+class WriteJob:
+    """One build's writes, pipelined with the reading of the files.
+
+    add(doc) hands the text to the token counter threads (tiktoken releases the GIL, so they run beside
+    everything else) and to the TextStore's writer thread, then splits the passages and adds them to the
+    tantivy writer, whose own threads index them. finish() deletes the removed ids, commits once, waits
+    for the counts and for the texts to be durable, and fills the manifest records; abort() rolls back.
+    Crash safety: the caller writes the manifest only after finish(), so it never points to texts or
+    index entries that are not durable.
+    """
+
+    def __init__(self, tdir: Path, texts: TextStore, counter: TokenCounter | None, *, fresh: bool):
+        c = counter if counter is not None else default_counter()
+        try:
+            index = tantivy.Index(build_schema(), path=str(tdir))
+            self.writer = index.writer(heap_size=WRITER_HEAP, num_threads=WRITER_THREADS)
+        except ValueError as e:
+            raise SearchIndexError(f"cannot write the search index in {tdir.parent} ({e}); "
+                                   "is another `wikigen index` running on it?") from None
+        self.fresh = fresh
+        self.texts = texts
+        self.docs: list[Document] = []
+        self.n_passages: list[int] = []
+        self.counts: list[Future] = []
+        threads = max(1, int(getattr(c, "threads", 1)))
+        self._count = c.count
+        self._pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="wikigen-tokens")
+        self._text_writer = texts.writer()
+        self._committed = False
+
+    def add(self, d: Document) -> None:
+        self.counts.append(self._pool.submit(self._count, d.text))
+        self._text_writer.put(d.doc_id, d.text)
+        if not self.fresh:  # re-added ids too: a crash after a commit but before the manifest left them
+            self.writer.delete_documents_by_term("doc_id", d.doc_id)
+        spans = split_passages(d.text)
+        doc_id, title, text, add = d.doc_id, d.title, d.text, self.writer.add_document
+        for s, e in spans:
+            add(passage_document(doc_id, title, text, s, e))
+        self.docs.append(d)
+        self.n_passages.append(len(spans))
+
+    def finish(self, removed: list[str], records: dict[str, dict]) -> None:
+        for doc_id in removed:
+            self.writer.delete_documents_by_term("doc_id", doc_id)
+        # Commit first: it releases the GIL, so the token counts and the text sync finish beside it.
+        # A count or sync that fails after the commit leaves a committed index and the old manifest,
+        # the same state as a crash before the manifest (re-added ids are deleted before they are added).
+        self.writer.commit()
+        self._committed = True
+        try:
+            tokens = [f.result() for f in self.counts]
+            self._pool.shutdown()
+            self._text_writer.finish()
+        finally:
+            self.writer = None  # releases the index's writer lock, held while the texts were written
+        for doc_id in removed:
+            self.texts.remove(doc_id)
+            records.pop(doc_id, None)
+        for d, n, t in zip(self.docs, self.n_passages, tokens):
+            records[d.doc_id] = {"path": d.path, "sha256": d.sha256, "size": d.size, "mtime_ns": d.mtime_ns,
+                                 "chars": len(d.text), "tokens": t, "title": d.title, "passages": n}
+
+    def abort(self) -> None:
+        for f in self.counts:
+            f.cancel()
+        self._pool.shutdown(wait=True)
+        self._text_writer.abort()
+        if self.writer is not None and not self._committed:
+            try:
+                self.writer.rollback()
+            except Exception as e:  # the original error matters more
+                log.warning("rollback failed: %s", e)
+        self.writer = None
