@@ -126,6 +126,14 @@ def cmd_ask(args) -> int:
     return 0
 
 
+def cmd_rollback(args) -> int:
+    from wikigen.wiki.history import rollback_to_session
+
+    commit = rollback_to_session(Path(args.wiki), args.session)
+    print(f"restored {args.wiki} to the end of session {args.session} (commit {commit[:12]})")
+    return 0
+
+
 def cmd_eval(args) -> int:
     from wikigen.ask.evaluate import run_eval
 
@@ -193,6 +201,11 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--backend", choices=["offline", "claude"], default="offline")
     s.add_argument("--model", default=None)
     s.set_defaults(func=cmd_ask)
+
+    s = sub.add_parser("rollback", help="restore the wiki to the end of session N (a new commit; history kept)")
+    s.add_argument("wiki", help="the wiki folder")
+    s.add_argument("--session", type=int, required=True, help="the session to go back to")
+    s.set_defaults(func=cmd_rollback)
 
     s = sub.add_parser("eval", help="score every mode on a questions.jsonl")
     s.add_argument("questions")

@@ -1,5 +1,5 @@
 """The wiki folder as a git repository: one commit per session, so any session can be diffed and
-rolled back. Machine state that is rebuilt or per-process (locks, the corpus index, caches, temp
+the wiki restored to the end of any session (`wikigen rollback`). Machine state that is rebuilt or per-process (locks, the corpus index, caches, temp
 files) is ignored; config.json and progress.jsonl are committed.
 """
 
@@ -69,7 +69,29 @@ def diff_commit(root: Path, commit: str) -> str:
     return _git(Path(root), "show", "--format=", commit).stdout
 
 
-def rollback(root: Path, commit: str) -> str:
-    """Undo one session's commit with a new commit (git revert); the new commit's hash."""
-    _git(Path(root), "revert", "--no-edit", commit)
-    return _git(Path(root), "rev-parse", "HEAD").stdout.strip()
+def session_commit(root: Path, session: int) -> str | None:
+    """The hash of the commit that ended `session` (the last one, if a session was committed twice)."""
+    found = None
+    for h, subject in session_commits(root):
+        if subject.split(":", 1)[0] == f"session {session}":
+            found = h
+    return found
+
+
+def rollback_to_session(root: Path, session: int) -> str:
+    """Restore every file of the wiki to what it was at the end of `session`, as one new commit (history
+    is kept: the sessions after it stay in the log of git and can be restored the same way). Pages made
+    after that session go; the progress log goes back too, so the next build continues after `session`."""
+    root = Path(root)
+    commit = session_commit(root, session)
+    if commit is None:
+        have = [s.split(":", 1)[0] for _, s in session_commits(root) if s.startswith("session ")]
+        raise WikigenError(f"no commit for session {session} in {root}; the wiki has: {', '.join(have) or 'none'}")
+    if _git(root, "status", "--porcelain").stdout.strip():
+        raise WikigenError(f"{root} has changes that are not committed; commit or discard them before a rollback "
+                           f"(see `git -C {root} status`)")
+    _git(root, "restore", f"--source={commit}", "--staged", "--worktree", "--", ".")
+    if _git(root, "diff", "--cached", "--quiet", check=False).returncode == 0:
+        return _git(root, "rev-parse", "HEAD").stdout.strip()
+    _git(root, "commit", "-q", "-m", f"rollback to session {session} ({commit[:12]})")
+    return _git(root, "rev-parse", "HEAD").stdout.strip()
