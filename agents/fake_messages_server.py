@@ -61,6 +61,7 @@ class FakeMessagesServer:
         self.replies: list[dict] = []        # every message sent back (status 200), in order
         self._steps: collections.deque[_Step] = collections.deque()
         self._forever: _Step | None = None
+        self._responder: Callable[[dict], dict] | None = None
         self._lock = threading.Lock()
         self._ids = 0
         self._cached_prefixes: set[str] = set()
@@ -120,8 +121,14 @@ class FakeMessagesServer:
         """A reply computed from the request body: fn(body) -> {"content": [...], "stop_reason": ...}.
 
         Lets a script act on what the tools returned, e.g. quote a span from a read_document result.
+        A returned {"status": 429, "message": ..., "headers": {...}} is sent as that HTTP error instead.
         """
         self._push(_Step("function", fn=fn))
+
+    def respond_with(self, fn: Callable[[dict], dict] | None) -> None:
+        """Once the queue is empty, answer every request with fn(body), as enqueue_function does (a
+        simulated model for load tests); None goes back to the default reply."""
+        self._responder = fn
 
     def enqueue_error(self, status: int, *, retry_after_ms: int | None = None, message: str | None = None,
                       times: int = 1) -> None:
@@ -156,6 +163,8 @@ class FakeMessagesServer:
                 return self._steps.popleft()
         if self._forever is not None:
             return self._forever
+        if self._responder is not None:
+            return _Step("function", fn=self._responder)
         return _Step("reply", [{"type": "text", "text": self.default_text}], "end_turn")
 
     def _record(self, req: RecordedRequest) -> None:
@@ -245,6 +254,8 @@ def _handler_for(fake: FakeMessagesServer) -> type[BaseHTTPRequestHandler]:
                     made = step.fn(body)
                 except Exception as e:  # noqa: BLE001 - a broken script is a 400 (never retried) the test will see
                     return self._error(400, f"scripted function failed: {type(e).__name__}: {e}")
+                if "status" in made:
+                    return self._error(made["status"], made.get("message", "scripted error"), made.get("headers"))
                 step = _Step("reply", made["content"], made.get("stop_reason", "end_turn"), usage=made.get("usage"))
             if step.kind == "delay":
                 time.sleep(step.delay)
