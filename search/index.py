@@ -9,12 +9,7 @@ A re-run stats every file, hashes only files whose size or mtime changed, and re
 changed documents (delete by doc id, then add, in one commit). Offsets are character offsets into the
 extracted text (Python str indices), never UTF-8 bytes.
 
-Fields (all tokenizers are tantivy built-ins, so nothing has to be registered on open):
-  doc_id   raw, stored        the key for deletes and the doc_ids filter
-  start/end  stored integers  the passage's char offsets
-  title    en_stem            the document title, on every passage (boosted a little)
-  body     en_stem            the passage text (not stored: the text comes from the TextStore)
-  cjk      whitespace         unigrams + bigrams of each CJK run, so 한국어 finds 한국어는
+The fields of a passage are in search/schema.py.
 """
 
 from __future__ import annotations
