@@ -86,6 +86,7 @@ class IndexSummary:
     unchanged: int = 0
     skipped: list[tuple[str, str]] = field(default_factory=list)
     seconds: float = 0.0
+    extract_seconds: float = 0.0    # of `seconds`: reading, hashing and extracting the files
 
     def to_text(self, max_skipped: int = 20) -> str:
         lines = [
@@ -181,6 +182,7 @@ class CorpusIndex:
                     new_docs[entry.doc_id] = rec
                     summary.unchanged += 1
                     continue
+                t_read = time.perf_counter()
                 try:
                     data, sha = read_and_hash(entry)
                 except ExtractError as e:  # unreadable
@@ -193,6 +195,7 @@ class CorpusIndex:
                     continue
                 r = load(entry, data, sha)
                 del data
+                summary.extract_seconds += time.perf_counter() - t_read
                 if isinstance(r, Skipped):
                     skipped.append(r)
                     continue
