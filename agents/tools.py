@@ -8,24 +8,25 @@
   tool_use block through `call(name, input) -> ToolOutcome(text, is_error)`, which never raises:
   a bad call comes back as an error outcome whose text says what to do instead.
 
-Corpus text in a tool result is always wrapped as data, `<document doc_id=".." start=".." end="..">`
-... `</document>`, with the exact character span it covers, so a quote can cite exact offsets.
+Corpus text in a tool result is always wrapped as data (wikigen.core.data), `<document doc_id=".."
+start=".." end="..">` ... `</document>`, with the exact character span it covers, so a quote can cite
+exact offsets.
 The toolbox remembers the queries run, documents read and pages written (`activity()`), for the
 session's progress-log entry.
 """
 
 from __future__ import annotations
 
-import html
 import json
 import logging
 from dataclasses import dataclass
 from typing import Any, Iterable
 
+from wikigen.core.data import wrap_document, wrap_page
 from wikigen.core.errors import OwnershipError, PageError, QuoteError, SizeLimitError, ToolError, WikigenError
 from wikigen.wiki.page import STATUSES, Page, render_page, validate_slug
 
-__all__ = ["DocumentSpan", "ToolBox", "ToolError", "ToolOutcome", "validate", "wrap_document"]
+__all__ = ["DocumentSpan", "ToolBox", "ToolError", "ToolOutcome", "validate"]
 
 log = logging.getLogger(__name__)
 
@@ -54,21 +55,6 @@ class DocumentSpan:
     @property
     def more(self) -> bool:
         return self.end < self.chars
-
-
-def _attr(value: Any) -> str:
-    return html.escape(str(value), quote=True)
-
-
-def _data(text: str) -> str:
-    # A document cannot close its own wrapper: the only change ever made to corpus text shown to a model.
-    return text.replace("</document", "<\\/document")
-
-
-def wrap_document(doc_id: str, start: int, end: int, text: str, **attrs: Any) -> str:
-    extra = "".join(f' {k}="{_attr(v)}"' for k, v in attrs.items() if v not in (None, ""))
-    return (f'<document doc_id="{_attr(doc_id)}" start="{start}" end="{end}"{extra}>\n'
-            f"{_data(text)}\n</document>")
 
 
 class ToolBox:
@@ -261,8 +247,7 @@ class ToolBox:
         return "\n".join(lines)
 
     def _call_read_page(self, slug: str) -> str:
-        text = _data(self.read_page(slug)).replace("</page", "<\\/page")
-        return f'<page slug="{_attr(slug)}">\n{text}\n</page>'
+        return wrap_page(slug, self.read_page(slug))
 
     def _call_write_page(self, **kw) -> str:
         self.write_page(**kw)
