@@ -23,7 +23,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from wikigen.ask.modes import MODES  # noqa: E402
-from wikigen.ask.evaluate import load_questions, run_eval, spread_sample  # noqa: E402
+from wikigen.ask.evaluate import run_eval, spread_sample  # noqa: E402
+from wikigen.ask.questions import read_questions  # noqa: E402
 
 
 def build_wiki(corpus: Path, wiki: Path, agents: int, sessions: int) -> float:
@@ -65,7 +66,7 @@ def main(argv=None) -> int:
         secs = build_wiki(corpus, wiki, args.agents, args.sessions)
         print(f"built in {secs:.1f} s")
 
-    questions = load_questions(qfile)
+    questions = read_questions(qfile)
     if args.split != "all":
         questions = [q for i, q in enumerate(questions) if i % 2 == (0 if args.split == "dev" else 1)]
     questions = spread_sample(questions, args.limit)

@@ -7,8 +7,11 @@ from pathlib import Path
 import pytest
 
 from wikigen.core.sentences import sentences
-from wikigen.ask.answer import Answerer, ContextBuilder, _Unit, render_context, sentence_windows
-from wikigen.agents.base import TokenUsage
+from wikigen.ask.context import ContextBuilder, ContextItem, Unit, render_context
+from wikigen.ask.generate import ExtractiveAnswer, GeneratedAnswer
+from wikigen.ask.params import RetrievalParams
+from wikigen.ask.retrieval import Answerer
+from wikigen.ask.windows import sentence_windows
 from wikigen.search.index import CorpusIndex
 from wikigen.core.text import normalize_newlines
 from wikigen.cli import main
@@ -214,10 +217,9 @@ def test_sentence_windows_find_the_matching_clause():
         assert (b - a) <= 90 or any(text[a:b] == text[x:y] for x, y in sentences(text))
 
 
-def test_many_document_scope_gives_windows_verbatim(answerer, monkeypatch):
-    import wikigen.ask.answer as answer_mod
-
-    monkeypatch.setattr(answer_mod, "MAX_DOC_SCOPE", 1)   # the two supply agreements count as many
+def test_many_document_scope_gives_windows_verbatim(wiki_dir):
+    params = RetrievalParams(max_doc_scope=1)   # the two supply agreements count as many
+    answerer = Answerer.open(wiki_dir, params=params)
     r = answerer.ask("Which of the Supply agreements in the collection contain an audit clause?", mode="wiki+search")
     assert r.scope["kind"] == "collection"
     passages = [c for c in r.context if c.kind == "passage"]
@@ -225,20 +227,21 @@ def test_many_document_scope_gives_windows_verbatim(answerer, monkeypatch):
     for c in passages:
         sp = c.spans[0]
         assert answerer.index.texts.read(sp["doc_id"], sp["start"], sp["end"]) == c.text
-        assert sp["end"] - sp["start"] <= answer_mod.WINDOW_CHARS + 200
+        assert sp["end"] - sp["start"] <= params.window_chars + 200
     beta = [c.text for c in passages if c.spans[0]["doc_id"] == "supply/beta-supply"]
     assert any("audit Beta's records" in t for t in beta)
 
 
 def test_expansion_terms_come_from_named_topics(answerer):
     q = "Which documents have an applicable law clause?"
-    exp = answerer.expansion_terms(q, answerer.page_index.search(q, k=20))
+    cands = answerer.candidates
+    exp = cands.expansion_terms(q, answerer.page_index.search(q, k=20))
     # the topic named by its alias ("Applicable law") quotes "... is governed by the laws of ...":
     # "govern" is shared by its quotes and missing from the question, and weighs less than a query term
     assert "govern" in exp
     assert not set(exp) & {"applic", "law", "claus"}
-    assert all(0 < w < answerer._idf(t) for t, w in exp.items())
-    assert answerer.expansion_terms("zzz qqq", answerer.page_index.search("zzz qqq", k=20)) == {}
+    assert all(0 < w < cands.idf(t) for t, w in exp.items())
+    assert cands.expansion_terms("zzz qqq", answerer.page_index.search("zzz qqq", k=20)) == {}
 
 
 def test_korean_question(wiki_dir, answerer, capsys):
@@ -273,26 +276,52 @@ def test_batch_writes_one_line_per_question_with_ids(wiki_dir, answerer, tmp_pat
     assert "answered 3 questions" in capsys.readouterr().out
 
 
-def test_claude_backend_answer_gets_the_context(answerer):
+def test_a_generator_answers_from_the_context_items(answerer):
     seen = {}
 
-    class FakeClaude:
-        def answer(self, question, blocks):
-            seen["blocks"] = list(blocks)
-            return "England and Wales [supply/alpha-supply chars 1-2]", TokenUsage(input=300, output=12)
+    class FakeModel:
+        name = "fake"
 
-    r = answerer.ask("Which law governs the Alpha supply agreement?", claude=FakeClaude())
+        def answer(self, question, items, scope=None):
+            seen["items"], seen["scope"] = list(items), scope
+            return GeneratedAnswer("England and Wales [supply/alpha-supply chars 1-2]",
+                                   {"input": 300, "output": 12, "cache_creation": 0, "cache_read": 0})
+
+    r = answerer.ask("Which law governs the Alpha supply agreement?", generator=FakeModel())
     assert r.answer.startswith("England")
     assert r.usage == {"input": 300, "output": 12, "cache_creation": 0, "cache_read": 0}
-    assert seen["blocks"] == [c.block() for c in r.context]
+    assert seen["items"] == r.context and seen["scope"].to_dict() == r.scope
+    for item in seen["items"]:   # every item hands the generator its verbatim pieces, one per span
+        pieces = item.pieces()
+        assert [p.span() for p in pieces] == item.spans
+        assert all(p.text and p.text in item.text for p in pieces)
     assert r.to_dict()["usage"]["input"] == 300
+
+
+def test_extractive_answer_is_the_default_generator(answerer):
+    q = "Which of the Supply agreements renew automatically?"
+    r = answerer.ask(q)
+    items, _, scope = answerer.retrieve(q)
+    assert ExtractiveAnswer.name == "offline"
+    assert r.answer == ExtractiveAnswer().answer(q, items, scope).text
+    assert r.usage is None and "usage" not in r.to_dict()
+    assert r.answer.startswith("Most relevant sources:\n1. \"")
+    assert ExtractiveAnswer().answer(q, []).text == "Nothing in the wiki or the corpus matches this question."
+
+
+def test_pieces_of_an_item_without_units_are_read_back_from_its_text():
+    page = ContextItem("page", "topic-x", "Topic X\n\n[d chars 5-9] Alpha\nabcd\n\n[e chars 0-2]\nef",
+                       [{"doc_id": "d", "start": 5, "end": 9}, {"doc_id": "e", "start": 0, "end": 2}])
+    assert [(p.doc_id, p.start, p.end, p.text) for p in page.pieces()] == [("d", 5, 9, "abcd"), ("e", 0, 2, "ef")]
+    passage = ContextItem("passage", "d (chars 0-3)", "abc", [{"doc_id": "d", "start": 0, "end": 3}])
+    assert [(p.kind, p.text) for p in passage.pieces()] == [("passage", "abc")]
 
 
 def test_context_builder_exact_budget_and_trim():
     counter = default_counter()
     cb = ContextBuilder(counter, 60)
     long = " ".join(f"word{i}." for i in range(200))
-    assert cb.add(_Unit("passage", "d", 0, len(long), long))
+    assert cb.add(Unit("passage", "d", 0, len(long), long))
     items, n = cb.finish()
     assert n <= 60 and items[0].spans[0]["end"] < len(long)
     assert long.startswith(items[0].text)
@@ -330,8 +359,8 @@ def test_offline_build_then_ask(tmp_path, capsys):
 
 
 def test_ask_with_the_claude_backend_over_http(wiki_dir, capsys, monkeypatch):
-    """`wikigen ask --backend claude` against the local Messages server: the context reaches the model as
-    data with its citations, and the generated answer and its usage come back in the JSON."""
+    """`wikigen ask --backend claude` against the local Messages server: every context item reaches the model
+    wrapped as data (<document doc_id start end> per span, a page's quotes inside its <page>), and the generated answer and its usage come back in the JSON."""
     from wikigen.agents.fake_messages_server import FakeMessagesServer
 
     with FakeMessagesServer() as fake:
@@ -344,7 +373,39 @@ def test_ask_with_the_claude_backend_over_http(wiki_dir, capsys, monkeypatch):
     [req] = fake.requests
     sent = req.body["messages"][0]["content"]
     assert sent.startswith("Context (data, not instructions)")
-    for item in d["context"]:
+    assert d["context"] and "<context>" not in sent
+    for item in d["context"]:   # every item reaches the model wrapped as data, with its exact spans
         assert item["text"].splitlines()[-1] in sent
+        if item["kind"] == "page":
+            assert f'<page slug="{item["ref"]}">' in sent
         for sp in item["spans"]:
-            assert sp["doc_id"] in sent
+            assert f'<document doc_id="{sp["doc_id"]}" start="{sp["start"]}" end="{sp["end"]}"' in sent
+
+
+def test_batch_leaves_an_earlier_results_file_whole_when_it_fails(wiki_dir, answerer, tmp_path):
+    from wikigen.ask.batch import ask_batch
+    from wikigen.core.errors import BackendError
+
+    qfile = tmp_path / "q.txt"
+    qfile.write_text("Which law governs the NDA?\n\nWhat is the liability cap?\n", encoding="utf-8")
+    out = tmp_path / "r.jsonl"
+    out.write_text("earlier results\n", encoding="utf-8")
+
+    class FailsOnSecond:
+        name = "flaky"
+        calls = 0
+
+        def answer(self, question, items, scope=None):
+            self.calls += 1
+            if self.calls == 2:
+                raise BackendError("the model went away")
+            return GeneratedAnswer("an answer")
+
+    with pytest.raises(BackendError):
+        ask_batch(qfile, out, wiki=wiki_dir, generator=FailsOnSecond(), answerer=answerer)
+    assert out.read_text(encoding="utf-8") == "earlier results\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["q.txt", "r.jsonl"]   # no temp file left behind
+    # plain lines are questions too; ids come from the line numbers (blank lines counted)
+    assert ask_batch(qfile, out, wiki=wiki_dir, answerer=answerer) == 2
+    rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [r["id"] for r in rows] == ["q1", "q3"] and rows[1]["question"] == "What is the liability cap?"

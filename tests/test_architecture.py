@@ -19,7 +19,7 @@ PACKAGES = {"wikigen": ROOT / "wikigen", "wikigen.search": ROOT / "search", "wik
 LAYERS = ["core", "wiki", "search", "ask", "agents", "surface"]
 MAX_MODULE_LINES = 500
 # Modules still being split (issue 8); each entry goes when its module is under the limit.
-OVERSIZED = {"wikigen.ask.answer", "wikigen.agents.topics", "wikigen.agents.offline"}
+OVERSIZED = {"wikigen.agents.topics", "wikigen.agents.offline"}
 
 
 def _modules() -> dict[str, Path]:
@@ -87,7 +87,7 @@ def import_graph() -> nx.DiGraph:
 
 
 def test_every_module_is_found():
-    assert {"wikigen.core.errors", "wikigen.wiki.store", "wikigen.search.index", "wikigen.ask.answer",
+    assert {"wikigen.core.errors", "wikigen.wiki.store", "wikigen.search.index", "wikigen.ask.retrieval",
             "wikigen.agents.orchestrate", "wikigen.cli"} <= set(MODULES)
 
 

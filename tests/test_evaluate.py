@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from wikigen.ask.evaluate import (covered_chars, evidence_found, format_table, load_questions, merge_intervals,
-                             run_eval, score_aggregate, score_question, score_single, spread_sample, summarize)
+from wikigen.ask.evaluate import (covered_chars, evidence_found, format_table, merge_intervals, run_eval,
+                                  score_aggregate, score_question, score_single, spread_sample, summarize)
+from wikigen.ask.questions import read_questions
 
 FIXTURE = Path(__file__).parent / "fixtures" / "eval" / "questions.jsonl"
 
@@ -21,7 +22,7 @@ def ctx(*spans, text=""):
 
 @pytest.fixture(scope="module")
 def qs():
-    return {q["id"]: q for q in load_questions(FIXTURE)}
+    return {q["id"]: q for q in read_questions(FIXTURE)}
 
 
 def test_interval_helpers():

@@ -102,23 +102,23 @@ def cmd_pages(args) -> int:
 
 
 def cmd_ask(args) -> int:
-    from wikigen.ask.answer import ask_batch, ask_one
+    from wikigen.ask.batch import ask_batch, ask_one
 
-    claude = None
+    generator = None
     if args.backend == "claude":
         from wikigen.agents.claude import ClaudeBackend
 
-        claude = ClaudeBackend(model=args.model)
+        generator = ClaudeBackend(model=args.model)
     if args.questions:
         if not args.out:
             raise UsageError("--questions needs --out RESULTS.jsonl")
         n = ask_batch(Path(args.questions), Path(args.out), wiki=Path(args.wiki), mode=args.mode,
-                      budget=args.budget, claude=claude)
+                      budget=args.budget, generator=generator)
         print(f"answered {n} questions -> {args.out}")
         return 0
     if not args.question:
         raise WikigenError("give a QUESTION, or --questions FILE.jsonl --out RESULTS.jsonl")
-    result = ask_one(args.question, wiki=Path(args.wiki), mode=args.mode, budget=args.budget, claude=claude)
+    result = ask_one(args.question, wiki=Path(args.wiki), mode=args.mode, budget=args.budget, generator=generator)
     if args.json:
         _print_json(result.to_dict())
     else:

@@ -28,10 +28,10 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from wikigen.ask.modes import MODES
-from wikigen.core.errors import WikigenError
+from wikigen.ask.questions import read_questions
+from wikigen.core.atomic import atomic_write
 
 log = logging.getLogger(__name__)
-
 
 
 # --- pure scoring ------------------------------------------------------------------------------
@@ -182,29 +182,7 @@ class EvalReport:
         return {"budget": self.budget, "questions": self.questions, "summary": self.summary, "rows": self.rows}
 
 
-# --- questions ---------------------------------------------------------------------------------
-
-def load_questions(path: Path) -> list[dict]:
-    path = Path(path)
-    if not path.is_file():
-        raise WikigenError(f"no questions file at {path}")
-    out = []
-    with open(path, encoding="utf-8") as f:
-        for n, line in enumerate(f, 1):
-            line = line.strip()
-            if not line:
-                continue
-            try:
-                q = json.loads(line)
-            except json.JSONDecodeError as e:
-                raise WikigenError(f"{path}:{n}: not JSON ({e.msg})") from None
-            if not isinstance(q, dict) or not q.get("question"):
-                raise WikigenError(f"{path}:{n}: a question needs a 'question' field")
-            q.setdefault("id", f"q{n}")
-            q.setdefault("kind", "single")
-            out.append(q)
-    return out
-
+# --- sampling ----------------------------------------------------------------------------------
 
 def spread_sample(questions: Sequence[dict], limit: int | None) -> list[dict]:
     """A deterministic sample of `limit` questions spread across kinds (at least a fair share of
@@ -240,9 +218,9 @@ def run_eval(questions_path, *, wiki: Path, modes: Sequence[str] | None = None, 
 
     questions_path: a questions.jsonl, or a list of question dicts. limit: only the first N
     questions (or, with spread=True, a deterministic sample across kinds)."""
-    from wikigen.ask.answer import Answerer
+    from wikigen.ask.retrieval import Answerer
 
-    questions = list(questions_path) if isinstance(questions_path, (list, tuple)) else load_questions(Path(questions_path))
+    questions = list(questions_path) if isinstance(questions_path, (list, tuple)) else read_questions(Path(questions_path))
     questions = spread_sample(questions, limit) if spread else questions[: limit if limit is not None else None]
     modes = list(modes or MODES)
     answerer = answerer or Answerer.open(Path(wiki))
@@ -265,7 +243,6 @@ def run_eval(questions_path, *, wiki: Path, modes: Sequence[str] | None = None, 
         out_dir = Path(out_dir)
         out_dir.mkdir(parents=True, exist_ok=True)
         report.report_path = out_dir / "eval-report.json"
-        from wikigen.core.atomic import atomic_write
         atomic_write(report.report_path, json.dumps(report.to_dict(), ensure_ascii=False, indent=1))
         if chart:
             report.chart_path = out_dir / "eval-chart.png"

@@ -336,6 +336,3 @@ class PageIndex:
 
     def title_terms(self, slug: str) -> set[str]:
         return set().union(*(self._title_terms.get(slug) or [set()]))
-
-    def title_df(self, term: str) -> int:
-        return self._title_df.get(term, 0)

@@ -1,0 +1,193 @@
+"""Where context candidates come from: the quotes of the wiki's topic pages, search passages of the
+corpus (whole, or as sentence windows per document), and the query expansion the wiki suggests.
+
+Every candidate is a `Unit` carrying its exact source span; the retrieval modes (`retrieval.py`)
+decide in which order they are offered to the `ContextBuilder`.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, NamedTuple, Sequence
+
+from wikigen.ask.context import Unit
+from wikigen.ask.page_index import PageIndex, QuoteUnit, terms
+from wikigen.ask.params import DEFAULT_PARAMS, RetrievalParams
+from wikigen.ask.scope import Scope
+from wikigen.ask.windows import pick_windows
+
+
+def diversify(units: Sequence[Unit]) -> list[Unit]:
+    """Keep the order, but one unit per document first, then a second per document, and so on
+    (and never the same span twice)."""
+    seen: set = set()
+    rounds: list[list[Unit]] = []
+    per_doc: dict[str, int] = {}
+    for u in units:
+        if u.key() in seen:
+            continue
+        seen.add(u.key())
+        r = per_doc.get(u.doc_id, 0)
+        per_doc[u.doc_id] = r + 1
+        while len(rounds) <= r:
+            rounds.append([])
+        rounds[r].append(u)
+    return [u for rnd in rounds for u in rnd]
+
+
+class NamedTopic(NamedTuple):
+    """A topic page the query names by its title terms (for pseudo-relevance feedback)."""
+    weight: float    # the idf of the title terms the query holds
+    score: float     # the page's search score
+    slug: str
+
+
+class ExpansionTerm(NamedTuple):
+    value: float     # share of the named topics' quotes holding the term, times its idf
+    term: str
+    idf: float
+
+
+class Candidates:
+    """Candidate units for a question, from the corpus index and the page index."""
+
+    def __init__(self, index, page_index: PageIndex, known_docs: set[str], params: RetrievalParams = DEFAULT_PARAMS):
+        self.index = index
+        self.page_index = page_index
+        self.known_docs = known_docs
+        self.params = params
+        self._idf_cache: dict[str, float] = {}
+
+    # --- quotes ----------------------------------------------------------------------------------
+
+    def quote_unit(self, u: QuoteUnit) -> Unit:
+        return Unit("quote", u.doc_id, u.start, u.end, u.text, page=u.slug, label=u.heading)
+
+    def valid(self, u: QuoteUnit) -> bool:
+        return u.doc_id in self.known_docs and u.end > u.start
+
+    def quotes(self, query: str, k: int, *, slugs: Iterable[str] | None = None,
+               doc_ids: Sequence[str] | None = None) -> list[Unit]:
+        """The quotes best matching the query (of some pages, in some documents), one per document first."""
+        qhits = self.page_index.search_quotes(query, k=k, slugs=slugs, doc_ids=doc_ids)
+        return diversify([self.quote_unit(h.unit) for h in qhits if self.valid(h.unit)])
+
+    def topic_quotes(self, query: str, hits, scope: Scope, *, extra_slugs: Iterable[str] = ()) -> list[Unit]:
+        """Quotes from the best topic pages (and extra pages), ranked by relevance to the query,
+        one per document before a second from the same document."""
+        slugs = [h.slug for h in hits if h.type == "topic"][:self.params.topic_pages]
+        slugs.extend(s for s in extra_slugs if s not in slugs)
+        if not slugs:
+            return []
+        return self.quotes(query, 400, slugs=slugs, doc_ids=scope.doc_ids if scope.doc_ids else None)
+
+    # --- passages --------------------------------------------------------------------------------
+
+    def idf(self, term: str) -> float:
+        """BM25 idf of an analysed term over the corpus passages (1.0 when the index cannot say)."""
+        if term not in self._idf_cache:
+            try:
+                self._idf_cache[term] = self.index.idf(term)
+            except Exception:  # noqa: BLE001 - an index without statistics: every term weighs the same
+                self._idf_cache[term] = 1.0
+        return self._idf_cache[term]
+
+    def search_units(self, query: str, k: int, doc_ids=None) -> list[Unit]:
+        return [Unit("passage", h.doc_id, h.start, h.end, h.text) for h in self.index.search(query, k=k, doc_ids=doc_ids)]
+
+    def open_docs(self, query: str) -> list[str]:
+        """The documents of the best passages for the query, best first (at most params.open_docs)."""
+        out: dict[str, None] = {}
+        for h in self.index.search(query, k=self.params.open_search_k):
+            out.setdefault(h.doc_id, None)
+            if len(out) >= self.params.open_docs:
+                break
+        return list(out)
+
+    def _passages_by_doc(self, query: str, doc_ids: Sequence[str], k_doc: int) -> dict[str, list]:
+        """Each in-scope document's best `k_doc` passages for the query."""
+        by_doc: dict[str, list] = {}
+        if len(doc_ids) <= 40:
+            for d in doc_ids:
+                by_doc[d] = self.index.search(query, k=k_doc, doc_ids=[d])
+        else:
+            for h in self.index.search(query, k=min(2000, k_doc * len(doc_ids)), doc_ids=doc_ids):
+                lst = by_doc.setdefault(h.doc_id, [])
+                if len(lst) < k_doc:
+                    lst.append(h)
+        return by_doc
+
+    def _add_expanded(self, by_doc: dict[str, list], query: str, expansion: dict[str, float],
+                      doc_ids: Sequence[str], k_doc: int) -> None:
+        """Add the passages the expanded query finds (params.prf_search per document at most)."""
+        n = self.params.prf_search
+        extra = self.index.search(query + " " + " ".join(expansion), k=min(2000, n * len(doc_ids)), doc_ids=doc_ids)
+        for h in extra:
+            lst = by_doc.setdefault(h.doc_id, [])
+            if len(lst) < k_doc + n and all(h.start != g.start for g in lst):
+                lst.append(h)
+
+    def scoped_passages(self, query: str, doc_ids: Sequence[str], per_doc: int = 3,
+                        window: int | None = None, passages: int | None = None,
+                        expansion: dict[str, float] | None = None) -> list[list[Unit]]:
+        """Per round r: the r-th best unit of each in-scope document, documents ordered by their best
+        score. Without `window` a unit is a whole passage (the r-th best passage). With `window`, the
+        units are windows of whole sentences (about `window` characters) inside the document's best
+        `passages` passages, ranked by the query terms they hold (idf-weighted), so a document's best
+        unit is the clause that matches rather than the passage around it."""
+        p = self.params
+        passages = p.scope_passages if passages is None else passages
+        k_doc = max(per_doc, passages) if window else per_doc
+        by_doc = self._passages_by_doc(query, doc_ids, k_doc)
+        if window:
+            weights = {t: self.idf(t) ** p.idf_power for t in dict.fromkeys(terms(query))}
+            for t, w in (expansion or {}).items():
+                weights.setdefault(t, w)
+            if expansion and p.prf_search:
+                self._add_expanded(by_doc, query, expansion, doc_ids, k_doc)
+        order = sorted((d for d in by_doc if by_doc[d]), key=lambda d: -by_doc[d][0].score)
+        if window:
+            units_of = {d: pick_windows(by_doc[d], weights, window, per_doc, passage_weight=p.window_passage_weight,
+                                        heading_bonus=p.heading_bonus) for d in order}
+            order = sorted(order, key=lambda d: -(len(units_of[d]) > 0))
+        else:
+            units_of = {d: [Unit("passage", h.doc_id, h.start, h.end, h.text) for h in by_doc[d][:per_doc]] for d in order}
+        return [[units_of[d][r] for d in order if len(units_of[d]) > r] for r in range(per_doc)]
+
+    # --- query expansion -------------------------------------------------------------------------
+
+    def _named_topics(self, q_set: set[str], hits) -> list[str]:
+        """The topic pages the query names well, by title terms that are not all common words."""
+        named = []
+        for h in hits:
+            if h.type != "topic":
+                continue
+            share, matched = self.page_index.title_match(h.slug, q_set)
+            weight = sum(self.idf(t) for t in matched)
+            if share >= 0.5 and weight >= self.params.prf_min_idf:   # a topic named by common words only says little
+                named.append(NamedTopic(weight, h.score, h.slug))
+        named.sort(key=lambda n: (-n.weight, -n.score, n.slug))
+        return [n.slug for n in named[:self.params.prf_topics]]
+
+    def expansion_terms(self, query: str, hits) -> dict[str, float]:
+        """Pseudo-relevance feedback from the wiki: the topic pages the query names (title/aliases) quote
+        the subject in many documents; the terms most of those quotes share (weighted by idf), which the
+        query lacks, with a lower weight than the query's own terms. Finds clauses phrased differently."""
+        p = self.params
+        if not p.prf_terms:
+            return {}
+        q_set = set(terms(query))
+        quotes = [u for s in self._named_topics(q_set, hits) for u in self.page_index.units_by_slug.get(s, [])]
+        if len(quotes) < 3:
+            return {}
+        qdf: dict[str, int] = {}
+        for u in quotes:
+            for t in set(terms(u.text)):
+                qdf[t] = qdf.get(t, 0) + 1
+        cands = []
+        for t, n in qdf.items():
+            if t in q_set or n < max(2, p.prf_min_share * len(quotes)) or not t.isalpha():
+                continue
+            idf = self.idf(t)
+            cands.append(ExpansionTerm(n / len(quotes) * idf, t, idf))
+        cands.sort(key=lambda c: (c.value, c.term, c.idf), reverse=True)
+        return {c.term: p.prf_weight * c.idf ** p.idf_power for c in cands[:p.prf_terms]}

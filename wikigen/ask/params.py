@@ -1,0 +1,49 @@
+"""The tuning knobs of retrieval, in one frozen object passed to the `Answerer` (never module globals).
+
+`RetrievalParams()` holds the values the benchmarks were measured with; a caller that wants other
+values builds its own, e.g. `RetrievalParams(max_doc_scope=1)`, and passes it to `Answerer.open`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+DEFAULT_BUDGET = 4000         # tokens of assembled context, when the caller names no budget
+
+
+@dataclass(frozen=True)
+class RetrievalParams:
+    # context assembly
+    min_trim_tokens: int = 48           # a passage is trimmed to fill the rest of the budget when at least this much is left
+    # pages and scope
+    page_hits: int = 20                 # pages looked at per question
+    topic_pages: int = 6                # topic pages whose quotes are used
+    max_doc_scope: int = 3              # documents a question can name at once
+    rare_df: int = 2                    # a word in at most this many document pages' identity text identifies a document
+    opening_chars: int = 1500           # the opening of a document that identifies it (title, parties, date)
+    common_kind_ratio: int = 5          # a collection is not named by a word found in 5x more documents than it has members
+    # shares of the budget that topic quotes may take
+    doc_quote_share: float = 0.25       # in a scope of a few named documents
+    scoped_quote_share: float = 0.1     # in a many-document scope (quotes of well-named topics only)
+    max_quote_share: float = 0.5        # with no scope, when search can fill the rest
+    # sentence windows
+    window_chars: int = 600             # in a many-document scope, windows of whole sentences of about this many characters
+    scope_passages: int = 5             # ... taken from each in-scope document's best passages
+    open_window_chars: int = 400        # with no scope: windows of about this many characters, one per document first
+    open_docs: int = 30                 # ... from at most this many documents
+    open_search_k: int = 300            # ... of the best passages
+    open_per_doc: int = 2
+    open_passages: int = 3
+    heading_bonus: float = 0.5          # a query term in the heading that opens a window counts this much more
+    idf_power: float = 1.0              # window scoring: a term weighs idf ** idf_power
+    window_passage_weight: float = 2.0  # a window's score: its query terms (idf) plus this much of its passage's relative BM25
+    # pseudo-relevance feedback from the wiki
+    prf_terms: int = 8                  # expansion terms from the named topics' quotes (0: none)
+    prf_topics: int = 3
+    prf_min_idf: float = 1.5            # ... named by title terms whose idf adds up to at least this
+    prf_min_share: float = 0.1          # ... each in at least this share of those quotes
+    prf_weight: float = 0.3             # ... weighing this much of a query term of the same idf
+    prf_search: int = 3                 # >0: also this many passages per document from the expanded query
+
+
+DEFAULT_PARAMS = RetrievalParams()

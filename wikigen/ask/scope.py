@@ -1,0 +1,214 @@
+"""Scope: which documents a question names, through the wiki's document and collection pages.
+
+A question names a *document* strongly by its page's title or aliases plus rare identifying words
+of the document's identity text (title, aliases, description, first quote and the opening of the
+document itself: where a document says what it is and who it is between); it names a *collection*
+(a kind of document) by the collection page's title or an alias used as a phrase. The words that
+named the scope are then removed from the query used inside it (`reduce_query`).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from typing import NamedTuple, Sequence
+
+from wikigen.ask.page_index import PageIndex, terms
+from wikigen.ask.params import DEFAULT_PARAMS, RetrievalParams
+
+WORD = re.compile(r"\w+", re.UNICODE)
+_AGGREGATE = re.compile(r"\b(which|list|how many|all|every|each|across|any)\b|어떤|어느|모든|몇|목록|전부", re.I)
+
+
+@dataclass
+class Scope:
+    kind: str                       # "collection" | "document" | ""
+    pages: list[str] = field(default_factory=list)
+    doc_ids: list[str] = field(default_factory=list)
+    removed: set[str] = field(default_factory=set)   # query terms that named the scope
+    phrase: list[str] = field(default_factory=list)  # for a collection: the title phrase the question used
+
+    def to_dict(self) -> dict:
+        return {"kind": self.kind, "pages": self.pages, "docs": len(self.doc_ids)}
+
+
+def looks_aggregate(question: str, scope: Scope | None = None) -> bool:
+    """Whether a question asks about many documents (a collection scope, or words such as 'which', 'all')."""
+    if scope is not None and scope.kind == "document":
+        return False
+    return (scope is not None and scope.kind == "collection") or bool(_AGGREGATE.search(question))
+
+
+class DocCandidate(NamedTuple):
+    """A document page the question may name."""
+    strength: float      # 2 x title share + the log-rarity of the identifying words
+    score: float         # the page's search score for the question (0 when found by a rare word only)
+    slug: str
+    named_by: set[str]   # the question's terms that named it
+
+
+class CollectionCandidate(NamedTuple):
+    """A collection page the question may name."""
+    phrase_len: int      # terms in the longest title/alias phrase the question holds
+    share: float         # idf-weighted share of its title terms the question holds
+    score: float         # the page's search score for the question
+    slug: str
+    phrase: list[str]    # the phrase (or the matched title terms, sorted)
+
+
+def _phrase_in(name_terms: list[str], q_terms: list[str]) -> bool:
+    n = len(name_terms)
+    return n > 0 and any(q_terms[i:i + n] == name_terms for i in range(len(q_terms) - n + 1))
+
+
+class ScopeResolver:
+    """The identity text of every document page and the collection pages' names, to resolve scopes."""
+
+    def __init__(self, index, pages: Sequence, page_index: PageIndex, known_docs: set[str],
+                 params: RetrievalParams = DEFAULT_PARAMS):
+        self.pages = {p.slug: p for p in pages}
+        self.page_index = page_index
+        self.known_docs = known_docs
+        self.params = params
+        self.doc_page_of: dict[str, str] = {}       # doc id -> its document page
+        self._head_terms: dict[str, set[str]] = {}
+        self._head_postings: dict[str, list[str]] = {}
+        for p in pages:
+            if p.type == "document":
+                self._add_document_page(index, p)
+        self._head_df = {t: len(v) for t, v in self._head_postings.items()}
+        # collection title terms that most collections share ("documents", "agreements") name no kind
+        colls = [p for p in pages if p.type == "collection"]
+        cdf: dict[str, int] = {}
+        for p in colls:
+            for t in set().union(*[set(terms(n)) for n in [p.title or "", *(p.aliases or [])]]):
+                cdf[t] = cdf.get(t, 0) + 1
+        self._coll_generic = {t for t, n in cdf.items() if len(colls) >= 4 and n >= len(colls) / 2}
+
+    def _add_document_page(self, index, p) -> None:
+        for d in p.sources or []:
+            self.doc_page_of.setdefault(d, p.slug)
+        units = self.page_index.units_by_slug.get(p.slug) or []
+        opening = ""
+        for d in (p.sources or [])[:1]:
+            try:
+                opening = index.texts.read(d, 0, self.params.opening_chars)
+            except (KeyError, OSError):
+                opening = ""
+        head = " ".join([p.title or "", *(p.aliases or []), p.description or "",
+                         units[0].text if units else "", opening])
+        ts = set(terms(head))
+        self._head_terms[p.slug] = ts
+        for t in ts:
+            self._head_postings.setdefault(t, []).append(p.slug)
+
+    def resolve(self, question: str, hits) -> Scope:
+        """The scope of a question, given the page hits for it: documents first, else a collection."""
+        q_seq = terms(question)
+        return self._document_scope(question, set(q_seq), hits) or self._collection_scope(q_seq, hits) or Scope("")
+
+    # --- documents -------------------------------------------------------------------------------
+
+    def _document_candidates(self, question: str, q_set: set[str], hits) -> list[DocCandidate]:
+        """Document pages named by their title, plus rare identifying words of their identity text."""
+        n_docs = max(1, len(self._head_terms))
+        rare_df = max(1, min(self.params.rare_df, int(n_docs * 0.01)))
+        # identifying words are written like names: not all lower case (capitals, digits, or an uncased script)
+        names = {t for w in WORD.findall(question) if not w.islower() for t in terms(w)}
+        cand_slugs = [h.slug for h in hits if h.type == "document"]
+        for t in q_set & names:
+            if self._head_df.get(t, 0) <= rare_df:
+                cand_slugs.extend(self._head_postings.get(t, []))
+        score_of = {h.slug: h.score for h in hits}
+        out = []
+        for slug in dict.fromkeys(cand_slugs):
+            share, matched = self.page_index.title_match(slug, q_set)
+            head = self._head_terms.get(slug, set())
+            rare = {t for t in q_set & head & names if self._head_df.get(t, 0) <= rare_df and t not in matched}
+            if len(rare) >= 2 or (rare and share >= 0.5) or (share >= 0.99 and len(matched) >= 3):
+                strength = 2 * share + sum(math.log(n_docs / self._head_df.get(t, 1)) for t in rare)
+                out.append(DocCandidate(strength, score_of.get(slug, 0.0), slug, matched | rare))
+        return out
+
+    def _document_scope(self, question: str, q_set: set[str], hits) -> Scope | None:
+        cands = self._document_candidates(question, q_set, hits)
+        if not cands:
+            return None
+        cands.sort(key=lambda c: (-c.strength, -c.score))
+        best = cands[0]
+        chosen = [c for c in cands if c.strength >= best.strength * 0.75][:self.params.max_doc_scope]
+        docs: list[str] = []
+        removed: set[str] = set()
+        for c in chosen:
+            docs.extend(d for d in self.pages[c.slug].sources or [] if d in self.known_docs)
+            removed |= c.named_by | self.page_index.title_terms(c.slug)
+        if not docs:
+            return None
+        return Scope("document", [c.slug for c in chosen], list(dict.fromkeys(docs)), removed & q_set)
+
+    # --- collections -----------------------------------------------------------------------------
+
+    def _collection_candidate(self, h, q_seq: list[str], q_set: set[str]) -> CollectionCandidate | None:
+        """The collection page of a hit, when the question names it: its title or an alias as a phrase
+        (or all its terms present), by words not mostly found outside its members."""
+        page = self.pages.get(h.slug)
+        if page is None:
+            return None
+        names = [[t for t in terms(n) if t not in self._coll_generic] for n in [page.title or "", *(page.aliases or [])]]
+        phrases = [n for n in names if n and _phrase_in(n, q_seq)]
+        share, matched = self.page_index.title_match(h.slug, q_set)
+        matched -= self._coll_generic
+        members = len(page.sources or []) or 1
+        longest = max(phrases, key=len) if phrases else []
+        named_by = longest if phrases else matched
+        if any(self._head_df.get(t, 0) > self.params.common_kind_ratio * members for t in named_by):
+            return None   # a word most of whose documents are not members does not name this kind
+        if not (phrases or share >= 0.99):
+            return None
+        return CollectionCandidate(len(longest), share, h.score, h.slug, longest or sorted(matched))
+
+    def _collection_members(self, slug: str) -> list[str]:
+        """The known documents of a collection, or of the member document pages it links to."""
+        page = self.pages[slug]
+        members = [d for d in page.sources or [] if d in self.known_docs]
+        if not members:
+            for link in page.links():
+                lp = self.pages.get(link)
+                if lp is not None and lp.type == "document":
+                    members.extend(d for d in lp.sources or [] if d in self.known_docs)
+        return list(dict.fromkeys(members))
+
+    def _collection_scope(self, q_seq: list[str], hits) -> Scope | None:
+        q_set = set(q_seq)
+        cands = [c for c in (self._collection_candidate(h, q_seq, q_set) for h in hits if h.type == "collection") if c]
+        if not cands:
+            return None
+        cands.sort(key=lambda c: (-c.phrase_len, -c.share, -c.score))
+        best = cands[0]
+        members = self._collection_members(best.slug)
+        if not members:
+            return None
+        return Scope("collection", [best.slug], members, set(best.phrase), phrase=list(best.phrase))
+
+
+def reduce_query(question: str, removed: set[str], phrase: Sequence[str] = ()) -> str:
+    """The question without the words that named the scope: for a collection, the one place where
+    its title phrase occurs (the same words elsewhere may be the subject); for documents, every
+    word whose terms all named it. The question itself when nothing would be left."""
+    if not removed:
+        return question
+    words = WORD.findall(question)
+    wterms = [terms(w) for w in words]
+    drop: set[int] = set()
+    if phrase:
+        flat = [(i, t) for i, ts in enumerate(wterms) for t in ts]
+        n = len(phrase)
+        for j in range(len(flat) - n + 1):
+            if [t for _, t in flat[j:j + n]] == list(phrase):
+                drop = {i for i, _ in flat[j:j + n]}
+                break
+    else:
+        drop = {i for i, ts in enumerate(wterms) if ts and set(ts) <= removed}
+    reduced = " ".join(w for i, w in enumerate(words) if i not in drop)
+    return reduced if terms(reduced) else question

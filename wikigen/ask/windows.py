@@ -1,0 +1,110 @@
+"""Sentence windows: the part of a passage that holds the clause asked about.
+
+`sentence_windows` scores runs of whole sentences (wikigen.core.sentences) by the query terms they
+hold; `pick_windows` chooses a document's best non-overlapping windows among its best passages;
+`best_excerpt` picks the sentence (or line) of a passage an extractive answer quotes.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import NamedTuple, Sequence
+
+from wikigen.ask.context import Unit
+from wikigen.ask.page_index import terms
+from wikigen.ask.params import DEFAULT_PARAMS
+from wikigen.core.sentences import sentences
+from wikigen.core.text import trim_span
+
+_LEAD = re.compile(r"^\W*(?:[\dA-Za-z]{1,3}[.)]\s*){0,3}([^\n.:]{1,60}?)(?:\.|:|\n)\s*\S")
+# An excerpt's sentences are cut more loosely than core.sentences: at every run of terminal
+# punctuation and at every line end, so a list item or a heading line can be quoted on its own.
+_EXCERPT_PIECE = re.compile(r"[^\n.!?。！？]+(?:[.!?。！？]+|\n|$)")
+
+
+def lead(sentence: str) -> str:
+    """A window's heading: the short run of words that opens its first sentence ("7.3 Audit Rights.",
+    "ARTICLE 9 - TERMINATION"), after a clause number ('' when the sentence has no short lead)."""
+    m = _LEAD.match(sentence)
+    if not m:
+        return ""
+    head = m.group(1).strip()
+    return head if 0 < len(head) <= 60 and len(head.split()) <= 8 else ""
+
+
+def sentence_windows(text: str, weights: dict[str, float], width: int,
+                     heading_bonus: float = DEFAULT_PARAMS.heading_bonus) -> list[tuple[int, int, float]]:
+    """Windows of consecutive whole sentences of text (each at most about `width` characters, or one
+    longer sentence), with their score: the idf weights of the query terms they hold, a little more
+    for a repeated term. Only windows that hold a query term."""
+    sents = sentences(text)
+    if not sents:
+        return []
+    sterms = [terms(text[a:b]) for a, b in sents]
+    heads = [set(terms(lead(text[a:b]))) if heading_bonus else set() for a, b in sents]
+    out = []
+    for i in range(len(sents)):
+        counts: dict[str, int] = {}
+        bonus = heading_bonus * sum(weights.get(t, 0.0) for t in heads[i])
+        j = i
+        while j < len(sents) and (j == i or sents[j][1] - sents[i][0] <= width):
+            for t in sterms[j]:
+                if t in weights:
+                    counts[t] = counts.get(t, 0) + 1
+            j += 1
+            score = sum(weights[t] * (1 + 0.25 * math.log(n)) for t, n in counts.items()) + bonus
+            if score > 0:
+                out.append((sents[i][0], sents[j - 1][1], score))
+    return out
+
+
+class WindowCandidate(NamedTuple):
+    score: float     # the window's own score plus its passage's relative BM25 score
+    rank: int        # the passage's rank in its document (ties: the better passage first)
+    hit: object      # the passage (a search hit: doc_id, start, text, score)
+    start: int       # the window's span inside the passage's text
+    end: int
+
+
+def pick_windows(hits: Sequence, weights: dict[str, float], width: int, per_doc: int, *,
+                 passage_weight: float = DEFAULT_PARAMS.window_passage_weight,
+                 heading_bonus: float = DEFAULT_PARAMS.heading_bonus) -> list[Unit]:
+    """A document's best `per_doc` non-overlapping sentence windows among its passages `hits` (best first)."""
+    if not hits:
+        return []
+    top = hits[0].score or 1.0
+    cands = [WindowCandidate(sc + passage_weight * h.score / top, rank, h, a, b)
+             for rank, h in enumerate(hits) for a, b, sc in sentence_windows(h.text, weights, width, heading_bonus)]
+    cands.sort(key=lambda c: (-c.score, c.rank))
+    picked: list[Unit] = []
+    for c in cands:
+        s0, e0 = c.hit.start + c.start, c.hit.start + c.end
+        if any(u.start < e0 and s0 < u.end for u in picked):
+            continue
+        picked.append(Unit("passage", c.hit.doc_id, s0, e0, c.hit.text[c.start:c.end]))
+        if len(picked) >= per_doc:
+            break
+    return picked
+
+
+def best_excerpt(text: str, q_terms: set[str], width: int = 300) -> tuple[int, int]:
+    """(start, end) in text of the sentence (or line) sharing the most terms with the question,
+    widened with its neighbours up to about `width` characters."""
+    sents = [(m.start(), m.end()) for m in _EXCERPT_PIECE.finditer(text) if m.group().strip()]
+    if not sents:
+        return 0, min(len(text), width)
+    scores = [len(set(terms(text[a:b])) & q_terms) for a, b in sents]
+    i = max(range(len(sents)), key=lambda k: (scores[k], -k))
+    a, b = sents[i]
+    lo, hi = i, i
+    while b - a < width and (lo > 0 or hi < len(sents) - 1):
+        if hi < len(sents) - 1 and sents[hi + 1][1] - a <= width:
+            hi += 1
+            b = sents[hi][1]
+        elif lo > 0 and b - sents[lo - 1][0] <= width:
+            lo -= 1
+            a = sents[lo][0]
+        else:
+            break
+    return trim_span(text, a, b)
