@@ -155,7 +155,7 @@ def format_context(items: Iterable[ContextItem]) -> str:
     parts = []
     for item in items:
         docs = tuple(wrap_document(u.doc_id, u.start, u.end, u.text, heading=u.label) for u in item.pieces())
-        if item.kind == "page":
+        if item.kind == "page":   # a page item's text opens with the page's title, then its quotes
             parts.append(wrap_page(item.ref, item.text.split("\n\n", 1)[0], docs))
         else:
             parts.extend(docs)
