@@ -14,7 +14,8 @@ WIKI/.wikigen/cache by the corpus's content hashes), and gives each agent its ow
 
 Each session runs the agents concurrently (threads), logs every agent's outcome (pages, errors,
 token usage, fatal) in the progress log, then repairs links, regenerates the index, renders
-log.md, checks the size guard, commits the wiki folder, and prints one line to stdout:
+log.md, checks the size guard, logs a "session summary" entry (agent "system": sizes, pages,
+quotes, links repaired, documents cited), commits the wiki folder, and prints one line to stdout:
 
     session 3: 41 pages, 230 quotes, 4 links repaired, ratio 0.12, 0 tokens, 2.1 s
 
@@ -242,8 +243,8 @@ def build(config: BuildConfig, *, out: TextIO | None = None, err: TextIO | None 
     from wikigen.wiki.history import commit_session
     from wikigen.wiki.index_page import write_index
     from wikigen.wiki.links import repair_links
-    from wikigen.wiki.progress import ProgressLog
-    from wikigen.wiki.size_guard import check_size
+    from wikigen.wiki.progress import SUMMARY_ACTION, SUMMARY_AGENT, ProgressLog, coverage, session_summary
+    from wikigen.wiki.size_guard import WARN_FRACTION, check_size
     from wikigen.wiki.store import Wiki
     from wikigen.core.tokens import default_counter
 
@@ -313,6 +314,11 @@ def build(config: BuildConfig, *, out: TextIO | None = None, err: TextIO | None 
                 else size.ratio_chars
             line = SessionLine(session, len(pages), _count_quotes(pages), repaired.count, ratio, usage.total,
                                time.perf_counter() - t0, sum(len(o.errors) for o in outcomes), fatal)
+            cov = coverage(progress, pages, doc_ids)     # the session's figures, for the web view's growth chart
+            progress.append(session=session, agent=SUMMARY_AGENT, action=SUMMARY_ACTION, **session_summary(
+                size, max_ratio=config.max_ratio, warn_fraction=WARN_FRACTION, pages=line.pages, quotes=line.quotes,
+                links_repaired=line.links_repaired, docs_cited=len(cov.cited), docs_total=cov.docs_total))
+            progress.write_markdown()
             commit_session(root, session, line.text().split(": ", 1)[1])
             line.seconds = time.perf_counter() - t0
             report.sessions.append(line)

@@ -133,6 +133,21 @@ def render_log(log: LogRead) -> str:
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
+SUMMARY_AGENT = "system"
+SUMMARY_ACTION = "session summary"
+
+
+def session_summary(size, *, max_ratio: float, warn_fraction: float, pages: int, quotes: int,
+                    links_repaired: int, docs_cited: int, docs_total: int) -> dict:
+    """The figures of one finished session, as the extra fields of its "session summary" entry (logged
+    by the build as agent "system"; the web view's growth chart reads them back). ``size`` is a
+    wikigen.wiki.size_guard.SizeReport measured after the session."""
+    return {"wiki_chars": size.wiki_chars, "wiki_tokens": size.wiki_tokens, "corpus_chars": size.corpus_chars,
+            "corpus_tokens": size.corpus_tokens, "max_ratio": max_ratio, "warn_fraction": warn_fraction,
+            "n_pages": pages, "quotes": quotes, "links_repaired": links_repaired, "docs_cited": docs_cited,
+            "docs_total": docs_total}
+
+
 @dataclass
 class Coverage:
     docs_total: int
