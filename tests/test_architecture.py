@@ -44,6 +44,8 @@ def layer_of(module: str) -> str:
         return parts[1]
     if module == "wikigen":
         return "core"  # the package root: imported by everything, so it must import nothing of ours
+    if len(parts) >= 2 and parts[1] == "web":
+        return "surface"  # the web view (wikigen serve / wikigen site): a user-facing surface, like the CLI
     return "surface"
 
 

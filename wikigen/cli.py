@@ -143,6 +143,21 @@ def cmd_eval(args) -> int:
     return 0
 
 
+def cmd_serve(args) -> int:
+    from wikigen.web.server import serve
+
+    serve(Path(args.wiki), port=args.port,
+          ready=lambda url: print(f"serving {args.wiki} at {url} (Ctrl+C stops)", flush=True))
+    return 0
+
+
+def cmd_site(args) -> int:
+    from wikigen.web.site import write_site
+
+    print(write_site(Path(args.wiki), Path(args.out)).to_text())
+    return 0
+
+
 # --- parser ------------------------------------------------------------------------------------
 
 
@@ -215,6 +230,17 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--out", default="eval-out", help="folder for the JSON report and the PNG chart")
     s.add_argument("--limit", type=int, default=None, help="only the first N questions")
     s.set_defaults(func=cmd_eval)
+
+    s = sub.add_parser("serve", help="read the wiki in a browser: pages, quotes in their sources, search, ask, "
+                                     "graph, growth (on 127.0.0.1)")
+    s.add_argument("wiki")
+    s.add_argument("--port", type=int, default=8000, help="port on 127.0.0.1 (default 8000; 0 picks a free one)")
+    s.set_defaults(func=cmd_serve)
+
+    s = sub.add_parser("site", help="write the same web view as a static site (opens from disk; page search only)")
+    s.add_argument("wiki")
+    s.add_argument("--out", required=True, help="folder for the site (new, empty, or a site written before)")
+    s.set_defaults(func=cmd_site)
     return p
 
 

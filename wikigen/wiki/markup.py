@@ -116,7 +116,9 @@ def rewrite_quote_spans(body: str, spans: dict[int, tuple[int, int]]) -> str:
     return "\n".join(lines)
 
 
-def _wikilinks_plugin(md: MarkdownIt) -> None:
+def wikilinks_plugin(md: MarkdownIt) -> None:
+    """A markdown-it-py inline rule: ``[[raw|label]]`` becomes one ``wikilink`` token whose meta holds
+    ``raw`` and ``label`` (None without '|'). It adds no render rule: each user renders links its own way."""
     def rule(state, silent):
         if not state.src.startswith("[[", state.pos):
             return False
@@ -134,7 +136,7 @@ def _wikilinks_plugin(md: MarkdownIt) -> None:
 
 @lru_cache(maxsize=1)
 def _md() -> MarkdownIt:
-    return MarkdownIt("commonmark").enable("table").use(_wikilinks_plugin)
+    return MarkdownIt("commonmark").enable("table").use(wikilinks_plugin)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,226 @@
+"""The web view without a browser: rendering and escaping, per-session growth figures (summary entries, git
+fallback), the static site's files and safety checks, and the live server over real HTTP on 127.0.0.1."""
+
+from __future__ import annotations
+
+import json
+import threading
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.web_helpers import HOSTILE, MAX_RATIO, build_web_wiki
+from wikigen.cli import main
+from wikigen.core.errors import WikigenError
+from wikigen.web.growth import growth_chart, session_rows
+from wikigen.web.model import SiteData
+from wikigen.web.render import Links, body_html, snippet_html, source_key
+from wikigen.web.server import make_server
+from wikigen.web.site import MARKER, write_site
+from wikigen.web.views import STATIC_FILES, Views
+from wikigen.wiki.markup import Quote
+
+
+@pytest.fixture(scope="module")
+def web(tmp_path_factory):
+    return build_web_wiki(tmp_path_factory.mktemp("web"))
+
+
+@pytest.fixture(scope="module")
+def data(web):
+    return SiteData.load(web.root)
+
+
+@pytest.fixture(scope="module")
+def live(web):
+    server = make_server(web.root, 0)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+    server.server_close()
+    thread.join(5)
+
+
+def _get(url: str) -> tuple[int, dict, str]:
+    try:
+        with urllib.request.urlopen(url, timeout=30) as r:
+            return r.status, dict(r.headers), r.read().decode("utf-8")
+    except urllib.error.HTTPError as e:
+        return e.code, dict(e.headers), e.read().decode("utf-8")
+
+
+# --- rendering -------------------------------------------------------------------------------------
+
+LINKS = Links("../", frozenset({"a-page"}), frozenset({"docs/a"}))
+
+
+def test_body_escapes_html_and_renders_links_and_quotes():
+    q = Quote("docs/a", 3, 20, "<script>x()</script>")
+    body = "Text <b>bold</b> [[a-page|A page]] [[missing]] [x](javascript:alert(1))\n\n" + \
+        "> [!quote] docs/a (chars 3-20)\n> <script>x()</script>\n\nAfter.\n"
+    html, warning = body_html(body, LINKS, lambda quote: quote == q)
+    assert warning is None
+    assert "<script>" not in html and "<b>" not in html and 'href="javascript:' not in html
+    assert "&lt;script&gt;x()&lt;/script&gt;" in html and "Text &lt;b&gt;bold&lt;/b&gt;" in html
+    assert '<a class="wikilink" href="../pages/a-page.html">A page</a>' in html
+    assert '<span class="wikilink broken" title="no such page">missing</span>' in html
+    assert 'href="../sources/' + source_key("docs/a") + '.html#chars=3-20"' in html
+    assert '<span class="badge verified"' in html and "<p>After.</p>" in html
+
+
+def test_malformed_quote_is_shown_with_a_warning_not_lost():
+    html, warning = body_html("> [!quote] docs/a chars 1-2\n> text\n", LINKS, lambda q: None)
+    assert warning and "malformed quote header" in warning and "text" in html
+
+
+def test_source_keys_are_distinct_file_names():
+    ids = ["contracts/acme-msa", "contracts-acme/msa", "ko/계약", "ko/합의", "a" * 200]
+    keys = [source_key(d) for d in ids]
+    assert len(set(keys)) == len(keys)
+    assert all(k.replace("-", "").isalnum() and k.isascii() and len(k) <= 69 for k in keys)
+
+
+def test_snippet_bold_markers_only():
+    assert snippet_html("a **<i>b</i>** c") == "a <b>&lt;i&gt;b&lt;/i&gt;</b> c"
+    assert snippet_html("odd ** marker") == "odd ** marker"
+
+
+# --- growth -----------------------------------------------------------------------------------------
+
+def test_session_rows_from_summaries(data, web):
+    rows = data.sessions
+    assert [r.session for r in rows] == [1, 2] and {r.source for r in rows} == {"summary"}
+    assert all(r.missing == [] for r in rows)
+    assert rows[1].pages >= rows[0].pages > 0 and rows[1].docs_total == 9
+    assert 0 < rows[0].ratio_chars < MAX_RATIO and rows[0].corpus_chars == data.sources.corpus_chars
+    chart = growth_chart(rows, data.max_ratio, data.warn_fraction)
+    assert [len(s.points) for s in chart.series] == [2, 2]          # characters, tokens: one point per session
+    limit, warn = chart.hlines
+    assert limit[3] == MAX_RATIO and warn[3] == pytest.approx(0.8 * MAX_RATIO)
+    assert chart.top <= limit[2] < warn[2] < chart.bottom
+
+
+def test_session_rows_fall_back_to_git_then_log():
+    entries = [{"session": 1, "agent": "agent-1", "action": "wrote", "pages": ["a", "b"]},
+               {"session": 2, "agent": "agent-1", "action": "wrote", "pages": ["c"]},
+               {"session": 3, "agent": "agent-1", "action": "wrote", "pages": ["d"]},
+               {"session": 3, "agent": "system", "action": "session summary", "wiki_chars": 50, "wiki_tokens": 10,
+                "corpus_chars": 100, "corpus_tokens": 40, "n_pages": 4, "quotes": 7, "links_repaired": 1,
+                "docs_cited": 2, "docs_total": 3}]
+    commits = [("h1", "session 1: 2 pages, 5 quotes, 0 links repaired, ratio 0.31, 0 tokens, 0.1 s")]
+    rows = session_rows(entries, commits)
+    assert [(r.session, r.source) for r in rows] == [(1, "git"), (2, "log"), (3, "summary")]
+    assert (rows[0].pages, rows[0].quotes, rows[0].ratio, rows[0].wiki_chars) == (2, 5, 0.31, None)
+    assert rows[1].pages_written == 1 and "wiki_chars" in rows[1].missing and "pages" in rows[1].missing
+    assert rows[2].ratio_chars == 0.5 and rows[2].ratio_tokens == 0.25 and rows[2].missing == []
+    names = [s.css for s in growth_chart(rows, 1.0, 0.8).series]
+    assert names == ["chars", "tokens", "history"]
+
+
+# --- the static site --------------------------------------------------------------------------------
+
+def test_site_writes_every_page_and_static_file(web, data, tmp_path):
+    summary = write_site(web.root, tmp_path / "site", data=data)
+    out = summary.out
+    assert (out / MARKER).is_file()
+    for slug in data.pages:
+        assert (out / "pages" / f"{slug}.html").is_file()
+    assert (out / "pages" / "index.html").is_file() and (out / "pages" / "log.html").is_file()
+    assert len(list((out / "sources").glob("*.html"))) == len(data.docs) == 9
+    assert sorted(p.name for p in (out / "static").iterdir()) == sorted(STATIC_FILES)
+    assert (out / "static" / "cytoscape.min.js").stat().st_size > 100_000
+    search = (out / "search.html").read_text(encoding="utf-8")
+    index = json.loads(search.split('id="search-data">', 1)[1].split("</script>", 1)[0])
+    assert {p["slug"] for p in index} == set(data.pages)
+    assert "wikigen serve" in (out / "ask.html").read_text(encoding="utf-8")
+    for path in out.rglob("*.html"):
+        assert HOSTILE not in path.read_text(encoding="utf-8"), path      # never unescaped, anywhere
+
+
+def test_site_refuses_unsafe_folders(web, tmp_path):
+    with pytest.raises(WikigenError, match="inside the wiki folder"):
+        write_site(web.root, web.root / "site")
+    busy = tmp_path / "busy"
+    busy.mkdir()
+    (busy / "thesis.docx").write_text("mine")
+    with pytest.raises(WikigenError, match="holds other files"):
+        write_site(web.root, busy)
+    assert (busy / "thesis.docx").read_text() == "mine"
+
+
+def test_site_rewrite_drops_stale_pages(web, data, tmp_path):
+    out = tmp_path / "site"
+    write_site(web.root, out, data=data)
+    (out / "pages" / "gone.html").write_text("stale")
+    write_site(web.root, out, data=data)
+    assert not (out / "pages" / "gone.html").exists()
+
+
+def test_cli_site_prints_how_to_open(web, tmp_path, capsys):
+    assert main(["site", str(web.root), "--out", str(tmp_path / "s")]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("wrote ") and (tmp_path / "s" / "index.html").resolve().as_uri() in out
+    assert main(["site", str(tmp_path / "nowiki"), "--out", str(tmp_path / "t")]) == 1
+    assert "is not a wiki" in capsys.readouterr().err
+
+
+def test_views_paths_all_render(data):
+    views = Views(data, live=False)
+    for path in views.paths():
+        assert views.render(path) is not None, path
+    assert views.render("pages/nope.html") is None and views.render("sources/nope.html") is None
+
+
+# --- the live server --------------------------------------------------------------------------------
+
+def test_serve_pages_static_and_404(live, data):
+    status, headers, html = _get(live)
+    assert status == 200 and "text/html" in headers["Content-Type"]
+    assert "script-src 'self'" in headers["Content-Security-Policy"]
+    status, _, html = _get(live + "pages/web-test-quotes.html")
+    assert status == 200 and "&lt;script&gt;window.__pwned=1&lt;/script&gt;" in html and HOSTILE not in html
+    status, headers, js = _get(live + "static/cytoscape.min.js")
+    assert status == 200 and "javascript" in headers["Content-Type"] and len(js) > 100_000
+    for bad in ("static/../model.py", "static/%2e%2e/model.py", "pages/../../etc/passwd", "nothing.html"):
+        assert _get(live + bad)[0] == 404, bad
+
+
+def test_serve_search_pages_and_corpus(live):
+    status, _, html = _get(live + "search.html?q=" + urllib.request.quote("registered post"))
+    assert status == 200
+    pages, corpus = html.split('id="page-results"', 1)[1].split('id="corpus-results"', 1)
+    assert "web-test-quotes.html" in pages
+    assert "notes/crlf (chars " in corpus and "<b>registered post</b>" in corpus
+    status, _, html = _get(live + "search.html?q=" + urllib.request.quote("해지"))
+    assert status == 200 and "ko/계약 (chars " in html
+
+
+def test_serve_ask_shows_answer_with_quotes(live):
+    q = urllib.request.quote("Which agreements renew automatically?")
+    status, _, html = _get(live + f"ask.html?q={q}&mode=wiki%2Bsearch")
+    assert status == 200 and 'id="answer"' in html and "Most relevant sources" in html
+    assert html.count('class="quote-source"') >= 1 and "#chars=" in html
+    status, _, html = _get(live + f"ask.html?q={q}&mode=bogus")
+    assert status == 200 and "unknown mode" in html
+
+
+def test_serve_sees_a_changed_wiki(web, live):
+    page = web.root / "web-test-quotes.md"
+    text = page.read_text(encoding="utf-8")
+    try:
+        page.write_text(text.replace("Raw HTML in a page", "Changed while serving; raw HTML"), encoding="utf-8")
+        assert "Changed while serving" in _get(live + "pages/web-test-quotes.html")[2]
+    finally:
+        page.write_text(text, encoding="utf-8")
+
+
+def test_serve_refuses_a_taken_port(web):
+    server = make_server(web.root, 0)
+    try:
+        with pytest.raises(WikigenError, match="choose another --port"):
+            make_server(web.root, server.server_address[1])
+    finally:
+        server.server_close()

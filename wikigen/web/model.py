@@ -1,0 +1,170 @@
+"""SiteData: one read of a wiki for the web view: its pages, its generated pages (index, log), its
+corpus index (documents and their extracted texts), its progress log and git history.
+
+Both modes render from it: the static site once, the live server again whenever the wiki's files change
+(``fingerprint``).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from wikigen.core.errors import WikigenError
+from wikigen.core.text import normalize_newlines
+from wikigen.search.sources import open_wiki
+from wikigen.web.growth import SessionRow, session_rows
+from wikigen.web.render import Links, source_key
+from wikigen.wiki.history import session_commits
+from wikigen.wiki.links import build_graph
+from wikigen.wiki.markup import Quote
+from wikigen.wiki.page import Page
+from wikigen.wiki.progress import Coverage, ProgressLog, coverage
+from wikigen.wiki.size_guard import WARN_FRACTION
+
+log = logging.getLogger(__name__)
+
+GENERATED_RE = re.compile(r"(index|log|index-[a-z0-9][a-z0-9-]{0,79})")
+_TERM_RE = re.compile(r"\w+", re.UNICODE)
+MAX_TERMS_PER_PAGE = 2000      # the client-side search index stays small
+
+
+@dataclass(frozen=True)
+class DocView:
+    doc_id: str
+    key: str
+    title: str
+    path: str
+    chars: int
+    tokens: int
+
+
+@dataclass
+class SiteData:
+    root: Path
+    title: str
+    pages: dict[str, Page]                    # content pages by slug, sorted
+    generated: dict[str, str]                 # stem -> markdown of index.md, index-*.md, log.md
+    page_errors: list[str]
+    docs: dict[str, DocView]                  # doc id -> document, sorted
+    max_ratio: float
+    warn_fraction: float
+    sessions: list[SessionRow]
+    cov: Coverage | None
+    sources: object = None                    # the corpus index (CorpusIndex), None when it cannot open
+    sources_error: str | None = None
+    quotes_by_doc: dict[str, list[tuple[str, Quote]]] = field(default_factory=dict)
+    _graph: dict | None = field(default=None, repr=False)
+    _backlinks: dict[str, list[str]] | None = field(default=None, repr=False)
+
+    # --- loading -------------------------------------------------------------------------------
+
+    @classmethod
+    def load(cls, wiki_root: Path) -> "SiteData":
+        root = Path(wiki_root)
+        wiki = open_wiki(root)
+        pages, errors = wiki.load()
+        sources, sources_error, docs = None, None, {}
+        try:
+            sources = wiki.sources
+            for d in sources.documents():
+                docs[d.doc_id] = DocView(d.doc_id, source_key(d.doc_id), d.title or d.doc_id, d.path, d.chars, d.tokens)
+        except WikigenError as e:
+            sources_error = str(e)
+            log.warning("web view without the corpus: %s", e)
+        generated = {}
+        for path in sorted(root.glob("*.md")):
+            if GENERATED_RE.fullmatch(path.stem):
+                generated[path.stem] = normalize_newlines(path.read_text(encoding="utf-8", errors="replace"))
+        progress = ProgressLog(root).read()
+        cov = coverage(progress, pages, list(docs)) if docs else None
+        rows = session_rows(progress.entries, session_commits(root))
+        data = cls(root=root, title=root.resolve().name, pages={p.slug: p for p in sorted(pages, key=lambda p: p.slug)},
+                   generated=generated, page_errors=errors, docs=docs, max_ratio=wiki.max_ratio,
+                   warn_fraction=WARN_FRACTION, sessions=rows, cov=cov, sources=sources, sources_error=sources_error)
+        data._index_quotes()
+        return data
+
+    def _index_quotes(self) -> None:
+        for p in self.pages.values():
+            try:
+                quotes = p.quotes()
+            except WikigenError:
+                continue
+            for q in quotes:
+                self.quotes_by_doc.setdefault(q.doc_id, []).append((p.slug, q))
+
+    # --- lookups -------------------------------------------------------------------------------
+
+    def links(self, root: str) -> Links:
+        return Links(root, frozenset(self.pages) | frozenset(self.generated), frozenset(self.docs))
+
+    def text(self, doc_id: str) -> str:
+        """The document's extracted text, exactly as the offsets count it (KeyError when unknown)."""
+        if self.sources is None or doc_id not in self.docs:
+            raise KeyError(doc_id)
+        return self.sources.texts.text(doc_id)
+
+    def verify(self, q: Quote) -> bool | None:
+        """Whether the quote's text is the source's text at its span; None when the source is unknown."""
+        try:
+            text = self.text(q.doc_id)
+        except (KeyError, OSError):
+            return None
+        return 0 <= q.start <= q.end <= len(text) and normalize_newlines(text[q.start:q.end]) == q.text
+
+    def doc_by_key(self, key: str) -> DocView | None:
+        for d in self.docs.values():
+            if d.key == key:
+                return d
+        return None
+
+    # --- derived views -------------------------------------------------------------------------
+
+    def graph(self) -> dict:
+        """Pages as nodes (with their type and title) and links between existing pages as edges, sorted."""
+        if self._graph is None:
+            g = build_graph(list(self.pages.values()))
+            nodes = [{"id": s, "title": p.title, "type": p.type or "topic"} for s, p in self.pages.items()]
+            edges = sorted({(u, v) for u, v in g.edges if u in self.pages and v in self.pages and u != v})
+            self._graph = {"nodes": nodes, "edges": [{"source": u, "target": v} for u, v in edges]}
+        return self._graph
+
+    def backlinks(self, slug: str) -> list[str]:
+        """The pages that link to this one, sorted."""
+        if self._backlinks is None:
+            self._backlinks = {}
+            for e in self.graph()["edges"]:
+                self._backlinks.setdefault(e["target"], []).append(e["source"])
+        return sorted(self._backlinks.get(slug, []))
+
+    def search_index(self) -> list[dict]:
+        """What the static site's page search needs: per page its slug, title, type, description,
+        aliases and the distinct lower-cased words of its body (quotes included)."""
+        out = []
+        for s, p in self.pages.items():
+            words = sorted({w.casefold() for w in _TERM_RE.findall(p.body)})[:MAX_TERMS_PER_PAGE]
+            out.append({"slug": s, "title": p.title, "type": p.type, "description": p.description,
+                        "aliases": list(p.aliases), "terms": " ".join(words)})
+        return out
+
+    def totals(self) -> dict:
+        quotes = sum(len(v) for v in self.quotes_by_doc.values())
+        g = self.graph()
+        return {"pages": len(self.pages), "links": len(g["edges"]), "quotes": quotes, "documents": len(self.docs),
+                "cited": len(self.cov.cited) if self.cov else None, "sessions": len(self.sessions)}
+
+
+def fingerprint(wiki_root: Path) -> tuple:
+    """Changes whenever a page, the index, the log or the config changes (names, sizes, mtimes)."""
+    root = Path(wiki_root)
+    items = []
+    for path in [*root.glob("*.md"), root / ".wikigen" / "progress.jsonl", root / ".wikigen" / "config.json"]:
+        try:
+            st = path.stat()
+        except FileNotFoundError:
+            continue
+        items.append((path.name, st.st_size, st.st_mtime_ns))
+    return tuple(sorted(items))

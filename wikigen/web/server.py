@@ -1,0 +1,194 @@
+"""`wikigen serve WIKI`: the web view live on 127.0.0.1.
+
+The standard library's ThreadingHTTPServer serves the same pages as the static site (``Views``), re-read
+whenever the wiki's files change, plus what needs the server:
+
+* search.html?q=...   pages (the ask page index, wikigen.ask.page_index) and corpus passages
+  (CorpusIndex.search), the same searches as the CLI;
+* ask.html?q=...&mode=...   wikigen.ask.answer.Answerer: the answer and the quotes it rests on, each
+  linked to its span in the source view.
+
+Read-only: GET and HEAD only; nothing is written but the page-index cache `ask` keeps under
+WIKI/.wikigen. Responses carry a Content-Security-Policy that allows only the package's own scripts.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Callable
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from wikigen.ask.answer import Answerer
+from wikigen.core.errors import WikigenError
+from wikigen.core.text import normalize_newlines
+from wikigen.web.model import SiteData, fingerprint
+from wikigen.web.site import static_bytes
+from wikigen.web.views import Views, environment
+
+log = logging.getLogger(__name__)
+
+HOST = "127.0.0.1"
+MODES = ("wiki+search", "search", "wiki")
+SEARCH_K = 20
+SPAN_CHARS = 1200          # longest quote text shown per span in an answer
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+       "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
+TYPES = {".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8",
+         ".js": "text/javascript; charset=utf-8", ".LICENSE": "text/plain; charset=utf-8"}
+
+
+class LiveSite:
+    """The wiki as the server sees it: SiteData and the Answerer, rebuilt when the wiki changes."""
+
+    def __init__(self, wiki_root: Path):
+        self.root = Path(wiki_root)
+        self._lock = threading.Lock()
+        self._ask_lock = threading.Lock()
+        self._fp: tuple | None = None
+        self._views: Views | None = None
+        self._answerer: Answerer | None = None
+        self.views()                       # fail now, with the project's error, if the wiki does not open
+
+    def views(self) -> Views:
+        fp = fingerprint(self.root)
+        with self._lock:
+            if self._views is None or fp != self._fp:
+                self._views = Views(SiteData.load(self.root), live=True)
+                self._fp, self._answerer = fp, None
+            return self._views
+
+    def answerer(self, views: Views) -> Answerer:
+        with self._lock:
+            if self._answerer is None:
+                data = views.data
+                if data.sources is None:
+                    raise WikigenError(f"the corpus index could not be opened: {data.sources_error}")
+                self._answerer = Answerer(data.sources, list(data.pages.values()),
+                                          cache_dir=self.root / ".wikigen" / "page-index")
+            return self._answerer
+
+    def search(self, views: Views, query: str) -> dict:
+        data = views.data
+        pages = []
+        for h in self.answerer(views).page_index.search(query, k=SEARCH_K):
+            p = data.pages.get(h.slug)
+            if p is not None:
+                pages.append({"slug": h.slug, "type": h.type, "title": p.title, "description": p.description})
+        corpus = data.sources.search(query, k=SEARCH_K) if data.sources is not None else []
+        return {"pages": pages, "corpus": corpus}
+
+    def ask(self, views: Views, query: str, mode: str) -> dict:
+        answerer = self.answerer(views)
+        with self._ask_lock:
+            result = answerer.ask(query, mode=mode)
+        context = []
+        for c in result.context:
+            spans = []
+            for sp in c.spans:
+                try:
+                    text = normalize_newlines(views.data.text(sp["doc_id"])[sp["start"]:sp["end"]])
+                except (KeyError, OSError):
+                    text = ""
+                if len(text) > SPAN_CHARS:
+                    text = text[:SPAN_CHARS - 3] + "..."
+                spans.append({**sp, "text": text})
+            context.append({"kind": c.kind, "ref": c.ref, "spans": spans})
+        return {"answer": result.answer, "mode": result.mode, "tokens": result.tokens, "context": context}
+
+    def respond(self, target: str) -> tuple[int, str, bytes]:
+        """(status, content type, body) for a GET of ``target``."""
+        parts = urlsplit(target)
+        path = unquote(parts.path).lstrip("/") or "index.html"
+        if path.startswith("static/"):
+            try:
+                name = path[len("static/"):]
+                return 200, TYPES.get(Path(name).suffix, "application/octet-stream"), static_bytes(name)
+            except KeyError:
+                return self._not_found(path)
+        query = {k: v[-1] for k, v in parse_qs(parts.query).items()}
+        q = query.get("q", "").strip()
+        views = self.views()
+        kwargs: dict = {"query": q}
+        try:
+            if path == "search.html" and q:
+                kwargs["search"] = self.search(views, q)
+            elif path == "ask.html":
+                mode = query.get("mode") or "wiki+search"
+                kwargs["mode"] = mode
+                if q:
+                    if mode not in MODES:
+                        raise WikigenError(f"unknown mode {mode!r}; use one of {', '.join(MODES)}")
+                    kwargs["answer"] = self.ask(views, q, mode)
+        except WikigenError as e:
+            kwargs["error"] = str(e)
+        html = views.render(path, **kwargs)
+        if html is None:
+            return self._not_found(path)
+        return 200, TYPES[".html"], html.encode("utf-8")
+
+    def _not_found(self, path: str) -> tuple[int, str, bytes]:
+        root = "../" * path.count("/")
+        views = self.views()
+        html = environment().get_template("notfound.html").render(
+            site=views.data, root=root, live=True, links=views.data.links(root), path=path)
+        return 404, TYPES[".html"], html.encode("utf-8")
+
+
+def _handler(site: LiveSite) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        server_version = "wikigen"
+
+        def _send(self, head_only: bool) -> None:
+            try:
+                status, ctype, body = site.respond(self.path)
+            except Exception:  # noqa: BLE001 - one bad request must not stop the server; the traceback is logged
+                log.exception("error serving %s", self.path)
+                status, ctype, body = 500, "text/plain; charset=utf-8", b"internal error; see the server's log"
+            self.send_response(status)
+            self.send_header("Content-Type", ctype)
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Content-Security-Policy", CSP)
+            self.send_header("X-Content-Type-Options", "nosniff")
+            self.send_header("Cache-Control", "no-cache")
+            self.end_headers()
+            if not head_only:
+                self.wfile.write(body)
+
+        def do_GET(self) -> None:  # noqa: N802 - the http.server name
+            self._send(False)
+
+        def do_HEAD(self) -> None:  # noqa: N802
+            self._send(True)
+
+        def log_message(self, format: str, *args) -> None:  # noqa: A002 - the http.server signature
+            log.debug("%s - %s", self.address_string(), format % args)
+
+    return Handler
+
+
+def make_server(wiki_root: Path, port: int = 8000) -> ThreadingHTTPServer:
+    """A server for the wiki on 127.0.0.1:port (0: a free port; see ``server.server_address``)."""
+    site = LiveSite(Path(wiki_root))
+    try:
+        server = ThreadingHTTPServer((HOST, port), _handler(site))
+    except OSError as e:
+        raise WikigenError(f"cannot listen on {HOST}:{port}: {e.strerror or e}; choose another --port") from None
+    server.daemon_threads = True
+    return server
+
+
+def serve(wiki_root: Path, port: int = 8000, *, ready: Callable[[str], None] | None = None) -> None:
+    """Serve until interrupted; ``ready`` gets the URL once the server listens."""
+    server = make_server(wiki_root, port)
+    url = f"http://{HOST}:{server.server_address[1]}/"
+    if ready is not None:
+        ready(url)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()

@@ -1,0 +1,52 @@
+// Source view: highlight the span in #chars=START-END and scroll to it.
+// START and END are the wiki's offsets: characters (code points) into the extracted text, which may hold
+// CRLF line ends; the page shows the text with LF only and lists the raw offsets of the CRs it dropped.
+// The DOM is changed with text nodes only (splitText, createElement, textContent): no HTML from data.
+(function () {
+  "use strict";
+  var pre = document.getElementById("doc-text");
+  var status = document.getElementById("span-status");
+  if (!pre) { return; }
+  var crlf = JSON.parse(document.getElementById("doc-crlf").textContent);
+  var full = pre.textContent;
+
+  function dropped(raw) {            // CRs before this raw offset that the shown text lacks
+    var n = 0;
+    for (var i = 0; i < crlf.length && crlf[i] < raw; i++) { n++; }
+    return n;
+  }
+  function units(s, cp) {            // code points -> UTF-16 units of s
+    var i = 0, n = 0;
+    while (n < cp && i < s.length) {
+      var c = s.charCodeAt(i);
+      i += (c >= 0xD800 && c <= 0xDBFF && i + 1 < s.length) ? 2 : 1;
+      n++;
+    }
+    return n < cp ? -1 : i;
+  }
+  function say(text, bad) {
+    status.textContent = text;
+    status.className = bad ? "span-status error" : "span-status";
+  }
+  function highlight() {
+    pre.textContent = full;          // one text node again
+    var m = /^#chars=(\d+)-(\d+)$/.exec(window.location.hash);
+    if (!m) { return; }
+    var start = parseInt(m[1], 10), end = parseInt(m[2], 10);
+    var a = units(full, start - dropped(start)), b = units(full, end - dropped(end));
+    if (a < 0 || b < 0 || b < a) {
+      say("chars " + start + "-" + end + " is outside this document's text.", true);
+      return;
+    }
+    var mid = pre.firstChild.splitText(a);
+    mid.splitText(b - a);
+    var mark = document.createElement("mark");
+    mark.id = "highlight";
+    pre.replaceChild(mark, mid);
+    mark.appendChild(mid);
+    say("Highlighted chars " + start + "-" + end + " (" + (end - start) + " characters).", false);
+    mark.scrollIntoView({block: "center"});
+  }
+  window.addEventListener("hashchange", highlight);
+  highlight();
+})();

@@ -1,0 +1,129 @@
+"""The web view's pages, rendered with jinja2 (autoescape on) from a SiteData.
+
+Every page has a relative path, the same in both modes, and links only by relative URLs, so the
+static site opens from disk (file://) and the live server serves the same tree:
+
+    index.html                  home: figures and the wiki's index.md
+    pages/<slug>.html           a page (and index.md, index-*.md, log.md as pages/index.html, ...)
+    sources/<key>.html          a document's extracted text; #chars=START-END highlights a span
+    graph.html, growth.html     the link graph (cytoscape) and the growth view
+    search.html, ask.html       search (live: pages and corpus on the server; static: pages in the browser)
+    static/...                  css, scripts, the vendored cytoscape
+
+``live`` is True for `wikigen serve`, False for the static site; only search and ask differ.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+
+from jinja2 import Environment, PackageLoader, select_autoescape
+from markupsafe import Markup
+
+from wikigen.core.text import normalize_newlines
+from wikigen.web.growth import growth_chart
+from wikigen.web.model import SiteData
+from wikigen.web.render import body_html, markdown_html, snippet_html
+
+STATIC_FILES = ("wikigen.css", "graph.js", "source.js", "search.js", "cytoscape.min.js", "cytoscape.LICENSE")
+PAGE_FIELDS = ("type", "status", "owner", "created_session", "updated_session")
+
+
+@lru_cache(maxsize=1)
+def environment() -> Environment:
+    env = Environment(loader=PackageLoader("wikigen.web", "templates"), autoescape=select_autoescape(default=True),
+                      trim_blocks=True, lstrip_blocks=True)
+    env.filters["snippet"] = snippet_html
+    env.filters["json_script"] = json_script
+    env.filters["thousands"] = lambda v: "—" if v is None else f"{v:,}"
+    env.filters["ratio"] = lambda v: "—" if v is None else f"{v:.3f}"
+    return env
+
+
+@dataclass
+class Views:
+    data: SiteData
+    live: bool
+
+    def _render(self, template: str, path: str, **ctx) -> str:
+        root = "../" * path.count("/")
+        return environment().get_template(template).render(
+            site=self.data, root=root, live=self.live, links=self.data.links(root), path=path, **ctx)
+
+    def paths(self) -> list[str]:
+        """Every page of the static site."""
+        out = ["index.html", "graph.html", "growth.html", "search.html", "ask.html"]
+        out += [f"pages/{s}.html" for s in [*self.data.pages, *self.data.generated]]
+        out += [f"sources/{d.key}.html" for d in self.data.docs.values()]
+        return out
+
+    def render(self, path: str, *, search=None, answer=None, query: str = "", mode: str = "",
+               error: str | None = None) -> str | None:
+        """The page at ``path``, or None when there is none. In live mode the server passes the
+        search results or the answer it computed for ``query``."""
+        if path == "index.html":
+            return self.home()
+        if path == "graph.html":
+            return self._render("graph.html", path, graph=self.data.graph())
+        if path == "growth.html":
+            return self.growth()
+        if path == "search.html":
+            index = None if self.live else self.data.search_index()
+            return self._render("search.html", path, query=query, results=search, index=index, error=error)
+        if path == "ask.html":
+            return self._render("ask.html", path, query=query, answer=answer, mode=mode or "wiki+search", error=error)
+        if path.startswith("pages/") and path.endswith(".html"):
+            return self.page(path, path[len("pages/"):-len(".html")])
+        if path.startswith("sources/") and path.endswith(".html"):
+            return self.source(path, path[len("sources/"):-len(".html")])
+        return None
+
+    def home(self) -> str:
+        links = self.data.links("")
+        index_md = self.data.generated.get("index")
+        index_html = markdown_html(index_md, links) if index_md is not None else None
+        return self._render("home.html", "index.html", totals=self.data.totals(), index_html=index_html)
+
+    def page(self, path: str, slug: str) -> str | None:
+        links = self.data.links("../")
+        p = self.data.pages.get(slug)
+        if p is not None:
+            body, warning = body_html(p.body, links, self.data.verify)
+            fields = [(f.replace("_", " "), getattr(p, f)) for f in PAGE_FIELDS]
+            sources = [(d, links.source(d)) for d in p.sources]
+            backlinks = self.data.backlinks(slug)
+            return self._render("page.html", path, page=p, body=body, warning=warning, fields=fields,
+                                sources=sources, backlinks=[(s, self.data.pages[s].title) for s in backlinks])
+        text = self.data.generated.get(slug)
+        if text is None:
+            return None
+        return self._render("page.html", path, page=None, title=f"{slug}.md", body=markdown_html(text, links),
+                            warning=None, fields=[], sources=[], backlinks=[])
+
+    def source(self, path: str, key: str) -> str | None:
+        doc = self.data.doc_by_key(key)
+        if doc is None:
+            return None
+        raw = self.data.text(doc.doc_id)
+        # The browser's HTML parser turns CRLF into LF; the page shows the text with LF and lists the raw
+        # offsets of the CRs it dropped, so the script maps the wiki's offsets (into the raw text) exactly.
+        crlf = [i for i in range(len(raw) - 1) if raw[i] == "\r" and raw[i + 1] == "\n"] if "\r\n" in raw else []
+        quotes = sorted(self.data.quotes_by_doc.get(doc.doc_id, []), key=lambda sq: (sq[1].start, sq[1].end, sq[0]))
+        return self._render("source.html", path, doc=doc, text=normalize_newlines(raw), crlf=crlf,
+                            quotes=quotes, raw_chars=len(raw))
+
+    def growth(self) -> str:
+        d = self.data
+        chart = growth_chart(d.sessions, d.max_ratio, d.warn_fraction)
+        missing = sorted({f for r in d.sessions for f in r.missing})
+        return self._render("growth.html", "growth.html", chart=chart, rows=d.sessions, cov=d.cov,
+                            missing=missing)
+
+
+def json_script(obj) -> Markup:
+    """JSON for a <script type="application/json"> block: '<', '>', '&' escaped so no text can end it."""
+    s = json.dumps(obj, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    return Markup(s)
+
