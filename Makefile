@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test venv clean
+.PHONY: demo test venv clean screenshots
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -19,6 +19,11 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
+
+# docs/graph.png and docs/growth.png (README) from the demo wiki, through headless Chromium (apt-get install -y
+# chromium; fonts-nanum for the Korean labels)
+screenshots: $(STAMP)
+	$(BIN)/python -m wikigen.web.screenshots --out docs
 
 clean:
 	rm -rf $(VENV) demo-out

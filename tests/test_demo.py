@@ -11,3 +11,5 @@ def test_the_demo_runs_end_to_end(tmp_path, capsys):
     for mode in ("search", "wiki", "wiki+search"):
         assert f"Ask ({mode})" in out
     assert (tmp_path / "demo" / "wiki" / "index.md").is_file()
+    site = tmp_path / "demo" / "site" / "index.html"
+    assert site.is_file() and f"Read it in a browser: open {site.resolve().as_uri()}" in out

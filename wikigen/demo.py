@@ -1,7 +1,8 @@
 """`make demo`: the main job on the shipped sample corpus, through the same CLI a user types.
 
 Indexes corpora/acme, shows a search, builds the wiki offline (2 agents, 2 sessions), prints its
-stats against the corpus, then asks one aggregate question in each mode.
+stats against the corpus, asks one aggregate question in each mode, and ends by writing the wiki's static
+site (the web view of `wikigen site`) and printing how to open it.
 """
 
 from __future__ import annotations
@@ -64,7 +65,13 @@ def main(out: Path | None = None) -> int:
         _step(f"5. Ask ({mode})")
         _run("ask", question, "--wiki", str(wiki), "--mode", mode)
 
+    site = out / "site"
+    _step("6. Write the wiki as a static site")
+    _run("site", str(wiki), "--out", str(site))
+
     print(f"\nThe wiki is in {wiki}/ (open index.md, or the folder in Obsidian).")
+    print(f"Read it in a browser: open {(site / 'index.html').resolve().as_uri()}")
+    print(f"or, with search over the corpus and ask: wikigen serve {wiki}")
     return 0
 
 

@@ -30,15 +30,15 @@
       elements: elements,
       style: [
         {selector: "node", style: {"background-color": "data(color)", "label": "",
-          "font-size": 10, "color": "#222", "text-valign": "bottom", "text-margin-y": 3, "width": 12, "height": 12,
+          "font-size": 14, "color": "#222", "text-valign": "bottom", "text-margin-y": 3, "width": 12, "height": 12,
           "text-background-color": "#fff", "text-background-opacity": 0.75, "text-background-padding": 1}},
         {selector: "node.hub", style: {"label": big ? "" : "data(label)", "width": 18, "height": 18, "font-weight": "bold"}},
         {selector: "node:selected, node.hover", style: {"label": "data(label)", "border-width": 2, "border-color": "#111"}},
         {selector: "edge", style: {"width": 1, "line-color": "#b9c2d0", "target-arrow-color": "#b9c2d0",
           "target-arrow-shape": "triangle", "arrow-scale": 0.6, "curve-style": big ? "haystack" : "straight", "opacity": 0.7}}
       ],
-      layout: {name: "cose", animate: false, randomize: true, nodeRepulsion: function () { return 20000; },
-               idealEdgeLength: function () { return 80; }, nodeOverlap: 20, gravity: 0.6, numIter: big ? 600 : 1000, fit: true, padding: 20}
+      layout: {name: "cose", animate: false, randomize: true, nodeRepulsion: function () { return 12000; },
+               idealEdgeLength: function () { return 50; }, nodeOverlap: 20, gravity: 1.5, numIter: big ? 600 : 1000, fit: true, padding: 20}
     });
   } finally {
     Math.random = random;
