@@ -4,6 +4,11 @@ fallback), the static site's files and safety checks, and the live server over r
 from __future__ import annotations
 
 import json
+import re
+import shutil
+import signal
+import subprocess
+import sys
 import threading
 import urllib.error
 import urllib.request
@@ -188,6 +193,28 @@ def test_serve_pages_static_and_404(live, data):
         assert _get(live + bad)[0] == 404, bad
 
 
+def test_serve_refuses_other_host_names(live):
+    req = urllib.request.Request(live, headers={"Host": "attacker.example:80"})
+    with pytest.raises(urllib.error.HTTPError) as e:
+        urllib.request.urlopen(req, timeout=30)
+    assert e.value.code == 403
+    req = urllib.request.Request(live, headers={"Host": "localhost"})
+    assert urllib.request.urlopen(req, timeout=30).status == 200
+
+
+def test_a_wiki_whose_corpus_index_is_gone_still_renders(web, tmp_path):
+    copy = tmp_path / "wiki"
+    shutil.copytree(web.root, copy)
+    shutil.rmtree(copy / ".wikigen" / "index")
+    data = SiteData.load(copy)
+    assert data.sources is None and data.sources_error and data.docs == {}
+    out = write_site(copy, tmp_path / "site", data=data).out
+    page = (out / "pages" / "web-test-quotes.html").read_text(encoding="utf-8")
+    assert 'class="quote-source missing"' in page and 'class="badge unknown"' in page
+    assert "corpus index could not be opened" in (out / "index.html").read_text(encoding="utf-8")
+    assert "coverage is unknown" in (out / "growth.html").read_text(encoding="utf-8")
+
+
 def test_serve_search_pages_and_corpus(live):
     status, _, html = _get(live + "search.html?q=" + urllib.request.quote("registered post"))
     assert status == 200
@@ -224,3 +251,17 @@ def test_serve_refuses_a_taken_port(web):
             make_server(web.root, server.server_address[1])
     finally:
         server.server_close()
+
+
+def test_cli_serve_prints_its_address_and_stops_on_ctrl_c(web):
+    proc = subprocess.Popen([sys.executable, "-m", "wikigen.cli", "serve", str(web.root), "--port", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        m = re.fullmatch(rf"serving {re.escape(str(web.root))} at (http://127\.0\.0\.1:\d+/) \(Ctrl\+C stops\)\n", line)
+        assert m, (line, proc.stderr.read() if proc.poll() is not None else "")
+        status, _, html = _get(m.group(1) + "growth.html")
+        assert status == 200 and 'id="growth-chart"' in html
+    finally:
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(20) == 0

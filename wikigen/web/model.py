@@ -58,6 +58,7 @@ class SiteData:
     quotes_by_doc: dict[str, list[tuple[str, Quote]]] = field(default_factory=dict)
     _graph: dict | None = field(default=None, repr=False)
     _backlinks: dict[str, list[str]] | None = field(default=None, repr=False)
+    _by_key: dict[str, DocView] | None = field(default=None, repr=False)
 
     # --- loading -------------------------------------------------------------------------------
 
@@ -116,10 +117,9 @@ class SiteData:
         return 0 <= q.start <= q.end <= len(text) and normalize_newlines(text[q.start:q.end]) == q.text
 
     def doc_by_key(self, key: str) -> DocView | None:
-        for d in self.docs.values():
-            if d.key == key:
-                return d
-        return None
+        if self._by_key is None:
+            self._by_key = {d.key: d for d in self.docs.values()}
+        return self._by_key.get(key)
 
     # --- derived views -------------------------------------------------------------------------
 

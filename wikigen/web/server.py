@@ -9,7 +9,8 @@ whenever the wiki's files change, plus what needs the server:
   linked to its span in the source view.
 
 Read-only: GET and HEAD only; nothing is written but the page-index cache `ask` keeps under
-WIKI/.wikigen. Responses carry a Content-Security-Policy that allows only the package's own scripts.
+WIKI/.wikigen. Responses carry a Content-Security-Policy that allows only the package's own scripts,
+and a request whose Host is not 127.0.0.1 or localhost is refused (DNS rebinding).
 """
 
 from __future__ import annotations
@@ -72,12 +73,14 @@ class LiveSite:
 
     def search(self, views: Views, query: str) -> dict:
         data = views.data
+        answerer = self.answerer(views)
         pages = []
-        for h in self.answerer(views).page_index.search(query, k=SEARCH_K):
-            p = data.pages.get(h.slug)
-            if p is not None:
-                pages.append({"slug": h.slug, "type": h.type, "title": p.title, "description": p.description})
-        corpus = data.sources.search(query, k=SEARCH_K) if data.sources is not None else []
+        with self._ask_lock:
+            for h in answerer.page_index.search(query, k=SEARCH_K):
+                p = data.pages.get(h.slug)
+                if p is not None:
+                    pages.append({"slug": h.slug, "type": h.type, "title": p.title, "description": p.description})
+            corpus = data.sources.search(query, k=SEARCH_K)
         return {"pages": pages, "corpus": corpus}
 
     def ask(self, views: Views, query: str, mode: str) -> dict:
@@ -137,13 +140,22 @@ class LiveSite:
         return 404, TYPES[".html"], html.encode("utf-8")
 
 
+def _local_host(host: str) -> bool:
+    name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
+    return name in ("127.0.0.1", "localhost", "[::1]")
+
+
 def _handler(site: LiveSite) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         server_version = "wikigen"
 
         def _send(self, head_only: bool) -> None:
             try:
-                status, ctype, body = site.respond(self.path)
+                if not _local_host(self.headers.get("Host", "")):
+                    # a page on another site that rebinds its name to 127.0.0.1 must not read the wiki
+                    status, ctype, body = 403, "text/plain; charset=utf-8", b"only 127.0.0.1 and localhost are served"
+                else:
+                    status, ctype, body = site.respond(self.path)
             except Exception:  # noqa: BLE001 - one bad request must not stop the server; the traceback is logged
                 log.exception("error serving %s", self.path)
                 status, ctype, body = 500, "text/plain; charset=utf-8", b"internal error; see the server's log"
