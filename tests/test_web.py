@@ -100,6 +100,9 @@ def test_session_rows_from_summaries(data, web):
     assert [r.session for r in rows] == [1, 2] and {r.source for r in rows} == {"summary"}
     assert all(r.missing == [] for r in rows)
     assert rows[1].pages >= rows[0].pages > 0 and rows[1].docs_total == 9
+    for row, line in zip(rows, web.lines):          # the summary entry holds what the build printed
+        assert (row.pages, row.quotes, row.links_repaired) == (line.pages, line.quotes, line.links_repaired)
+        assert max(row.ratio_chars, row.ratio_tokens) == pytest.approx(line.ratio)
     assert 0 < rows[0].ratio_chars < MAX_RATIO and rows[0].corpus_chars == data.sources.corpus_chars
     chart = growth_chart(rows, data.max_ratio, data.warn_fraction)
     assert [len(s.points) for s in chart.series] == [2, 2]          # characters, tokens: one point per session

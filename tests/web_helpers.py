@@ -39,6 +39,7 @@ class WebWiki:
     root: Path
     corpus: Path
     quotes: list[Quote]          # the hand-written page's quotes, in page order
+    lines: list                  # the build's SessionLines
     page_slug: str = "web-test-quotes"
     sessions: int = 2
 
@@ -92,4 +93,4 @@ def build_web_wiki(root: Path) -> WebWiki:
                 description="Quotes of a hostile, a CRLF and a Korean document", type="topic",
                 sources=[q.doc_id for q in quotes], created_session=2, updated_session=2, body=body)
     wiki.write(page, agent="tester", session=2)
-    return WebWiki(wiki_root, corpus, quotes)
+    return WebWiki(wiki_root, corpus, quotes, report.sessions)

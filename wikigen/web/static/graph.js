@@ -38,7 +38,7 @@
           "target-arrow-shape": "triangle", "arrow-scale": 0.6, "curve-style": big ? "haystack" : "straight", "opacity": 0.7}}
       ],
       layout: {name: "cose", animate: false, randomize: true, nodeRepulsion: function () { return 12000; },
-               idealEdgeLength: function () { return 50; }, nodeOverlap: 20, gravity: 1.5, numIter: big ? 600 : 1000, fit: true, padding: 20}
+               idealEdgeLength: function () { return 50; }, nodeOverlap: 20, gravity: 1.5, numIter: big ? 250 : 1000, fit: true, padding: 20}
     });
   } finally {
     Math.random = random;
