@@ -170,6 +170,9 @@ def test_search_and_ask(page, base):
     page.wait_for_selector("#page-results li a")
     assert "web-test-quotes.html" in " ".join(page.locator("#page-results li a").evaluate_all(
         "els => els.map(e => e.getAttribute('href'))"))
+    page.goto(base + "search.html?q=" + "%ED%95%B4%EC%A7%80")          # 해지: Korean, inside a longer word
+    page.wait_for_selector("#page-results li a")
+    assert page.locator("#page-results a[href='pages/web-test-quotes.html']").count() == 1
     page.goto(base + "ask.html")
     if base.startswith("file:"):
         assert "wikigen serve" in page.locator("#ask-static").inner_text()

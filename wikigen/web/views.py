@@ -16,6 +16,7 @@ static site opens from disk (file://) and the live server serves the same tree:
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -109,7 +110,7 @@ class Views:
         raw = self.data.text(doc.doc_id)
         # The browser's HTML parser turns CRLF into LF; the page shows the text with LF and lists the raw
         # offsets of the CRs it dropped, so the script maps the wiki's offsets (into the raw text) exactly.
-        crlf = [i for i in range(len(raw) - 1) if raw[i] == "\r" and raw[i + 1] == "\n"] if "\r\n" in raw else []
+        crlf = [m.start() for m in re.finditer("\r\n", raw)]
         quotes = sorted(self.data.quotes_by_doc.get(doc.doc_id, []), key=lambda sq: (sq[1].start, sq[1].end, sq[0]))
         return self._render("source.html", path, doc=doc, text=normalize_newlines(raw), crlf=crlf,
                             quotes=quotes, raw_chars=len(raw))
