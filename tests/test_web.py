@@ -59,18 +59,19 @@ def _get(url: str) -> tuple[int, dict, str]:
 
 # --- rendering -------------------------------------------------------------------------------------
 
-LINKS = Links("../", frozenset({"a-page"}), frozenset({"docs/a"}))
+LINKS = Links("../", frozenset({"a-page", "b-page"}), frozenset({"docs/a"}), {"a-page": "A", "b-page": "The <B> page"})
 
 
 def test_body_escapes_html_and_renders_links_and_quotes():
     q = Quote("docs/a", 3, 20, "<script>x()</script>")
-    body = "Text <b>bold</b> [[a-page|A page]] [[missing]] [x](javascript:alert(1))\n\n" + \
+    body = "Text <b>bold</b> [[a-page|A page]] [[missing]] [[b-page]] [x](javascript:alert(1))\n\n" + \
         "> [!quote] docs/a (chars 3-20)\n> <script>x()</script>\n\nAfter.\n"
     html, warning = body_html(body, LINKS, lambda quote: quote == q)
     assert warning is None
     assert "<script>" not in html and "<b>" not in html and 'href="javascript:' not in html
     assert "&lt;script&gt;x()&lt;/script&gt;" in html and "Text &lt;b&gt;bold&lt;/b&gt;" in html
-    assert '<a class="wikilink" href="../pages/a-page.html">A page</a>' in html
+    assert '<a class="wikilink" href="../pages/a-page.html" title="a-page">A page</a>' in html
+    assert '<a class="wikilink" href="../pages/b-page.html" title="b-page">The &lt;B&gt; page</a>' in html
     assert '<span class="wikilink broken" title="no such page">missing</span>' in html
     assert 'href="../sources/' + source_key("docs/a") + '.html#chars=3-20"' in html
     assert '<span class="badge verified"' in html and "<p>After.</p>" in html

@@ -100,7 +100,8 @@ class SiteData:
     # --- lookups -------------------------------------------------------------------------------
 
     def links(self, root: str) -> Links:
-        return Links(root, frozenset(self.pages) | frozenset(self.generated), frozenset(self.docs))
+        return Links(root, frozenset(self.pages) | frozenset(self.generated), frozenset(self.docs),
+                     {s: p.title for s, p in self.pages.items()})
 
     def text(self, doc_id: str) -> str:
         """The document's extracted text, exactly as the offsets count it (KeyError when unknown)."""

@@ -12,9 +12,9 @@
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Callable
+from typing import Callable, Mapping
 
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
@@ -39,6 +39,7 @@ class Links:
     root: str
     slugs: frozenset[str]             # pages that have an HTML page (content and generated ones)
     doc_ids: frozenset[str]           # documents that have a source view
+    titles: Mapping[str, str] = field(default_factory=dict)   # slug -> title, for links without a label
 
     def page(self, slug: str) -> str | None:
         return f"{self.root}pages/{slug}.html" if slug in self.slugs else None
@@ -51,12 +52,14 @@ class Links:
 
 
 def _render_wikilink(self, tokens, idx, options, env) -> str:
-    meta = tokens[idx].meta
-    text = (meta["label"] or meta["raw"]).strip()
-    href = env["links"].page(split_target(meta["raw"])) if "links" in env else None
+    meta, links = tokens[idx].meta, env.get("links")
+    target = split_target(meta["raw"])
+    href = links.page(target) if links is not None else None
     if href is None:
+        text = (meta["label"] or meta["raw"]).strip()
         return f'<span class="wikilink broken" title="no such page">{escapeHtml(text)}</span>'
-    return f'<a class="wikilink" href="{escapeHtml(href)}">{escapeHtml(text)}</a>'
+    text = (meta["label"] or links.titles.get(target) or meta["raw"]).strip()
+    return f'<a class="wikilink" href="{escapeHtml(href)}" title="{escapeHtml(target)}">{escapeHtml(text)}</a>'
 
 
 @lru_cache(maxsize=1)
