@@ -233,12 +233,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("serve", help="read the wiki in a browser: pages, quotes in their sources, search, ask, "
                                      "graph, growth (on 127.0.0.1)")
-    s.add_argument("wiki")
+    s.add_argument("wiki", help="a wiki folder made by 'wikigen build'")
     s.add_argument("--port", type=int, default=8000, help="port on 127.0.0.1 (default 8000; 0 picks a free one)")
     s.set_defaults(func=cmd_serve)
 
     s = sub.add_parser("site", help="write the same web view as a static site (opens from disk; page search only)")
-    s.add_argument("wiki")
+    s.add_argument("wiki", help="a wiki folder made by 'wikigen build'")
     s.add_argument("--out", required=True, help="folder for the site (new, empty, or a site written before)")
     s.set_defaults(func=cmd_site)
     return p
