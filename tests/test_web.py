@@ -219,6 +219,16 @@ def test_a_wiki_whose_corpus_index_is_gone_still_renders(web, tmp_path):
     assert "coverage is unknown" in (out / "growth.html").read_text(encoding="utf-8")
 
 
+def test_a_page_that_does_not_parse_is_reported_not_fatal(web, tmp_path):
+    copy = tmp_path / "wiki"
+    shutil.copytree(web.root, copy)
+    (copy / "broken-page.md").write_text("no front matter here\n", encoding="utf-8")
+    out = write_site(copy, tmp_path / "site").out
+    home = (out / "index.html").read_text(encoding="utf-8")
+    assert "1 page file(s) could not be read" in home and "broken-page.md: page has no front matter" in home
+    assert not (out / "pages" / "broken-page.html").exists()
+
+
 def test_serve_search_pages_and_corpus(live):
     status, _, html = _get(live + "search.html?q=" + urllib.request.quote("registered post"))
     assert status == 200
