@@ -5,7 +5,7 @@ whenever the wiki's files change, plus what needs the server:
 
 * search.html?q=...   pages (the ask page index, wikigen.ask.page_index) and corpus passages
   (CorpusIndex.search), the same searches as the CLI;
-* ask.html?q=...&mode=...   wikigen.ask.answer.Answerer: the answer and the quotes it rests on, each
+* ask.html?q=...&mode=...   wikigen.ask.retrieval.Answerer: the answer and the quotes it rests on, each
   linked to its span in the source view.
 
 Read-only: GET and HEAD only; nothing is written but the page-index cache `ask` keeps under
@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import Callable
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from wikigen.ask.answer import Answerer
+from wikigen.ask.modes import MODES
+from wikigen.ask.retrieval import Answerer
 from wikigen.core.errors import WikigenError
 from wikigen.core.text import normalize_newlines
 from wikigen.web.model import SiteData, fingerprint
@@ -32,7 +33,6 @@ from wikigen.web.views import Views, environment
 log = logging.getLogger(__name__)
 
 HOST = "127.0.0.1"
-MODES = ("wiki+search", "search", "wiki")
 SEARCH_K = 20
 SPAN_CHARS = 1200          # longest quote text shown per span in an answer
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "

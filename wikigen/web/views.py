@@ -23,6 +23,7 @@ from functools import lru_cache
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
 
+from wikigen.ask.modes import MODES
 from wikigen.core.text import normalize_newlines
 from wikigen.web.growth import growth_chart
 from wikigen.web.model import SiteData
@@ -74,7 +75,8 @@ class Views:
             index = None if self.live else self.data.search_index()
             return self._render("search.html", path, query=query, results=search, index=index, error=error)
         if path == "ask.html":
-            return self._render("ask.html", path, query=query, answer=answer, mode=mode or "wiki+search", error=error)
+            return self._render("ask.html", path, query=query, answer=answer, mode=mode or MODES[0], modes=MODES,
+                                error=error)
         if path.startswith("pages/") and path.endswith(".html"):
             return self.page(path, path[len("pages/"):-len(".html")])
         if path.startswith("sources/") and path.endswith(".html"):
