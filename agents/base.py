@@ -1,16 +1,20 @@
 """What every agent backend shares: the task it is given and the outcome it reports.
 
-A backend is one small interface: `run_session(task, tools) -> SessionOutcome`. The offline agent
-and the Claude agent implement the same one, and act on the wiki only through the ToolBox.
+A backend is one small interface, `AgentBackend.run_session(task, tools) -> SessionOutcome`. The
+offline agent and the Claude agent both derive from it and act on the wiki only through the ToolBox;
+`wikigen.agents.backends.get_backend(name)` makes one by name.
 """
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from wikigen.agents.tools import ToolBox
+
+KIND_PREFIX = "kind:"          # AgentTask.topics entries naming a collection rather than a topic
 
 
 @dataclass
@@ -18,7 +22,7 @@ class AgentTask:
     agent: str                      # e.g. "agent-1": owns the pages it creates
     session: int                    # 1-based session number across the wiki's whole history
     doc_ids: list[str]              # this agent's share of the corpus
-    topics: list[str] = field(default_factory=list)   # topic keys assigned to this agent, if any
+    topics: list[str] = field(default_factory=list)   # topic keys (and KIND_PREFIX + collection keys) assigned
     brief: str = ""                 # what the orchestrator wants from this session (plain text)
 
 
@@ -56,7 +60,11 @@ class SessionOutcome:
     fatal: str | None = None    # set when the session ended on an unrecoverable backend error
 
 
-class AgentBackend(Protocol):
-    name: str
+class AgentBackend(ABC):
+    """A way to run one agent's session. `name` is what `wikigen build --backend` calls it."""
+    name: str = ""
 
-    def run_session(self, task: AgentTask, tools: "ToolBox") -> SessionOutcome: ...
+    @abstractmethod
+    def run_session(self, task: AgentTask, tools: "ToolBox") -> SessionOutcome:
+        """Work on the wiki through `tools` for one session; report what happened. Raises BackendError
+        when the backend cannot go on at all (the build then stops after this session)."""

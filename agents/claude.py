@@ -18,7 +18,7 @@ import logging
 import os
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
-from wikigen.agents.base import AgentTask, SessionOutcome, TokenUsage
+from wikigen.agents.base import AgentBackend, AgentTask, SessionOutcome, TokenUsage
 from wikigen.ask.context import ContextItem
 from wikigen.ask.generate import GeneratedAnswer
 from wikigen.ask.scope import Scope
@@ -162,7 +162,7 @@ def format_context(items: Iterable[ContextItem]) -> str:
     return "\n\n".join(parts)
 
 
-class ClaudeBackend:
+class ClaudeBackend(AgentBackend):
     name = "claude"
 
     def __init__(self, model: str | None = None, *, api_key: str | None = None, base_url: str | None = None,

@@ -14,10 +14,13 @@ WIKI/.wikigen/cache by the corpus's content hashes), and gives each agent its ow
 
 Each session runs the agents concurrently (threads), logs every agent's outcome (pages, errors,
 token usage, fatal) in the progress log, then repairs links, regenerates the index, renders
-log.md, checks the size guard, logs a "session summary" entry (agent "system": sizes, pages,
-quotes, links repaired, documents cited), commits the wiki folder, and prints one line to stdout:
+log.md, checks the size guard, commits the wiki folder, and reports one SessionLine through the
+`on_session` callback (the CLI prints its text):
 
     session 3: 41 pages, 230 quotes, 4 links repaired, ratio 0.12, 0 tokens, 2.1 s
+
+A warning (a build that stops early) goes to `on_warning`, and each agent's finished session to
+`on_agent_done` (the CLI's progress bar); without callbacks they are logged. Nothing is printed here.
 
 Running it again continues from the progress log: session numbers continue and agents revise their
 own pages instead of starting over. Nothing is written outside the wiki folder (and the index
@@ -26,26 +29,24 @@ folder, when one is given).
 
 from __future__ import annotations
 
-import hashlib
 import logging
-import pickle
-import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
+from typing import Callable
 
-from wikigen.agents.base import AgentTask, SessionOutcome, TokenUsage
-from wikigen.agents.offline import KIND_PREFIX, OfflineBackend
-from wikigen.core.slugs import doc_slug
-from wikigen.agents.topics import Catalog, discover
+from wikigen.agents.backends import BACKENDS, get_backend
+from wikigen.agents.base import KIND_PREFIX, AgentBackend, AgentTask, SessionOutcome, TokenUsage
+from wikigen.agents.catalog import Catalog
+from wikigen.agents.catalog_cache import CATALOG_VERSION, load_catalog
 from wikigen.core.errors import BackendError, CorpusError, UsageError, WikigenError
+from wikigen.core.slugs import doc_slug
+
+__all__ = ["BACKENDS", "CATALOG_VERSION", "BuildConfig", "BuildReport", "Plan", "SessionLine", "build",
+           "load_catalog", "plan_shares"]
 
 log = logging.getLogger(__name__)
-
-CATALOG_VERSION = 4
-BACKENDS = ("offline", "claude")
 
 
 @dataclass
@@ -58,7 +59,7 @@ class BuildConfig:
     model: str | None = None
     max_ratio: float = 1.0
     index_dir: Path | None = None
-    quiet: bool = False
+    quiet: bool = False             # for the caller (the CLI shows no progress bar); the build prints nothing
 
 
 @dataclass
@@ -123,9 +124,10 @@ def _doc_order(cat: Catalog, doc_ids: list[str]) -> list[str]:
     return order + sorted(wanted - set(order))
 
 
-def plan_shares(cat: Catalog, doc_ids: list[str], sizes: dict[str, int], agents: list[str],
-                owners: dict[str, str]) -> Plan:
-    """Each agent's documents, topics and collections; existing pages stay with their owners."""
+def _doc_owners(cat: Catalog, doc_ids: list[str], sizes: dict[str, int], agents: list[str],
+                owners: dict[str, str]) -> dict[str, str]:
+    """doc id -> agent: the owner of its existing page, else contiguous runs of the clustered order,
+    about equal in size (a document whose page belongs to no agent of this build gets none)."""
     doc_owner: dict[str, str] = {}
     free = []
     for d in doc_ids:
@@ -143,6 +145,13 @@ def plan_shares(cat: Catalog, doc_ids: list[str], sizes: dict[str, int], agents:
         acc += max(1, sizes.get(d, 1))
         if acc >= target * (i + 1) and i < len(agents) - 1:
             i += 1
+    return doc_owner
+
+
+def plan_shares(cat: Catalog, doc_ids: list[str], sizes: dict[str, int], agents: list[str],
+                owners: dict[str, str]) -> Plan:
+    """Each agent's documents, topics and collections; existing pages stay with their owners."""
+    doc_owner = _doc_owners(cat, doc_ids, sizes, agents, owners)
 
     def by_majority(slug: str, members: list[str]) -> str | None:
         o = owners.get(slug)
@@ -170,44 +179,7 @@ def plan_shares(cat: Catalog, doc_ids: list[str], sizes: dict[str, int], agents:
     return Plan(agents, docs, topics)
 
 
-# --- the catalog, cached --------------------------------------------------------------------------
-
-def load_catalog(index, cache_dir: Path) -> Catalog:
-    docs = index.documents()
-    h = hashlib.sha256(f"v{CATALOG_VERSION}".encode())
-    for d in sorted(docs, key=lambda d: d.doc_id):
-        h.update(f"{d.doc_id}\0{d.sha256}\0{d.title}\n".encode("utf-8"))
-    path = cache_dir / f"catalog-{h.hexdigest()[:16]}.pickle"
-    try:
-        with open(path, "rb") as f:
-            cat = pickle.load(f)
-        if isinstance(cat, Catalog):
-            return cat
-    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError):
-        pass
-    texts = {d.doc_id: index.texts.text(d.doc_id) for d in docs}
-    cat = discover(texts, {d.doc_id: d.title for d in docs})
-    cache_dir.mkdir(parents=True, exist_ok=True)
-    for old in cache_dir.glob("catalog-*.pickle"):
-        old.unlink(missing_ok=True)
-    tmp = path.with_suffix(".tmp")
-    with open(tmp, "wb") as f:
-        pickle.dump(cat, f, protocol=pickle.HIGHEST_PROTOCOL)
-    tmp.replace(path)
-    return cat
-
-
 # --- the build ------------------------------------------------------------------------------------
-
-def _make_backend(config: BuildConfig, cat: Catalog):
-    if config.backend == "offline":
-        return OfflineBackend(cat, agents=config.agents, sessions=config.sessions)
-    if config.backend == "claude":
-        from wikigen.agents.claude import ClaudeBackend
-
-        return ClaudeBackend(model=config.model)
-    raise WikigenError(f"unknown backend {config.backend!r}; use one of {', '.join(BACKENDS)}")
-
 
 def _next_session(progress) -> int:
     last = 0
@@ -236,20 +208,8 @@ def _count_quotes(pages) -> int:
     return n
 
 
-def build(config: BuildConfig, *, out: TextIO | None = None, err: TextIO | None = None,
-          backend=None, counter=None) -> BuildReport:
-    """Build or extend the wiki; prints one line per session to `out` (stdout) and warnings to `err`."""
-    from wikigen.search.index import CorpusIndex
-    from wikigen.wiki.history import commit_session
-    from wikigen.wiki.index_page import write_index
-    from wikigen.wiki.links import repair_links
-    from wikigen.wiki.progress import SUMMARY_ACTION, SUMMARY_AGENT, ProgressLog, coverage, session_summary
-    from wikigen.wiki.size_guard import WARN_FRACTION, check_size
-    from wikigen.wiki.store import Wiki
-    from wikigen.core.tokens import default_counter
-
-    out = out or sys.stdout
-    err = err or sys.stderr
+def _check_config(config: BuildConfig) -> tuple[Path, Path]:
+    """(corpus, wiki root) of a usable config; raises CorpusError, UsageError or WikigenError."""
     corpus, root = Path(config.corpus), Path(config.wiki)
     if not corpus.is_dir():
         raise CorpusError(f"corpus folder {corpus} does not exist or is not a folder")
@@ -260,13 +220,44 @@ def build(config: BuildConfig, *, out: TextIO | None = None, err: TextIO | None 
     if config.max_ratio <= 0:
         raise UsageError(f"--max-ratio must be positive (got {config.max_ratio})")
     if config.backend not in BACKENDS:
-        raise WikigenError(f"unknown backend {config.backend!r}; use one of {', '.join(BACKENDS)}")
+        raise UsageError(f"unknown backend {config.backend!r}; choose one of: {', '.join(BACKENDS)}")
     try:
         if root.resolve().is_relative_to(corpus.resolve()):
             raise WikigenError(f"the wiki folder {root} is inside the corpus {corpus}; choose a folder outside it")
     except OSError:
         pass
+    return corpus, root
 
+
+def _session_line(session: int, outcomes: list[SessionOutcome], pages, repaired: int, size, t0: float) -> SessionLine:
+    usage = TokenUsage()
+    for o in outcomes:
+        usage.add(o.usage)
+    fatal = [f"{o.agent}: {o.fatal}" for o in outcomes if o.fatal]
+    ratio = size.ratio_tokens if size.ratio_tokens is not None and size.ratio_tokens > size.ratio_chars \
+        else size.ratio_chars
+    return SessionLine(session, len(pages), _count_quotes(pages), repaired, ratio, usage.total,
+                       time.perf_counter() - t0, sum(len(o.errors) for o in outcomes), fatal)
+
+
+def build(config: BuildConfig, *, on_session: Callable[[SessionLine], None] | None = None,
+          on_warning: Callable[[str], None] | None = None, on_agent_done: Callable[[str, int], None] | None = None,
+          backend: AgentBackend | None = None, counter=None) -> BuildReport:
+    """Build or extend the wiki. Each finished session goes to `on_session`, a build that stops early to
+    `on_warning` (one line), each agent's finished session to `on_agent_done(agent, session)`; without
+    callbacks they are logged. Returns the BuildReport (every SessionLine, ok, why it stopped)."""
+    from wikigen.search.index import CorpusIndex
+    from wikigen.wiki.history import commit_session
+    from wikigen.wiki.index_page import write_index
+    from wikigen.wiki.links import repair_links
+    from wikigen.wiki.progress import ProgressLog
+    from wikigen.wiki.size_guard import check_size
+    from wikigen.wiki.store import Wiki
+    from wikigen.core.tokens import default_counter
+
+    on_session = on_session or (lambda line: log.info("%s", line.text()))
+    on_warning = on_warning or (lambda text: log.warning("%s", text))
+    corpus, root = _check_config(config)
     root.mkdir(parents=True, exist_ok=True)
     index_dir = Path(config.index_dir) if config.index_dir else root / ".wikigen" / "index"
     index, summary = CorpusIndex.build(corpus, index_dir)
@@ -280,7 +271,8 @@ def build(config: BuildConfig, *, out: TextIO | None = None, err: TextIO | None 
     counter = counter or default_counter()
     cat = load_catalog(index, root / ".wikigen" / "cache")
     if backend is None:
-        backend = _make_backend(config, cat)
+        backend = get_backend(config.backend, model=config.model, catalog=cat, agents=config.agents,
+                              sessions=config.sessions)
 
     agents = [f"agent-{i + 1}" for i in range(config.agents)]
     owners = {p.slug: p.owner for p in wiki.pages()}
@@ -288,60 +280,35 @@ def build(config: BuildConfig, *, out: TextIO | None = None, err: TextIO | None 
     plan = plan_shares(cat, doc_ids, {d.doc_id: d.chars for d in docs}, agents, owners)
     first = _next_session(progress)
     report = BuildReport(ok=True)
-    bar = None
-    if not config.quiet and err.isatty():
-        from tqdm import tqdm
-
-        bar = tqdm(total=config.sessions * len(agents), file=err, unit="agent-session", leave=False)
-
-    try:
-        for session in range(first, first + config.sessions):
-            t0 = time.perf_counter()
-            outcomes = _run_session(backend, wiki, index, progress, plan, session, bar)
-            repaired = repair_links(wiki, session=session)
-            for e in repaired.errors:
-                log.warning("link repair: %s", e)
-            write_index(wiki)
-            progress.write_markdown()
-            size = check_size(root, index.corpus_chars, index.corpus_tokens, max_ratio=config.max_ratio,
-                              counter=counter)
-            pages = wiki.pages()
-            usage = TokenUsage()
-            for o in outcomes:
-                usage.add(o.usage)
-            fatal = [f"{o.agent}: {o.fatal}" for o in outcomes if o.fatal]
-            ratio = size.ratio_tokens if size.ratio_tokens is not None and size.ratio_tokens > size.ratio_chars \
-                else size.ratio_chars
-            line = SessionLine(session, len(pages), _count_quotes(pages), repaired.count, ratio, usage.total,
-                               time.perf_counter() - t0, sum(len(o.errors) for o in outcomes), fatal)
-            cov = coverage(progress, pages, doc_ids)     # the session's figures, for the web view's growth chart
-            progress.append(session=session, agent=SUMMARY_AGENT, action=SUMMARY_ACTION, **session_summary(
-                size, max_ratio=config.max_ratio, warn_fraction=WARN_FRACTION, pages=line.pages, quotes=line.quotes,
-                links_repaired=line.links_repaired, docs_cited=len(cov.cited), docs_total=cov.docs_total))
-            progress.write_markdown()
-            commit_session(root, session, line.text().split(": ", 1)[1])
-            line.seconds = time.perf_counter() - t0
-            report.sessions.append(line)
-            if bar is not None:
-                bar.clear()
-            print(line.text(), file=out, flush=True)
-            if fatal:
-                report.ok = False
-                report.stopped_reason = "fatal backend error: " + "; ".join(fatal)
-                print(f"warning: build stopped after session {session}: {report.stopped_reason}", file=err)
-                break
-            if size.level == "stop":
-                report.ok = False
-                report.stopped_reason = size.message
-                print(f"warning: build stopped after session {session}: {size.message}", file=err)
-                break
-    finally:
-        if bar is not None:
-            bar.close()
+    for session in range(first, first + config.sessions):
+        t0 = time.perf_counter()
+        outcomes = _run_session(backend, wiki, index, progress, plan, session, on_agent_done)
+        repaired = repair_links(wiki, session=session)
+        for e in repaired.errors:
+            log.warning("link repair: %s", e)
+        write_index(wiki)
+        progress.write_markdown()
+        size = check_size(root, index.corpus_chars, index.corpus_tokens, max_ratio=config.max_ratio,
+                          counter=counter)
+        line = _session_line(session, outcomes, wiki.pages(), repaired.count, size, t0)
+        commit_session(root, session, line.text().split(": ", 1)[1])
+        line.seconds = time.perf_counter() - t0
+        report.sessions.append(line)
+        on_session(line)
+        if line.fatal:
+            report.ok = False
+            report.stopped_reason = "fatal backend error: " + "; ".join(line.fatal)
+        elif size.level == "stop":
+            report.ok = False
+            report.stopped_reason = size.message
+        if not report.ok:
+            on_warning(f"build stopped after session {session}: {report.stopped_reason}")
+            break
     return report
 
 
-def _run_session(backend, wiki, index, progress, plan: Plan, session: int, bar) -> list[SessionOutcome]:
+def _run_session(backend: AgentBackend, wiki, index, progress, plan: Plan, session: int,
+                 on_agent_done: Callable[[str, int], None] | None) -> list[SessionOutcome]:
     from wikigen.agents.tools import ToolBox
 
     def one(agent: str) -> tuple[SessionOutcome, dict]:
@@ -358,8 +325,8 @@ def _run_session(backend, wiki, index, progress, plan: Plan, session: int, bar) 
             outcome = SessionOutcome(agent=agent, session=session, stop_reason="crashed",
                                      fatal=f"crashed: {type(e).__name__}: {e}")
         outcome.pages_written = list(dict.fromkeys(outcome.pages_written + tools.activity()["pages"]))
-        if bar is not None:
-            bar.update(1)
+        if on_agent_done is not None:
+            on_agent_done(agent, session)
         return outcome, tools.activity()
 
     with ThreadPoolExecutor(max_workers=len(plan.agents), thread_name_prefix="wikigen-agent") as pool:

@@ -162,6 +162,25 @@ class ToolBox:
         self._remember(self._pages, slug)
         return result
 
+    # --- what a planning agent reads besides the tools (Python API only; not offered to a model) ---
+
+    def corpus_size(self) -> tuple[int, int]:
+        """(characters, tokens) of the whole corpus, as the size guard counts them; 0 where unknown."""
+        return int(getattr(self.index, "corpus_chars", 0) or 0), int(getattr(self.index, "corpus_tokens", 0) or 0)
+
+    def document_titles(self) -> dict[str, str]:
+        """{doc_id: title} of every document in the corpus."""
+        return {d.doc_id: d.title for d in self.index.documents()}
+
+    def corpus_texts(self) -> dict[str, str]:
+        """{doc_id: text} of every document: for planning over the whole corpus (topic discovery); it is
+        not a read of the session (activity() does not list it) and gives no quote spans."""
+        return {d.doc_id: self.index.texts.text(d.doc_id) for d in self.index.documents()}
+
+    def log_entries(self) -> list[dict]:
+        """The whole progress log, oldest first (read_log shows a model at most its last MAX_LOG_ENTRIES)."""
+        return self.log.read().entries
+
     def read_log(self, limit: int = 50, agent: str | None = None) -> list[dict]:
         """The last `limit` progress-log entries (oldest first), only `agent`'s if given."""
         entries = self.log.read().entries

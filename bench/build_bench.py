@@ -12,7 +12,6 @@ Everything is written into a temporary folder that is removed afterwards.
 from __future__ import annotations
 
 import argparse
-import io
 import sys
 import tempfile
 import time
@@ -31,11 +30,12 @@ def run(docs: Path, work: Path, agents: int, sessions: int, index_dir: Path) -> 
 
     wiki = work / f"wiki-{agents}x{sessions}"
     t0 = time.perf_counter()
-    lines = io.StringIO()
+    lines: list[str] = []
     report = build(BuildConfig(corpus=docs, wiki=wiki, agents=agents, sessions=sessions, quiet=True,
-                               index_dir=index_dir), out=lines)
+                               index_dir=index_dir), on_session=lambda line: lines.append(line.text()),
+                   on_warning=lambda text: lines.append(f"warning: {text}"))
     print(f"[{agents} agents x {sessions} sessions]")
-    print(lines.getvalue().rstrip())
+    print("\n".join(lines))
     seconds = time.perf_counter() - t0
     stats = wiki_stats(open_wiki(wiki))
     ratio = max(stats["ratio_chars"] or 0, stats["ratio_tokens"] or 0)

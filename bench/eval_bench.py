@@ -33,8 +33,9 @@ def build_wiki(corpus: Path, wiki: Path, agents: int, sessions: int) -> float:
     t0 = time.perf_counter()
     config = BuildConfig(corpus=corpus, wiki=wiki, agents=agents, sessions=sessions, backend="offline",
                          model=None, max_ratio=1.0, index_dir=None, quiet=True)
-    report = build(config)
-    if not getattr(report, "ok", True):
+    report = build(config, on_session=lambda line: print(line.text(), flush=True),
+                   on_warning=lambda text: print(f"warning: {text}", file=sys.stderr))
+    if not report.ok:
         print(f"warning: the build reported problems: {report}", file=sys.stderr)
     return time.perf_counter() - t0
 

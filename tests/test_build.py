@@ -84,15 +84,46 @@ def test_size_guard_stops_the_build_with_a_warning(tmp_path, capsys):
 
 def test_build_report_api(tmp_path):
     from wikigen.agents.orchestrate import BuildConfig, build
-    import io
 
     corpus = make_corpus(tmp_path / "in", docs=8, schedule=40)
-    out = io.StringIO()
-    report = build(BuildConfig(corpus=corpus, wiki=tmp_path / "w", agents=3, sessions=2, quiet=True), out=out)
-    assert report.ok and report.stopped_reason is None
+    lines, warnings, done = [], [], []
+    report = build(BuildConfig(corpus=corpus, wiki=tmp_path / "w", agents=3, sessions=2, quiet=True),
+                   on_session=lines.append, on_warning=warnings.append,
+                   on_agent_done=lambda agent, session: done.append((agent, session)))
+    assert report.ok and report.stopped_reason is None and not warnings
     assert [s.session for s in report.sessions] == [1, 2]
     assert report.sessions[-1].pages > 0 and report.sessions[-1].tokens == 0
-    assert out.getvalue().splitlines()[0] == report.sessions[0].text()
+    assert lines == report.sessions                              # every session reported as it ends
+    assert sorted(done) == [(f"agent-{a}", s) for a in (1, 2, 3) for s in (1, 2)]
+
+
+def test_build_prints_nothing(tmp_path, capsys):
+    """The library reports through callbacks and logging; only the CLI prints."""
+    from wikigen.agents.orchestrate import BuildConfig, build
+
+    corpus = make_corpus(tmp_path / "in", docs=6, schedule=40)
+    report = build(BuildConfig(corpus=corpus, wiki=tmp_path / "w", agents=2, sessions=1, quiet=True))
+    assert report.ok and len(report.sessions) == 1
+    assert capsys.readouterr() == ("", "")
+
+
+def test_unknown_backend_is_a_usage_error(tmp_path):
+    from wikigen.agents.backends import BACKENDS, get_backend
+    from wikigen.agents.base import AgentBackend
+    from wikigen.agents.offline import OfflineBackend
+    from wikigen.agents.orchestrate import BuildConfig, build
+    from wikigen.core.errors import UsageError
+
+    with pytest.raises(UsageError, match="offline, claude"):
+        get_backend("gpt")
+    backend = get_backend("offline", agents=3, sessions=5)
+    assert isinstance(backend, OfflineBackend) and isinstance(backend, AgentBackend)
+    assert (backend.agents, backend.sessions) == (3, 5)
+    assert BACKENDS == ("offline", "claude")
+    corpus = make_corpus(tmp_path / "in", docs=4, schedule=40)
+    with pytest.raises(UsageError, match="unknown backend 'gpt'"):
+        build(BuildConfig(corpus=corpus, wiki=tmp_path / "w", backend="gpt"))
+    assert not (tmp_path / "w").exists()                         # refused before anything is written
 
 
 def test_claude_backend_without_a_key_is_a_clear_error(tmp_path, capsys):
@@ -117,12 +148,11 @@ def test_build_the_sample_corpus(tmp_path, capsys):
 def test_an_agent_that_crashes_mid_session_loses_nothing(tmp_path):
     """One agent's backend raises half-way through its session: the other agent's pages and the crashed
     agent's finished pages are kept, logged and committed, the build reports it, and a re-run continues."""
-    import io
-
+    from wikigen.agents.base import AgentBackend
     from wikigen.agents.offline import OfflineBackend
     from wikigen.agents.orchestrate import BuildConfig, build
 
-    class CrashAfterFirstWrite:
+    class CrashAfterFirstWrite(AgentBackend):
         name = "flaky"
 
         def __init__(self):
@@ -140,13 +170,13 @@ def test_an_agent_that_crashes_mid_session_loses_nothing(tmp_path):
 
     corpus = make_corpus(tmp_path / "in", docs=8, schedule=40)
     wiki = tmp_path / "w"
-    out, err = io.StringIO(), io.StringIO()
+    warnings: list[str] = []
     report = build(BuildConfig(corpus=corpus, wiki=wiki, agents=2, sessions=2, quiet=True),
-                   out=out, err=err, backend=CrashAfterFirstWrite())
+                   on_warning=warnings.append, backend=CrashAfterFirstWrite())
     assert not report.ok
     assert [s.session for s in report.sessions] == [1]           # stopped after the session it crashed in
     assert "agent-2: crashed: RuntimeError: simulated crash after a write" in report.stopped_reason
-    assert "build stopped after session 1" in err.getvalue()
+    assert len(warnings) == 1 and warnings[0].startswith("build stopped after session 1: fatal backend error")
     owners = {p.owner for p in Wiki.open(wiki).pages()}
     assert owners == {"agent-1", "agent-2"}                      # agent-2's finished page was kept
     assert _commits(wiki)[-1].startswith("session 1")

@@ -6,6 +6,7 @@ import pytest
 
 from wikigen.agents.base import AgentTask
 from wikigen.agents.offline import KIND_PREFIX, OfflineBackend
+from wikigen.agents.params import OfflineParams
 from wikigen.core.slugs import doc_slug
 from wikigen.agents.tools import ToolBox
 from wikigen.agents.topics import discover
@@ -98,7 +99,7 @@ def test_sessions_write_documents_then_topics_and_every_quote_verifies(setup):
     doc_ids = sorted(d.doc_id for d in index.documents())
     topics = [t.key for t in cat.topics] + [KIND_PREFIX + c.key for c in cat.collections]
     assert cat.topic("confidentiality") is not None and cat.collections
-    backend = OfflineBackend(cat, target_ratio=None)      # no size budget: every collection
+    backend = OfflineBackend(cat, params=OfflineParams(target_ratio=None))      # no size budget: every collection
 
     first = _session(backend, wiki, index, log, 1, doc_ids, topics)
     assert not first.errors, first.errors
@@ -131,7 +132,7 @@ def test_collection_pages_name_the_kind_before_the_head_noun(setup):
     doc_ids = sorted(d.doc_id for d in index.documents())
     assert {c.key for c in cat.collections} == {"supply", "service"}
     topics = [KIND_PREFIX + c.key for c in cat.collections]
-    out = _session(OfflineBackend(cat, target_ratio=None), wiki, index, log, 1, doc_ids, topics)
+    out = _session(OfflineBackend(cat, params=OfflineParams(target_ratio=None)), wiki, index, log, 1, doc_ids, topics)
     assert not out.errors, out.errors
     page = wiki.read("kind-supply")
     assert page.type == "collection" and page.title == "Supply agreements"
@@ -213,16 +214,19 @@ def test_deterministic(tmp_path):
 
 
 def test_size_budget_drops_weak_collections_then_shrinks_quotes(setup):
-    from wikigen.agents.offline import MIN_SCALE, estimate_chars, plan_budget, quote_plan, weak_collections
+    from wikigen.agents.budget import estimate_chars, plan_budget, quote_plan, weak_collections
 
     index, wiki, cat, log = setup
     chars = index.corpus_chars
-    roomy, plan = plan_budget(cat, chars, 10.0)
+    roomy, plan = plan_budget(cat, chars, OfflineParams(target_ratio=10.0))
     assert roomy.scale == 1.0 and not roomy.dropped_kinds and not roomy.dropped_topics
     assert plan == quote_plan(cat)
     assert roomy.estimate == estimate_chars(cat, plan, 1.0, frozenset())
-    tight, tight_plan = plan_budget(cat, chars, 0.01)
+    tight_params = OfflineParams(target_ratio=0.01)
+    tight, tight_plan = plan_budget(cat, chars, tight_params)
     assert tight.dropped_kinds == frozenset(weak_collections(cat))     # pages without quotes go first
-    assert tight.scale < MIN_SCALE and tight.estimate < roomy.estimate
+    assert tight.scale < tight_params.min_scale and tight.estimate < roomy.estimate
     assert sum(tight_plan.values()) <= sum(plan.values())
-    assert plan_budget(cat, chars, 0.01) == (tight, tight_plan)         # deterministic
+    assert plan_budget(cat, chars, tight_params) == (tight, tight_plan)         # deterministic
+    with pytest.raises(ValueError):
+        plan_budget(cat, chars, OfflineParams(target_ratio=None))       # no ratio: quote_plan alone

@@ -1,6 +1,7 @@
 """Topic discovery on small hand-written texts: headings, defined terms, names, phrases, Korean."""
 
 from wikigen.core.slugs import doc_slug, kind_slug, topic_slug
+from wikigen.agents.params import DiscoveryParams
 from wikigen.agents.topics import discover, norm_key
 
 EN_A = """SUPPLY AGREEMENT
@@ -149,14 +150,14 @@ def test_a_minority_script_keeps_a_share_of_the_topics():
     texts = {f"en/{i}": EN_A.replace("Acme", f"Acme{i}") for i in range(6)}
     texts.update({f"en/b{i}": EN_B for i in range(4)})
     texts.update({"ko/a": KO_A, "ko/b": KO_B})
-    cat = discover(texts, max_topics=6)
+    cat = discover(texts, params=DiscoveryParams(max_topics=6))
     assert len(cat.topics) == 6
     assert any(any("\uac00" <= c <= "\ud7a3" for c in t.key) for t in cat.topics)
 
 
 # --- collections from names, titles and folders ------------------------------------------------
 
-from wikigen.agents.topics import _collections  # noqa: E402
+from wikigen.agents.doc_collections import collections as _collections  # noqa: E402
 
 
 def _kinds(titles: dict[str, str]) -> dict[str, list[str]]:

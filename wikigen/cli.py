@@ -10,6 +10,7 @@ import logging
 import sys
 from pathlib import Path
 
+from wikigen.agents.backends import BACKENDS, DEFAULT_BACKEND
 from wikigen.ask.modes import MODES
 from wikigen.core.errors import UsageError, WikigenError
 
@@ -59,7 +60,24 @@ def cmd_build(args) -> int:
         backend=args.backend, model=args.model, max_ratio=args.max_ratio,
         index_dir=Path(args.index) if args.index else None, quiet=args.quiet,
     )
-    report = build(config)
+    bar = None
+    if not args.quiet and sys.stderr.isatty():
+        from tqdm import tqdm
+
+        bar = tqdm(total=max(0, args.sessions) * max(0, args.agents), file=sys.stderr, unit="agent-session",
+                   leave=False)
+
+    def on_session(line) -> None:
+        if bar is not None:
+            bar.clear()
+        print(line.text(), flush=True)
+
+    try:
+        report = build(config, on_session=on_session, on_warning=lambda text: print(f"warning: {text}", file=sys.stderr),
+                       on_agent_done=(lambda agent, session: bar.update(1)) if bar is not None else None)
+    finally:
+        if bar is not None:
+            bar.close()
     return 0 if report.ok else 1
 
 
@@ -184,7 +202,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--wiki", required=True)
     s.add_argument("--agents", type=int, default=2)
     s.add_argument("--sessions", type=int, default=2)
-    s.add_argument("--backend", choices=["offline", "claude"], default="offline")
+    s.add_argument("--backend", choices=BACKENDS, default=DEFAULT_BACKEND)
     s.add_argument("--model", default=None, help="Claude model (or WIKIGEN_MODEL)")
     s.add_argument("--max-ratio", type=float, default=1.0, help="largest wiki/corpus size ratio (default 1.0)")
     s.add_argument("--index", default=None, help="index folder (default WIKI/.wikigen/index)")

@@ -1,0 +1,40 @@
+"""The agent backends by name: the one place a backend name ("offline", "claude") is parsed.
+
+    get_backend("offline", catalog=cat, agents=4, sessions=4) -> OfflineBackend
+    get_backend("claude", model="claude-sonnet-4-6")          -> ClaudeBackend (needs ANTHROPIC_API_KEY)
+
+The CLI offers BACKENDS as the choices of `wikigen build --backend`; the build makes its backend here.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from wikigen.agents.base import AgentBackend
+from wikigen.core.errors import UsageError
+
+if TYPE_CHECKING:
+    from wikigen.agents.catalog import Catalog
+    from wikigen.agents.params import OfflineParams
+
+__all__ = ["BACKENDS", "DEFAULT_BACKEND", "get_backend"]
+
+BACKENDS = ("offline", "claude")
+DEFAULT_BACKEND = "offline"
+
+
+def get_backend(name: str, *, model: str | None = None, catalog: "Catalog | None" = None, agents: int = 2,
+                sessions: int = 2, offline_params: "OfflineParams | None" = None) -> AgentBackend:
+    """The backend called `name`. The offline one plans over `catalog` (found lazily when None) for a
+    build of `agents` x `sessions`; the Claude one talks to `model`. Raises UsageError for an unknown
+    name, BackendError when the backend cannot be used (no API key)."""
+    if name == "offline":
+        from wikigen.agents.offline import OfflineBackend
+        from wikigen.agents.params import OfflineParams
+
+        return OfflineBackend(catalog, params=offline_params or OfflineParams(), agents=agents, sessions=sessions)
+    if name == "claude":
+        from wikigen.agents.claude import ClaudeBackend    # imports the anthropic SDK: only when asked for
+
+        return ClaudeBackend(model=model)
+    raise UsageError(f"unknown backend {name!r}; choose one of: {', '.join(BACKENDS)}")

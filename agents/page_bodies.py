@@ -1,0 +1,278 @@
+"""The offline agent's pages: the body of a document, collection or topic page from the catalog, the quote
+plan and what the agent knows of the wiki, every quote read through the ToolBox.
+
+* a **document page** names its collections, links the topics its defined terms and key passages
+  belong to, lists dates near its start, quotes its opening and one short passage per major
+  heading, and links the topic pages that quote it;
+* a **collection page** lists its members;
+* a **topic page** quotes the topic from each covered document the quote plan grants, names the
+  other documents that have it, and links related topics.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from wikigen.agents.base import SessionOutcome
+from wikigen.agents.budget import Plan, document_budget, key_passage_count, opening_cap
+from wikigen.agents.catalog import Catalog, Outline, Topic
+from wikigen.agents.params import OfflineParams
+from wikigen.agents.topics import related
+from wikigen.agents.words import norm_key
+from wikigen.core.errors import WikigenError
+from wikigen.core.sentences import cap_span
+from wikigen.core.slugs import doc_slug, slugify
+from wikigen.core.text import one_line, trim_span
+from wikigen.wiki.markup import Quote, format_quote
+from wikigen.wiki.page import Page, parse_page
+
+if TYPE_CHECKING:
+    from wikigen.agents.tools import ToolBox
+
+__all__ = ["Known", "PageMaker", "label", "link"]
+
+_QUOTE_HEADER_LIKE = re.compile(r"^\s*\[!quote\]", re.IGNORECASE | re.MULTILINE)
+_WHAT = {"heading": "the section under this heading", "term": "its definition",
+         "entity": "passages naming it", "phrase": "passages on it"}
+
+Rebuilt = tuple[str, str, str, str, list[str], list[str]]     # title, description, body, type, sources, aliases
+
+
+def label(text: str, limit: int) -> str:
+    """Text that is safe inside [[slug|label]] and a heading, at most `limit` characters."""
+    return one_line(re.sub(r"[\[\]|#>*`]", " ", text), limit) or "untitled"
+
+
+def link(slug: str, text: str, limit: int) -> str:
+    """[[slug]] when the slug already reads as the label ("topic-law" for "Law", "kind-nda" for "Nda
+    documents", "topic-definition" for "Definitions"), else [[slug|label]]."""
+    said = slugify(text)
+    key = slug.split("-", 1)[1] if "-" in slug else slug
+    if said and len(key) >= 3 and (said == key or said.startswith(key) or key.startswith(said + "-")
+                                   or key.endswith("-" + said)):
+        return f"[[{slug}]]"
+    return f"[[{slug}|{label(text, limit)}]]"
+
+
+@dataclass
+class Known:
+    """What the agent may build on in this session."""
+    pages: dict[str, dict] = field(default_factory=dict)      # slug -> list_pages info
+    sources: dict[str, list[str]] = field(default_factory=dict)   # topic slug -> doc ids it quotes
+
+    def has(self, slug: str) -> bool:
+        return slug in self.pages
+
+
+class PageMaker:
+    """Page bodies for one agent's session; `known` is filled by the session."""
+
+    def __init__(self, cat: Catalog, plan: Plan, params: OfflineParams, tools: "ToolBox", out: SessionOutcome, *,
+                 scale: float = 1.0, dropped_kinds: frozenset[str] = frozenset()):
+        self.cat, self.plan, self.p, self.tools, self.out = cat, plan, params, tools, out
+        self.scale = scale
+        self.dropped_kinds = dropped_kinds
+        self.known = Known()
+        self._titles: dict[str, str] = {}
+
+    def link(self, slug: str, text: str) -> str:
+        return link(slug, text, self.p.max_title)
+
+    def label(self, text: str) -> str:
+        return label(text, self.p.max_title)
+
+    def sources_of(self, slug: str) -> list[str]:
+        if slug not in self.known.sources:
+            try:
+                self.known.sources[slug] = parse_page(self.tools.read_page(slug)).sources
+            except WikigenError:
+                self.known.sources[slug] = []
+        return self.known.sources[slug]
+
+    def title(self, doc_id: str) -> str:
+        if doc_id not in self._titles:
+            outline = self.cat.outlines.get(doc_id)
+            title = outline.title if outline else ""
+            if not title:
+                try:
+                    title = self.tools.read_document(doc_id, 0, 1).title
+                except WikigenError:
+                    title = ""
+            self._titles[doc_id] = self.label(title or doc_id)
+        return self._titles[doc_id]
+
+    def quote(self, doc_id: str, start: int, end: int, cap: int | None = None) -> str | None:
+        """The quote form for text[start:end] read through the tools, cut to cap; None if unusable."""
+        try:
+            span = self.tools.read_document(doc_id, start, end)
+        except WikigenError as e:
+            self.out.errors.append(f"read {doc_id}: {e}")
+            return None
+        text = span.text
+        s, e = 0, len(text)
+        if cap is not None and e > cap:
+            s, e = cap_span(text, 0, e, cap)
+        else:
+            s, e = trim_span(text, 0, e)
+        body = text[s:e]
+        if not body.strip() or _QUOTE_HEADER_LIKE.search(body):
+            return None
+        return format_quote(Quote(doc_id, span.start + s, span.start + e, body))
+
+    # -- documents -------------------------------------------------------------------------------
+
+    def _collections_line(self, doc_id: str) -> list[str]:
+        parts = []
+        colls = [c for c in self.cat.collections_of(doc_id) if c.key not in self.dropped_kinds][:3]
+        if colls:
+            parts.append("In " + ", ".join(self.link(c.slug, c.title) for c in colls) + ".")
+        # a collection without a page (under the size budget): its members link each other instead
+        peers = [m for c in self.cat.collections_of(doc_id) if c.key in self.dropped_kinds
+                 for m in c.members if m != doc_id]
+        if peers:
+            parts.append("See also " + ", ".join(f"[[{doc_slug(m)}]]" for m in list(dict.fromkeys(peers))[:3]) + ".")
+        return parts
+
+    def _defines_line(self, outline: Outline | None) -> list[str]:
+        names = []
+        for term in dict.fromkeys(outline.terms if outline else []):
+            t = self.cat.topic(norm_key(term))
+            if t is not None and self.known.has(t.slug):
+                names.append(self.link(t.slug, term))
+        return ["Defines " + ", ".join(names[:8]) + "."] if names else []
+
+    def _dates_and_opening(self, doc_id: str, outline: Outline | None, budget: float) -> list[str]:
+        parts = []
+        opening_text = ""
+        if outline and outline.opening:
+            try:
+                opening_text = self.tools.read_document(doc_id, *outline.opening).text
+            except WikigenError:
+                opening_text = ""
+        dates = [d for d in (outline.dates if outline else []) if d not in opening_text[:500]]
+        if dates:
+            parts.append("Dates near the start: " + "; ".join(dates[:4]) + ".")
+        if outline and outline.opening:
+            q = self.quote(doc_id, *outline.opening, cap=int(opening_cap(self.p, self.scale, budget)))
+            if q:
+                parts.append(q)
+        return parts
+
+    def _key_passages(self, doc_id: str, outline: Outline | None, budget: float) -> list[str]:
+        passages = []
+        n_key = key_passage_count(self.p, budget)
+        opening = outline.opening if outline and outline.opening else (0, 0)
+        for text, key, s, e in self.key_passages(doc_id)[:n_key] if n_key else []:
+            if opening[0] <= s and e <= opening[1] + 200:
+                continue                       # the opening already shows it
+            q = self.quote(doc_id, s, e, self.p.key_passage_chars)
+            if not q:
+                continue
+            t = self.cat.topic(key)
+            head = self.link(t.slug, text) if t is not None and self.known.has(t.slug) else self.label(text)
+            passages.append(f"## {head}\n\n{q}")
+        return ["\n\n".join(passages)] if passages else []
+
+    def doc_body(self, doc_id: str) -> str:
+        outline = self.cat.outlines.get(doc_id)
+        budget = document_budget(self.p, self.scale, outline.chars if outline else 0)
+        parts = self._collections_line(doc_id) + self._defines_line(outline)
+        parts += self._dates_and_opening(doc_id, outline, budget) + self._key_passages(doc_id, outline, budget)
+        topics = [(slug, info) for slug, info in sorted(self.known.pages.items())
+                  if info.get("type") == "topic" and doc_id in self.sources_of(slug)]
+        if topics:
+            parts.append("Topics: " + ", ".join(self.link(slug, info.get("title") or slug)
+                                                for slug, info in topics) + ".")
+        return "\n\n".join(parts) + "\n"
+
+    def key_passages(self, doc_id: str) -> list[tuple[str, str, int, int]]:
+        """One short passage per major heading (recurring headings first), else the doc's topic quotes."""
+        outline = self.cat.outlines.get(doc_id)
+        heads = outline.headings if outline else []
+        if heads:
+            top = min(h.level for h in heads)
+            major = [h for h in heads if h.level == top and h.span[1] > h.span[0]]
+            recurring = [h for h in major if self.cat.topic(h.key) is not None]
+            pick = (recurring + [h for h in major if h not in recurring])[:self.p.max_key_passages]
+            seen, out = set(), []
+            for h in sorted(pick, key=lambda h: h.start):
+                if h.key not in seen:
+                    seen.add(h.key)
+                    out.append((h.label, h.key, h.span[0], h.span[1]))
+            if out:
+                return out
+        out = []
+        for t in self.cat.topics:
+            if doc_id in t.spans:
+                out.append((t.title, t.key, *t.spans[doc_id]))
+                if len(out) >= self.p.max_key_passages:
+                    break
+        return sorted(out, key=lambda x: x[2])
+
+    # -- collections and topics ------------------------------------------------------------------
+
+    def collection_body(self, key: str) -> tuple[str, str, list[str]] | None:
+        coll = self.cat.collection(key)
+        if coll is None or key in self.dropped_kinds:
+            return None
+        n = len(coll.members)
+        if coll.folder:
+            why = f"The {n} documents of the folder `{coll.folder}/`"
+        else:
+            why = f"{n} documents named \u201c{self.label(coll.key)}\u201d"
+        lines = [f"- [[{doc_slug(d)}]]" for d in coll.members]     # titles: in the index and on the pages
+        return "\n".join(lines) + "\n", why, list(coll.members)
+
+    def topic_body(self, t: Topic) -> tuple[str, str, list[str]] | None:
+        docs = [d for d in t.doc_ids if self.known.has(doc_slug(d))]     # covered: a document page known
+        if len(docs) < 2:
+            return None
+        sections, quoted = [], []
+        for d in docs:
+            cap = self.plan.get((t.key, d))
+            if cap is None:
+                continue
+            q = self.quote(d, *t.spans[d], cap)
+            if q:
+                sections.append(f"## [[{doc_slug(d)}]]\n\n{q}")
+                quoted.append(d)
+        if len(quoted) < 2:
+            return None
+        parts = list(sections)
+        rest = [d for d in docs if d not in quoted]
+        if rest:
+            parts.append("Also in " + ", ".join(f"[[{doc_slug(d)}]]" for d in rest) + ".")
+        rel = [o for o in related(t, self.cat.topics, k=12) if self.known.has(o.slug)][:self.p.related]
+        if rel:
+            parts.append("Related: " + ", ".join(self.link(o.slug, o.title) for o in rel) + ".")
+        what = _WHAT[t.kind]
+        desc = f"{what[:1].upper()}{what[1:]}, quoted from {len(quoted)} of {len(docs)} documents"
+        return "\n\n".join(parts) + "\n", desc, quoted
+
+    # -- revision --------------------------------------------------------------------------------
+
+    def rebuild(self, old: Page) -> Rebuilt | None:
+        """An existing page made again from what is known now; None when it can no longer be made."""
+        slug = old.slug
+        if old.type == "document":
+            doc = next((d for d in old.sources if doc_slug(d) == slug), None)
+            if doc is None:
+                return None
+            return self.title(doc), "", self.doc_body(doc), "document", [doc], []
+        if old.type == "collection":
+            coll = next((c for c in self.cat.collections if c.slug == slug), None)
+            made = self.collection_body(coll.key) if coll and coll.key else None
+            if made is None:
+                return None
+            body, desc, members = made
+            return self.label(coll.title), desc, body, "collection", members, [self.label(a) for a in coll.aliases]
+        if old.type == "topic":
+            t = next((t for t in self.cat.topics if t.slug == slug), None)
+            made = self.topic_body(t) if t else None
+            if made is None:
+                return None
+            body, desc, quoted = made
+            return self.label(t.title), desc, body, "topic", quoted, [self.label(a) for a in t.aliases]
+        return None

@@ -1,0 +1,76 @@
+"""The tuning knobs of topic discovery and of the offline agent, as frozen parameter objects.
+
+Each is passed in (`discover(..., params=DiscoveryParams())`, `OfflineBackend(params=OfflineParams())`),
+never read from module globals, so a caller or a test changes one knob by making a new object
+(`dataclasses.replace(OfflineParams(), target_ratio=None)`) without touching anyone else's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Mapping
+
+
+@dataclass(frozen=True)
+class DiscoveryParams:
+    """What makes a topic or a collection (`wikigen.agents.topics.discover`)."""
+    min_docs: int = 2              # a topic must occur in at least this many documents
+    max_topics: int | None = None  # None: from the corpus's size (see topic_limit)
+    heading_cap: int = 700         # a heading topic's quote: the section under it
+    term_cap: int = 600            # a defined term's quote: its defining sentence
+    phrase_cap: int = 450          # a salient phrase or a name: the sentence(s) around it
+    opening_cap: int = 500         # a document's opening passage
+    opening_window: int = 2000     # ... found within this many characters of its start
+    outline_terms: int = 12        # defined terms listed in a document's outline
+    outline_dates: int = 6         # dates listed in a document's outline (from its first 5000 characters)
+    # the number of topics when max_topics is None: 2 per document + 20, within [12, 320], and at most
+    # one per 6000 characters of the corpus
+    min_topics: int = 12
+    topic_ceiling: int = 320
+    chars_per_topic: int = 6000
+    # topics are picked round-robin across the kinds of evidence, this many of each kind a round
+    kind_weights: Mapping[str, int] = field(default_factory=lambda: MappingProxyType(
+        {"heading": 3, "term": 2, "entity": 1, "phrase": 2}))
+    # collections (wikigen.agents.doc_collections)
+    head_share: float = 0.2        # a word ending the names/titles of >= 20% of the documents is a head noun
+    kind_max_share: float = 0.5    # a kind in more than half of the documents is too general
+    sticky: float = 0.7            # two words are one kind when adjacent in >= 70% of the names having the rarer
+    folder_max_share: float = 0.8  # a folder holding more of the corpus than this is no collection
+
+    def topic_limit(self, n_docs: int, total_chars: int) -> int:
+        if self.max_topics is not None:
+            return self.max_topics
+        return max(self.min_topics, min(self.topic_ceiling, 2 * n_docs + 20, total_chars // self.chars_per_topic))
+
+
+@dataclass(frozen=True)
+class OfflineParams:
+    """The offline agent's quote budgets and size budget (`wikigen.agents.budget`, `wikigen.agents.offline`)."""
+    topics_per_session: int = 80   # topic pages an agent writes in one session, at most
+    max_docs_per_topic: int = 60   # documents quoted on one topic page, at most
+    max_key_passages: int = 6      # key passages quoted on a document page, at most
+    key_passage_chars: int = 220   # one key passage's cap
+    max_title: int = 100           # a page title or link label, at most
+    related: int = 3               # related topics listed at the end of a topic page
+    # Quote budgets, relative to each document's size: the wiki stays far below the corpus.
+    topic_fraction: float = 0.13   # of a document's characters, spent on citing it across all topic pages
+    min_slots: int = 2             # even a short document is quoted on this many topic pages
+    doc_fraction: float = 0.05     # of a document's characters, quoted on its own page (opening, key passages)
+    min_quote: int = 150           # no quote shorter than this is planned (it would not carry its fact)
+    min_opening: int = 200         # a document page's opening quote, at least (title, parties, date)
+    max_opening: int = 500         # ... and at most
+    kind_cap: Mapping[str, int] = field(default_factory=lambda: MappingProxyType(
+        {"heading": 700, "term": 600, "entity": 450, "phrase": 450}))   # one quote's cap, by evidence kind
+    # The size budget: wiki characters / corpus characters the agent plans for (None: no size budget,
+    # the quote fractions alone), counted like the size guard (the larger of characters and tokens).
+    target_ratio: float | None = 0.36
+    min_scale: float = 0.3         # quotes shrink no further; below it the least supported topics go instead
+    # What a page costs besides its quotes' text, in characters, measured on built wikis: the front matter
+    # keys and a page's index.md line (page_cost), a quote's header line and blank lines (quote_cost), how
+    # much of a quote's cap a quote fills on average (quote_fill), log.md per agent and session (log_cost).
+    page_cost: int = 190
+    quote_cost: int = 34
+    quote_fill: float = 0.8
+    log_cost: int = 260
+    wiki_chars_per_token: float = 3.3   # wiki pages' characters a token (slugs, links and quote headers split finely)
