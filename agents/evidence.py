@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from wikigen.agents.words import HANGUL, MONTHS, STOPWORDS, fold, norm_key
+from wikigen.agents.words import HANGUL, MONTHS, STOPWORDS, fold, norm_key, plural
 
 Q_OPEN = "\"“”'‘「『"
 Q_CLOSE = "\"”“'’」』"
@@ -117,6 +117,7 @@ def phrase_regex(phrase: str) -> re.Pattern[str]:
     for w in phrase.split():
         if HANGUL.search(w):
             parts.append(re.escape(w) + r"[가-힣]*")
-        else:
-            parts.append(r"\b" + re.escape(w) + r"(?:s|es|'s|’s)?\b")
+        else:       # the key's word is singular (words.fold): match it and its plural
+            forms = sorted({w, plural(w)}, key=lambda f: (-len(f), f))
+            parts.append(r"\b(?:" + "|".join(re.escape(f) for f in forms) + r")(?:s|es|'s|’s)?\b")
     return re.compile(r"[\s\W]+".join(parts), re.IGNORECASE)

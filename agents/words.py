@@ -42,20 +42,9 @@ DIGIT = re.compile(r"\d")
 
 # --- plurals and particles -----------------------------------------------------------------------
 
-def fold(word: str) -> str:
-    """A word as a key folds it: a Korean word without its particle, an English plural "s" dropped."""
-    if HANGUL.search(word):
-        for p in _PARTICLES:
-            if word.endswith(p) and len(word) - len(p) >= 2:
-                return word[: -len(p)]
-        return word
-    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        return word[:-1]
-    return word
-
-
 def singular(word: str) -> str:
-    """A plural folded to its singular ("policies" -> "policy", "services" -> "service")."""
+    """The one plural rule: a plural folded to its singular ("policies" -> "policy", "services" ->
+    "service"); a Korean word or a word of three letters or fewer stays as it is."""
     if HANGUL.search(word) or len(word) <= 3:
         return word
     if word.endswith("ies") and len(word) > 4:
@@ -63,6 +52,16 @@ def singular(word: str) -> str:
     if word.endswith("s") and not word.endswith(("ss", "us", "is")):
         return word[:-1]
     return word
+
+
+def fold(word: str) -> str:
+    """A word as a key folds it: a Korean word without its particle, any other word singular."""
+    if HANGUL.search(word):
+        for p in _PARTICLES:
+            if word.endswith(p) and len(word) - len(p) >= 2:
+                return word[: -len(p)]
+        return word
+    return singular(word)
 
 
 def plural(word: str) -> str:
