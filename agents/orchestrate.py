@@ -240,6 +240,21 @@ def _session_line(session: int, outcomes: list[SessionOutcome], pages, repaired:
                        time.perf_counter() - t0, sum(len(o.errors) for o in outcomes), fatal)
 
 
+def _tidy_up(wiki, index, progress, session: int, max_ratio: float, counter):
+    """After a session's agents: links repaired, index.md and log.md written, the size guard checked."""
+    from wikigen.wiki.index_page import write_index
+    from wikigen.wiki.links import repair_links
+    from wikigen.wiki.size_guard import check_size
+
+    repaired = repair_links(wiki, session=session)
+    for e in repaired.errors:
+        log.warning("link repair: %s", e)
+    write_index(wiki)
+    progress.write_markdown()
+    size = check_size(wiki.root, index.corpus_chars, index.corpus_tokens, max_ratio=max_ratio, counter=counter)
+    return repaired, size
+
+
 def build(config: BuildConfig, *, on_session: Callable[[SessionLine], None] | None = None,
           on_warning: Callable[[str], None] | None = None, on_agent_done: Callable[[str, int], None] | None = None,
           backend: AgentBackend | None = None, counter=None) -> BuildReport:
@@ -248,10 +263,7 @@ def build(config: BuildConfig, *, on_session: Callable[[SessionLine], None] | No
     callbacks they are logged. Returns the BuildReport (every SessionLine, ok, why it stopped)."""
     from wikigen.search.index import CorpusIndex
     from wikigen.wiki.history import commit_session
-    from wikigen.wiki.index_page import write_index
-    from wikigen.wiki.links import repair_links
     from wikigen.wiki.progress import ProgressLog
-    from wikigen.wiki.size_guard import check_size
     from wikigen.wiki.store import Wiki
     from wikigen.core.tokens import default_counter
 
@@ -283,13 +295,7 @@ def build(config: BuildConfig, *, on_session: Callable[[SessionLine], None] | No
     for session in range(first, first + config.sessions):
         t0 = time.perf_counter()
         outcomes = _run_session(backend, wiki, index, progress, plan, session, on_agent_done)
-        repaired = repair_links(wiki, session=session)
-        for e in repaired.errors:
-            log.warning("link repair: %s", e)
-        write_index(wiki)
-        progress.write_markdown()
-        size = check_size(root, index.corpus_chars, index.corpus_tokens, max_ratio=config.max_ratio,
-                          counter=counter)
+        repaired, size = _tidy_up(wiki, index, progress, session, config.max_ratio, counter)
         line = _session_line(session, outcomes, wiki.pages(), repaired.count, size, t0)
         commit_session(root, session, line.text().split(": ", 1)[1])
         line.seconds = time.perf_counter() - t0

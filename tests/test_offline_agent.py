@@ -230,3 +230,32 @@ def test_size_budget_drops_weak_collections_then_shrinks_quotes(setup):
     assert plan_budget(cat, chars, tight_params) == (tight, tight_plan)         # deterministic
     with pytest.raises(ValueError):
         plan_budget(cat, chars, OfflineParams(target_ratio=None))       # no ratio: quote_plan alone
+
+
+class _OnlyTools:
+    """A ToolBox seen only through its methods: reaching for its index, wiki or log fails the test."""
+
+    def __init__(self, tools: ToolBox):
+        self._tools = tools
+
+    def __getattr__(self, name):
+        if name in ("index", "wiki", "log") or name.startswith("_"):
+            raise AssertionError(f"the offline agent reached past the tools for {name!r}")
+        return getattr(self._tools, name)
+
+
+def test_the_offline_agent_acts_only_through_the_tools(setup):
+    """With no catalog given it discovers one, plans its size budget and writes three sessions, all
+    through ToolBox methods; the catalog it finds equals the one discovered from the index directly."""
+    index, wiki, cat, log = setup
+    doc_ids = sorted(d.doc_id for d in index.documents())
+    topics = [t.key for t in cat.topics] + [KIND_PREFIX + c.key for c in cat.collections]
+    backend = OfflineBackend()
+    for s in (1, 2, 3):
+        tools = _OnlyTools(ToolBox(wiki, index, log, "agent-1", s))
+        out = backend.run_session(AgentTask(agent="agent-1", session=s, doc_ids=doc_ids, topics=topics), tools)
+        assert not out.errors, out.errors
+        log.append(session=s, agent="agent-1", action="session finished", pages=out.pages_written)
+    assert backend.catalog(None) == cat and backend.budget is not None
+    assert {p.type for p in wiki.pages()} >= {"document", "topic"}
+    assert all(c.ok for p in wiki.pages() for c in check_page_quotes(p, index))
