@@ -202,67 +202,74 @@ class FakeMessagesServer:
                 "cache_read_input_tokens": 0 if first else prefix_tokens}
 
 
+class _Handler(BaseHTTPRequestHandler):
+    """One request to the fake server; `fake` is set by _handler_for."""
+    fake: FakeMessagesServer
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format, *args):  # noqa: A002 - quiet: tests read .requests instead
+        pass
+
+    def _send(self, status: int, obj: dict, headers: dict[str, str] | None = None) -> None:
+        data = json.dumps(obj).encode("utf-8")
+        try:
+            self.send_response(status)
+            self.send_header("content-type", "application/json")
+            self.send_header("content-length", str(len(data)))
+            self.send_header("request-id", f"req_fake_{len(self.fake.requests):04d}")
+            for k, v in (headers or {}).items():
+                self.send_header(k, v)
+            self.end_headers()
+            self.wfile.write(data)
+            self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError):
+            pass                     # the client gave up (a timeout test): nothing to answer
+
+    def _error(self, status: int, message: str, headers: dict[str, str] | None = None) -> None:
+        err = ERROR_TYPES.get(status, "api_error")
+        self._send(status, {"type": "error", "error": {"type": err, "message": message}}, headers)
+
+    def do_POST(self):  # noqa: N802 - http.server's name
+        n = int(self.headers.get("content-length") or 0)
+        raw = self.rfile.read(n) if n else b""
+        try:
+            body = json.loads(raw.decode("utf-8")) if raw else {}
+        except (UnicodeDecodeError, json.JSONDecodeError):
+            body = None
+        self.fake._record(RecordedRequest("POST", self.path, {k.lower(): v for k, v in self.headers.items()}, body))
+        auth = self.headers.get("authorization", "")
+        if not (auth.startswith("Bearer ") and auth[7:].strip()) and not self.headers.get("x-api-key"):
+            return self._error(401, "no API key: send Authorization: Bearer KEY or x-api-key")
+        if not isinstance(body, dict):
+            return self._error(400, "the request body must be a JSON object")
+        path = self.path.split("?", 1)[0]
+        if path == "/v1/messages/count_tokens":
+            return self._send(200, {"input_tokens": len(json.dumps(body)) // 4 + 1})
+        if path != "/v1/messages":
+            return self._error(404, f"no route {path}")
+        return self._answer(body)
+
+    def _answer(self, body: dict) -> None:
+        """The next scripted step's answer to a Messages request."""
+        step = self.fake._next_step()
+        if step.kind == "error":
+            return self._error(step.status, step.message, step.headers)
+        if step.kind == "function":
+            try:
+                made = step.fn(body)
+            except Exception as e:  # noqa: BLE001 - a broken script is a 400 (never retried) the test will see
+                return self._error(400, f"scripted function failed: {type(e).__name__}: {e}")
+            if "status" in made:
+                return self._error(made["status"], made.get("message", "scripted error"), made.get("headers"))
+            step = _Step("reply", made["content"], made.get("stop_reason", "end_turn"), usage=made.get("usage"))
+        if step.kind == "delay":
+            time.sleep(step.delay)
+            step = _Step("reply", [{"type": "text", "text": self.fake.default_text}], "end_turn")
+        self._send(200, self.fake._message(step, body))
+
+
 def _handler_for(fake: FakeMessagesServer) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def log_message(self, format, *args):  # noqa: A002 - quiet: tests read .requests instead
-            pass
-
-        def _send(self, status: int, obj: dict, headers: dict[str, str] | None = None) -> None:
-            data = json.dumps(obj).encode("utf-8")
-            try:
-                self.send_response(status)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(data)))
-                self.send_header("request-id", f"req_fake_{len(fake.requests):04d}")
-                for k, v in (headers or {}).items():
-                    self.send_header(k, v)
-                self.end_headers()
-                self.wfile.write(data)
-                self.wfile.flush()
-            except (BrokenPipeError, ConnectionResetError):
-                pass                     # the client gave up (a timeout test): nothing to answer
-
-        def _error(self, status: int, message: str, headers: dict[str, str] | None = None) -> None:
-            err = ERROR_TYPES.get(status, "api_error")
-            self._send(status, {"type": "error", "error": {"type": err, "message": message}}, headers)
-
-        def do_POST(self):  # noqa: N802 - http.server's name
-            n = int(self.headers.get("content-length") or 0)
-            raw = self.rfile.read(n) if n else b""
-            try:
-                body = json.loads(raw.decode("utf-8")) if raw else {}
-            except (UnicodeDecodeError, json.JSONDecodeError):
-                body = None
-            fake._record(RecordedRequest("POST", self.path, {k.lower(): v for k, v in self.headers.items()}, body))
-            auth = self.headers.get("authorization", "")
-            if not (auth.startswith("Bearer ") and auth[7:].strip()) and not self.headers.get("x-api-key"):
-                return self._error(401, "no API key: send Authorization: Bearer KEY or x-api-key")
-            if not isinstance(body, dict):
-                return self._error(400, "the request body must be a JSON object")
-            path = self.path.split("?", 1)[0]
-            if path == "/v1/messages/count_tokens":
-                return self._send(200, {"input_tokens": len(json.dumps(body)) // 4 + 1})
-            if path != "/v1/messages":
-                return self._error(404, f"no route {path}")
-            step = fake._next_step()
-            if step.kind == "error":
-                return self._error(step.status, step.message, step.headers)
-            if step.kind == "function":
-                try:
-                    made = step.fn(body)
-                except Exception as e:  # noqa: BLE001 - a broken script is a 400 (never retried) the test will see
-                    return self._error(400, f"scripted function failed: {type(e).__name__}: {e}")
-                if "status" in made:
-                    return self._error(made["status"], made.get("message", "scripted error"), made.get("headers"))
-                step = _Step("reply", made["content"], made.get("stop_reason", "end_turn"), usage=made.get("usage"))
-            if step.kind == "delay":
-                time.sleep(step.delay)
-                step = _Step("reply", [{"type": "text", "text": fake.default_text}], "end_turn")
-            self._send(200, fake._message(step, body))
-
-    return Handler
+    return type("Handler", (_Handler,), {"fake": fake})
 
 
 def main() -> int:  # pragma: no cover - a manual demo helper
