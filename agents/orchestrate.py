@@ -14,8 +14,9 @@ WIKI/.wikigen/cache by the corpus's content hashes), and gives each agent its ow
 
 Each session runs the agents concurrently (threads), logs every agent's outcome (pages, errors,
 token usage, fatal) in the progress log, then repairs links, regenerates the index, renders
-log.md, checks the size guard, commits the wiki folder, and reports one SessionLine through the
-`on_session` callback (the CLI prints its text):
+log.md, checks the size guard, logs a "session summary" entry (agent "system": sizes, pages,
+quotes, links repaired, documents cited), commits the wiki folder, and reports one SessionLine
+through the `on_session` callback (the CLI prints its text):
 
     session 3: 41 pages, 230 quotes, 4 links repaired, ratio 0.12, 0 tokens, 2.1 s
 
@@ -255,6 +256,18 @@ def _tidy_up(wiki, index, progress, session: int, max_ratio: float, counter):
     return repaired, size
 
 
+def _log_summary(progress, session: int, line: SessionLine, size, pages, doc_ids: list[str], max_ratio: float) -> None:
+    """One "session summary" entry (agent "system") with the session's figures, for the growth view."""
+    from wikigen.wiki.progress import SUMMARY_ACTION, SUMMARY_AGENT, coverage, session_summary
+    from wikigen.wiki.size_guard import WARN_FRACTION
+
+    cov = coverage(progress, pages, doc_ids)
+    progress.append(session=session, agent=SUMMARY_AGENT, action=SUMMARY_ACTION, **session_summary(
+        size, max_ratio=max_ratio, warn_fraction=WARN_FRACTION, pages=line.pages, quotes=line.quotes,
+        links_repaired=line.links_repaired, docs_cited=len(cov.cited), docs_total=cov.docs_total))
+    progress.write_markdown()
+
+
 def build(config: BuildConfig, *, on_session: Callable[[SessionLine], None] | None = None,
           on_warning: Callable[[str], None] | None = None, on_agent_done: Callable[[str, int], None] | None = None,
           backend: AgentBackend | None = None, counter=None) -> BuildReport:
@@ -296,7 +309,9 @@ def build(config: BuildConfig, *, on_session: Callable[[SessionLine], None] | No
         t0 = time.perf_counter()
         outcomes = _run_session(backend, wiki, index, progress, plan, session, on_agent_done)
         repaired, size = _tidy_up(wiki, index, progress, session, config.max_ratio, counter)
-        line = _session_line(session, outcomes, wiki.pages(), repaired.count, size, t0)
+        pages = wiki.pages()
+        line = _session_line(session, outcomes, pages, repaired.count, size, t0)
+        _log_summary(progress, session, line, size, pages, doc_ids, config.max_ratio)
         commit_session(root, session, line.text().split(": ", 1)[1])
         line.seconds = time.perf_counter() - t0
         report.sessions.append(line)

@@ -4,7 +4,6 @@ Korean one; then one hand-written page that quotes all three and carries raw HTM
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -78,8 +77,7 @@ def _quote(index, doc_id: str, needle: str) -> Quote:
 def build_web_wiki(root: Path) -> WebWiki:
     corpus = make_corpus(root)
     wiki_root = root / "wiki"
-    report = build(BuildConfig(corpus, wiki_root, agents=2, sessions=2, max_ratio=MAX_RATIO, quiet=True), out=io.StringIO(),
-                   err=io.StringIO())
+    report = build(BuildConfig(corpus, wiki_root, agents=2, sessions=2, max_ratio=MAX_RATIO, quiet=True))
     assert report.ok and len(report.sessions) == 2, report
     wiki = open_wiki(wiki_root)
     index = wiki.sources
