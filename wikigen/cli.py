@@ -158,6 +158,13 @@ def cmd_site(args) -> int:
     return 0
 
 
+def cmd_mcp(args) -> int:
+    from wikigen.mcp_server import make_server
+
+    make_server(Path(args.wiki)).run("stdio")   # opens the wiki first: a bad folder is an error here
+    return 0
+
+
 # --- parser ------------------------------------------------------------------------------------
 
 
@@ -241,6 +248,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("wiki", help="a wiki folder made by 'wikigen build'")
     s.add_argument("--out", required=True, help="folder for the site (new, empty, or a site written before)")
     s.set_defaults(func=cmd_site)
+
+    s = sub.add_parser("mcp", help="serve a wiki to an agent over MCP (stdio, read-only)")
+    s.add_argument("wiki", help="the wiki folder to serve")
+    s.set_defaults(func=cmd_mcp)
     return p
 
 
