@@ -17,7 +17,7 @@ def test_readme_opens_with_the_demo_and_the_tests():
 
 def test_every_command_is_in_the_readme_tour():
     commands = cli.build_parser()._subparsers._group_actions[0].choices
-    assert {"ask", "build", "check", "eval", "index", "mcp", "pages", "rollback", "search", "serve", "site",
+    assert {"ask", "build", "check", "eval", "export", "index", "mcp", "pages", "rollback", "search", "serve", "site",
             "stats"} <= set(commands)
     for name in commands:
         assert f"wikigen {name} " in README, name

@@ -158,6 +158,18 @@ def cmd_site(args) -> int:
     return 0
 
 
+def cmd_export(args) -> int:
+    from wikigen.export import export_claude_code
+    from wikigen.wiki.store import Wiki
+
+    report = export_claude_code(Wiki.open(Path(args.wiki)), Path(args.dir))
+    if args.json:
+        _print_json(report.to_dict())
+    else:
+        print(report.to_text())
+    return 0
+
+
 def cmd_mcp(args) -> int:
     from wikigen.mcp_server import make_server
 
@@ -248,6 +260,14 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("wiki", help="a wiki folder made by 'wikigen build'")
     s.add_argument("--out", required=True, help="folder for the site (new, empty, or a site written before)")
     s.set_defaults(func=cmd_site)
+
+    s = sub.add_parser("export", help="export a wiki for another tool (claude-code: a Claude Code memory folder)")
+    s.add_argument("format", choices=["claude-code"], help="claude-code: MEMORY.md (200 lines, 25,000 bytes) "
+                   "linking one topic file per page")
+    s.add_argument("wiki", help="the wiki folder to export")
+    s.add_argument("dir", help="the folder to write (outside the wiki and the corpus)")
+    s.add_argument("--json", action="store_true", help="print the report as JSON")
+    s.set_defaults(func=cmd_export)
 
     s = sub.add_parser("mcp", help="serve a wiki to an agent over MCP (stdio, read-only)")
     s.add_argument("wiki", help="the wiki folder to serve")
