@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import TextIO
 
 from wikigen.agents.base import AgentTask, SessionOutcome, TokenUsage
+from wikigen.agents.cost import cost_of
 from wikigen.agents.offline import KIND_PREFIX, OfflineBackend
 from wikigen.core.slugs import doc_slug
 from wikigen.agents.topics import Catalog, discover
@@ -59,6 +60,10 @@ class BuildConfig:
     max_ratio: float = 1.0
     index_dir: Path | None = None
     quiet: bool = False
+    session_budget: int = 200_000          # tokens one agent may use in one session (Claude backend)
+    session_turns: int = 40                # model turns one agent may take in one session
+    max_tokens: int | None = None          # stop the build once this many tokens are used in all
+    max_cost: float | None = None          # stop the build once this much (USD, estimated) is spent
 
 
 @dataclass
@@ -72,11 +77,15 @@ class SessionLine:
     seconds: float
     errors: int = 0
     fatal: list[str] = field(default_factory=list)
+    usage: dict | None = None          # the session's token usage (input, output, cache_creation, cache_read)
+    cost_usd: float | None = None      # its estimated cost, when the model is in the price table
 
     def text(self) -> str:
         line = (f"session {self.session}: {self.pages} pages, {self.quotes} quotes, "
                 f"{self.links_repaired} links repaired, ratio {self.ratio:.2f}, {self.tokens} tokens, "
                 f"{self.seconds:.1f} s")
+        if self.cost_usd is not None:
+            line += f", about ${self.cost_usd:,.2f}"
         if self.errors:
             line += f", {self.errors} errors"
         if self.fatal:
@@ -89,6 +98,15 @@ class BuildReport:
     ok: bool
     sessions: list[SessionLine] = field(default_factory=list)
     stopped_reason: str | None = None
+    usage: TokenUsage = field(default_factory=TokenUsage)      # all sessions of this run
+    cost_usd: float | None = None                              # estimated (wikigen.agents.cost)
+
+    def to_dict(self) -> dict:
+        from dataclasses import asdict
+
+        return {"ok": self.ok, "stopped_reason": self.stopped_reason,
+                "sessions": [asdict(s) for s in self.sessions], "usage": self.usage.to_dict(),
+                "cost_usd": None if self.cost_usd is None else round(self.cost_usd, 6)}
 
 
 @dataclass
@@ -205,7 +223,7 @@ def _make_backend(config: BuildConfig, cat: Catalog):
     if config.backend == "claude":
         from wikigen.agents.claude import ClaudeBackend
 
-        return ClaudeBackend(model=config.model)
+        return ClaudeBackend(model=config.model, token_budget=config.session_budget, max_turns=config.session_turns)
     raise WikigenError(f"unknown backend {config.backend!r}; use one of {', '.join(BACKENDS)}")
 
 
@@ -257,6 +275,10 @@ def build(config: BuildConfig, *, out: TextIO | None = None, err: TextIO | None 
         raise UsageError(f"--agents must be at least 1 (got {config.agents})")
     if config.sessions < 0:
         raise UsageError(f"--sessions must be 0 or more (got {config.sessions})")
+    for name, value in (("--session-budget", config.session_budget), ("--session-turns", config.session_turns),
+                        ("--max-tokens", config.max_tokens), ("--max-cost", config.max_cost)):
+        if value is not None and value <= 0:
+            raise UsageError(f"{name} must be positive (got {value})")
     if config.max_ratio <= 0:
         raise UsageError(f"--max-ratio must be positive (got {config.max_ratio})")
     if config.backend not in BACKENDS:
@@ -281,6 +303,7 @@ def build(config: BuildConfig, *, out: TextIO | None = None, err: TextIO | None 
     cat = load_catalog(index, root / ".wikigen" / "cache")
     if backend is None:
         backend = _make_backend(config, cat)
+    price, limit = _spend_limit(config, backend)
 
     agents = [f"agent-{i + 1}" for i in range(config.agents)]
     owners = {p.slug: p.owner for p in wiki.pages()}
@@ -297,7 +320,7 @@ def build(config: BuildConfig, *, out: TextIO | None = None, err: TextIO | None 
     try:
         for session in range(first, first + config.sessions):
             t0 = time.perf_counter()
-            outcomes = _run_session(backend, wiki, index, progress, plan, session, bar)
+            outcomes = _run_session(backend, wiki, index, progress, plan, session, bar, price)
             repaired = repair_links(wiki, session=session)
             for e in repaired.errors:
                 log.warning("link repair: %s", e)
@@ -313,11 +336,14 @@ def build(config: BuildConfig, *, out: TextIO | None = None, err: TextIO | None 
             ratio = size.ratio_tokens if size.ratio_tokens is not None and size.ratio_tokens > size.ratio_chars \
                 else size.ratio_chars
             line = SessionLine(session, len(pages), _count_quotes(pages), repaired.count, ratio, usage.total,
-                               time.perf_counter() - t0, sum(len(o.errors) for o in outcomes), fatal)
+                               time.perf_counter() - t0, sum(len(o.errors) for o in outcomes), fatal,
+                               usage.to_dict(), cost_of(usage, price) if usage.total else None)
+            report.usage.add(usage)
             cov = coverage(progress, pages, doc_ids)     # the session's figures, for the web view's growth chart
+            spend = {"usage": line.usage, "cost_usd": line.cost_usd} if usage.total else {}
             progress.append(session=session, agent=SUMMARY_AGENT, action=SUMMARY_ACTION, **session_summary(
                 size, max_ratio=config.max_ratio, warn_fraction=WARN_FRACTION, pages=line.pages, quotes=line.quotes,
-                links_repaired=line.links_repaired, docs_cited=len(cov.cited), docs_total=cov.docs_total))
+                links_repaired=line.links_repaired, docs_cited=len(cov.cited), docs_total=cov.docs_total), **spend)
             progress.write_markdown()
             commit_session(root, session, line.text().split(": ", 1)[1])
             line.seconds = time.perf_counter() - t0
@@ -335,13 +361,36 @@ def build(config: BuildConfig, *, out: TextIO | None = None, err: TextIO | None 
                 report.stopped_reason = size.message
                 print(f"warning: build stopped after session {session}: {size.message}", file=err)
                 break
+            spent = limit.exceeded() if limit is not None else None
+            if spent:                  # a limit the user set: a clean stop, every page kept and committed
+                report.stopped_reason = spent
+                print(f"build stopped after session {session}: {spent}", file=err)
+                break
     finally:
         if bar is not None:
             bar.close()
+    report.cost_usd = cost_of(report.usage, price) if report.usage.total else None
     return report
 
 
-def _run_session(backend, wiki, index, progress, plan: Plan, session: int, bar) -> list[SessionOutcome]:
+def _spend_limit(config: BuildConfig, backend):
+    """The model's price (or None) and the build-wide SpendLimit, attached to a backend that takes one."""
+    from wikigen.agents.cost import SpendLimit, price_for
+
+    found = price_for(getattr(backend, "model", "") or "") if getattr(backend, "name", "") == "claude" else None
+    price = found[1] if found else None
+    if config.max_tokens is None and config.max_cost is None:
+        return price, None
+    if config.max_cost is not None and price is None:
+        raise UsageError(f"--max-cost needs the model's price, and {getattr(backend, 'model', config.backend)!r} "
+                         "is not in the price table (wikigen/agents/cost.py); use --max-tokens instead")
+    limit = SpendLimit(max_tokens=config.max_tokens, max_cost=config.max_cost, price=price)
+    if hasattr(backend, "limit"):
+        backend.limit = limit
+    return price, limit
+
+
+def _run_session(backend, wiki, index, progress, plan: Plan, session: int, bar, price=None) -> list[SessionOutcome]:
     from wikigen.agents.tools import ToolBox
 
     def one(agent: str) -> tuple[SessionOutcome, dict]:
@@ -376,6 +425,8 @@ def _run_session(backend, wiki, index, progress, plan: Plan, session: int, bar) 
             extra["n_errors"] = len(outcome.errors)
         if outcome.usage.total:
             extra["usage"] = outcome.usage.to_dict()
+            if price is not None:
+                extra["cost_usd"] = round(cost_of(outcome.usage, price), 6)
         if outcome.turns:
             extra["turns"] = outcome.turns
         if outcome.stop_reason != "done":
