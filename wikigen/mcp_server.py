@@ -123,7 +123,7 @@ class WikiTools:
         return tuple(stamps)
 
     def answerer(self):
-        from wikigen.ask.answer import Answerer
+        from wikigen.ask.retrieval import Answerer
 
         key = self._pages_key()
         if self._answerer is None or key != self._answerer_key:
