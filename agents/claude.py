@@ -162,13 +162,18 @@ def format_context(items: Iterable[ContextItem]) -> str:
     return "\n\n".join(parts)
 
 
+def resolve_model(model: str | None = None) -> str:
+    """The model a Claude backend uses: the one given, else WIKIGEN_MODEL, else DEFAULT_MODEL."""
+    return model or os.environ.get("WIKIGEN_MODEL") or DEFAULT_MODEL
+
+
 class ClaudeBackend:
     name = "claude"
 
     def __init__(self, model: str | None = None, *, api_key: str | None = None, base_url: str | None = None,
                  max_tokens: int = 4096, token_budget: int = 200_000, max_turns: int = 40, timeout: float = 60,
                  max_retries: int = 3, client: Any = None, limit: Any = None):
-        self.model = model or os.environ.get("WIKIGEN_MODEL") or DEFAULT_MODEL
+        self.model = resolve_model(model)
         self.limit = limit          # a wikigen.agents.cost.SpendLimit shared by the build's agents, or None
         self.max_tokens = max_tokens
         self.token_budget = token_budget

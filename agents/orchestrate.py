@@ -281,6 +281,7 @@ def build(config: BuildConfig, *, out: TextIO | None = None, err: TextIO | None 
             raise UsageError(f"{name} must be positive (got {value})")
     if config.max_ratio <= 0:
         raise UsageError(f"--max-ratio must be positive (got {config.max_ratio})")
+    _check_price(config)
     if config.backend not in BACKENDS:
         raise WikigenError(f"unknown backend {config.backend!r}; use one of {', '.join(BACKENDS)}")
     try:
@@ -373,17 +374,33 @@ def build(config: BuildConfig, *, out: TextIO | None = None, err: TextIO | None 
     return report
 
 
+def _check_price(config: BuildConfig) -> None:
+    """--max-cost needs a price for the model: refuse before anything is indexed or sent."""
+    if config.max_cost is None or config.backend != "claude":
+        return
+    from wikigen.agents.claude import resolve_model
+    from wikigen.agents.cost import price_for
+
+    model = resolve_model(config.model)
+    if price_for(model) is None:
+        raise UsageError(f"--max-cost needs the model's price, and {model!r} is not in the price table "
+                         "(wikigen/agents/cost.py); use --max-tokens instead")
+
+
 def _spend_limit(config: BuildConfig, backend):
-    """The model's price (or None) and the build-wide SpendLimit, attached to a backend that takes one."""
+    """The model's price (or None) and the build-wide SpendLimit, attached to a backend that takes one.
+    A backend that uses no API (offline) has no price and needs no limit."""
     from wikigen.agents.cost import SpendLimit, price_for
 
-    found = price_for(getattr(backend, "model", "") or "") if getattr(backend, "name", "") == "claude" else None
+    if getattr(backend, "name", "") != "claude":
+        return None, None
+    found = price_for(getattr(backend, "model", "") or "")
     price = found[1] if found else None
     if config.max_tokens is None and config.max_cost is None:
         return price, None
     if config.max_cost is not None and price is None:
-        raise UsageError(f"--max-cost needs the model's price, and {getattr(backend, 'model', config.backend)!r} "
-                         "is not in the price table (wikigen/agents/cost.py); use --max-tokens instead")
+        raise UsageError(f"--max-cost needs the model's price, and {backend.model!r} is not in the price table "
+                         "(wikigen/agents/cost.py); use --max-tokens instead")
     limit = SpendLimit(max_tokens=config.max_tokens, max_cost=config.max_cost, price=price)
     if hasattr(backend, "limit"):
         backend.limit = limit

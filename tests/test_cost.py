@@ -157,10 +157,10 @@ def test_max_tokens_stops_the_build_cleanly_with_pages_kept(corpus, tmp_path, fa
 def test_max_cost_needs_a_known_price(corpus, tmp_path, fake, capsys):
     code = main(["build", str(corpus), "--wiki", str(tmp_path / "wiki"), "--backend", "claude",
                  "--model", "claude-opus-9", "--max-cost", "1.5", "--quiet"])
-    assert code == 2 or code == 1
+    assert code == 2
     err = capsys.readouterr().err
     assert "Error: --max-cost needs the model's price, and 'claude-opus-9' is not in the price table" in err
-    assert fake.requests == []
+    assert fake.requests == [] and not (tmp_path / "wiki").exists()     # refused before anything was done
 
 
 def test_spend_limit_is_shared_and_thread_safe():

@@ -7,7 +7,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import os
 import logging
 import sys
 from pathlib import Path
@@ -130,10 +129,10 @@ def _dry_run(config, as_json: bool) -> int:
         msg = "dry run: the offline backend sends nothing to any API and costs nothing; nothing was written"
         _print_json({"backend": config.backend, "cost_usd": 0.0}) if as_json else print(msg)
         return 0
-    from wikigen.agents.claude import DEFAULT_MODEL
+    from wikigen.agents.claude import resolve_model
     from wikigen.agents.cost import estimate_corpus
 
-    model = config.model or os.environ.get("WIKIGEN_MODEL") or DEFAULT_MODEL
+    model = resolve_model(config.model)
     est = estimate_corpus(config.corpus, agents=config.agents, sessions=config.sessions, model=model,
                           token_budget=config.session_budget, max_turns=config.session_turns)
     _print_json(est.to_dict()) if as_json else print(est.to_text() + "\nnothing was sent and nothing was written")
