@@ -107,3 +107,18 @@ def test_sample_corpus_docx_is_the_generator_output():
     assert mod.render() == mod.OUT.read_bytes()
     text = extract_bytes(mod.OUT.read_bytes(), ".docx").text
     assert "Reference gas analysers | 6 months | UKAS-accredited laboratory | \u00b11% of reading" in text
+
+
+def test_a_nested_table_follows_its_cell_text():
+    d = docx.Document()
+    outer = d.add_table(rows=1, cols=2)
+    cell = outer.cell(0, 0)
+    cell.text = "Fees"
+    inner = cell.add_table(rows=2, cols=2)
+    for r, row in enumerate([["Model", "Price"], ["KS-100", "GBP 120"]]):
+        for c, value in enumerate(row):
+            inner.cell(r, c).text = value
+    outer.cell(0, 1).text = "Payable in 30 days"
+    buf = io.BytesIO()
+    d.save(buf)
+    assert extract_bytes(buf.getvalue(), ".docx").text == "Fees\nModel | Price\nKS-100 | GBP 120 | Payable in 30 days"
