@@ -292,7 +292,8 @@ def build(config: BuildConfig, *, out: TextIO | None = None, err: TextIO | None 
 
     root.mkdir(parents=True, exist_ok=True)
     index_dir = Path(config.index_dir) if config.index_dir else root / ".wikigen" / "index"
-    index, summary = CorpusIndex.build(corpus, index_dir)
+    with _IndexBar(not config.quiet and err.isatty(), err) as on_file:
+        index, summary = CorpusIndex.build(corpus, index_dir, progress=on_file)
     docs = index.documents()
     if not docs:
         raise CorpusError(f"no readable documents in {corpus} (.txt .md .html .pdf); nothing to build")
@@ -385,6 +386,30 @@ def _check_price(config: BuildConfig) -> None:
     if price_for(model) is None:
         raise UsageError(f"--max-cost needs the model's price, and {model!r} is not in the price table "
                          "(wikigen/agents/cost.py); use --max-tokens instead")
+
+
+class _IndexBar:
+    """progress(done, total) for the build's indexing step: a tqdm bar on err when enabled (a terminal)."""
+
+    def __init__(self, enabled: bool, err: TextIO):
+        self.enabled, self.err, self.bar = enabled, err, None
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.enabled:
+            return
+        if self.bar is None:
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=total, desc="indexing", unit="file", file=self.err, leave=False)
+        self.bar.n = done
+        self.bar.refresh()
+
+    def __enter__(self) -> "_IndexBar":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.bar is not None:
+            self.bar.close()
 
 
 def _spend_limit(config: BuildConfig, backend):

@@ -153,3 +153,11 @@ def test_progress_bars_only_on_a_terminal(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(sys, "stderr", quiet)
     assert cli.main(["index", str(ACME), "--index", str(tmp_path / "c"), "--json", "--quiet"]) == 0
     assert quiet.getvalue() == ""
+
+
+def test_build_shows_an_indexing_bar_on_a_terminal(tmp_path, monkeypatch):
+    term = _Terminal()
+    monkeypatch.setattr(sys, "stderr", term)
+    assert cli.main(["build", str(ACME), "--wiki", str(tmp_path / "wiki"), "--sessions", "1"]) == 0
+    assert re.search(r"indexing: +\d+%.*43/43", term.getvalue())
+    assert re.search(r"\d+/2 \[", term.getvalue())                 # the agent-session bar (2 agents x 1 session)
