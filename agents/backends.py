@@ -24,9 +24,11 @@ DEFAULT_BACKEND = "offline"
 
 
 def get_backend(name: str, *, model: str | None = None, catalog: "Catalog | None" = None, agents: int = 2,
-                sessions: int = 2, offline_params: "OfflineParams | None" = None) -> AgentBackend:
+                sessions: int = 2, offline_params: "OfflineParams | None" = None,
+                token_budget: int | None = None, max_turns: int | None = None) -> AgentBackend:
     """The backend called `name`. The offline one plans over `catalog` (found lazily when None) for a
-    build of `agents` x `sessions`; the Claude one talks to `model`. Raises UsageError for an unknown
+    build of `agents` x `sessions`; the Claude one talks to `model`, each agent's session within
+    `token_budget` tokens and `max_turns` turns. Raises UsageError for an unknown
     name, BackendError when the backend cannot be used (no API key)."""
     if name == "offline":
         from wikigen.agents.offline import OfflineBackend
@@ -36,5 +38,6 @@ def get_backend(name: str, *, model: str | None = None, catalog: "Catalog | None
     if name == "claude":
         from wikigen.agents.claude import ClaudeBackend    # imports the anthropic SDK: only when asked for
 
-        return ClaudeBackend(model=model)
+        limits = {k: v for k, v in (("token_budget", token_budget), ("max_turns", max_turns)) if v is not None}
+        return ClaudeBackend(model=model, **limits)
     raise UsageError(f"unknown backend {name!r}; choose one of: {', '.join(BACKENDS)}")

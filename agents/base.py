@@ -56,7 +56,7 @@ class SessionOutcome:
     errors: list[str] = field(default_factory=list)       # tool errors and refused writes, one line each
     usage: TokenUsage = field(default_factory=TokenUsage)
     turns: int = 0
-    stop_reason: str = "done"   # done | budget | turn_limit | api_error
+    stop_reason: str = "done"   # done | budget | turn_limit | spend_limit | api_error
     fatal: str | None = None    # set when the session ended on an unrecoverable backend error
 
 

@@ -162,13 +162,19 @@ def format_context(items: Iterable[ContextItem]) -> str:
     return "\n\n".join(parts)
 
 
+def resolve_model(model: str | None = None) -> str:
+    """The model a Claude backend uses: the one given, else WIKIGEN_MODEL, else DEFAULT_MODEL."""
+    return model or os.environ.get("WIKIGEN_MODEL") or DEFAULT_MODEL
+
+
 class ClaudeBackend(AgentBackend):
     name = "claude"
 
     def __init__(self, model: str | None = None, *, api_key: str | None = None, base_url: str | None = None,
                  max_tokens: int = 4096, token_budget: int = 200_000, max_turns: int = 40, timeout: float = 60,
-                 max_retries: int = 3, client: Any = None):
-        self.model = model or os.environ.get("WIKIGEN_MODEL") or DEFAULT_MODEL
+                 max_retries: int = 3, client: Any = None, limit: Any = None):
+        self.model = resolve_model(model)
+        self.limit = limit          # a wikigen.agents.cost.SpendLimit shared by the build's agents, or None
         self.max_tokens = max_tokens
         self.token_budget = token_budget
         self.max_turns = max_turns
@@ -212,6 +218,11 @@ class ClaudeBackend(AgentBackend):
                 out.stop_reason = "turn_limit"
                 log.warning("%s session %d: turn limit (%d) reached", task.agent, task.session, self.max_turns)
                 break
+            stop = self.limit.exceeded() if self.limit is not None else None
+            if stop:
+                out.stop_reason = "spend_limit"
+                log.warning("%s session %d: %s", task.agent, task.session, stop)
+                break
             if out.usage.total > self.token_budget:
                 out.stop_reason = "budget"
                 log.warning("%s session %d: token budget spent (%d > %d)", task.agent, task.session,
@@ -225,7 +236,10 @@ class ClaudeBackend(AgentBackend):
                 log.error("%s session %d ended on an API error: %s", task.agent, task.session, out.fatal)
                 break
             out.turns += 1
-            out.usage.add(_usage_of(response))
+            usage = _usage_of(response)
+            out.usage.add(usage)
+            if self.limit is not None:
+                self.limit.add(usage)
             content = list(getattr(response, "content", None) or [])
             uses = [b for b in content if getattr(b, "type", None) == "tool_use"]
             skipped = sorted({str(getattr(b, "type", None)) for b in content} - _ECHO_TYPES)

@@ -41,6 +41,7 @@ from wikigen.agents.backends import BACKENDS, get_backend
 from wikigen.agents.base import KIND_PREFIX, AgentBackend, AgentTask, SessionOutcome, TokenUsage
 from wikigen.agents.catalog import Catalog
 from wikigen.agents.catalog_cache import CATALOG_VERSION, load_catalog
+from wikigen.agents.cost import cost_of
 from wikigen.core.errors import BackendError, CorpusError, UsageError, WikigenError
 from wikigen.core.slugs import doc_slug
 
@@ -61,6 +62,10 @@ class BuildConfig:
     max_ratio: float = 1.0
     index_dir: Path | None = None
     quiet: bool = False             # for the caller (the CLI shows no progress bar); the build prints nothing
+    session_budget: int = 200_000          # tokens one agent may use in one session (Claude backend)
+    session_turns: int = 40                # model turns one agent may take in one session
+    max_tokens: int | None = None          # stop the build once this many tokens are used in all
+    max_cost: float | None = None          # stop the build once this much (USD, estimated) is spent
 
 
 @dataclass
@@ -74,11 +79,15 @@ class SessionLine:
     seconds: float
     errors: int = 0
     fatal: list[str] = field(default_factory=list)
+    usage: dict | None = None          # the session's token usage (input, output, cache_creation, cache_read)
+    cost_usd: float | None = None      # its estimated cost, when the model is in the price table
 
     def text(self) -> str:
         line = (f"session {self.session}: {self.pages} pages, {self.quotes} quotes, "
                 f"{self.links_repaired} links repaired, ratio {self.ratio:.2f}, {self.tokens} tokens, "
                 f"{self.seconds:.1f} s")
+        if self.cost_usd is not None:
+            line += f", about ${self.cost_usd:,.2f}"
         if self.errors:
             line += f", {self.errors} errors"
         if self.fatal:
@@ -91,6 +100,15 @@ class BuildReport:
     ok: bool
     sessions: list[SessionLine] = field(default_factory=list)
     stopped_reason: str | None = None
+    usage: TokenUsage = field(default_factory=TokenUsage)      # all sessions of this run
+    cost_usd: float | None = None                              # estimated (wikigen.agents.cost)
+
+    def to_dict(self) -> dict:
+        from dataclasses import asdict
+
+        return {"ok": self.ok, "stopped_reason": self.stopped_reason,
+                "sessions": [asdict(s) for s in self.sessions], "usage": self.usage.to_dict(),
+                "cost_usd": None if self.cost_usd is None else round(self.cost_usd, 6)}
 
 
 @dataclass
@@ -218,8 +236,13 @@ def _check_config(config: BuildConfig) -> tuple[Path, Path]:
         raise UsageError(f"--agents must be at least 1 (got {config.agents})")
     if config.sessions < 0:
         raise UsageError(f"--sessions must be 0 or more (got {config.sessions})")
+    for name, value in (("--session-budget", config.session_budget), ("--session-turns", config.session_turns),
+                        ("--max-tokens", config.max_tokens), ("--max-cost", config.max_cost)):
+        if value is not None and value <= 0:
+            raise UsageError(f"{name} must be positive (got {value})")
     if config.max_ratio <= 0:
         raise UsageError(f"--max-ratio must be positive (got {config.max_ratio})")
+    _check_price(config)
     if config.backend not in BACKENDS:
         raise UsageError(f"unknown backend {config.backend!r}; choose one of: {', '.join(BACKENDS)}")
     try:
@@ -230,15 +253,18 @@ def _check_config(config: BuildConfig) -> tuple[Path, Path]:
     return corpus, root
 
 
-def _session_line(session: int, outcomes: list[SessionOutcome], pages, repaired: int, size, t0: float) -> SessionLine:
+def _session_line(session: int, outcomes: list[SessionOutcome], pages, repaired: int, size, t0: float,
+                  price=None) -> tuple[SessionLine, TokenUsage]:
     usage = TokenUsage()
     for o in outcomes:
         usage.add(o.usage)
     fatal = [f"{o.agent}: {o.fatal}" for o in outcomes if o.fatal]
     ratio = size.ratio_tokens if size.ratio_tokens is not None and size.ratio_tokens > size.ratio_chars \
         else size.ratio_chars
-    return SessionLine(session, len(pages), _count_quotes(pages), repaired, ratio, usage.total,
-                       time.perf_counter() - t0, sum(len(o.errors) for o in outcomes), fatal)
+    line = SessionLine(session, len(pages), _count_quotes(pages), repaired, ratio, usage.total,
+                       time.perf_counter() - t0, sum(len(o.errors) for o in outcomes), fatal,
+                       usage.to_dict(), cost_of(usage, price) if usage.total else None)
+    return line, usage
 
 
 def _tidy_up(wiki, index, progress, session: int, max_ratio: float, counter):
@@ -262,14 +288,16 @@ def _log_summary(progress, session: int, line: SessionLine, size, pages, doc_ids
     from wikigen.wiki.size_guard import WARN_FRACTION
 
     cov = coverage(progress, pages, doc_ids)
+    spend = {"usage": line.usage, "cost_usd": line.cost_usd} if line.tokens else {}
     progress.append(session=session, agent=SUMMARY_AGENT, action=SUMMARY_ACTION, **session_summary(
         size, max_ratio=max_ratio, warn_fraction=WARN_FRACTION, pages=line.pages, quotes=line.quotes,
-        links_repaired=line.links_repaired, docs_cited=len(cov.cited), docs_total=cov.docs_total))
+        links_repaired=line.links_repaired, docs_cited=len(cov.cited), docs_total=cov.docs_total), **spend)
     progress.write_markdown()
 
 
 def build(config: BuildConfig, *, on_session: Callable[[SessionLine], None] | None = None,
           on_warning: Callable[[str], None] | None = None, on_agent_done: Callable[[str, int], None] | None = None,
+          on_index_progress: Callable[[int, int], None] | None = None,
           backend: AgentBackend | None = None, counter=None) -> BuildReport:
     """Build or extend the wiki. Each finished session goes to `on_session`, a build that stops early to
     `on_warning` (one line), each agent's finished session to `on_agent_done(agent, session)`; without
@@ -285,7 +313,7 @@ def build(config: BuildConfig, *, on_session: Callable[[SessionLine], None] | No
     corpus, root = _check_config(config)
     root.mkdir(parents=True, exist_ok=True)
     index_dir = Path(config.index_dir) if config.index_dir else root / ".wikigen" / "index"
-    index, summary = CorpusIndex.build(corpus, index_dir)
+    index, summary = CorpusIndex.build(corpus, index_dir, progress=on_index_progress)
     docs = index.documents()
     if not docs:
         raise CorpusError(f"no readable documents in {corpus} (.txt .md .html .pdf); nothing to build")
@@ -297,7 +325,9 @@ def build(config: BuildConfig, *, on_session: Callable[[SessionLine], None] | No
     cat = load_catalog(index, root / ".wikigen" / "cache")
     if backend is None:
         backend = get_backend(config.backend, model=config.model, catalog=cat, agents=config.agents,
-                              sessions=config.sessions)
+                              sessions=config.sessions, token_budget=config.session_budget,
+                              max_turns=config.session_turns)
+    price, limit = _spend_limit(config, backend)
 
     agents = [f"agent-{i + 1}" for i in range(config.agents)]
     owners = {p.slug: p.owner for p in wiki.pages()}
@@ -307,10 +337,11 @@ def build(config: BuildConfig, *, on_session: Callable[[SessionLine], None] | No
     report = BuildReport(ok=True)
     for session in range(first, first + config.sessions):
         t0 = time.perf_counter()
-        outcomes = _run_session(backend, wiki, index, progress, plan, session, on_agent_done)
+        outcomes = _run_session(backend, wiki, index, progress, plan, session, on_agent_done, price)
         repaired, size = _tidy_up(wiki, index, progress, session, config.max_ratio, counter)
         pages = wiki.pages()
-        line = _session_line(session, outcomes, pages, repaired.count, size, t0)
+        line, usage = _session_line(session, outcomes, pages, repaired.count, size, t0, price)
+        report.usage.add(usage)
         _log_summary(progress, session, line, size, pages, doc_ids, config.max_ratio)
         commit_session(root, session, line.text().split(": ", 1)[1])
         line.seconds = time.perf_counter() - t0
@@ -325,11 +356,50 @@ def build(config: BuildConfig, *, on_session: Callable[[SessionLine], None] | No
         if not report.ok:
             on_warning(f"build stopped after session {session}: {report.stopped_reason}")
             break
+        spent = limit.exceeded() if limit is not None else None
+        if spent:                  # a limit the user set: a clean stop, every page kept and committed
+            report.stopped_reason = spent
+            on_warning(f"build stopped after session {session}: {spent}")
+            break
+    report.cost_usd = cost_of(report.usage, price) if report.usage.total else None
     return report
 
 
+def _check_price(config: BuildConfig) -> None:
+    """--max-cost needs a price for the model: refuse before anything is indexed or sent."""
+    if config.max_cost is None or config.backend != "claude":
+        return
+    from wikigen.agents.claude import resolve_model
+    from wikigen.agents.cost import price_for
+
+    model = resolve_model(config.model)
+    if price_for(model) is None:
+        raise UsageError(f"--max-cost needs the model's price, and {model!r} is not in the price table "
+                         "(wikigen/agents/cost.py); use --max-tokens instead")
+
+
+def _spend_limit(config: BuildConfig, backend):
+    """The model's price (or None) and the build-wide SpendLimit, attached to a backend that takes one.
+    A backend that uses no API (offline) has no price and needs no limit."""
+    from wikigen.agents.cost import SpendLimit, price_for
+
+    if getattr(backend, "name", "") != "claude":
+        return None, None
+    found = price_for(getattr(backend, "model", "") or "")
+    price = found[1] if found else None
+    if config.max_tokens is None and config.max_cost is None:
+        return price, None
+    if config.max_cost is not None and price is None:
+        raise UsageError(f"--max-cost needs the model's price, and {backend.model!r} is not in the price table "
+                         "(wikigen/agents/cost.py); use --max-tokens instead")
+    limit = SpendLimit(max_tokens=config.max_tokens, max_cost=config.max_cost, price=price)
+    if hasattr(backend, "limit"):
+        backend.limit = limit
+    return price, limit
+
+
 def _run_session(backend: AgentBackend, wiki, index, progress, plan: Plan, session: int,
-                 on_agent_done: Callable[[str, int], None] | None) -> list[SessionOutcome]:
+                 on_agent_done: Callable[[str, int], None] | None, price=None) -> list[SessionOutcome]:
     from wikigen.agents.tools import ToolBox
 
     def one(agent: str) -> tuple[SessionOutcome, dict]:
@@ -364,6 +434,8 @@ def _run_session(backend: AgentBackend, wiki, index, progress, plan: Plan, sessi
             extra["n_errors"] = len(outcome.errors)
         if outcome.usage.total:
             extra["usage"] = outcome.usage.to_dict()
+            if price is not None:
+                extra["cost_usd"] = round(cost_of(outcome.usage, price), 6)
         if outcome.turns:
             extra["turns"] = outcome.turns
         if outcome.stop_reason != "done":

@@ -61,6 +61,7 @@ KO_RB = "ko/server-failover-runbook"
 P_ISP = "policies/information-security-policy"  # .md
 P_RET = "policies/data-retention-policy"
 P_TRV = "policies/travel-policy"  # PDF
+P_CAL = "policies/calibration-policy"  # .docx, values in a table
 P_EXP = "policies/expense-policy"  # .html
 P_AUP = "policies/acceptable-use-policy"
 P_VMP = "policies/vendor-management-policy"
@@ -289,6 +290,10 @@ QUESTIONS = [
            "1년간 80% 이상 출근하면 15일이며, 3년 이상 근속 시 매 2년마다 1일이 가산되어 최대 25일까지 부여된다. 1년 미만 근속자는 1개월 개근 시 1일.",
            [(KO_HR, "1년간 80% 이상 출근한 직원에게는 15일의 연차유급휴가를 부여한다."),
             (KO_HR, "가산휴가를 포함한 총 휴가 일수는 25일을 한도로 한다.")]),
+    single("gas-analyser-calibration", "Policy Rule",
+           "How often must Kestrel's reference gas analysers be calibrated, and by whom?",
+           "At least every 6 months, by a UKAS-accredited laboratory, to within ±1% of reading (Test Equipment Calibration Policy, KI-POL-011).",
+           [(P_CAL, "Reference gas analysers | 6 months | UKAS-accredited laboratory | \u00b11% of reading")]),
 
     # --- aggregate ----------------------------------------------------------------------------
     aggregate("agg-governing-law-england-wales", "Governing Law",

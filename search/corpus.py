@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from wikigen.core.errors import CorpusError, ExtractError
-from wikigen.search.extract import DEFAULT_MAX_BYTES, SUFFIXES, extract_bytes
+from wikigen.search.extract import DEFAULT_MAX_BYTES, SUFFIXES, extract_bytes, unsupported_reason
 
 __all__ = ["FileEntry", "Document", "Skipped", "Scan", "scan_corpus", "load", "load_corpus", "doc_ids_for"]
 
@@ -144,7 +144,7 @@ def scan_corpus(root: Path, *, max_bytes: int = DEFAULT_MAX_BYTES, exclude: list
                     scan.skipped.append(Skipped(r, reason))
                     continue
             if suffix not in SUFFIXES:
-                scan.skipped.append(Skipped(r, f"unsupported file type {suffix or '(no extension)'}"))
+                scan.skipped.append(Skipped(r, unsupported_reason(suffix)))
                 continue
             try:
                 st = p.stat()

@@ -1,4 +1,4 @@
-"""File -> text for .txt, .md, .html and .pdf, with a skip reason for anything that cannot be used.
+"""File -> text for .txt, .md, .html, .pdf and .docx, with a skip reason for anything that cannot be used.
 
 The text returned here is what every character offset in the project refers to, so it is kept
 exactly: line endings are not touched (``\\r\\n`` stays), only a leading BOM is removed. Text that is
@@ -18,7 +18,8 @@ from wikigen.core.errors import ExtractError
 
 __all__ = [
     "TEXT_SUFFIXES", "SUFFIXES", "DEFAULT_MAX_BYTES", "Extracted", "ExtractError",
-    "extract_bytes", "decode_text", "html_to_text", "pdf_to_text", "title_from_text",
+    "extract_bytes", "decode_text", "html_to_text", "pdf_to_text", "docx_to_text", "title_from_text",
+    "unsupported_reason",
 ]
 
 log = logging.getLogger(__name__)
@@ -26,7 +27,16 @@ log = logging.getLogger(__name__)
 TEXT_SUFFIXES = frozenset({".txt", ".md", ".markdown"})
 HTML_SUFFIXES = frozenset({".html", ".htm"})
 PDF_SUFFIXES = frozenset({".pdf"})
-SUFFIXES = TEXT_SUFFIXES | HTML_SUFFIXES | PDF_SUFFIXES
+DOCX_SUFFIXES = frozenset({".docx"})
+SUFFIXES = TEXT_SUFFIXES | HTML_SUFFIXES | PDF_SUFFIXES | DOCX_SUFFIXES
+# Formats we do not read, with how to turn them into one we do.
+_CONVERT = "convert it to .docx first, e.g. `libreoffice --headless --convert-to docx FILE`"
+_HINTS = {
+    ".doc": f"legacy Word .doc is not supported: {_CONVERT}",
+    ".rtf": f"RTF is not supported: {_CONVERT}",
+    ".odt": f"OpenDocument text is not supported: {_CONVERT}",
+    ".docm": "macro-enabled Word files are not read: save it as .docx (macros removed)",
+}
 DEFAULT_MAX_BYTES = 20 * 1024 * 1024
 TITLE_CHARS = 120
 
@@ -35,7 +45,7 @@ TITLE_CHARS = 120
 class Extracted:
     text: str
     title: str
-    encoding: str  # "utf-8", the legacy encoding detected, or "pdf"
+    encoding: str  # "utf-8", the legacy encoding detected, "pdf" or "docx"
 
 
 # --- plain text ----------------------------------------------------------------------------------
@@ -242,6 +252,56 @@ def pdf_to_text(data: bytes) -> tuple[str, str]:
     return text, title
 
 
+# --- Word (.docx) ------------------------------------------------------------------------------
+
+def docx_to_text(data: bytes) -> tuple[str, str]:
+    """(text of the body, core-properties title) of a .docx file, with python-docx.
+
+    Paragraphs and tables come in reading order (the body's block items). Paragraphs are separated
+    by a blank line; a table is one line per row with its cells joined by " | " (each cell once,
+    merged cells included; a nested table's rows follow its cell's text). Headers, footers,
+    footnotes and comments are not part of the text.
+    """
+    try:
+        import docx
+        from docx.table import Table
+
+        document = docx.Document(io.BytesIO(data))
+        blocks: list[str] = []
+        for item in document.iter_inner_content():
+            text = _docx_table(item) if isinstance(item, Table) else item.text
+            if text.strip():
+                blocks.append(text)
+        title = " ".join((document.core_properties.title or "").split())
+    except Exception as e:  # a damaged or encrypted package, or not a Word file at all
+        raise ExtractError(f"unreadable Word file: {type(e).__name__}: {e}"[:200]) from None
+    return "\n\n".join(blocks), title
+
+
+def _docx_table(table) -> str:
+    from docx.table import Table, _Cell
+
+    rows = []
+    for tr in table._tbl.tr_lst:  # the XML's own cells: a merged cell appears once, not per grid column
+        cells = []
+        for tc in tr.tc_lst:
+            parts = []
+            for item in _Cell(tc, table).iter_inner_content():
+                text = _docx_table(item) if isinstance(item, Table) else item.text
+                if text.strip():
+                    parts.append(text)
+            cells.append("\n".join(parts).strip())
+        if any(cells):
+            rows.append(" | ".join(cells))
+    return "\n".join(rows)
+
+
+def unsupported_reason(suffix: str) -> str:
+    """The skip reason for a file type that is not read, with how to convert it where we know how."""
+    suffix = suffix.lower()
+    return _HINTS.get(suffix) or f"unsupported file type {suffix or '(no extension)'}"
+
+
 # --- title and dispatch --------------------------------------------------------------------------
 
 _LINE = re.compile(r"[^\r\n]+")
@@ -267,20 +327,23 @@ def extract_bytes(data: bytes, suffix: str) -> Extracted:
     """
     suffix = suffix.lower()
     if suffix not in SUFFIXES:
-        raise ExtractError(f"unsupported file type {suffix or '(no extension)'}")
+        raise ExtractError(unsupported_reason(suffix))
     if not data:
         raise ExtractError("empty file")
     if suffix in PDF_SUFFIXES:
         text, title = pdf_to_text(data)
         encoding = "pdf"
+    elif suffix in DOCX_SUFFIXES:
+        text, title = docx_to_text(data)
+        encoding = "docx"
     else:
         text, encoding = decode_text(data)
         title = ""
         if suffix in HTML_SUFFIXES:
             text, title = html_to_text(text)
     if not text.strip():
-        raise ExtractError("no text (empty or whitespace only)" if suffix not in PDF_SUFFIXES
-                           else "no extractable text (a scanned PDF?)")
+        raise ExtractError("no extractable text (a scanned PDF?)" if suffix in PDF_SUFFIXES
+                           else "no text (empty or whitespace only)")
     if not title:
         title = title_from_text(text)
     elif len(title) > TITLE_CHARS:

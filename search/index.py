@@ -21,7 +21,7 @@ import shutil
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
+from typing import Callable, Iterable
 
 import tantivy
 from tantivy import Occur, Query
@@ -140,8 +140,10 @@ class CorpusIndex:
 
     @classmethod
     def build(cls, corpus_dir: Path, index_dir: Path, *, counter: TokenCounter | None = None,
-              max_bytes: int = DEFAULT_MAX_BYTES) -> tuple["CorpusIndex", IndexSummary]:
-        """Index corpus_dir into index_dir, incrementally. Returns the opened index and a summary."""
+              max_bytes: int = DEFAULT_MAX_BYTES,
+              progress: Callable[[int, int], None] | None = None) -> tuple["CorpusIndex", IndexSummary]:
+        """Index corpus_dir into index_dir, incrementally. Returns the opened index and a summary.
+        progress(done, total), when given, is called as the files are gone through."""
         t0 = time.perf_counter()
         corpus_dir, index_dir = Path(corpus_dir), Path(index_dir)
         root = corpus_dir.resolve()
@@ -175,7 +177,9 @@ class CorpusIndex:
         job: WriteJob | None = None  # opened at the first document to (re-)index
 
         try:
-            for entry in scan.files:
+            for done, entry in enumerate(scan.files):
+                if progress is not None:
+                    progress(done, len(scan.files))
                 rec = old.get(entry.doc_id)
                 same_path = rec is not None and rec.get("path") == entry.path
                 if same_path and rec["size"] == entry.size and rec["mtime_ns"] == entry.mtime_ns:
@@ -208,6 +212,8 @@ class CorpusIndex:
                 else:
                     summary.changed += 1
 
+            if progress is not None:
+                progress(len(scan.files), len(scan.files))
             removed = [d for d in old if d not in new_docs and d not in indexed_ids]
             summary.removed = len(removed)
             if removed and job is None:

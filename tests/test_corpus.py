@@ -126,7 +126,9 @@ def test_extract_rejects_bad_inputs_with_reasons():
     with pytest.raises(ExtractError, match="whitespace"):
         extract_bytes(b" \r\n\t ", ".txt")
     with pytest.raises(ExtractError, match="unsupported"):
-        extract_bytes(b"data", ".docx")
+        extract_bytes(b"data", ".xlsx")
+    with pytest.raises(ExtractError, match="convert-to docx"):
+        extract_bytes(b"data", ".doc")
     with pytest.raises(ExtractError, match="PDF"):
         extract_bytes(b"%PDF-1.4 this is not really a pdf", ".pdf")
 

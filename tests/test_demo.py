@@ -6,7 +6,7 @@ from wikigen.demo import main
 def test_the_demo_runs_end_to_end(tmp_path, capsys):
     assert main(tmp_path / "demo") == 0
     out = capsys.readouterr().out
-    assert "indexed 42 documents" in out
+    assert "indexed 43 documents" in out
     assert "session 2:" in out
     for mode in ("search", "wiki", "wiki+search"):
         assert f"Ask ({mode})" in out

@@ -17,7 +17,7 @@ def test_readme_opens_with_the_demo_and_the_tests():
 
 def test_every_command_is_in_the_readme_tour():
     commands = cli.build_parser()._subparsers._group_actions[0].choices
-    assert {"ask", "build", "check", "eval", "index", "pages", "rollback", "search", "serve", "site",
+    assert {"ask", "build", "check", "eval", "export", "index", "mcp", "pages", "rollback", "search", "serve", "site",
             "stats"} <= set(commands)
     for name in commands:
         assert f"wikigen {name} " in README, name
@@ -29,3 +29,33 @@ def test_help_shows_the_first_two_commands(capsys):
     out = capsys.readouterr().out
     assert "wikigen build corpora/acme --wiki my-wiki" in out
     assert 'wikigen ask "Which contracts renew automatically?" --wiki my-wiki' in out
+
+
+def test_every_option_is_in_the_readme_reference():
+    """Each subcommand's row in the README's command reference names every one of its options."""
+    missing = []
+    for name, sub in cli.build_parser()._subparsers._group_actions[0].choices.items():
+        row = next((line for line in README.splitlines() if line.startswith(f"| `{name} ")), None)
+        if row is None:
+            missing.append(f"{name}: no row in the command reference")
+            continue
+        for action in sub._actions:
+            for opt in action.option_strings:
+                if opt not in ("-h", "--help") and f"`{opt}" not in row:
+                    missing.append(f"{name} {opt}")
+    assert not missing, missing
+
+
+def test_the_python_api_example_runs(tmp_path):
+    """The README's Python block runs as written (its work folder moved into tmp)."""
+    import subprocess
+    import sys
+
+    block = README.split("## Python API", 1)[1].split("```python", 1)[1].split("```", 1)[0]
+    code = block.replace('Path("api-demo")', f"Path({str(tmp_path / 'api-demo')!r})")
+    assert code != block
+    root = Path(__file__).resolve().parents[1]
+    r = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=240)
+    assert r.returncode == 0, r.stderr
+    assert "contracts/msa-brightline-logistics" in r.stdout
+    assert not (root / "api-demo").exists()

@@ -42,7 +42,7 @@ def test_corpus_shape(built):
     assert sum(i.startswith("ko/") for i in ids) >= 4
     suffixes = [f.suffix for f in CORPUS.rglob("*") if f.is_file()]
     assert suffixes.count(".pdf") >= 3
-    assert ".html" in suffixes and ".md" in suffixes
+    assert ".html" in suffixes and ".md" in suffixes and ".docx" in suffixes
     korean = [i for i in ids if i.startswith("ko/")]
     for doc_id in korean:
         text = index.texts.read(doc_id, 0, 200)

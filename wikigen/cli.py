@@ -5,6 +5,7 @@ the project's own errors into one line on stderr. Results go to stdout, progress
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import logging
 import sys
@@ -29,13 +30,58 @@ def _print_json(obj) -> None:
     print(json.dumps(obj, ensure_ascii=False, indent=None))
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("wikigen-memory")
+    except PackageNotFoundError:      # run from a source tree that was never installed
+        from wikigen import __version__
+
+        return __version__
+
+
+class _Bar:
+    """A progress(done, total) callback for the library: a tqdm bar on stderr when stderr is a terminal
+    and the command is not --quiet; otherwise it does nothing."""
+
+    def __init__(self, desc: str, quiet: bool = False, unit: str = "it"):
+        self.desc, self.unit = desc, unit
+        self.enabled = not quiet and sys.stderr.isatty()
+        self.bar = None
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.enabled:
+            return
+        if self.bar is None:
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=total, desc=self.desc, unit=self.unit, file=sys.stderr, leave=False)
+        self.bar.total = total
+        self.bar.n = done
+        self.bar.refresh()
+
+    def __enter__(self) -> "_Bar":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
 # --- subcommands -------------------------------------------------------------------------------
 
 def cmd_index(args) -> int:
     from wikigen.search.index import CorpusIndex
 
-    _, summary = CorpusIndex.build(Path(args.corpus), Path(args.index))
-    print(summary.to_text())
+    with _Bar("indexing", args.quiet, "file") as bar:
+        _, summary = CorpusIndex.build(Path(args.corpus), Path(args.index), progress=bar)
+    if args.json:
+        d = dataclasses.asdict(summary)
+        d["skipped"] = [{"path": p, "reason": r} for p, r in summary.skipped]
+        _print_json(d)
+    else:
+        print(summary.to_text())
     return 0
 
 
@@ -59,7 +105,12 @@ def cmd_build(args) -> int:
         corpus=Path(args.corpus), wiki=Path(args.wiki), agents=args.agents, sessions=args.sessions,
         backend=args.backend, model=args.model, max_ratio=args.max_ratio,
         index_dir=Path(args.index) if args.index else None, quiet=args.quiet,
+        session_budget=args.session_budget, session_turns=args.session_turns, max_tokens=args.max_tokens,
+        max_cost=args.max_cost,
     )
+    if args.dry_run:
+        return _dry_run(config, args.json)
+    lines_to = sys.stderr if args.json else sys.stdout      # with --json, session lines go to stderr
     bar = None
     if not args.quiet and sys.stderr.isatty():
         from tqdm import tqdm
@@ -70,15 +121,68 @@ def cmd_build(args) -> int:
     def on_session(line) -> None:
         if bar is not None:
             bar.clear()
-        print(line.text(), flush=True)
+        print(line.text(), file=lines_to, flush=True)
 
     try:
-        report = build(config, on_session=on_session, on_warning=lambda text: print(f"warning: {text}", file=sys.stderr),
-                       on_agent_done=(lambda agent, session: bar.update(1)) if bar is not None else None)
+        with _IndexBar(not args.quiet and sys.stderr.isatty()) as on_file:
+            report = build(config, on_session=on_session,
+                           on_warning=lambda text: print(f"warning: {text}", file=sys.stderr),
+                           on_agent_done=(lambda agent, session: bar.update(1)) if bar is not None else None,
+                           on_index_progress=on_file)
     finally:
         if bar is not None:
             bar.close()
+    if args.json:
+        _print_json(report.to_dict())
+    elif report.usage.total:
+        u = report.usage
+        cost = "" if report.cost_usd is None else f", about ${report.cost_usd:,.2f}"
+        print(f"usage: {u.total:,} tokens (input {u.input:,}, output {u.output:,}, cache write "
+              f"{u.cache_creation:,}, cache read {u.cache_read:,}){cost}")
+        if report.cost_usd is not None:
+            from wikigen.agents.cost import PRICE_NOTE
+
+            print(f"  {PRICE_NOTE}")
     return 0 if report.ok else 1
+
+
+class _IndexBar:
+    """progress(done, total) for the build's indexing step: a tqdm bar on stderr when enabled (a terminal)."""
+
+    def __init__(self, enabled: bool):
+        self.enabled, self.err, self.bar = enabled, sys.stderr, None
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.enabled:
+            return
+        if self.bar is None:
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=total, desc="indexing", unit="file", file=self.err, leave=False)
+        self.bar.n = done
+        self.bar.refresh()
+
+    def __enter__(self) -> "_IndexBar":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def _dry_run(config, as_json: bool) -> int:
+    if config.backend != "claude":
+        msg = "dry run: the offline backend sends nothing to any API and costs nothing; nothing was written"
+        _print_json({"backend": config.backend, "cost_usd": 0.0}) if as_json else print(msg)
+        return 0
+    from wikigen.agents.claude import resolve_model
+    from wikigen.agents.cost import estimate_corpus
+
+    model = resolve_model(config.model)
+    est = estimate_corpus(config.corpus, agents=config.agents, sessions=config.sessions, model=model,
+                          token_budget=config.session_budget, max_turns=config.session_turns)
+    _print_json(est.to_dict()) if as_json else print(est.to_text() + "\nnothing was sent and nothing was written")
+    return 0
 
 
 def cmd_check(args) -> int:
@@ -86,8 +190,12 @@ def cmd_check(args) -> int:
     from wikigen.wiki.lint import check_wiki
 
     report = check_wiki(open_wiki(Path(args.wiki)))
-    for line in report.lines():
-        print(line)
+    if args.json:
+        _print_json({"ok": report.ok, "pages": report.pages, "counts": report.counts(),
+                     "problems": [dataclasses.asdict(p) for p in report.problems], "notes": report.notes})
+    else:
+        for line in report.lines():
+            print(line)
     return 0 if report.ok else 1
 
 
@@ -130,9 +238,13 @@ def cmd_ask(args) -> int:
     if args.questions:
         if not args.out:
             raise UsageError("--questions needs --out RESULTS.jsonl")
-        n = ask_batch(Path(args.questions), Path(args.out), wiki=Path(args.wiki), mode=args.mode,
-                      budget=args.budget, generator=generator)
-        print(f"answered {n} questions -> {args.out}")
+        with _Bar("answering", args.quiet, "question") as bar:
+            n = ask_batch(Path(args.questions), Path(args.out), wiki=Path(args.wiki), mode=args.mode,
+                          budget=args.budget, generator=generator, progress=bar)
+        if args.json:
+            _print_json({"answered": n, "out": args.out})
+        else:
+            print(f"answered {n} questions -> {args.out}")
         return 0
     if not args.question:
         raise WikigenError("give a QUESTION, or --questions FILE.jsonl --out RESULTS.jsonl")
@@ -155,9 +267,13 @@ def cmd_rollback(args) -> int:
 def cmd_eval(args) -> int:
     from wikigen.ask.evaluate import run_eval
 
-    report = run_eval(Path(args.questions), wiki=Path(args.wiki), modes=args.modes, budget=args.budget,
-                      out_dir=Path(args.out), limit=args.limit)
-    print(report.table())
+    with _Bar("evaluating", args.quiet, "answer") as bar:
+        report = run_eval(Path(args.questions), wiki=Path(args.wiki), modes=args.modes, budget=args.budget,
+                          out_dir=Path(args.out), limit=args.limit, progress=bar)
+    if args.json:
+        _print_json({**report.to_dict(), "report_path": str(report.report_path), "chart_path": str(report.chart_path)})
+    else:
+        print(report.table())
     return 0
 
 
@@ -176,63 +292,110 @@ def cmd_site(args) -> int:
     return 0
 
 
+def cmd_export(args) -> int:
+    from wikigen.export import export_claude_code
+    from wikigen.wiki.store import Wiki
+
+    report = export_claude_code(Wiki.open(Path(args.wiki)), Path(args.dir))
+    if args.json:
+        _print_json(report.to_dict())
+    else:
+        print(report.to_text())
+    return 0
+
+
+def cmd_mcp(args) -> int:
+    from wikigen.mcp_server import make_server
+
+    make_server(Path(args.wiki)).run("stdio")   # opens the wiki first: a bad folder is an error here
+    return 0
+
+
 # --- parser ------------------------------------------------------------------------------------
 
 
 
+MODES_HELP = ("wiki+search: the wiki's pages and quotes first, then corpus passages (the default); "
+              "search: corpus passages only, the baseline; wiki: wiki pages only")
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="wikigen", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--version", action="version", version=f"wikigen {_version()}",
+                   help="print the installed version and exit")
     p.add_argument("-v", "--verbose", action="store_true", help="log progress details to stderr")
-    sub = p.add_subparsers(dest="command", required=True)
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    s = sub.add_parser("index", help="index a corpus folder (incremental)")
-    s.add_argument("corpus")
+    s = sub.add_parser("index", help="index a corpus folder (incremental)",
+                       description="Index a folder of documents (.txt .md .html .pdf .docx) for full-text search. "
+                       "Re-running re-reads only changed files.")
+    s.add_argument("corpus", help="the corpus folder")
     s.add_argument("--index", default=str(DEFAULT_INDEX), help=f"index folder (default {DEFAULT_INDEX})")
+    s.add_argument("--json", action="store_true", help="print the summary as JSON (see README: JSON output)")
+    s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.set_defaults(func=cmd_index)
 
     s = sub.add_parser("search", help="BM25 search over the indexed passages")
-    s.add_argument("query")
-    s.add_argument("--index", default=str(DEFAULT_INDEX))
-    s.add_argument("-k", type=int, default=10)
-    s.add_argument("--json", action="store_true")
+    s.add_argument("query", help="words to search for (any language; no query syntax needed)")
+    s.add_argument("--index", default=str(DEFAULT_INDEX), help=f"index folder (default {DEFAULT_INDEX})")
+    s.add_argument("-k", type=int, default=10, help="how many hits (default 10)")
+    s.add_argument("--json", action="store_true", help="print the hits as JSON")
     s.set_defaults(func=cmd_search)
 
-    s = sub.add_parser("build", help="build or extend the wiki of a corpus")
-    s.add_argument("corpus")
-    s.add_argument("--wiki", required=True)
-    s.add_argument("--agents", type=int, default=2)
-    s.add_argument("--sessions", type=int, default=2)
-    s.add_argument("--backend", choices=BACKENDS, default=DEFAULT_BACKEND)
-    s.add_argument("--model", default=None, help="Claude model (or WIKIGEN_MODEL)")
+    s = sub.add_parser("build", help="build or extend the wiki of a corpus",
+                       description="Build the wiki of a corpus, or extend it: sessions continue from the "
+                       "progress log. The offline backend needs no key; --backend claude --dry-run shows "
+                       "what a Claude run would send and cost, without sending anything.")
+    s.add_argument("corpus", help="the corpus folder")
+    s.add_argument("--wiki", required=True, help="the wiki folder (created if missing; outside the corpus)")
+    s.add_argument("--agents", type=int, default=2, help="agents working at the same time (default 2)")
+    s.add_argument("--sessions", type=int, default=2, help="sessions to run now (default 2)")
+    s.add_argument("--backend", choices=BACKENDS, default=DEFAULT_BACKEND,
+                   help="offline: deterministic, no key, no network (default); claude: the Anthropic API "
+                   "(ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL for a compatible local server)")
+    s.add_argument("--model", default=None, help="Claude model (default WIKIGEN_MODEL, else the built-in default)")
     s.add_argument("--max-ratio", type=float, default=1.0, help="largest wiki/corpus size ratio (default 1.0)")
     s.add_argument("--index", default=None, help="index folder (default WIKI/.wikigen/index)")
+    s.add_argument("--session-budget", type=int, default=200_000,
+                   help="tokens one agent may use in one session, cache reads included (default 200000)")
+    s.add_argument("--session-turns", type=int, default=40, help="model turns one agent may take in one session (default 40)")
+    s.add_argument("--max-tokens", type=int, default=None,
+                   help="stop the build cleanly once the run has used this many tokens in all (pages kept)")
+    s.add_argument("--max-cost", type=float, default=None,
+                   help="stop the build cleanly once the run's estimated cost reaches this many USD (pages kept)")
+    s.add_argument("--dry-run", action="store_true",
+                   help="print the documents, estimated tokens per session, cache share and cost; send and write nothing")
+    s.add_argument("--json", action="store_true", help="print the build report (or the dry-run estimate) as JSON")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.set_defaults(func=cmd_build)
 
     s = sub.add_parser("check", help="lint a wiki; exit 1 on problems")
-    s.add_argument("wiki")
+    s.add_argument("wiki", help="the wiki folder")
+    s.add_argument("--json", action="store_true", help="print the problems as JSON")
     s.set_defaults(func=cmd_check)
 
     s = sub.add_parser("stats", help="wiki size, links and quotes against the corpus")
-    s.add_argument("wiki")
-    s.add_argument("--json", action="store_true")
+    s.add_argument("wiki", help="the wiki folder")
+    s.add_argument("--json", action="store_true", help="print the figures as JSON")
     s.set_defaults(func=cmd_stats)
 
     s = sub.add_parser("pages", help="every page: front matter, links, quotes")
-    s.add_argument("wiki")
-    s.add_argument("--json", action="store_true")
+    s.add_argument("wiki", help="the wiki folder")
+    s.add_argument("--json", action="store_true", help="print every page's front matter, links and quotes as JSON")
     s.set_defaults(func=cmd_pages)
 
     s = sub.add_parser("ask", help="answer a question from the wiki plus search")
-    s.add_argument("question", nargs="?")
-    s.add_argument("--wiki", required=True)
-    s.add_argument("--mode", choices=MODES, default="wiki+search")
+    s.add_argument("question", nargs="?", help="the question (or use --questions)")
+    s.add_argument("--wiki", required=True, help="the wiki folder")
+    s.add_argument("--mode", choices=MODES, default="wiki+search", help=MODES_HELP)
     s.add_argument("--budget", type=int, default=4000, help="context tokens (default 4000)")
-    s.add_argument("--json", action="store_true")
+    s.add_argument("--json", action="store_true", help="print the answer and its context as JSON")
     s.add_argument("--questions", help="a questions.jsonl to answer in one process")
     s.add_argument("--out", help="results .jsonl for --questions")
-    s.add_argument("--backend", choices=["offline", "claude"], default="offline")
-    s.add_argument("--model", default=None)
+    s.add_argument("--backend", choices=["offline", "claude"], default="offline",
+                   help="offline: an extractive answer from the context (default); claude: a generated answer")
+    s.add_argument("--model", default=None, help="Claude model for --backend claude")
+    s.add_argument("--quiet", action="store_true", help="no progress bar for --questions")
     s.set_defaults(func=cmd_ask)
 
     s = sub.add_parser("rollback", help="restore the wiki to the end of session N (a new commit; history kept)")
@@ -241,12 +404,14 @@ def build_parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_rollback)
 
     s = sub.add_parser("eval", help="score every mode on a questions.jsonl")
-    s.add_argument("questions")
-    s.add_argument("--wiki", required=True)
-    s.add_argument("--modes", nargs="+", choices=MODES, default=list(MODES))
-    s.add_argument("--budget", type=int, default=4000)
+    s.add_argument("questions", help="a questions.jsonl with gold evidence spans")
+    s.add_argument("--wiki", required=True, help="the wiki folder")
+    s.add_argument("--modes", nargs="+", choices=MODES, default=list(MODES), help="modes to score (default all); " + MODES_HELP)
+    s.add_argument("--budget", type=int, default=4000, help="context tokens per question (default 4000)")
     s.add_argument("--out", default="eval-out", help="folder for the JSON report and the PNG chart")
     s.add_argument("--limit", type=int, default=None, help="only the first N questions")
+    s.add_argument("--json", action="store_true", help="print the summary and every scored row as JSON")
+    s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.set_defaults(func=cmd_eval)
 
     s = sub.add_parser("serve", help="read the wiki in a browser: pages, quotes in their sources, search, ask, "
@@ -259,6 +424,18 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("wiki", help="a wiki folder made by 'wikigen build'")
     s.add_argument("--out", required=True, help="folder for the site (new, empty, or a site written before)")
     s.set_defaults(func=cmd_site)
+
+    s = sub.add_parser("export", help="export a wiki for another tool (claude-code: a Claude Code memory folder)")
+    s.add_argument("format", choices=["claude-code"], help="claude-code: MEMORY.md (200 lines, 25,000 bytes) "
+                   "linking one topic file per page")
+    s.add_argument("wiki", help="the wiki folder to export")
+    s.add_argument("dir", help="the folder to write (outside the wiki and the corpus)")
+    s.add_argument("--json", action="store_true", help="print the report as JSON")
+    s.set_defaults(func=cmd_export)
+
+    s = sub.add_parser("mcp", help="serve a wiki to an agent over MCP (stdio, read-only)")
+    s.add_argument("wiki", help="the wiki folder to serve")
+    s.set_defaults(func=cmd_mcp)
     return p
 
 

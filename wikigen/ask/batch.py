@@ -24,10 +24,11 @@ def ask_one(question: str, *, wiki: Path, mode: str = "wiki+search", budget: int
 
 def ask_batch(questions_path: Path, out_path: Path, *, wiki: Path, mode: str = "wiki+search",
               budget: int = DEFAULT_BUDGET, generator: AnswerGenerator | None = None,
-              answerer: Answerer | None = None) -> int:
+              answerer: Answerer | None = None, progress=None) -> int:
     """Answer every question of a questions file with one Answerer; write one JSON object a line, with the
     question's id and latency, to out_path. The file is written whole at the end (atomically), so an error
-    part-way leaves any earlier results file as it was. Returns the number of questions answered."""
+    part-way leaves any earlier results file as it was. Returns the number of questions answered.
+    progress(done, total), when given, is called after each answer."""
     questions = read_questions(Path(questions_path))
     answerer = answerer or Answerer.open(Path(wiki))
     rows = []
@@ -36,5 +37,7 @@ def ask_batch(questions_path: Path, out_path: Path, *, wiki: Path, mode: str = "
         r = answerer.ask(q["question"], mode=mode, budget=budget, generator=generator)
         row = {"id": q["id"], **r.to_dict(), "latency_ms": round((time.perf_counter() - t0) * 1000, 2)}
         rows.append(json.dumps(row, ensure_ascii=False) + "\n")
+        if progress is not None:
+            progress(len(rows), len(questions))
     atomic_write(Path(out_path), "".join(rows))
     return len(rows)

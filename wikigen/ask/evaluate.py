@@ -213,11 +213,12 @@ def spread_sample(questions: Sequence[dict], limit: int | None) -> list[dict]:
 
 def run_eval(questions_path, *, wiki: Path, modes: Sequence[str] | None = None, budget: int = 4000,
              out_dir: Path | None = Path("eval-out"), limit: int | None = None, spread: bool = False,
-             answerer=None, chart: bool = True) -> EvalReport:
+             answerer=None, chart: bool = True, progress=None) -> EvalReport:
     """Answer every question in every mode, score it, write the report and chart into out_dir.
 
     questions_path: a questions.jsonl, or a list of question dicts. limit: only the first N
-    questions (or, with spread=True, a deterministic sample across kinds)."""
+    questions (or, with spread=True, a deterministic sample across kinds). progress(done, total),
+    when given, is called after each answer (total: questions x modes)."""
     from wikigen.ask.retrieval import Answerer
 
     questions = list(questions_path) if isinstance(questions_path, (list, tuple)) else read_questions(Path(questions_path))
@@ -238,6 +239,8 @@ def run_eval(questions_path, *, wiki: Path, modes: Sequence[str] | None = None, 
                 "latency_ms": round(latency, 2), "context_items": len(ctx),
                 "cited_docs": len(cited_docs(ctx)), "scope": result.scope,
             })
+            if progress is not None:
+                progress(len(rows), len(questions) * len(modes))
     report = EvalReport(rows=rows, summary=summarize(rows), budget=budget, questions=len(questions))
     if out_dir is not None:
         out_dir = Path(out_dir)

@@ -5,6 +5,10 @@ MEMORY.md it loads. When the flat index would not fit, index.md becomes a top in
 section index per page type (``index-<type>.md``); a section that does not fit splits by the slug's
 initial letter (``index-<type>-<letter>.md``), then into numbered parts (``...-1.md``). A hub that has
 too many links is itself split into numbered parts. Entries are sorted by slug, sections by name.
+
+The packing is shared with other generated indexes (the Claude Code memory export): `build_index`
+takes how a link is written, how an entry line is written, how size is measured (characters here,
+UTF-8 bytes for MEMORY.md) and the note under the title.
 """
 
 from __future__ import annotations
@@ -27,8 +31,12 @@ def count_lines(text: str) -> int:
     return len(text.splitlines())
 
 
-def fits(text: str, max_lines: int = MAX_LINES, max_chars: int = MAX_CHARS) -> bool:
-    return count_lines(text) <= max_lines and len(text) <= max_chars
+def fits(text: str, max_lines: int = MAX_LINES, max_chars: int = MAX_CHARS, size: Callable[[str], int] = len) -> bool:
+    return count_lines(text) <= max_lines and size(text) <= max_chars
+
+
+def wikilink(target: str, label: str) -> str:
+    return f"[[{target}|{label}]]"
 
 
 @dataclass(frozen=True)
@@ -42,18 +50,23 @@ class Entry:
     def of(cls, p: Page) -> "Entry":
         return cls(p.slug, p.title, p.type or "topic", p.description)
 
-    def line(self) -> str:
+    def line(self, link: Callable[[str, str], str] = wikilink, max_len: int | None = None) -> str:
+        """`- [[slug|Title]] — description`; with max_len, the description is cut so the line fits."""
         title = " ".join(self.title.replace("|", "/").replace("[", "(").replace("]", ")").split())
         if len(title) > TITLE_MAX:
             title = title[:TITLE_MAX - 3] + "..."
         desc = " ".join(self.description.split())
         if desc.casefold() == title.casefold():
             desc = ""                       # a description that only repeats the title says nothing
-        return f"- [[{self.slug}|{title}]] — {desc}" if desc else f"- [[{self.slug}|{title}]]"
+        head = f"- {link(self.slug, title)}"
+        if desc and max_len is not None and len(head) + 3 + len(desc) > max_len:
+            room = max_len - len(head) - 3 - 3
+            desc = desc[:room].rstrip() + "..." if room >= 20 else ""
+        return f"{head} — {desc}" if desc else head
 
 
-def _render(title: str, count: int, groups: list[tuple[str | None, list[str]]]) -> str:
-    lines = [f"# {title}", "", f"{count:,} pages. {NOTE}", ""]
+def _render(title: str, count: int, groups: list[tuple[str | None, list[str]]], note: str = NOTE) -> str:
+    lines = [f"# {title}", "", f"{count:,} pages. {note}", ""]
     for heading, items in groups:
         if heading:
             lines += [f"## {heading}", ""]
@@ -61,10 +74,10 @@ def _render(title: str, count: int, groups: list[tuple[str | None, list[str]]]) 
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
-def _by_type(entries: list[Entry]) -> list[tuple[str | None, list[str]]]:
+def _by_type(entries: list[Entry], line: Callable[[Entry], str] = Entry.line) -> list[tuple[str | None, list[str]]]:
     groups: dict[str, list[str]] = {}
     for e in sorted(entries, key=lambda e: (e.type, e.slug)):
-        groups.setdefault(e.type, []).append(e.line())
+        groups.setdefault(e.type, []).append(line(e))
     return sorted(groups.items())
 
 
@@ -78,13 +91,22 @@ SPLITTERS: list[Splitter] = [("type", lambda e: e.type), ("letter", _initial)]
 
 
 class _Builder:
-    def __init__(self, max_lines: int, max_chars: int):
-        self.max_lines, self.max_chars = max_lines, max_chars
+    def __init__(self, max_lines: int, max_chars: int, *, size: Callable[[str], int] = len,
+                 link: Callable[[str, str], str] = wikilink, line: Callable[[Entry], str] = Entry.line,
+                 note: str = NOTE, max_line: int | None = None):
+        self.max_lines, self.max_chars, self.size, self.max_line = max_lines, max_chars, size, max_line
+        self.link, self.line, self.note = link, line, note
         self.files: dict[str, str] = {}
         self._used: set[str] = set()
 
     def fits(self, text: str) -> bool:
-        return fits(text, self.max_lines, self.max_chars)
+        return fits(text, self.max_lines, self.max_chars, self.size)
+
+    def _render(self, title: str, count: int, groups: list[tuple[str | None, list[str]]]) -> str:
+        return _render(title, count, groups, self.note)
+
+    def _by_type(self, entries: list[Entry]) -> list[tuple[str | None, list[str]]]:
+        return _by_type(entries, self.line)
 
     def name(self, base: str) -> str:
         name, i = base, 2
@@ -105,7 +127,7 @@ class _Builder:
         return parts
 
     def pages(self, name: str, title: str, entries: list[Entry], splitters: list[Splitter]) -> None:
-        text = _render(title, len(entries), _by_type(entries))
+        text = self._render(title, len(entries), self._by_type(entries))
         if self.fits(text):
             self.files[name] = text
             return
@@ -120,39 +142,51 @@ class _Builder:
                 child = self.name(f"{name}-{slugify(k) or 'other'}")
                 label = f"{title.split(': ', 1)[-1]}, {k}" if name != "index" else k
                 self.pages(child, f"Index: {label}", groups[k], splitters[i + 1:])
-                hub.append((f"- [[{child}|{label}]] — {len(groups[k]):,} pages", len(groups[k])))
+                hub.append((f"- {self.link(child, label)} — {len(groups[k]):,} pages", len(groups[k])))
             self.hub(name, title, hub)
             return
         ordered = sorted(entries, key=lambda e: e.slug)
-        parts = self._pack(title, ordered, lambda es: _render(title, len(es), _by_type(es)))
+        parts = self._pack(title, ordered, lambda es: self._render(title, len(es), self._by_type(es)))
         hub = []
         for n, part in enumerate(parts, 1):
             child = self.name(f"{name}-{n}")
-            self.files[child] = _render(f"{title} (part {n})", len(part), _by_type(part))
-            hub.append((f"- [[{child}|part {n}]] — {part[0].slug} to {part[-1].slug}, {len(part):,} pages", len(part)))
+            self.files[child] = self._render(f"{title} (part {n})", len(part), self._by_type(part))
+            hub.append((self._part_line(child, n, part), len(part)))
         self.hub(name, title, hub)
+
+    def _part_line(self, child: str, n: int, part: list[Entry]) -> str:
+        """`- [[child|part n]] — first-slug to last-slug, N pages`, the slugs shortened to max_line."""
+        head, first, last, count = f"- {self.link(child, f'part {n}')} — ", part[0].slug, part[-1].slug, f", {len(part):,} pages"
+        if self.max_line is not None:
+            room = (self.max_line - len(head) - len(count) - len(" to ")) // 2
+            first, last = (s if len(s) <= room else s[:max(room - 3, 1)] + "..." for s in (first, last))
+        return f"{head}{first} to {last}{count}"
 
     def hub(self, name: str, title: str, links: list[tuple[str, int]]) -> None:
         total = sum(n for _, n in links)
-        text = _render(title, total, [(None, [l for l, _ in links])])
+        text = self._render(title, total, [(None, [l for l, _ in links])])
         if self.fits(text):
             self.files[name] = text
             return
-        parts = self._pack(title, links, lambda ls: _render(title, sum(n for _, n in ls), [(None, [l for l, _ in ls])]))
+        parts = self._pack(title, links, lambda ls: self._render(title, sum(n for _, n in ls), [(None, [l for l, _ in ls])]))
         upper = []
         for n, part in enumerate(parts, 1):
             child = self.name(f"{name}-{n}")
             count = sum(c for _, c in part)
-            self.files[child] = _render(f"{title} (part {n})", count, [(None, [l for l, _ in part])])
-            upper.append((f"- [[{child}|part {n}]] — {count:,} pages", count))
+            self.files[child] = self._render(f"{title} (part {n})", count, [(None, [l for l, _ in part])])
+            upper.append((f"- {self.link(child, f'part {n}')} — {count:,} pages", count))
         self.hub(name, title, upper)
 
 
-def build_index(pages: list[Page], *, max_lines: int = MAX_LINES, max_chars: int = MAX_CHARS) -> dict[str, str]:
-    """File stem -> text for index.md and any section indexes; every text within the limits."""
-    b = _Builder(max_lines, max_chars)
+def build_index(pages: list[Page], *, max_lines: int = MAX_LINES, max_chars: int = MAX_CHARS,
+                size: Callable[[str], int] = len, link: Callable[[str, str], str] = wikilink,
+                line: Callable[[Entry], str] = Entry.line, note: str = NOTE, title: str = "Index",
+                max_line: int | None = None) -> dict[str, str]:
+    """File stem -> text for index.md and any section indexes; every text within the limits
+    (lines, and `size` of the text: characters by default; with max_line, hub lines are kept to it)."""
+    b = _Builder(max_lines, max_chars, size=size, link=link, line=line, note=note, max_line=max_line)
     b._used.add("index")
-    b.pages("index", "Index", [Entry.of(p) for p in pages], SPLITTERS)
+    b.pages("index", title, [Entry.of(p) for p in pages], SPLITTERS)
     return dict(sorted(b.files.items()))
 
 

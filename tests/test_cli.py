@@ -1,0 +1,163 @@
+"""A CLI that explains itself: --version, help for every option, --json whose keys are the README's
+documented schema, and progress bars on a terminal only."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import sys
+from importlib.metadata import version
+from pathlib import Path
+
+import pytest
+
+from wikigen import cli
+
+ROOT = Path(__file__).resolve().parent.parent
+ACME = ROOT / "corpora" / "acme"
+QUESTIONS = ROOT / "corpora" / "acme-questions.jsonl"
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def _subcommands():
+    return cli.build_parser()._subparsers._group_actions[0].choices
+
+
+def _run(capsys, argv: list[str], code: int = 0) -> str:
+    assert cli.main(argv) == code
+    return capsys.readouterr().out
+
+
+def test_version_comes_from_the_package_metadata(capsys):
+    with pytest.raises(SystemExit) as e:
+        cli.main(["--version"])
+    assert e.value.code == 0
+    assert capsys.readouterr().out == f"wikigen {version('wikigen-memory')}\n"
+
+
+def test_every_option_and_positional_has_help():
+    missing = []
+    for name, sub in _subcommands().items():
+        for action in sub._actions:
+            if action.dest != "help" and not (action.help or "").strip():
+                missing.append(f"{name} {'/'.join(action.option_strings) or action.dest}")
+    assert not missing, missing
+
+
+def test_modes_are_explained(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["ask", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    for mode in ("wiki+search:", "search:", "wiki:"):
+        assert mode in out
+
+
+# --- JSON: the keys are the README's -------------------------------------------------------------
+
+def _top_keys(spec: str) -> list[str]:
+    """Top-level keys of a README schema like `{a, b: [{c}], d?}` (or `[{...}]`)."""
+    spec = spec.strip()
+    if spec.startswith("["):
+        spec = spec[1:-1].strip()
+    spec = spec[1:-1]
+    keys, depth, part = [], 0, ""
+    for ch in spec + ",":
+        if ch in "{[":
+            depth += 1
+        elif ch in "}]":
+            depth -= 1
+        if ch == "," and depth == 0:
+            keys.append(part.split(":")[0].strip().rstrip("?"))
+            part = ""
+        else:
+            part += ch
+    return [k for k in keys if k]
+
+
+def _documented(command: str) -> list[str]:
+    m = re.search(rf"^\| `{re.escape(command)}` \| `([^`]+)`", README, flags=re.M)
+    assert m, f"README JSON table has no row for {command}"
+    return _top_keys(m.group(1))
+
+
+@pytest.fixture(scope="module")
+def acme(tmp_path_factory):
+    base = tmp_path_factory.mktemp("cli")
+    assert cli.main(["build", str(ACME), "--wiki", str(base / "wiki"), "--sessions", "1", "--quiet"]) == 0
+    return base
+
+
+def _keys(out: str) -> list[str]:
+    data = json.loads(out)
+    return list(data[0] if isinstance(data, list) else data)
+
+
+def test_json_of_every_reporting_command_matches_the_readme(acme, capsys):
+    wiki = str(acme / "wiki")
+    idx = str(acme / "idx")
+    runs = {
+        "index": (["index", str(ACME), "--index", idx, "--json"], 0),
+        "search": (["search", "termination notice", "--index", idx, "--json"], 0),
+        "build": (["build", str(ACME), "--wiki", wiki, "--sessions", "1", "--json", "--quiet"], 0),
+        "build --dry-run": (["build", str(ACME), "--wiki", wiki, "--backend", "claude", "--dry-run", "--json"], 0),
+        "check": (["check", wiki, "--json"], None),
+        "stats": (["stats", wiki, "--json"], 0),
+        "pages": (["pages", wiki, "--json"], 0),
+        "ask": (["ask", "Which law governs the Brightline MSA?", "--wiki", wiki, "--json"], 0),
+        "eval": (["eval", str(QUESTIONS), "--wiki", wiki, "--limit", "2", "--out", str(acme / "eval"), "--json",
+                  "--quiet"], 0),
+        "export": (["export", "claude-code", wiki, str(acme / "memory"), "--json"], 0),
+    }
+    for command, (argv, code) in runs.items():
+        got = cli.main(argv)
+        cap = capsys.readouterr()
+        if code is not None:
+            assert got == code, (command, cap.err)
+        keys = _keys(cap.out)
+        documented = [k for k in _documented(command)]
+        assert [k for k in documented if k != "usage" or command != "ask"] == \
+            [k for k in keys if k != "usage" or command != "ask"], command
+    out = _run(capsys, ["ask", "--questions", str(QUESTIONS), "--out", str(acme / "answers.jsonl"), "--wiki", wiki,
+                        "--json", "--quiet"])
+    assert json.loads(out) == {"answered": 57, "out": str(acme / "answers.jsonl")}
+
+
+def test_build_json_keeps_stdout_for_the_report(acme, capsys):
+    cap_code = cli.main(["build", str(ACME), "--wiki", str(acme / "wiki"), "--sessions", "1", "--json", "--quiet"])
+    cap = capsys.readouterr()
+    assert cap_code == 0
+    report = json.loads(cap.out)                               # stdout is only the JSON
+    assert report["ok"] is True and report["sessions"][0]["session"] >= 2
+    assert re.search(r"^session \d+: \d+ pages", cap.err, flags=re.M)
+
+
+# --- progress bars -------------------------------------------------------------------------------
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_bars_only_on_a_terminal(tmp_path, capsys, monkeypatch):
+    out = _run(capsys, ["index", str(ACME), "--index", str(tmp_path / "a"), "--json"])
+    assert json.loads(out)["documents"] == 43
+    assert capsys.readouterr().err == ""                       # stderr is not a terminal here: no bar
+
+    term = _Terminal()
+    monkeypatch.setattr(sys, "stderr", term)
+    assert cli.main(["index", str(ACME), "--index", str(tmp_path / "b"), "--json"]) == 0
+    assert re.search(r"indexing: +\d+%.*43/43", term.getvalue())
+
+    quiet = _Terminal()
+    monkeypatch.setattr(sys, "stderr", quiet)
+    assert cli.main(["index", str(ACME), "--index", str(tmp_path / "c"), "--json", "--quiet"]) == 0
+    assert quiet.getvalue() == ""
+
+
+def test_build_shows_an_indexing_bar_on_a_terminal(tmp_path, monkeypatch):
+    term = _Terminal()
+    monkeypatch.setattr(sys, "stderr", term)
+    assert cli.main(["build", str(ACME), "--wiki", str(tmp_path / "wiki"), "--sessions", "1"]) == 0
+    assert re.search(r"indexing: +\d+%.*43/43", term.getvalue())
+    assert re.search(r"\d+/2 \[", term.getvalue())                 # the agent-session bar (2 agents x 1 session)
