@@ -3,7 +3,9 @@
     get_backend("offline", catalog=cat, agents=4, sessions=4) -> OfflineBackend
     get_backend("claude", model="claude-sonnet-4-6")          -> ClaudeBackend (needs ANTHROPIC_API_KEY)
 
-The CLI offers BACKENDS as the choices of `wikigen build --backend`; the build makes its backend here.
+    answer_generator("offline")                               -> ExtractiveAnswer (for `wikigen ask`)
+
+The CLI offers BACKENDS as the choices of `--backend` (build and ask); both make their backend here.
 """
 
 from __future__ import annotations
@@ -14,10 +16,11 @@ from wikigen.agents.base import AgentBackend
 from wikigen.core.errors import UsageError
 
 if TYPE_CHECKING:
+    from wikigen.ask.generate import AnswerGenerator
     from wikigen.agents.catalog import Catalog
     from wikigen.agents.params import OfflineParams
 
-__all__ = ["BACKENDS", "DEFAULT_BACKEND", "get_backend"]
+__all__ = ["BACKENDS", "DEFAULT_BACKEND", "answer_generator", "get_backend"]
 
 BACKENDS = ("offline", "claude")
 DEFAULT_BACKEND = "offline"
@@ -41,3 +44,15 @@ def get_backend(name: str, *, model: str | None = None, catalog: "Catalog | None
         limits = {k: v for k, v in (("token_budget", token_budget), ("max_turns", max_turns)) if v is not None}
         return ClaudeBackend(model=model, **limits)
     raise UsageError(f"unknown backend {name!r}; choose one of: {', '.join(BACKENDS)}")
+
+
+def answer_generator(name: str, *, model: str | None = None) -> "AnswerGenerator":
+    """What writes `wikigen ask`'s answer for the backend called `name`: the extractive answer offline,
+    Claude with the context passed as data. Raises UsageError for an unknown name."""
+    if name == "offline":
+        from wikigen.ask.generate import ExtractiveAnswer
+
+        return ExtractiveAnswer()
+    if name not in BACKENDS:
+        raise UsageError(f"unknown backend {name!r}; choose one of: {', '.join(BACKENDS)}")
+    return get_backend(name, model=model)

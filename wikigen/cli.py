@@ -228,13 +228,10 @@ def cmd_pages(args) -> int:
 
 
 def cmd_ask(args) -> int:
+    from wikigen.agents.backends import answer_generator
     from wikigen.ask.batch import ask_batch, ask_one
 
-    generator = None
-    if args.backend == "claude":
-        from wikigen.agents.claude import ClaudeBackend
-
-        generator = ClaudeBackend(model=args.model)
+    generator = answer_generator(args.backend, model=args.model)
     if args.questions:
         if not args.out:
             raise UsageError("--questions needs --out RESULTS.jsonl")
@@ -392,7 +389,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true", help="print the answer and its context as JSON")
     s.add_argument("--questions", help="a questions.jsonl to answer in one process")
     s.add_argument("--out", help="results .jsonl for --questions")
-    s.add_argument("--backend", choices=["offline", "claude"], default="offline",
+    s.add_argument("--backend", choices=BACKENDS, default=DEFAULT_BACKEND,
                    help="offline: an extractive answer from the context (default); claude: a generated answer")
     s.add_argument("--model", default=None, help="Claude model for --backend claude")
     s.add_argument("--quiet", action="store_true", help="no progress bar for --questions")
