@@ -44,6 +44,7 @@ from wikigen.agents.catalog_cache import CATALOG_VERSION, load_catalog
 from wikigen.agents.cost import cost_of
 from wikigen.core.errors import BackendError, CorpusError, UsageError, WikigenError
 from wikigen.core.slugs import doc_slug
+from wikigen.core.stages import StageClock, StageListener
 
 __all__ = ["BACKENDS", "CATALOG_VERSION", "BuildConfig", "BuildReport", "Plan", "SessionLine", "build",
            "load_catalog", "plan_shares"]
@@ -102,13 +103,15 @@ class BuildReport:
     stopped_reason: str | None = None
     usage: TokenUsage = field(default_factory=TokenUsage)      # all sessions of this run
     cost_usd: float | None = None                              # estimated (wikigen.agents.cost)
+    stages: dict[str, float] = field(default_factory=dict)     # seconds per stage, all sessions
 
     def to_dict(self) -> dict:
         from dataclasses import asdict
 
         return {"ok": self.ok, "stopped_reason": self.stopped_reason,
                 "sessions": [asdict(s) for s in self.sessions], "usage": self.usage.to_dict(),
-                "cost_usd": None if self.cost_usd is None else round(self.cost_usd, 6)}
+                "cost_usd": None if self.cost_usd is None else round(self.cost_usd, 6),
+                "stages": {k: round(v, 3) for k, v in self.stages.items()}}
 
 
 @dataclass
@@ -267,18 +270,21 @@ def _session_line(session: int, outcomes: list[SessionOutcome], pages, repaired:
     return line, usage
 
 
-def _tidy_up(wiki, index, progress, session: int, max_ratio: float, counter):
+def _tidy_up(wiki, index, progress, session: int, max_ratio: float, counter, stage: StageClock):
     """After a session's agents: links repaired, index.md and log.md written, the size guard checked."""
     from wikigen.wiki.index_page import write_index
     from wikigen.wiki.links import repair_links
     from wikigen.wiki.size_guard import check_size
 
-    repaired = repair_links(wiki, session=session)
+    with stage("link repair"):
+        repaired = repair_links(wiki, session=session)
     for e in repaired.errors:
         log.warning("link repair: %s", e)
-    write_index(wiki)
-    progress.write_markdown()
-    size = check_size(wiki.root, index.corpus_chars, index.corpus_tokens, max_ratio=max_ratio, counter=counter)
+    with stage("index page"):
+        write_index(wiki)
+        progress.write_markdown()
+    with stage("size check"):
+        size = check_size(wiki.root, index.corpus_chars, index.corpus_tokens, max_ratio=max_ratio, counter=counter)
     return repaired, size
 
 
@@ -297,7 +303,7 @@ def _log_summary(progress, session: int, line: SessionLine, size, pages, doc_ids
 
 def build(config: BuildConfig, *, on_session: Callable[[SessionLine], None] | None = None,
           on_warning: Callable[[str], None] | None = None, on_agent_done: Callable[[str, int], None] | None = None,
-          on_index_progress: Callable[[int, int], None] | None = None,
+          on_index_progress: Callable[[int, int], None] | None = None, on_stage: StageListener | None = None,
           backend: AgentBackend | None = None, counter=None) -> BuildReport:
     """Build or extend the wiki. Each finished session goes to `on_session`, a build that stops early to
     `on_warning` (one line), each agent's finished session to `on_agent_done(agent, session)`; without
@@ -313,7 +319,11 @@ def build(config: BuildConfig, *, on_session: Callable[[SessionLine], None] | No
     corpus, root = _check_config(config)
     root.mkdir(parents=True, exist_ok=True)
     index_dir = Path(config.index_dir) if config.index_dir else root / ".wikigen" / "index"
-    index, summary = CorpusIndex.build(corpus, index_dir, progress=on_index_progress)
+    stage = StageClock(on_stage)
+    with stage("indexing"):
+        index, summary = CorpusIndex.build(corpus, index_dir, progress=on_index_progress)
+    stage.seconds["indexing"] -= summary.extract_seconds
+    stage.add("extraction", summary.extract_seconds)
     docs = index.documents()
     if not docs:
         raise CorpusError(f"no readable documents in {corpus} (.txt .md .html .pdf); nothing to build")
@@ -322,7 +332,8 @@ def build(config: BuildConfig, *, on_session: Callable[[SessionLine], None] | No
                        index_dir=index_dir)
     progress = ProgressLog(root)
     counter = counter or default_counter()
-    cat = load_catalog(index, root / ".wikigen" / "cache")
+    with stage("topic discovery"):
+        cat = load_catalog(index, root / ".wikigen" / "cache")
     if backend is None:
         backend = get_backend(config.backend, model=config.model, catalog=cat, agents=config.agents,
                               sessions=config.sessions, token_budget=config.session_budget,
@@ -337,13 +348,15 @@ def build(config: BuildConfig, *, on_session: Callable[[SessionLine], None] | No
     report = BuildReport(ok=True)
     for session in range(first, first + config.sessions):
         t0 = time.perf_counter()
-        outcomes = _run_session(backend, wiki, index, progress, plan, session, on_agent_done, price)
-        repaired, size = _tidy_up(wiki, index, progress, session, config.max_ratio, counter)
+        with stage("page writing"):
+            outcomes = _run_session(backend, wiki, index, progress, plan, session, on_agent_done, price)
+        repaired, size = _tidy_up(wiki, index, progress, session, config.max_ratio, counter, stage)
         pages = wiki.pages()
         line, usage = _session_line(session, outcomes, pages, repaired.count, size, t0, price)
         report.usage.add(usage)
         _log_summary(progress, session, line, size, pages, doc_ids, config.max_ratio)
-        commit_session(root, session, line.text().split(": ", 1)[1])
+        with stage("git commit"):
+            commit_session(root, session, line.text().split(": ", 1)[1])
         line.seconds = time.perf_counter() - t0
         report.sessions.append(line)
         on_session(line)
@@ -362,6 +375,7 @@ def build(config: BuildConfig, *, on_session: Callable[[SessionLine], None] | No
             on_warning(f"build stopped after session {session}: {spent}")
             break
     report.cost_usd = cost_of(report.usage, price) if report.usage.total else None
+    report.stages = dict(stage.seconds)
     return report
 
 

@@ -1,0 +1,197 @@
+"""How each stage of a build grows with the corpus: 1x, 2x, 4x and 8x cuad-dev, built offline.
+
+    .venv/bin/python bench/scale_bench.py                          # factors 1 2 4 8, 4 agents x 2 sessions
+    .venv/bin/python bench/scale_bench.py --factors 1 2 --questions 50          # a quick look
+
+The corpora come from bench/scale_corpus.py (new documents from cuad-dev's own sentences; see there),
+written once under bench-out/scale/. Each size is built in a fresh child process (so its peak memory is
+its own) with the build's stage hooks: extraction, indexing with token counts, topic discovery, page
+writing, link repair, the index page and the git commit; then `ask` (wiki+search) runs over a fixed
+sample of cuad-dev's questions for its p50/p95 latency. A sampler thread reads the child's resident
+memory every 20 ms and keeps the peak of each stage.
+
+Printed: one table of seconds and peak RSS per stage and size, with each stage's growth exponent (the
+slope of log seconds against log corpus size, least squares), and a PNG chart of seconds per stage
+against corpus size (bench-out/scale/scale.png).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+CUAD = REPO.parent / "shared" / "eval" / "cuad-dev"
+STAGES = ["extraction", "indexing", "topic discovery", "page writing", "link repair", "index page",
+          "size check", "git commit", "ask p50 ms", "ask p95 ms"]
+
+
+class RssSampler:
+    """The peak resident memory (MB) of this process per named stage, sampled every 20 ms."""
+
+    def __init__(self) -> None:
+        self.stage = "setup"
+        self.peak: dict[str, float] = {}
+        self._stop = threading.Event()
+        self._page = os.sysconf("SC_PAGE_SIZE")
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _rss_mb(self) -> float:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * self._page / 1e6
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            rss = self._rss_mb()
+            self.peak[self.stage] = max(self.peak.get(self.stage, 0.0), rss)
+            self._stop.wait(0.02)
+
+    def __enter__(self) -> "RssSampler":
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        self._thread.join()
+
+
+def child(corpus: Path, wiki: Path, agents: int, sessions: int, questions: int) -> dict:
+    """One size: build with stage hooks, then ask; the figures as a dict."""
+    from wikigen.agents.orchestrate import BuildConfig, build
+    from wikigen.ask.answer import Answerer
+
+    seconds: dict[str, float] = {}
+    with RssSampler() as rss:
+        def on_stage(name: str, secs: float | None) -> None:
+            if secs is None:                       # a stage starts
+                rss.stage = name
+            else:
+                seconds[name] = seconds.get(name, 0.0) + secs
+
+        t0 = time.perf_counter()
+        report = build(BuildConfig(corpus=corpus, wiki=wiki, agents=agents, sessions=sessions, quiet=True),
+                       on_stage=on_stage)
+        total = time.perf_counter() - t0
+        rss.stage = "ask"
+        qs = [json.loads(line)["question"] for line in (CUAD / "questions.jsonl").read_text().splitlines()]
+        qs = qs[:: max(1, len(qs) // questions)][:questions]
+        answerer = Answerer.open(wiki)
+        lat = []
+        for q in qs:
+            t = time.perf_counter()
+            answerer.ask(q, mode="wiki+search")
+            lat.append((time.perf_counter() - t) * 1000)
+        lat.sort()
+        seconds["ask p50 ms"] = lat[len(lat) // 2] if lat else 0.0
+        seconds["ask p95 ms"] = lat[int(0.95 * (len(lat) - 1))] if lat else 0.0
+        rss.peak.setdefault("ask", 0.0)
+    return {"seconds": seconds, "rss": rss.peak, "total": total, "ok": report.ok}
+
+
+def exponent(sizes: list[float], values: list[float]) -> float | None:
+    pts = [(math.log(s), math.log(v)) for s, v in zip(sizes, values) if v and v > 0]
+    if len(pts) < 2:
+        return None
+    mx, my = sum(x for x, _ in pts) / len(pts), sum(y for _, y in pts) / len(pts)
+    den = sum((x - mx) ** 2 for x, _ in pts)
+    return sum((x - mx) * (y - my) for x, y in pts) / den if den else None
+
+
+def chart(sizes_mb: list[float], results: list[dict], path: Path) -> None:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(8, 5))
+    for stage in STAGES[:8]:
+        ys = [r["seconds"].get(stage, 0.0) for r in results]
+        if any(ys):
+            ax.plot(sizes_mb, ys, marker="o", label=stage)
+    ax.plot(sizes_mb, [results[0]["total"] * s / sizes_mb[0] for s in sizes_mb], "k--", lw=1, label="linear from 1x (total)")
+    ax.plot(sizes_mb, [r["total"] for r in results], "k-", marker="s", label="whole build")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("corpus size (MB of text)")
+    ax.set_ylabel("seconds")
+    ax.set_title("wikigen offline build: seconds per stage against corpus size")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--factors", type=int, nargs="+", default=[1, 2, 4, 8])
+    ap.add_argument("--agents", type=int, default=4)
+    ap.add_argument("--sessions", type=int, default=2)
+    ap.add_argument("--questions", type=int, default=200)
+    ap.add_argument("--out", default=str(REPO / "bench-out" / "scale"))
+    ap.add_argument("--child", nargs=2, metavar=("CORPUS", "WIKI"), help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.child:
+        print(json.dumps(child(Path(args.child[0]), Path(args.child[1]), args.agents, args.sessions,
+                               args.questions)))
+        return 0
+    if not (CUAD / "docs").is_dir():
+        print(f"cuad-dev not found at {CUAD}: the scale bench makes its corpora from it", file=sys.stderr)
+        return 2
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from scale_corpus import generate  # noqa: E402 - the generator beside this script
+
+    out = Path(args.out)
+    runs: list[tuple[int, dict]] = []
+    for factor in args.factors:
+        corpus = out / f"corpus-{factor}x"
+        if not corpus.is_dir():
+            n, chars = generate(CUAD / "docs", corpus, factor)
+            print(f"made {corpus}: {n} documents, {chars / 1e6:.1f} MB", flush=True)
+        wiki = out / f"wiki-{factor}x"
+        subprocess.run(["rm", "-rf", str(wiki)], check=True)
+        t0 = time.perf_counter()
+        proc = subprocess.run([sys.executable, __file__, "--child", str(corpus), str(wiki), "--agents", str(args.agents),
+                               "--sessions", str(args.sessions), "--questions", str(args.questions)],
+                              capture_output=True, text=True)
+        if proc.returncode != 0:
+            print(proc.stderr[-3000:], file=sys.stderr)
+            return 1
+        res = json.loads(proc.stdout.strip().splitlines()[-1])
+        res["mb"] = sum(p.stat().st_size for p in corpus.rglob("*.txt")) / 1e6
+        print(f"{factor}x ({res['mb']:.0f} MB): built and asked in {time.perf_counter() - t0:.0f} s, "
+              f"peak RSS {max(res['rss'].values()):.0f} MB", flush=True)
+        runs.append((factor, res))
+
+    main_runs = runs
+    sizes = [r["mb"] for _, r in main_runs]
+    head = f"{'stage':<16}" + "".join(f"{f'{f}x s':>10}{'MB':>7}" for f, _ in main_runs) + f"{'exponent':>10}"
+    print("\n" + head + "\n" + "-" * len(head))
+    for stage in STAGES + ["whole build"]:
+        vals = [r["total"] if stage == "whole build" else r["seconds"].get(stage, 0.0) for _, r in main_runs]
+        mems = [max(r["rss"].values()) if stage == "whole build" else r["rss"].get(stage.replace(" p50 ms", "").replace(" p95 ms", ""), 0.0)
+                for _, r in main_runs]
+        ex = exponent(sizes, vals)
+        print(f"{stage:<16}" + "".join(f"{v:>10.2f}{m:>7.0f}" for v, m in zip(vals, mems))
+              + (f"{ex:>10.2f}" if ex is not None else f"{'-':>10}"))
+    if len(main_runs) >= 2:
+        (f1, r1), (fn, rn) = main_runs[0], main_runs[-1]
+        target = rn["mb"] / r1["mb"] * r1["total"] * 1.1
+        print(f"\nbuild at {fn}x: {rn['total']:.0f} s against the target {target:.0f} s (linear from {f1}x plus 10%): "
+              f"{'OK' if rn['total'] <= target else 'MISSED'}; peak RSS {max(rn['rss'].values()):.0f} MB "
+              f"(target 2,000 MB: {'OK' if max(rn['rss'].values()) < 2000 else 'MISSED'})")
+    print("worker processes for the CPU-bound stages: not built yet, so no 2-against-1 speedup is measured")
+    chart(sizes, [r for _, r in main_runs], out / "scale.png")
+    (out / "scale.json").write_text(json.dumps(runs, indent=1))
+    print(f"chart: {out / 'scale.png'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
