@@ -10,7 +10,8 @@ writing, link repair, the index page and the git commit; then `ask` (wiki+search
 sample of cuad-dev's questions for its p50/p95 latency. A sampler thread reads the child's resident
 memory every 20 ms and keeps the peak of each stage.
 
-Printed: one table of seconds and peak RSS per stage and size, with each stage's growth exponent (the
+Printed: one table of seconds and peak RSS per stage and size (extraction runs inside the indexing
+pipeline, so its memory is the indexing column's), with each stage's growth exponent (the
 slope of log seconds against log corpus size, least squares), and a PNG chart of seconds per stage
 against corpus size (bench-out/scale/scale.png).
 """
@@ -67,7 +68,7 @@ class RssSampler:
 def child(corpus: Path, wiki: Path, agents: int, sessions: int, questions: int) -> dict:
     """One size: build with stage hooks, then ask; the figures as a dict."""
     from wikigen.agents.orchestrate import BuildConfig, build
-    from wikigen.ask.answer import Answerer
+    from wikigen.ask.retrieval import Answerer
 
     seconds: dict[str, float] = {}
     with RssSampler() as rss:
@@ -178,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
         mems = [max(r["rss"].values()) if stage == "whole build" else r["rss"].get(stage.replace(" p50 ms", "").replace(" p95 ms", ""), 0.0)
                 for _, r in main_runs]
         ex = exponent(sizes, vals)
-        print(f"{stage:<16}" + "".join(f"{v:>10.2f}{m:>7.0f}" for v, m in zip(vals, mems))
+        print(f"{stage:<16}" + "".join(f"{v:>10.2f}" + (f"{m:>7.0f}" if m else f"{'(idx)':>7}") for v, m in zip(vals, mems))
               + (f"{ex:>10.2f}" if ex is not None else f"{'-':>10}"))
     if len(main_runs) >= 2:
         (f1, r1), (fn, rn) = main_runs[0], main_runs[-1]
