@@ -61,14 +61,16 @@ def write_cached(path: Path, cat: Catalog) -> None:
     atomic_write(path, text)
 
 
-def load_catalog(index, cache_dir: Path, params: DiscoveryParams = DiscoveryParams()) -> Catalog:
-    """The corpus's catalog: from the cache when it has this corpus's, else discovered and cached."""
+def load_catalog(index, cache_dir: Path, params: DiscoveryParams = DiscoveryParams(),
+                 workers: int | None = 1) -> Catalog:
+    """The corpus's catalog: from the cache when it has this corpus's, else discovered (with `workers`
+    processes; the catalog does not depend on how many) and cached."""
     path = cache_path(index, cache_dir, params)
     cat = read_cached(path)
     if cat is not None:
         return cat
     docs = index.documents()
     texts = {d.doc_id: index.texts.text(d.doc_id) for d in docs}
-    cat = discover(texts, {d.doc_id: d.title for d in docs}, params=params)
+    cat = discover(texts, {d.doc_id: d.title for d in docs}, params=params, workers=workers)
     write_cached(path, cat)
     return cat

@@ -10,6 +10,7 @@ salient n-grams, each found with a regular expression over the text (no vocabula
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from collections import Counter
 
 from wikigen.agents.words import HANGUL, MONTHS, STOPWORDS, fold, norm_key, plural
@@ -111,6 +112,7 @@ def ngrams(text: str, max_n: int = 3) -> Counter:
     return counts
 
 
+@lru_cache(maxsize=4096)
 def phrase_regex(phrase: str) -> re.Pattern[str]:
     """A phrase key as it may occur in text: any case, plurals and particles, any separators."""
     parts = []

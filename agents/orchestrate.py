@@ -67,6 +67,7 @@ class BuildConfig:
     session_turns: int = 40                # model turns one agent may take in one session
     max_tokens: int | None = None          # stop the build once this many tokens are used in all
     max_cost: float | None = None          # stop the build once this much (USD, estimated) is spent
+    workers: int | None = None             # processes for topic discovery (None: one per core)
 
 
 @dataclass
@@ -333,7 +334,7 @@ def build(config: BuildConfig, *, on_session: Callable[[SessionLine], None] | No
     progress = ProgressLog(root)
     counter = counter or default_counter()
     with stage("topic discovery"):
-        cat = load_catalog(index, root / ".wikigen" / "cache")
+        cat = load_catalog(index, root / ".wikigen" / "cache", workers=config.workers)
     if backend is None:
         backend = get_backend(config.backend, model=config.model, catalog=cat, agents=config.agents,
                               sessions=config.sessions, token_budget=config.session_budget,

@@ -22,8 +22,12 @@ The only word lists are function words and month names (`wikigen.agents.words`);
 from __future__ import annotations
 
 import math
+import multiprocessing
+import os
 from collections import Counter, defaultdict
-from typing import Iterable, Mapping
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
 from wikigen.agents.catalog import Catalog, Collection, Heading, Outline, Topic
 from wikigen.agents.doc_collections import collections
@@ -59,28 +63,6 @@ class _Evidence:
                 got[doc_id] = (h.span[0], h.span[1], h.level)
             self.surfaces[h.key][h.label] += 1
 
-    def add_terms(self, doc_id: str, text: str, terms: list[tuple[str, int, int]], cap: int) -> None:
-        for term, s, e in terms:
-            key = norm_key(term)
-            if not key:
-                continue
-            if doc_id not in self.cand["term"][key]:
-                span = sentence_span(text, s, e, cap)
-                self.cand["term"][key][doc_id] = (span[0], span[1], 0)
-                self.surfaces[key][term] += 1
-
-    def add_names(self, doc_id: str, text: str) -> None:
-        for key, (surface, s, e) in names(text).items():
-            self.cand["entity"][key][doc_id] = (s, e, 0)
-            self.surfaces[key][surface] += 1
-
-    def add_ngrams(self, text: str) -> None:
-        for g, c in ngrams(text).items():
-            self.ngram_df[g] += 1
-            self.ngram_burst[g] += 1.0 + math.log(c)
-            if c > self.ngram_maxtf[g]:
-                self.ngram_maxtf[g] = c
-
     def ranked(self, kind: str, min_docs: int) -> list[str]:
         """The keys of one kind in at least min_docs documents, the most documents first."""
         keys = [k for k, d in self.cand[kind].items() if len(d) >= min_docs]
@@ -95,19 +77,51 @@ def _opening(text: str, params: DiscoveryParams) -> tuple[int, int] | None:
     return cap_span(text, s, min(e, s + params.opening_window), params.opening_cap)
 
 
-def _read_document(ev: _Evidence, doc_id: str, text: str, title: str, params: DiscoveryParams) -> Outline:
-    """Add one document's evidence; return its outline."""
+@dataclass
+class _DocEvidence:
+    """What one document contributes, computed on its own (so documents can be read in worker processes)."""
+    doc_id: str
+    heads: list[Heading]
+    terms: list[tuple[str, str, int, int]]          # (key, surface, span start, span end), first per key
+    names: dict[str, tuple[str, int, int]]
+    ngrams: Counter
+    outline: Outline
+
+
+def _read_document(item: tuple[str, str, str], params: DiscoveryParams) -> _DocEvidence:
+    """One document's evidence and outline; item is (doc_id, text, title)."""
+    doc_id, text, title = item
     heads = find_headings(text, params.heading_cap)
-    ev.add_headings(doc_id, heads)
-    terms = defined_terms(text)
-    ev.add_terms(doc_id, text, terms, params.term_cap)
-    ev.add_names(doc_id, text)
-    ev.add_ngrams(text)
+    found = defined_terms(text)
+    terms, seen = [], set()
+    for term, s, e in found:
+        key = norm_key(term)
+        if key and key not in seen:
+            seen.add(key)
+            span = sentence_span(text, s, e, params.term_cap)
+            terms.append((key, term, span[0], span[1]))
     opening = _opening(text, params)
     head_end = opening[1] + 1500 if opening else 2500
-    return Outline(doc_id=doc_id, title=title or title_from_text(text) or doc_id, opening=opening, chars=len(text),
-                   headings=heads, terms=[t for t, s, _ in terms if s < head_end][:params.outline_terms],
-                   dates=dates(text, 5000, params.outline_dates))
+    outline = Outline(doc_id=doc_id, title=title or title_from_text(text) or doc_id, opening=opening, chars=len(text),
+                      headings=heads, terms=[t for t, s, _ in found if s < head_end][:params.outline_terms],
+                      dates=dates(text, 5000, params.outline_dates))
+    return _DocEvidence(doc_id, heads, terms, names(text), ngrams(text), outline)
+
+
+def _add_document(ev: _Evidence, d: _DocEvidence) -> None:
+    ev.add_headings(d.doc_id, d.heads)
+    for key, term, s, e in d.terms:
+        if d.doc_id not in ev.cand["term"][key]:
+            ev.cand["term"][key][d.doc_id] = (s, e, 0)
+            ev.surfaces[key][term] += 1
+    for key, (surface, s, e) in d.names.items():
+        ev.cand["entity"][key][d.doc_id] = (s, e, 0)
+        ev.surfaces[key][surface] += 1
+    for g, c in d.ngrams.items():
+        ev.ngram_df[g] += 1
+        ev.ngram_burst[g] += 1.0 + math.log(c)
+        if c > ev.ngram_maxtf[g]:
+            ev.ngram_maxtf[g] = c
 
 
 def _pick_phrases(ev: _Evidence, taken: set[str], n_docs: int, limit: int,
@@ -143,20 +157,16 @@ def _pick_phrases(ev: _Evidence, taken: set[str], n_docs: int, limit: int,
     return pick, gram_key
 
 
-def _phrase_spans(ev: _Evidence, texts: Mapping[str, str], pick: list[str], gram_key: dict[str, str],
-                  cap: int) -> None:
-    """The sentence around each picked phrase's first occurrence in each document that has it."""
-    if not pick:
-        return
-    regexes = {k: phrase_regex(k) for k in pick}
-    for doc_id in sorted(texts):
-        text = texts[doc_id]
-        for k in sorted({gram_key[g] for g in ngrams(text) if g in gram_key}):
-            m = regexes[k].search(text)
-            if m:
-                s, e = sentence_span(text, m.start(), m.end(), cap)
-                ev.cand["phrase"][k][doc_id] = (s, e, 0)
-                ev.surfaces[k][m.group(0)] += 1
+def _phrase_hits(item: tuple[str, str, str], gram_key: dict[str, str], cap: int) -> list[tuple[str, int, int, str]]:
+    """(key, start, end, surface): the sentence around each picked phrase's first occurrence in one document."""
+    doc_id, text, _ = item
+    out = []
+    for k in sorted({gram_key[g] for g in ngrams(text) if g in gram_key}):
+        m = phrase_regex(k).search(text)
+        if m:
+            s, e = sentence_span(text, m.start(), m.end(), cap)
+            out.append((k, s, e, m.group(0)))
+    return out
 
 
 def _interleave(keys: list[str], step: int, minority_is_hangul: bool) -> list[str]:
@@ -229,19 +239,68 @@ def _make_topic(kind: str, key: str, ev: _Evidence, texts: Mapping[str, str], pa
     return t
 
 
+PARALLEL_MIN_CHARS = 4_000_000    # below this, starting worker processes costs more than it saves
+
+
+_CONTEXT: tuple | None = None          # (function, extra arguments) of a worker process's map
+
+
+def _set_context(context: tuple) -> None:
+    global _CONTEXT
+    _CONTEXT = context
+
+
+def _run_in_context(item):
+    fn, args = _CONTEXT
+    return fn(item, *args)
+
+
+class _Workers:
+    """Per-document work, in worker processes when there are several, the platform can fork (the work's
+    arguments then need no pickling) and the corpus is large enough; else in this process. Results come
+    back in document order either way, so the output does not depend on it."""
+
+    def __init__(self, workers: int | None, chars: int):
+        n = (os.cpu_count() or 1) if workers is None else workers
+        can_fork = "fork" in multiprocessing.get_all_start_methods()
+        self.n = n if n > 1 and can_fork and chars >= PARALLEL_MIN_CHARS else 1
+
+    def map(self, fn: Callable, items: Sequence, *args) -> Iterator:
+        if self.n == 1:
+            yield from (fn(item, *args) for item in items)
+            return
+        with ProcessPoolExecutor(max_workers=self.n, mp_context=multiprocessing.get_context("fork"),
+                                 initializer=_set_context, initargs=((fn, args),)) as pool:
+            yield from pool.map(_run_in_context, items, chunksize=max(1, len(items) // (8 * self.n)))
+
+
 def discover(texts: Mapping[str, str], titles: Mapping[str, str] | None = None, *,
-             params: DiscoveryParams = DiscoveryParams()) -> Catalog:
-    """Topics, outlines and collections of a corpus, {doc_id: text} (and optional {doc_id: title})."""
+             params: DiscoveryParams = DiscoveryParams(), workers: int | None = 1) -> Catalog:
+    """Topics, outlines and collections of a corpus, {doc_id: text} (and optional {doc_id: title}).
+    workers: processes for the per-document reading (None: one per core); the catalog is the same."""
     doc_ids = sorted(texts)
     texts = {d: texts[d] for d in doc_ids}
     titles = dict(titles or {})
+    return _discover(texts, titles, params, _Workers(workers, sum(len(t) for t in texts.values())))
+
+
+def _discover(texts: dict[str, str], titles: dict[str, str], params: DiscoveryParams, pool: _Workers) -> Catalog:
+    doc_ids = list(texts)
+    items = [(d, texts[d], titles.get(d, "")) for d in doc_ids]
     ev = _Evidence()
-    outlines = {d: _read_document(ev, d, texts[d], titles.get(d, ""), params) for d in doc_ids}
+    outlines = {}
+    for d in pool.map(_read_document, items, params):
+        _add_document(ev, d)
+        outlines[d.doc_id] = d.outline
     ranked = {kind: ev.ranked(kind, params.min_docs) for kind in ("heading", "term", "entity")}
     limit = params.topic_limit(len(doc_ids), sum(len(t) for t in texts.values()))
     taken = set(ranked["heading"]) | set(ranked["term"]) | set(ranked["entity"])
     pick, gram_key = _pick_phrases(ev, taken, len(doc_ids), limit, params.min_docs)
-    _phrase_spans(ev, texts, pick, gram_key, params.phrase_cap)
+    if pick:
+        for (doc_id, _, _), hits in zip(items, pool.map(_phrase_hits, items, gram_key, params.phrase_cap)):
+            for k, s, e, surface in hits:
+                ev.cand["phrase"][k][doc_id] = (s, e, 0)
+                ev.surfaces[k][surface] += 1
     ranked["phrase"] = [k for k in pick if len(ev.cand["phrase"][k]) >= params.min_docs]
     _balance_scripts(ranked, texts)
     topics = [_make_topic(kind, key, ev, texts, params)

@@ -65,7 +65,7 @@ class RssSampler:
         self._thread.join()
 
 
-def child(corpus: Path, wiki: Path, agents: int, sessions: int, questions: int) -> dict:
+def child(corpus: Path, wiki: Path, agents: int, sessions: int, questions: int, workers: int) -> dict:
     """One size: build with stage hooks, then ask; the figures as a dict."""
     from wikigen.agents.orchestrate import BuildConfig, build
     from wikigen.ask.retrieval import Answerer
@@ -79,8 +79,8 @@ def child(corpus: Path, wiki: Path, agents: int, sessions: int, questions: int) 
                 seconds[name] = seconds.get(name, 0.0) + secs
 
         t0 = time.perf_counter()
-        report = build(BuildConfig(corpus=corpus, wiki=wiki, agents=agents, sessions=sessions, quiet=True),
-                       on_stage=on_stage)
+        report = build(BuildConfig(corpus=corpus, wiki=wiki, agents=agents, sessions=sessions, quiet=True,
+                                   workers=workers), on_stage=on_stage)
         total = time.perf_counter() - t0
         rss.stage = "ask"
         qs = [json.loads(line)["question"] for line in (CUAD / "questions.jsonl").read_text().splitlines()]
@@ -135,12 +135,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--agents", type=int, default=4)
     ap.add_argument("--sessions", type=int, default=2)
     ap.add_argument("--questions", type=int, default=200)
+    ap.add_argument("--workers", type=int, default=2, help="worker processes for topic discovery")
+    ap.add_argument("--speedup-factor", type=int, default=4,
+                    help="the size whose build is repeated with 1 worker, for the speedup of --workers (0: none)")
     ap.add_argument("--out", default=str(REPO / "bench-out" / "scale"))
     ap.add_argument("--child", nargs=2, metavar=("CORPUS", "WIKI"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:
         print(json.dumps(child(Path(args.child[0]), Path(args.child[1]), args.agents, args.sessions,
-                               args.questions)))
+                               args.questions, args.workers)))
         return 0
     if not (CUAD / "docs").is_dir():
         print(f"cuad-dev not found at {CUAD}: the scale bench makes its corpora from it", file=sys.stderr)
@@ -149,28 +152,31 @@ def main(argv: list[str] | None = None) -> int:
     from scale_corpus import generate  # noqa: E402 - the generator beside this script
 
     out = Path(args.out)
-    runs: list[tuple[int, dict]] = []
-    for factor in args.factors:
+    runs: list[tuple[int, int, dict]] = []
+    plan = [(f, args.workers) for f in args.factors]
+    if args.speedup_factor in args.factors and args.workers != 1:
+        plan.append((args.speedup_factor, 1))
+    for factor, workers in plan:
         corpus = out / f"corpus-{factor}x"
         if not corpus.is_dir():
             n, chars = generate(CUAD / "docs", corpus, factor)
             print(f"made {corpus}: {n} documents, {chars / 1e6:.1f} MB", flush=True)
-        wiki = out / f"wiki-{factor}x"
+        wiki = out / f"wiki-{factor}x-w{workers}"
         subprocess.run(["rm", "-rf", str(wiki)], check=True)
         t0 = time.perf_counter()
         proc = subprocess.run([sys.executable, __file__, "--child", str(corpus), str(wiki), "--agents", str(args.agents),
-                               "--sessions", str(args.sessions), "--questions", str(args.questions)],
-                              capture_output=True, text=True)
+                               "--sessions", str(args.sessions), "--questions", str(args.questions),
+                               "--workers", str(workers)], capture_output=True, text=True)
         if proc.returncode != 0:
             print(proc.stderr[-3000:], file=sys.stderr)
             return 1
         res = json.loads(proc.stdout.strip().splitlines()[-1])
         res["mb"] = sum(p.stat().st_size for p in corpus.rglob("*.txt")) / 1e6
-        print(f"{factor}x ({res['mb']:.0f} MB): built and asked in {time.perf_counter() - t0:.0f} s, "
+        print(f"{factor}x ({res['mb']:.0f} MB, {workers} workers): built and asked in {time.perf_counter() - t0:.0f} s, "
               f"peak RSS {max(res['rss'].values()):.0f} MB", flush=True)
-        runs.append((factor, res))
+        runs.append((factor, workers, res))
 
-    main_runs = runs
+    main_runs = [(f, r) for f, w, r in runs if w == args.workers]
     sizes = [r["mb"] for _, r in main_runs]
     head = f"{'stage':<16}" + "".join(f"{f'{f}x s':>10}{'MB':>7}" for f, _ in main_runs) + f"{'exponent':>10}"
     print("\n" + head + "\n" + "-" * len(head))
@@ -187,7 +193,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\nbuild at {fn}x: {rn['total']:.0f} s against the target {target:.0f} s (linear from {f1}x plus 10%): "
               f"{'OK' if rn['total'] <= target else 'MISSED'}; peak RSS {max(rn['rss'].values()):.0f} MB "
               f"(target 2,000 MB: {'OK' if max(rn['rss'].values()) < 2000 else 'MISSED'})")
-    print("worker processes for the CPU-bound stages: not built yet, so no 2-against-1 speedup is measured")
+    one = [r for f, w, r in runs if f == args.speedup_factor and w == 1]
+    many = [r for f, w, r in runs if f == args.speedup_factor and w == args.workers]
+    if one and many:
+        d1, dn = one[0]["seconds"].get("topic discovery", 0.0), many[0]["seconds"].get("topic discovery", 0.0)
+        print(f"{args.workers} workers against 1 on the {args.speedup_factor}x corpus: topic discovery "
+              f"{d1 / max(dn, 1e-9):.2f}x faster ({d1:.1f} s -> {dn:.1f} s); whole build "
+              f"{one[0]['total'] / many[0]['total']:.2f}x ({one[0]['total']:.0f} s -> {many[0]['total']:.0f} s)")
     chart(sizes, [r for _, r in main_runs], out / "scale.png")
     (out / "scale.json").write_text(json.dumps(runs, indent=1))
     print(f"chart: {out / 'scale.png'}")

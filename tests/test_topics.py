@@ -236,3 +236,23 @@ def test_collections_are_deterministic():
     two = [(c.key, c.title, c.members, c.aliases)
            for c in _collections(dict(reversed(list(titles.items()))), len(titles))]
     assert one == two and ("co branding", "Co branding agreements") in [(k, t) for k, t, _, _ in one]
+
+
+def test_worker_processes_find_the_same_catalog(monkeypatch):
+    """Documents read in two forked worker processes give exactly the catalog read in this process."""
+    import multiprocessing
+
+    import pytest
+
+    import wikigen.agents.topics as topics_mod
+    from wikigen.agents.catalog import catalog_to_data
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        pytest.skip("worker processes need fork on this platform; discovery then runs in one process")
+    texts = {f"en/{i}": EN_A.replace("Acme", f"Acme{i}") for i in range(6)}
+    texts.update({f"en/b{i}": EN_B for i in range(4)})
+    texts.update({"ko/a": KO_A, "ko/b": KO_B})
+    one = catalog_to_data(discover(texts, workers=1))
+    monkeypatch.setattr(topics_mod, "PARALLEL_MIN_CHARS", 0)
+    assert topics_mod._Workers(2, 1).n == 2
+    assert catalog_to_data(discover(texts, workers=2)) == one

@@ -106,7 +106,7 @@ def cmd_build(args) -> int:
         backend=args.backend, model=args.model, max_ratio=args.max_ratio,
         index_dir=Path(args.index) if args.index else None, quiet=args.quiet,
         session_budget=args.session_budget, session_turns=args.session_turns, max_tokens=args.max_tokens,
-        max_cost=args.max_cost,
+        max_cost=args.max_cost, workers=args.workers,
     )
     if args.dry_run:
         return _dry_run(config, args.json)
@@ -363,6 +363,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--dry-run", action="store_true",
                    help="print the documents, estimated tokens per session, cache share and cost; send and write nothing")
     s.add_argument("--json", action="store_true", help="print the build report (or the dry-run estimate) as JSON")
+    s.add_argument("--workers", type=int, default=None,
+                   help="worker processes for topic discovery on large corpora (default: one per core)")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.set_defaults(func=cmd_build)
 
