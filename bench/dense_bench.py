@@ -140,7 +140,7 @@ def run_corpus(name: str, args) -> dict:
     if unscored:
         print(f"   ({unscored} questions have no key facts and are left out)")
     return {"corpus": name, "subset": note, "documents": isum.documents, "passages": isum.passages,
-            "questions": len(questions), "embedding": vars(dsum), "table": table}
+            "questions": len(questions), "embedding": vars(dsum), "table": table, "rows": rows}
 
 
 def summarize(rows: list[dict], kinds) -> dict:
