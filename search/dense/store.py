@@ -1,0 +1,229 @@
+"""Passage vectors cached beside a CorpusIndex, one file per document, updated incrementally.
+
+Layout, under the index folder::
+
+    dense/<model key>/meta.json            {"version", "model", "dim", "docs": {doc_id: {"sha256", "passages"}}}
+    dense/<model key>/vectors/<sha256>.npy  float16, one row per passage of that document
+
+The passages are the index's own (`split_passages` over the TextStore's text, as the tantivy index
+has them), so a dense hit and a BM25 hit of the same passage have the same offsets. A vector file is
+named by the document's sha256 from the index manifest: an update embeds only the documents whose
+sha256 has no file yet, drops the entries of removed documents and deletes the files no document
+refers to. Files and meta.json are written through a temp file and a rename; meta.json is rewritten
+after each group of documents, so an interrupted update keeps what it finished. The model key is a
+hash of the encoder's name: vectors of another model (or other settings) are never mixed in.
+
+Memory for search: the vectors are held as one float32 matrix, 1.5 KB a passage (384 dims), about
+1.5 GB per million passages (0.77 GB on disk as float16).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from filelock import FileLock
+
+from wikigen.core.atomic import atomic_write
+from wikigen.search.dense.encoder import DenseUnavailable, Encoder
+from wikigen.search.index import CorpusIndex
+from wikigen.search.passages import split_passages
+
+__all__ = ["VectorStore", "DenseSummary", "STORE_VERSION"]
+
+log = logging.getLogger(__name__)
+
+STORE_VERSION = 1
+GROUP_PASSAGES = 256     # passages embedded together (batched by length across documents)
+
+
+@dataclass
+class DenseSummary:
+    documents: int = 0
+    passages: int = 0
+    embedded_documents: int = 0
+    embedded_passages: int = 0
+    reused: int = 0
+    removed: int = 0
+    seconds: float = 0.0
+
+    def to_text(self) -> str:
+        rate = self.embedded_passages / self.seconds if self.seconds > 0 else 0.0
+        return (f"dense vectors for {self.documents} documents, {self.passages} passages: embedded "
+                f"{self.embedded_documents} documents ({self.embedded_passages} passages, {rate:.1f}/s), "
+                f"reused {self.reused}, removed {self.removed}, in {self.seconds:.1f} s")
+
+
+def _np():
+    try:
+        import numpy as np
+    except ImportError:
+        raise DenseUnavailable("dense search needs numpy: pip install 'wikigen-memory[dense]'") from None
+    return np
+
+
+def model_key(name: str) -> str:
+    return hashlib.sha1(name.encode("utf-8")).hexdigest()[:12]
+
+
+class VectorStore:
+    """The cached passage vectors of one index for one encoder (see the module docstring)."""
+
+    def __init__(self, index: CorpusIndex, encoder: Encoder):
+        self.index = index
+        self.encoder = encoder
+        self.root = Path(index.index_dir) / "dense" / model_key(encoder.name)
+        self._vectors_dir = self.root / "vectors"
+
+    # -- meta -------------------------------------------------------------------------------------
+
+    def _read_meta(self) -> dict:
+        try:
+            m = json.loads((self.root / "meta.json").read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            m = None
+        except (OSError, ValueError) as e:
+            log.warning("dense meta.json in %s unreadable (%s): re-embedding everything", self.root, e)
+            m = None
+        if (not isinstance(m, dict) or m.get("version") != STORE_VERSION or m.get("model") != self.encoder.name
+                or m.get("dim") != self.encoder.dim or not isinstance(m.get("docs"), dict)):
+            return {"version": STORE_VERSION, "model": self.encoder.name, "dim": self.encoder.dim, "docs": {}}
+        return m
+
+    def _write_meta(self, meta: dict) -> None:
+        meta = dict(meta, docs={k: meta["docs"][k] for k in sorted(meta["docs"])})
+        atomic_write(self.root / "meta.json", json.dumps(meta, ensure_ascii=False, indent=0))
+
+    def _file(self, sha256: str) -> Path:
+        return self._vectors_dir / f"{sha256}.npy"
+
+    def _usable(self, rec: dict | None, sha256: str, n: int) -> bool:
+        return (rec is not None and rec.get("sha256") == sha256 and rec.get("passages") == n
+                and self._file(sha256).is_file())
+
+    # -- update -----------------------------------------------------------------------------------
+
+    def passages(self, doc_id: str) -> list[tuple[int, int]]:
+        return split_passages(self.index.texts.text(doc_id))
+
+    def update(self, progress: Callable[[int, int], None] | None = None) -> DenseSummary:
+        """Embed the passages of every document that has no vectors for its current sha256; drop the
+        vectors of documents no longer in the index. progress(done_documents, total) is called as it goes."""
+        t0 = time.perf_counter()
+        np = _np()
+        self._vectors_dir.mkdir(parents=True, exist_ok=True)
+        with FileLock(str(self.root / ".lock")):
+            meta = self._read_meta()
+            docs = self.index.documents()
+            summary = DenseSummary(documents=len(docs))
+            todo: list[tuple[str, str, list[tuple[int, int]]]] = []
+            keep: dict[str, dict] = {}
+            for d in docs:
+                spans = self.passages(d.doc_id)
+                summary.passages += len(spans)
+                rec = meta["docs"].get(d.doc_id)
+                if self._usable(rec, d.sha256, len(spans)):
+                    keep[d.doc_id] = rec
+                    summary.reused += 1
+                else:
+                    todo.append((d.doc_id, d.sha256, spans))
+            summary.removed = len([k for k in meta["docs"] if k not in self.index])
+            meta["docs"] = keep
+            total = len(todo)
+            if todo:
+                log.info("dense: embedding %d documents (%d passages) with %s", total,
+                         sum(len(s) for _, _, s in todo), self.encoder.name)
+            done = 0
+            group: list[tuple[str, str, list[tuple[int, int]]]] = []
+            for item in todo:
+                group.append(item)
+                if sum(len(s) for _, _, s in group) >= GROUP_PASSAGES:
+                    done = self._embed_group(np, group, meta, summary, done, total, progress)
+                    group = []
+            if group:
+                done = self._embed_group(np, group, meta, summary, done, total, progress)
+            self._write_meta(meta)
+            self._drop_unreferenced(meta)
+        summary.seconds = time.perf_counter() - t0
+        log.info("dense %s: %s", self.root, summary.to_text())
+        return summary
+
+    def _embed_group(self, np, group, meta, summary, done, total, progress) -> int:
+        texts: list[str] = []
+        for doc_id, _, spans in group:
+            text = self.index.texts.text(doc_id)
+            texts.extend(text[s:e] for s, e in spans)
+        vecs = self.encoder.encode(texts) if texts else np.zeros((0, self.encoder.dim), np.float32)
+        at = 0
+        for doc_id, sha, spans in group:
+            part = np.asarray(vecs[at:at + len(spans)], dtype=np.float16)
+            at += len(spans)
+            _save_npy(np, self._file(sha), part)
+            meta["docs"][doc_id] = {"sha256": sha, "passages": len(spans)}
+            summary.embedded_documents += 1
+            summary.embedded_passages += len(spans)
+            done += 1
+        self._write_meta(meta)
+        log.info("dense: %d/%d documents embedded", done, total)
+        if progress is not None:
+            progress(done, total)
+        return done
+
+    def _drop_unreferenced(self, meta: dict) -> None:
+        wanted = {f"{r['sha256']}.npy" for r in meta["docs"].values()}
+        for p in self._vectors_dir.glob("*.npy"):
+            if p.name not in wanted:
+                try:
+                    p.unlink()
+                except OSError as e:
+                    log.warning("cannot remove %s: %s", p, e)
+
+    # -- loading ----------------------------------------------------------------------------------
+
+    def load(self) -> tuple["np.ndarray", list[tuple[str, int, int]]]:  # noqa: F821
+        """(float32 matrix of every cached passage vector, [(doc_id, start, end)] per row), for the
+        documents of the index whose vectors are current. Documents without them are left out (logged)."""
+        np = _np()
+        meta = self._read_meta()
+        mats, rows, missing = [], [], 0
+        for d in self.index.documents():
+            rec = meta["docs"].get(d.doc_id)
+            spans = self.passages(d.doc_id) if rec is not None else []
+            if not self._usable(rec, d.sha256, len(spans)):
+                missing += 1
+                continue
+            m = np.load(self._file(d.sha256), allow_pickle=False)
+            if m.shape != (len(spans), self.encoder.dim):
+                missing += 1
+                continue
+            mats.append(m)
+            rows.extend((d.doc_id, s, e) for s, e in spans)
+        if missing:
+            log.warning("dense: %d documents have no current vectors; run the dense update", missing)
+        matrix = np.concatenate(mats).astype(np.float32) if mats else np.zeros((0, self.encoder.dim), np.float32)
+        return matrix, rows
+
+
+def _save_npy(np, path: Path, array) -> None:
+    """np.save through a temp file in the same folder, fsync, then os.replace."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            np.save(f, array, allow_pickle=False)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise

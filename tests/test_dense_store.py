@@ -1,0 +1,193 @@
+"""The passage-vector cache beside the index: incremental by sha256, removed documents dropped, the same
+passages as the tantivy index; dense top-k and RRF fusion. A fake encoder is injected (no model needed);
+one test runs the real model on a tiny corpus when the model package is installed."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+np = pytest.importorskip("numpy", reason="dense search needs numpy (the dense extra)")
+
+from wikigen.core.tokens import CharCounter  # noqa: E402
+from wikigen.search.dense.hybrid import DenseSearcher, hybrid_search, rrf_fuse  # noqa: E402
+from wikigen.search.dense.store import VectorStore  # noqa: E402
+from wikigen.search.index import CorpusIndex, Hit  # noqa: E402
+
+WORDS = ("law governs agreement delaware england terminate notice days payment royalty "
+         "insurance liability 준거법 계약 해지").split()
+
+
+class FakeEncoder:
+    """Bag of known words, one dimension each (+1 for anything else); records what it encodes."""
+
+    name = "fake-bag-of-words/v1"
+    dim = len(WORDS) + 1
+
+    def __init__(self):
+        self.calls: list[list[str]] = []
+
+    def encode(self, texts):
+        self.calls.append(list(texts))
+        out = np.zeros((len(texts), self.dim), np.float32)
+        for i, t in enumerate(texts):
+            low = t.lower()
+            for j, w in enumerate(WORDS):
+                out[i, j] = low.count(w)
+            out[i, -1] = 0.1
+        return out / np.linalg.norm(out, axis=1, keepdims=True)
+
+    @property
+    def encoded(self) -> list[str]:
+        return [t for c in self.calls for t in c]
+
+
+def _write(corpus: Path, name: str, text: str) -> None:
+    p = corpus / name
+    p.write_text(text, encoding="utf-8")
+    st = p.stat()   # a distinct mtime, so the index sees the change even within one clock tick
+    import os
+    os.utime(p, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
+
+
+def _para(topic: str, n: int) -> str:
+    return "\n\n".join(f"Clause {i}. {topic} " + "filler words here. " * 40 for i in range(n))
+
+
+@pytest.fixture
+def corpus(tmp_path) -> Path:
+    c = tmp_path / "corpus"
+    c.mkdir()
+    _write(c, "law.txt", _para("This agreement law governs Delaware.", 3))
+    _write(c, "pay.txt", _para("Payment of royalty within 30 days.", 2))
+    _write(c, "end.txt", _para("Either party may terminate on notice.", 2))
+    _write(c, "ko.txt", "준거법: 본 계약은 대한민국 법률에 따른다. " * 10)
+    return c
+
+
+def _build(corpus, tmp_path):
+    return CorpusIndex.build(corpus, tmp_path / "index", counter=CharCounter())[0]
+
+
+def test_vectors_follow_the_index_passages_and_are_cached(corpus, tmp_path):
+    idx = _build(corpus, tmp_path)
+    enc = FakeEncoder()
+    s = VectorStore(idx, enc).update()
+    total = sum(VectorStore(idx, enc).passages(d.doc_id).__len__() for d in idx.documents())
+    assert (s.documents, s.embedded_documents, s.embedded_passages, s.reused) == (4, 4, total, 0)
+    assert total == sum(json.loads((idx.index_dir / "manifest.json").read_text())["docs"][d]["passages"]
+                        for d in ("law", "pay", "end", "ko"))
+    files = sorted(p.name for p in (VectorStore(idx, enc).root / "vectors").glob("*.npy"))
+    assert files == sorted(f"{d.sha256}.npy" for d in idx.documents())
+    arr = np.load(VectorStore(idx, enc).root / "vectors" / files[0])
+    assert arr.dtype == np.float16 and arr.shape[1] == enc.dim
+    enc2 = FakeEncoder()
+    s2 = VectorStore(idx, enc2).update()
+    assert (s2.embedded_documents, s2.reused, enc2.encoded) == (0, 4, [])
+
+
+def test_one_changed_document_is_the_only_one_re_embedded(corpus, tmp_path):
+    idx = _build(corpus, tmp_path)
+    VectorStore(idx, FakeEncoder()).update()
+    _write(corpus, "pay.txt", _para("Payment of royalty within 45 days, and insurance.", 2))
+    (corpus / "end.txt").unlink()
+    _write(corpus, "new.txt", "Liability is capped. " * 5)
+    idx = _build(corpus, tmp_path)
+    enc = FakeEncoder()
+    s = VectorStore(idx, enc).update()
+    assert (s.embedded_documents, s.reused, s.removed) == (2, 2, 1)
+    pay_text = idx.texts.text("pay")
+    expected = [pay_text[a:b] for a, b in VectorStore(idx, enc).passages("pay")] + [idx.texts.text("new").strip()]
+    assert sorted(enc.encoded) == sorted(expected)
+    names = {p.name for p in (VectorStore(idx, enc).root / "vectors").glob("*.npy")}
+    assert names == {f"{d.sha256}.npy" for d in idx.documents()}     # the old pay and end files are gone
+    meta = json.loads((VectorStore(idx, enc).root / "meta.json").read_text())
+    assert sorted(meta["docs"]) == ["ko", "law", "new", "pay"]
+
+
+def test_another_model_keeps_its_own_vectors(corpus, tmp_path):
+    idx = _build(corpus, tmp_path)
+    VectorStore(idx, FakeEncoder()).update()
+    other = FakeEncoder()
+    other.name = "fake-bag-of-words/v2"
+    assert VectorStore(idx, other).update().embedded_documents == 4
+    assert len(list((idx.index_dir / "dense").iterdir())) == 2
+
+
+def test_corrupt_meta_is_rebuilt_not_trusted(corpus, tmp_path):
+    idx = _build(corpus, tmp_path)
+    store = VectorStore(idx, FakeEncoder())
+    store.update()
+    (store.root / "meta.json").write_text("{not json", encoding="utf-8")
+    assert VectorStore(idx, FakeEncoder()).update().embedded_documents == 4
+
+
+def test_dense_search_returns_hits_like_bm25(corpus, tmp_path):
+    idx = _build(corpus, tmp_path)
+    enc = FakeEncoder()
+    VectorStore(idx, enc).update()
+    ds = DenseSearcher.open(idx, enc)
+    hits = ds.search("which law governs", k=3)
+    assert hits and all(isinstance(h, Hit) for h in hits)
+    assert hits[0].doc_id == "law" and hits[0].text == idx.texts.read("law", hits[0].start, hits[0].end)
+    assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+    assert ds.search("계약 준거법", k=1)[0].doc_id == "ko"
+    assert all(h.doc_id == "pay" for h in ds.search("law", k=5, doc_ids=["pay"]))
+    assert ds.search("", k=3) == [] and ds.search("law", k=0) == [] and ds.search("law", doc_ids=["nope"]) == []
+
+
+def test_documents_without_vectors_are_left_out_of_search(corpus, tmp_path):
+    idx = _build(corpus, tmp_path)
+    enc = FakeEncoder()
+    VectorStore(idx, enc).update()
+    _write(corpus, "late.txt", "Liability insurance law. " * 4)
+    idx = _build(corpus, tmp_path)
+    ds = DenseSearcher.open(idx, enc)             # not updated: "late" has no vectors yet
+    assert "late" not in {d for d, _, _ in ds.rows} and len(ds) > 0
+
+
+def _hit(doc, start, score=1.0):
+    return Hit(doc, f"{doc}.txt", start, start + 10, f"text {doc} {start}", score, "")
+
+
+def test_rrf_fuse_adds_reciprocal_ranks():
+    a = [_hit("x", 0), _hit("y", 0), _hit("z", 0)]
+    b = [_hit("y", 0), _hit("w", 0)]
+    fused = rrf_fuse([a, b], k=10, rrf_k=60)
+    assert [h.doc_id for h in fused] == ["y", "x", "w", "z"]
+    assert fused[0].score == pytest.approx(1 / 62 + 1 / 61)
+    assert fused[1].score == pytest.approx(1 / 61)
+    assert [h.doc_id for h in rrf_fuse([a, b], k=2)] == ["y", "x"]
+    assert rrf_fuse([[], []], k=5) == []
+
+
+def test_hybrid_search_fuses_bm25_and_dense(corpus, tmp_path):
+    idx = _build(corpus, tmp_path)
+    enc = FakeEncoder()
+    VectorStore(idx, enc).update()
+    ds = DenseSearcher.open(idx, enc)
+    q = "royalty payment"
+    fused = hybrid_search(idx, ds, q, k=4)
+    bm, dn = idx.search(q, k=100), ds.search(q, k=100)
+    assert fused == rrf_fuse([bm, dn], 4)
+    assert fused[0].doc_id == "pay"
+
+
+def test_real_model_on_a_tiny_corpus(corpus, tmp_path):
+    pytest.importorskip("safetensors", reason="dense search needs safetensors (the dense extra)")
+    pytest.importorskip("tokenizers", reason="dense search needs tokenizers (the dense extra)")
+    from wikigen.search.dense.encoder import DenseUnavailable, load_encoder
+    try:
+        enc = load_encoder()
+    except DenseUnavailable as e:
+        pytest.skip(f"model package absent: {e}")
+    idx = _build(corpus, tmp_path)
+    s = VectorStore(idx, enc).update()
+    assert s.embedded_documents == 4
+    ds = DenseSearcher.open(idx, enc)
+    assert ds.search("Which state's law applies to the contract?", k=1)[0].doc_id == "law"
+    assert ds.search("termination by either party with notice", k=1)[0].doc_id == "end"
