@@ -88,7 +88,7 @@ def test_summary_and_table():
         {"mode": "search", "kind": "aggregate", "score": 0.5, "precision": 0.25, "tokens": 200, "latency_ms": 5.0},
     ]
     s = summarize(rows)
-    assert s[0] == {"mode": "search", "kind": "single", "n": 2, "score": 0.5, "precision": None,
+    assert s[0] == {"mode": "search", "kind": "single", "n": 2, "unscored": 0, "score": 0.5, "precision": None,
                     "mean_tokens": 200.0, "p50_latency_ms": 20.0}
     assert s[1]["precision"] == 0.25 and s[1]["n"] == 1
     table = format_table(s)
@@ -138,3 +138,22 @@ def test_run_eval_writes_report_and_chart(tmp_path):
     assert by[("bad", "aggregate")]["precision"] == 0.0
     assert (tmp_path / "out" / "eval-chart.png").stat().st_size > 1000
     assert "good" in report.table()
+
+
+def test_free_text_answers_are_graded_by_key_facts():
+    """A question with a gold answer and no gold spans (sec10q-dev's kind) scores the share of its key facts
+    found in the context; one whose answer has no key fact is left out of the mean and counted."""
+    from wikigen.ask.evaluate import score_question
+
+    q = {"id": "m1", "kind": "multi", "question": "How did net sales change?",
+         "answer": "Net sales were $117,154 million, up from $82,959 million in 2022.", "evidence": []}
+    ctx = [{"kind": "passage", "text": "Total net sales  $ 117,154  ...", "spans": []}]
+    assert score_question(q, ctx) == {"score": 0.5, "precision": None}
+    unscorable = {"id": "m2", "kind": "multi", "question": "Why?", "evidence": [],
+                  "answer": "Because the company changed its strategy over several quarters of the year."}
+    assert score_question(unscorable, ctx)["score"] is None
+    rows = [{"mode": "search", "kind": k, "score": sc, "precision": None, "tokens": 10, "latency_ms": 1.0}
+            for k, sc in (("multi", 0.5), ("multi", None), ("single", 1.0))]
+    summary = summarize(rows)
+    assert [(s["kind"], s["n"], s["unscored"], s["score"]) for s in summary] == [("single", 1, 0, 1.0),
+                                                                            ("multi", 1, 1, 0.5)]

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Sequence
 
+from wikigen.ask.keyfacts import score_keyfacts
 from wikigen.ask.modes import MODES
 from wikigen.ask.questions import read_questions
 from wikigen.core.atomic import atomic_write
@@ -119,8 +120,18 @@ def score_aggregate(question: dict, context: Sequence[dict]) -> tuple[float, flo
     return recall, precision
 
 
+def graded_by_key_facts(question: dict) -> bool:
+    """A question with a free-text gold answer and no gold spans or documents (sec10q-dev's kind)."""
+    return (not question.get("evidence") and not question.get("answer_list")
+            and isinstance(question.get("answer"), str))
+
+
 def score_question(question: dict, context: Sequence[dict]) -> dict:
-    """{'score', 'precision'}: score is accuracy (single) or recall (aggregate); precision is None for single."""
+    """{'score', 'precision'}: score is accuracy (single) or recall (aggregate); precision is None for single.
+    A question graded by key facts (wikigen.ask.keyfacts) scores the share of them found in the context's
+    text; its score is None when its answer has no key fact (it is then left out of the means)."""
+    if graded_by_key_facts(question):
+        return {"score": score_keyfacts(question, context), "precision": None}
     if question.get("kind") == "aggregate":
         r, p = score_aggregate(question, context)
         return {"score": r, "precision": p}
@@ -134,20 +145,23 @@ def _p50(values: list[float]) -> float:
 
 
 def summarize(rows: Sequence[dict]) -> list[dict]:
-    """One summary row per (mode, kind), in the order modes first appear, single before aggregate."""
+    """One summary row per (mode, kind), in the order modes first appear, single first, then aggregate,
+    then other kinds by name; questions that could not be scored are counted in 'unscored'."""
     modes: list[str] = []
     for r in rows:
         if r["mode"] not in modes:
             modes.append(r["mode"])
+    kinds = sorted({r["kind"] for r in rows}, key=lambda k: (k != "single", k != "aggregate", k))
     out = []
     for mode in modes:
-        for kind in ("single", "aggregate"):
-            rs = [r for r in rows if r["mode"] == mode and r["kind"] == kind]
+        for kind in kinds:
+            every = [r for r in rows if r["mode"] == mode and r["kind"] == kind]
+            rs = [r for r in every if r["score"] is not None]
             if not rs:
                 continue
             precs = [r["precision"] for r in rs if r["precision"] is not None]
             out.append({
-                "mode": mode, "kind": kind, "n": len(rs),
+                "mode": mode, "kind": kind, "n": len(rs), "unscored": len(every) - len(rs),
                 "score": sum(r["score"] for r in rs) / len(rs),
                 "precision": (sum(precs) / len(precs)) if precs else None,
                 "mean_tokens": sum(r["tokens"] for r in rs) / len(rs),
