@@ -37,3 +37,12 @@ def test_boundary_kinds_and_cjk_stops():
     kinds = [b.kind for b in boundaries(text, kinds=frozenset({"stop", "semicolon", "colon", "paragraph"}))]
     assert kinds == ["colon", "semicolon", "stop", "stop", "paragraph"]
     assert [text[:b.end][-3:] for b in boundaries(text, kinds=SENTENCE)][:2] == ["ws.", "니다。"]
+
+
+def test_line_ends_split_excerpts_but_not_sentences():
+    from wikigen.core.sentences import LINE
+
+    text = "Fees\nThe fee is GBP 40,000 a year.\n(a) payable in advance;\n(b) in pounds sterling."
+    assert [text[a:b] for a, b in sentences(text, kinds=LINE, min_chars=1)] == [
+        "Fees", "The fee is GBP 40,000 a year.", "(a) payable in advance;", "(b) in pounds sterling."]
+    assert len(sentences(text, kinds=SENTENCE, min_chars=1)) == 2      # a line end alone ends no sentence

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from wikigen.ask.params import DEFAULT_PARAMS
+from wikigen.core.sentences import LINE, boundaries
 from wikigen.core.tokens import TokenCounter
 
 
@@ -147,9 +148,9 @@ class ContextBuilder:
         n = int(len(text) * frac)
         while n > 40:
             cut = text[:n]
-            m = max(cut.rfind(". "), cut.rfind(".\n"), cut.rfind("\n"))
-            if m > n * 0.6:
-                cut = cut[:m + 1]
+            end = max((b.end for b in boundaries(text, 0, n, LINE)), default=-1)
+            if end > n * 0.6:
+                cut = cut[:end]
             else:
                 sp = cut.rfind(" ")
                 if sp > n * 0.6:

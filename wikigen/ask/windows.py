@@ -14,13 +14,10 @@ from typing import NamedTuple, Sequence
 from wikigen.ask.context import Unit
 from wikigen.ask.page_index import terms
 from wikigen.ask.params import DEFAULT_PARAMS
-from wikigen.core.sentences import sentences
+from wikigen.core.sentences import LINE, sentences
 from wikigen.core.text import trim_span
 
 _LEAD = re.compile(r"^\W*(?:[\dA-Za-z]{1,3}[.)]\s*){0,3}([^\n.:]{1,60}?)(?:\.|:|\n)\s*\S")
-# An excerpt's sentences are cut more loosely than core.sentences: at every run of terminal
-# punctuation and at every line end, so a list item or a heading line can be quoted on its own.
-_EXCERPT_PIECE = re.compile(r"[^\n.!?。！？]+(?:[.!?。！？]+|\n|$)")
 
 
 def lead(sentence: str) -> str:
@@ -91,7 +88,9 @@ def pick_windows(hits: Sequence, weights: dict[str, float], width: int, per_doc:
 def best_excerpt(text: str, q_terms: set[str], width: int = 300) -> tuple[int, int]:
     """(start, end) in text of the sentence (or line) sharing the most terms with the question,
     widened with its neighbours up to about `width` characters."""
-    sents = [(m.start(), m.end()) for m in _EXCERPT_PIECE.finditer(text) if m.group().strip()]
+    # an excerpt's pieces end at sentence stops and at every line end, so a list item or a heading line
+    # can be quoted on its own
+    sents = sentences(text, kinds=LINE, min_chars=1)
     if not sents:
         return 0, min(len(text), width)
     scores = [len(set(terms(text[a:b])) & q_terms) for a, b in sents]

@@ -6,7 +6,8 @@ A boundary is one of four kinds, matched by one pattern:
                  whitespace or the end of the text, or a CJK full stop (``。！？``), which needs no space;
 * ``semicolon``  ``;`` before whitespace, or the CJK ``；``;
 * ``colon``      ``:`` before whitespace;
-* ``paragraph``  a blank line.
+* ``paragraph``  a blank line;
+* ``line``       any other line end (for excerpts, where a list item or a heading line stands alone).
 
 Callers choose which kinds count (`SENTENCE`: stops and paragraphs; `CLAUSE`: every kind). A boundary's
 `end` is where the text before it stops: after the punctuation (closers included), or at the newline of
@@ -28,9 +29,11 @@ _BOUNDARY = re.compile(
     rf"|(?P<semicolon>;[{CLOSERS}]*(?=\s|$)|\uff1b)"
     rf"|(?P<colon>:[{CLOSERS}]*(?=\s|$))"
     r"|(?P<paragraph>\n[ \t\r\f\v]*\n)"
+    r"|(?P<line>\n)"
 )
 SENTENCE = frozenset({"stop", "paragraph"})
 CLAUSE = frozenset({"stop", "semicolon", "colon", "paragraph"})
+LINE = frozenset({"stop", "paragraph", "line"})
 MIN_SENTENCE = 40   # a shorter piece (a clause number, a heading) joins the sentence after it
 _ENUMERATOR_LINE = re.compile(r"^[ \t]*\(?[0-9A-Za-z]{1,3}(?:\.[0-9]{1,3})*[.)]$")
 
@@ -48,13 +51,13 @@ def boundaries(text: str, start: int = 0, end: int | None = None,
     for m in _BOUNDARY.finditer(text, start, stop):
         kind = m.lastgroup
         if kind in kinds:
-            yield Boundary(kind, m.start() if kind == "paragraph" else m.end(), m.end())
+            yield Boundary(kind, m.start() if kind in ("paragraph", "line") else m.end(), m.end())
 
 
 def real_end(text: str, b: Boundary) -> bool:
     """A boundary a quote may stop at: not a paragraph break after a colon, not a bare enumerator's dot."""
     before = text[:b.end].rstrip()
-    if b.kind == "paragraph" and before.endswith(":"):
+    if b.kind in ("paragraph", "line") and before.endswith(":"):
         return False
     return not _ENUMERATOR_LINE.match(before[before.rfind("\n") + 1:])
 
