@@ -43,7 +43,7 @@ class RecordedRequest:
 
 @dataclass
 class _Step:
-    kind: str                        # reply | function | error | delay
+    kind: str                        # reply | function | error | delay | raw
     content: list[dict] = field(default_factory=list)
     stop_reason: str = "end_turn"
     status: int = 200
@@ -52,6 +52,8 @@ class _Step:
     delay: float = 0.0
     usage: dict | None = None
     fn: Callable[[dict], dict] | None = None
+    raw: bytes = b""
+    content_type: str = "application/json"
 
 
 class FakeMessagesServer:
@@ -137,6 +139,14 @@ class FakeMessagesServer:
         for _ in range(times):
             self._push(_Step("error", status=status, headers=headers,
                              message=message or f"scripted {status} error"))
+
+    def enqueue_raw(self, body: bytes | str, *, status: int = 200, content_type: str = "text/html",
+                    times: int = 1) -> None:
+        """`times` replies with exactly these bytes (a misbehaving endpoint: an HTML page with status 200, a
+        truncated JSON body, ...)."""
+        data = body.encode("utf-8") if isinstance(body, str) else body
+        for _ in range(times):
+            self._push(_Step("raw", status=status, raw=data, content_type=content_type))
 
     def enqueue_delay(self, seconds: float, *, times: int = 1) -> None:
         """`times` requests that wait `seconds` before replying (with the default text), to cause client timeouts."""
@@ -225,6 +235,18 @@ class _Handler(BaseHTTPRequestHandler):
         except (BrokenPipeError, ConnectionResetError):
             pass                     # the client gave up (a timeout test): nothing to answer
 
+    def _send_raw(self, step: _Step) -> None:
+        """Exactly the scripted bytes (an endpoint that misbehaves: HTML with 200, truncated JSON)."""
+        try:
+            self.send_response(step.status)
+            self.send_header("content-type", step.content_type)
+            self.send_header("content-length", str(len(step.raw)))
+            self.end_headers()
+            self.wfile.write(step.raw)
+            self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
     def _error(self, status: int, message: str, headers: dict[str, str] | None = None) -> None:
         err = ERROR_TYPES.get(status, "api_error")
         self._send(status, {"type": "error", "error": {"type": err, "message": message}}, headers)
@@ -252,6 +274,8 @@ class _Handler(BaseHTTPRequestHandler):
     def _answer(self, body: dict) -> None:
         """The next scripted step's answer to a Messages request."""
         step = self.fake._next_step()
+        if step.kind == "raw":
+            return self._send_raw(step)
         if step.kind == "error":
             return self._error(step.status, step.message, step.headers)
         if step.kind == "function":

@@ -68,6 +68,7 @@ class BuildConfig:
     max_tokens: int | None = None          # stop the build once this many tokens are used in all
     max_cost: float | None = None          # stop the build once this much (USD, estimated) is spent
     workers: int | None = None             # processes for topic discovery (None: one per core)
+    force: bool = False                    # build into a wiki or index folder made from another corpus
 
 
 @dataclass
@@ -303,9 +304,35 @@ def _log_summary(progress, session: int, line: SessionLine, size, pages, doc_ids
 
 
 def build(config: BuildConfig, *, on_session: Callable[[SessionLine], None] | None = None,
-          on_warning: Callable[[str], None] | None = None, on_agent_done: Callable[[str, int], None] | None = None,
-          on_index_progress: Callable[[int, int], None] | None = None, on_stage: StageListener | None = None,
-          backend: AgentBackend | None = None, counter=None) -> BuildReport:
+          on_warning: Callable[[str], None] | None = None, **kw) -> BuildReport:
+    """Build or extend the wiki (see _build for the callbacks), one build per wiki.
+
+    The build lock (wikigen.wiki.buildlock) is held for the whole build: a second build is refused
+    naming this one's pid, and a lock left by a killed build is taken over. Under it, a stale git
+    index.lock is removed, human edits are committed first (wikigen.wiki.guard), and at the end the wiki
+    is checked: a problem a build must not leave (guard.BLOCKING) makes the report not ok."""
+    from wikigen.search.sources import open_wiki
+    from wikigen.wiki import guard
+    from wikigen.wiki.buildlock import build_lock, recover_git_lock
+
+    on_warning = on_warning or (lambda text: log.warning("%s", text))
+    corpus, root = _check_config(config)
+    with build_lock(root):
+        recover_git_lock(root)
+        for line in guard.before_build(root, corpus, force=config.force):
+            on_warning(line)
+        report = _build(config, on_session=on_session, on_warning=on_warning, **kw)
+        for line in guard.after_build(open_wiki(root)):
+            report.ok = False
+            report.stopped_reason = report.stopped_reason or "the wiki fails `wikigen check`"
+            on_warning(line)
+    return report
+
+
+def _build(config: BuildConfig, *, on_session: Callable[[SessionLine], None] | None = None,
+           on_warning: Callable[[str], None] | None = None, on_agent_done: Callable[[str, int], None] | None = None,
+           on_index_progress: Callable[[int, int], None] | None = None, on_stage: StageListener | None = None,
+           backend: AgentBackend | None = None, counter=None) -> BuildReport:
     """Build or extend the wiki. Each finished session goes to `on_session`, a build that stops early to
     `on_warning` (one line), each agent's finished session to `on_agent_done(agent, session)`; without
     callbacks they are logged. Returns the BuildReport (every SessionLine, ok, why it stopped)."""
@@ -322,7 +349,12 @@ def build(config: BuildConfig, *, on_session: Callable[[SessionLine], None] | No
     index_dir = Path(config.index_dir) if config.index_dir else root / ".wikigen" / "index"
     stage = StageClock(on_stage)
     with stage("indexing"):
-        index, summary = CorpusIndex.build(corpus, index_dir, progress=on_index_progress)
+        index, summary = CorpusIndex.build(corpus, index_dir, progress=on_index_progress, force=config.force,
+                                           rehash=True)
+    if summary.skipped or summary.decoded:    # counts always; the reasons with -v or `wikigen index`
+        on_warning(f"{len(summary.skipped)} files skipped, {len(summary.decoded)} decoded from a legacy encoding "
+                   f"while indexing (run `wikigen -v build ...` or `wikigen index {corpus} --index {index_dir}` "
+                   "for the reasons)")
     stage.seconds["indexing"] -= summary.extract_seconds
     stage.add("extraction", summary.extract_seconds)
     docs = index.documents()
@@ -332,6 +364,10 @@ def build(config: BuildConfig, *, on_session: Callable[[SessionLine], None] | No
     wiki = Wiki.create(root, index, max_ratio=config.max_ratio, counter=counter, corpus_dir=corpus,
                        index_dir=index_dir)
     progress = ProgressLog(root)
+    from wikigen.wiki.freshness import refresh_wiki      # stale sources: re-anchor, archive, re-stamp
+
+    for line in refresh_wiki(wiki, _next_session(progress)).lines():
+        on_warning(line)
     counter = counter or default_counter()
     with stage("topic discovery"):
         cat = load_catalog(index, root / ".wikigen" / "cache", workers=config.workers)

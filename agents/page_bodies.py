@@ -26,6 +26,7 @@ from wikigen.core.sentences import cap_span
 from wikigen.core.slugs import doc_slug, slugify
 from wikigen.core.text import one_line, trim_span
 from wikigen.wiki.markup import Quote, format_quote
+from wikigen.wiki.secrets import redact, secrets_in_quote
 from wikigen.wiki.page import Page, parse_page
 
 if TYPE_CHECKING:
@@ -100,7 +101,7 @@ class PageMaker:
                     title = self.tools.read_document(doc_id, 0, 1).title
                 except WikigenError:
                     title = ""
-            self._titles[doc_id] = self.label(title or doc_id)
+            self._titles[doc_id] = self.label(redact(title or doc_id))     # a title never carries a secret
         return self._titles[doc_id]
 
     def quote(self, doc_id: str, start: int, end: int, cap: int | None = None) -> str | None:
@@ -119,7 +120,14 @@ class PageMaker:
         body = text[s:e]
         if not body.strip() or _QUOTE_HEADER_LIKE.search(body):
             return None
-        return format_quote(Quote(doc_id, span.start + s, span.start + e, body))
+        if kept_out := secrets_in_quote(doc_id, span.start + s, body):   # never quote a secret
+            self.out.errors.append(kept_out)
+            return None
+        try:
+            return format_quote(Quote(doc_id, span.start + s, span.start + e, body))
+        except WikigenError as err:     # one bad document is skipped with an error line, never ends the session
+            self.out.errors.append(f"quote {doc_id!r}: {err}")
+            return None
 
     # -- documents -------------------------------------------------------------------------------
 

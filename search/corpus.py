@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
+import unicodedata
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -137,6 +138,11 @@ def scan_corpus(root: Path, *, max_bytes: int = DEFAULT_MAX_BYTES, exclude: list
                 continue
             p = d / name
             r = rel(p)
+            if _odd_name(r):
+                scan.skipped.append(Skipped(r.encode("unicode_escape").decode("ascii"),
+                                            "file name holds a control character (newline, CR, tab...); "
+                                            "rename the file to index it"))
+                continue
             suffix = p.suffix.lower()
             if p.is_symlink():
                 reason = _symlink_reason(p, real_root, folder=False)
@@ -167,6 +173,11 @@ def scan_corpus(root: Path, *, max_bytes: int = DEFAULT_MAX_BYTES, exclude: list
     scan.files.sort(key=lambda f: f.path)
     scan.skipped.sort(key=lambda s: s.path)
     return scan
+
+
+def _odd_name(rel_path: str) -> bool:
+    """A path a doc id, a quote header or a log line cannot carry: control or line/paragraph separators."""
+    return any(unicodedata.category(c) in ("Cc", "Cs", "Zl", "Zp") or c == "\ufeff" for c in rel_path)
 
 
 def _mb(n: int) -> str:

@@ -26,6 +26,7 @@ from typing import Callable, Iterable
 import tantivy
 from tantivy import Occur, Query
 
+from wikigen.core.atomic import private_dir
 from wikigen.core.errors import ExtractError, SearchIndexError
 from wikigen.core.text import Span
 from wikigen.core.tokens import TokenCounter
@@ -85,6 +86,7 @@ class IndexSummary:
     removed: int = 0
     unchanged: int = 0
     skipped: list[tuple[str, str]] = field(default_factory=list)
+    decoded: list[tuple[str, str]] = field(default_factory=list)   # (path, legacy encoding) of files not UTF-8
     seconds: float = 0.0
     extract_seconds: float = 0.0    # of `seconds`: reading, hashing and extracting the files
 
@@ -94,6 +96,13 @@ class IndexSummary:
             f"{self.characters:,} characters, {self.tokens:,} tokens in {self.seconds:.2f} s",
             f"  added {self.added}, changed {self.changed}, removed {self.removed}, unchanged {self.unchanged}",
         ]
+        if self.decoded:
+            lines.append(f"  decoded {len(self.decoded)} files that are not valid UTF-8 with a legacy encoding "
+                         "(check their text):")
+            for path, enc in self.decoded[:max_skipped]:
+                lines.append(f"    {path}: {enc}")
+            if len(self.decoded) > max_skipped:
+                lines.append(f"    ... and {len(self.decoded) - max_skipped} more")
         if self.skipped:
             lines.append(f"  skipped {len(self.skipped)} files:")
             for path, reason in self.skipped[:max_skipped]:
@@ -141,16 +150,23 @@ class CorpusIndex:
     @classmethod
     def build(cls, corpus_dir: Path, index_dir: Path, *, counter: TokenCounter | None = None,
               max_bytes: int = DEFAULT_MAX_BYTES,
-              progress: Callable[[int, int], None] | None = None) -> tuple["CorpusIndex", IndexSummary]:
+              progress: Callable[[int, int], None] | None = None, force: bool = False,
+              rehash: bool = False) -> tuple["CorpusIndex", IndexSummary]:
         """Index corpus_dir into index_dir, incrementally. Returns the opened index and a summary.
-        progress(done, total), when given, is called as the files are gone through."""
+        progress(done, total), when given, is called as the files are gone through. SearchIndexError when
+        index_dir holds the index of another corpus, unless force. rehash: decide what changed by content
+        hash for every file, not by size and mtime (a build does this)."""
         t0 = time.perf_counter()
         corpus_dir, index_dir = Path(corpus_dir), Path(index_dir)
         root = corpus_dir.resolve()
         index_dir.mkdir(parents=True, exist_ok=True)
+        private_dir(index_dir / "texts")
         tdir = index_dir / "tantivy"
 
         manifest = read_manifest(index_dir)
+        if manifest is not None and manifest.get("root") not in (None, str(root)) and not force:
+            raise SearchIndexError(f"{index_dir} holds the index of another corpus ({manifest.get('root')}); "
+                                   "choose another --index folder, or pass --force to replace it")
         fresh = (manifest is None or manifest.get("schema") != SCHEMA_VERSION
                  or manifest.get("version") != MANIFEST_VERSION or manifest.get("root") != str(root)
                  or not tantivy_exists(tdir))
@@ -168,7 +184,8 @@ class CorpusIndex:
             tantivy.Index(build_schema(), path=str(tdir))  # exists even when there is nothing to add
         texts = TextStore(index_dir / "texts")
 
-        scan = scan_corpus(root, max_bytes=max_bytes, exclude=[index_dir])
+        # the index's own folders are never documents, even when the index folder is the corpus folder
+        scan = scan_corpus(root, max_bytes=max_bytes, exclude=[index_dir, tdir, index_dir / "texts"])
         summary = IndexSummary()
         skipped: list[Skipped] = list(scan.skipped)
         new_docs: dict[str, dict] = {}
@@ -182,7 +199,7 @@ class CorpusIndex:
                     progress(done, len(scan.files))
                 rec = old.get(entry.doc_id)
                 same_path = rec is not None and rec.get("path") == entry.path
-                if same_path and rec["size"] == entry.size and rec["mtime_ns"] == entry.mtime_ns:
+                if same_path and not rehash and rec["size"] == entry.size and rec["mtime_ns"] == entry.mtime_ns:
                     new_docs[entry.doc_id] = rec
                     summary.unchanged += 1
                     continue
@@ -203,6 +220,9 @@ class CorpusIndex:
                 if isinstance(r, Skipped):
                     skipped.append(r)
                     continue
+                if r.encoding not in ("utf-8", "pdf", "docx"):
+                    summary.decoded.append((r.path, r.encoding))
+                    log.warning("%s is not valid UTF-8: decoded as %s", r.path, r.encoding)
                 if job is None:
                     job = WriteJob(tdir, texts, counter, fresh=fresh)
                 job.add(r)  # indexed, kept and counted while the next files are read
@@ -252,6 +272,12 @@ class CorpusIndex:
 
     def __len__(self) -> int:
         return len(self._docs)
+
+    def corpus_changes(self):
+        """What changed in the corpus folder since this index was built (by sha256; search/freshness.py)."""
+        from wikigen.search.freshness import corpus_changes
+
+        return corpus_changes(self)
 
     def __contains__(self, doc_id: object) -> bool:
         return doc_id in self._docs

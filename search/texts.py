@@ -15,7 +15,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from wikigen.core.atomic import atomic_write
+from wikigen.core.atomic import atomic_write, private_dir
 from wikigen.core.text import Span, find_spans
 
 
@@ -31,7 +31,8 @@ class TextStore:
         return self.root / h[:2] / f"{h}.txt"
 
     def put(self, doc_id: str, text: str) -> None:
-        atomic_write(self._path(doc_id), text)
+        private_dir(self._path(doc_id).parent)
+        atomic_write(self._path(doc_id), text, private=True)
         self._cache.pop(doc_id, None)
 
     def writer(self) -> "TextWriter":
@@ -42,10 +43,11 @@ class TextStore:
         """Write text for doc_id through a temp file and a rename, without fsync (TextWriter syncs once)."""
         path = self._path(doc_id)
         if path.parent not in made:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            private_dir(path.parent)          # extracted texts are private (README "What is kept safe")
             made.add(path.parent)
         tmp = path.with_name(f".{path.name}.tmp")  # one writer at a time: the index's writer lock is held
-        with open(tmp, "w", encoding="utf-8", newline="") as f:
+        with open(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w", encoding="utf-8",
+                  newline="") as f:
             f.write(text)
         os.replace(tmp, path)
         return path

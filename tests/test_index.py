@@ -292,7 +292,9 @@ def test_other_corpus_into_same_index_rebuilds(built, tmp_path):
     other = tmp_path / "other"
     other.mkdir()
     (other / "x.md").write_text("zebras only\n")
-    idx, s = CorpusIndex.build(other, tmp_path / "index", counter=CharCounter())
+    with pytest.raises(SearchIndexError, match="another corpus"):      # issue 9: never silently overwritten
+        CorpusIndex.build(other, tmp_path / "index", counter=CharCounter())
+    idx, s = CorpusIndex.build(other, tmp_path / "index", counter=CharCounter(), force=True)
     assert [d.doc_id for d in idx.documents()] == ["x"] and s.added == 1
     assert idx.search("terminate") == [] and idx.search("zebras")[0].doc_id == "x"
 

@@ -254,7 +254,7 @@ def test_list_and_read_pages(world):
         {"slug": "topic-fees", "title": "Fees", "owner": "agent-2", "description": "When fees are due", "type": "topic"}]
     assert [p["slug"] for p in tb.list_pages(owner="agent-2")] == ["topic-fees"]
     text = tb.call("list_pages", {}).text
-    assert text.splitlines()[1] == "doc-acme-msa | document | agent-1 | Acme MSA | The Acme master agreement"
+    assert text.splitlines()[1:3] == ["<pages>", "doc-acme-msa | document | agent-1 | Acme MSA | The Acme master agreement"]
     md = tb.read_page("topic-fees")
     assert md.startswith("---\n") and "owner: agent-2" in md and md.endswith("Fees.\n")
     assert tb.call("read_page", {"slug": "topic-fees"}).text.startswith('<page slug="topic-fees">\n---\n')

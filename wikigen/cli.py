@@ -69,13 +69,26 @@ class _Bar:
             self.bar.close()
 
 
+def _warn_if_stale(wiki: Path) -> None:
+    """Say so on stderr when the wiki's corpus changed since it was indexed (content hashes)."""
+    from wikigen.search.sources import open_wiki
+
+    try:
+        changes = open_wiki(wiki).sources.corpus_changes()
+    except (WikigenError, AttributeError):
+        return
+    if changes.any:
+        print(f"warning: {changes.text()}; pages and answers may quote old text - run `wikigen build` "
+              f"to refresh (`wikigen check {wiki}` names the stale pages)", file=sys.stderr)
+
+
 # --- subcommands -------------------------------------------------------------------------------
 
 def cmd_index(args) -> int:
     from wikigen.search.index import CorpusIndex
 
     with _Bar("indexing", args.quiet, "file") as bar:
-        _, summary = CorpusIndex.build(Path(args.corpus), Path(args.index), progress=bar)
+        _, summary = CorpusIndex.build(Path(args.corpus), Path(args.index), progress=bar, force=args.force)
     if args.json:
         d = dataclasses.asdict(summary)
         d["skipped"] = [{"path": p, "reason": r} for p, r in summary.skipped]
@@ -85,9 +98,15 @@ def cmd_index(args) -> int:
     return 0
 
 
+def _positive(name: str, value: int) -> None:
+    if value is not None and value < 1:
+        raise UsageError(f"{name} must be 1 or more (got {value})")
+
+
 def cmd_search(args) -> int:
     from wikigen.search.index import CorpusIndex
 
+    _positive("-k", args.k)
     index = CorpusIndex.open(Path(args.index))
     hits = index.search(args.query, k=args.k)
     if args.json:
@@ -104,7 +123,7 @@ def cmd_build(args) -> int:
     config = BuildConfig(
         corpus=Path(args.corpus), wiki=Path(args.wiki), agents=args.agents, sessions=args.sessions,
         backend=args.backend, model=args.model, max_ratio=args.max_ratio,
-        index_dir=Path(args.index) if args.index else None, quiet=args.quiet,
+        index_dir=Path(args.index) if args.index else None, quiet=args.quiet, force=args.force,
         session_budget=args.session_budget, session_turns=args.session_turns, max_tokens=args.max_tokens,
         max_cost=args.max_cost, workers=args.workers,
     )
@@ -200,6 +219,7 @@ def cmd_check(args) -> int:
 
 
 def cmd_stats(args) -> int:
+    _warn_if_stale(Path(args.wiki))
     from wikigen.search.sources import open_wiki
     from wikigen.wiki.lint import wiki_report
 
@@ -215,6 +235,7 @@ def cmd_stats(args) -> int:
 
 
 def cmd_pages(args) -> int:
+    _warn_if_stale(Path(args.wiki))
     from wikigen.search.sources import open_wiki
     from wikigen.wiki.lint import list_pages
 
@@ -231,6 +252,8 @@ def cmd_ask(args) -> int:
     from wikigen.agents.backends import answer_generator
     from wikigen.ask.batch import ask_batch, ask_one
 
+    _positive("--budget", args.budget)
+    _warn_if_stale(Path(args.wiki))
     generator = answer_generator(args.backend, model=args.model)
     if args.questions:
         if not args.out:
@@ -264,6 +287,8 @@ def cmd_rollback(args) -> int:
 def cmd_eval(args) -> int:
     from wikigen.ask.evaluate import run_eval
 
+    _positive("--budget", args.budget)
+    _warn_if_stale(Path(args.wiki))
     with _Bar("evaluating", args.quiet, "answer") as bar:
         report = run_eval(Path(args.questions), wiki=Path(args.wiki), modes=args.modes, budget=args.budget,
                           out_dir=Path(args.out), limit=args.limit, progress=bar)
@@ -328,6 +353,7 @@ def build_parser() -> argparse.ArgumentParser:
                        "Re-running re-reads only changed files.")
     s.add_argument("corpus", help="the corpus folder")
     s.add_argument("--index", default=str(DEFAULT_INDEX), help=f"index folder (default {DEFAULT_INDEX})")
+    s.add_argument("--force", action="store_true", help="replace an index folder made from another corpus")
     s.add_argument("--json", action="store_true", help="print the summary as JSON (see README: JSON output)")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.set_defaults(func=cmd_index)
@@ -366,6 +392,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--workers", type=int, default=None,
                    help="worker processes for topic discovery on large corpora (default: one per core)")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
+    s.add_argument("--force", action="store_true", help="build into a wiki (or index) made from another corpus")
     s.set_defaults(func=cmd_build)
 
     s = sub.add_parser("check", help="lint a wiki; exit 1 on problems")
@@ -447,6 +474,12 @@ def main(argv: list[str] | None = None) -> int:
     except WikigenError as e:
         print(f"Error: {e}", file=sys.stderr)
         return e.exit_code
+    except BrokenPipeError:      # `wikigen ... | head`: the reader left; stop quietly, as other tools do
+        import os
+
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
 
 
 if __name__ == "__main__":

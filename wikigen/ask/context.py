@@ -15,6 +15,7 @@ from typing import Sequence
 from wikigen.ask.params import DEFAULT_PARAMS
 from wikigen.core.sentences import LINE, boundaries
 from wikigen.core.tokens import TokenCounter
+from wikigen.wiki.secrets import redact
 
 
 @dataclass
@@ -133,6 +134,7 @@ class ContextBuilder:
                 return False
             cost = self._cost(u)
             self.full = True
+        u.text = redact(u.text)     # secrets never reach a model or an answer (wikigen.wiki.secrets)
         self.units.append(u)
         self._keys.add(u.key())
         self.used += cost

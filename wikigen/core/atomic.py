@@ -11,16 +11,55 @@ _UMASK = os.umask(0)
 os.umask(_UMASK)
 
 
-def atomic_write(path: Path, text: str, *, encoding: str = "utf-8") -> None:
+STATE_DIR = ".wikigen"    # the wiki's state folder: its files are private (0600)
+
+
+def is_private(path: Path) -> bool:
+    return STATE_DIR in Path(path).parts
+
+
+def private_dir(path: Path) -> Path:
+    """Make (or keep) a folder private: 0700, parents created as needed."""
+    path = Path(path)
+    path.mkdir(parents=True, exist_ok=True, mode=0o700)
+    try:
+        os.chmod(path, 0o700)
+    except OSError:
+        pass
+    return path
+
+
+def make_private(root: Path) -> None:
+    """0700 for root and every folder under it, 0600 for every file (an existing state folder or index)."""
+    root = Path(root)
+    if not root.is_dir():
+        return
+    private_dir(root)
+    for dirpath, dirnames, filenames in os.walk(root):
+        for d in dirnames:
+            p = os.path.join(dirpath, d)
+            if not os.path.islink(p):
+                os.chmod(p, 0o700)
+        for f in filenames:
+            p = os.path.join(dirpath, f)
+            if not os.path.islink(p):
+                os.chmod(p, 0o600)
+
+
+def atomic_write(path: Path, text: str, *, encoding: str = "utf-8", private: bool | None = None) -> None:
+    """Write text to path atomically. private (default: the path is in a wiki's state folder)
+    keeps mkstemp's 0600; otherwise the file gets the usual umask mode."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
+    private = is_private(path) if private is None else private
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding=encoding, newline="") as f:
             f.write(text)
             f.flush()
             os.fsync(f.fileno())
-        os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp makes 0600; files should get the usual mode
+        if not private:
+            os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp makes 0600; other files get the usual mode
         os.replace(tmp, path)
     except BaseException:
         try:

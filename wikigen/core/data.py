@@ -38,3 +38,10 @@ def wrap_page(slug: str, text: str, documents: tuple[str, ...] = ()) -> str:
     """A wiki page as data: its text, then the already wrapped documents it carries (its quotes)."""
     body = "\n\n".join([page_text(text), *(d.replace("</page", "<\\/page") for d in documents)])
     return f'<page slug="{attr(slug)}">\n{body}\n</page>'
+
+
+def wrap_data(tag: str, text: str) -> str:
+    """Text from the wiki or the progress log (page lists, log entries) as data in <tag> tags it cannot
+    close itself; document and page wrappers inside cannot be closed either."""
+    body = document_text(text).replace("</page", "<\\/page").replace(f"</{tag}", f"<\\/{tag}")
+    return f"<{tag}>\n{body}\n</{tag}>"

@@ -6,11 +6,13 @@ WikigenError
  ├── ExtractError         one file that cannot be used; str(e) is its skip reason
  ├── SearchIndexError     a missing or unusable search index
  ├── PageError            a page that cannot be parsed or has a bad slug / front matter
- │    └── QuoteError      a quote that is not verbatim in its source
+ │    ├── QuoteError      a quote that is not verbatim in its source
+ │    └── SecretError     a page that would hold a secret (wikigen.wiki.secrets)
  ├── OwnershipError       writing a page that another agent owns
  ├── SizeLimitError       a write or a build that would make the wiki larger than allowed
  ├── ToolError            an agent's tool call that cannot be done as asked
- └── BackendError         a model backend that cannot be used (no key, fatal API error)
+ ├── BackendError         a model backend that cannot be used (no key, fatal API error)
+ └── BuildLockedError     another build holds the wiki (its pid is in the message)
 """
 
 
@@ -42,6 +44,10 @@ class QuoteError(PageError):
     pass
 
 
+class SecretError(PageError):
+    pass
+
+
 class OwnershipError(WikigenError):
     pass
 
@@ -56,3 +62,7 @@ class ToolError(WikigenError):
 
 class BackendError(WikigenError):
     pass
+
+
+class BuildLockedError(WikigenError):
+    exit_code = 3

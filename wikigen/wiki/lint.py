@@ -16,6 +16,7 @@ from wikigen.wiki.links import Resolver, analyze_links
 from wikigen.wiki.page import Page
 from wikigen.wiki.progress import Coverage, ProgressLog, coverage
 from wikigen.wiki.quotes import check_page_quotes
+from wikigen.wiki.freshness import stale_sources
 from wikigen.wiki.size_guard import check_size, measure_wiki
 from wikigen.wiki.store import Wiki
 from wikigen.core.tokens import default_counter
@@ -68,6 +69,80 @@ def _sources_or_none(wiki: Wiki, report: CheckReport | None):
         return None
 
 
+def suspect_problems(wiki: Wiki, pages: list[Page], src) -> list[Problem]:
+    """Quote-like text that is not a verified quote, sources that are not documents, odd page files."""
+    from wikigen.wiki.page import split_front_matter
+    from wikigen.wiki.suspect import odd_page_files, suspect_quotes, unknown_sources
+
+    out = [Problem("not-a-file", name, why) for name, why in odd_page_files(wiki.root)]
+    known = {d.doc_id for d in src.documents()} if src is not None else None
+    for page in pages:
+        before = split_front_matter((wiki.root / f"{page.slug}.md").read_text(encoding="utf-8"))[2]
+        for line, why in suspect_quotes(page.body):
+            out.append(Problem("unverified-quote", f"{page.slug}.md:{before + line}", why))
+        if known is not None:
+            for s, why in unknown_sources(page.sources, known):
+                out.append(Problem("source", f"{page.slug}.md", f"sources entry {s!r} {why}"))
+    return out
+
+
+def owner_problems(wiki: Wiki, pages: list[Page]) -> list[Problem]:
+    """Owners that are neither an agent of this wiki (named in its progress log) nor `human`. A wiki whose
+    log names no agent yet is not checked."""
+    from wikigen.wiki.human import HUMAN
+
+    agents = {e.get("agent") for e in ProgressLog(wiki.root).read().entries if isinstance(e.get("agent"), str)}
+    if not agents:       # no build has logged yet (a wiki written by hand or by a library caller): nothing to hold to
+        return []
+    out = []
+    for page in pages:
+        if page.owner != HUMAN and page.owner not in agents:
+            known = ", ".join(sorted(agents)[:6]) or "none yet"
+            out.append(Problem("owner", f"{page.slug}.md", f"owner {page.owner!r} is not an agent of this wiki "
+                               f"({known}) nor {HUMAN!r}; set one of them"))
+    return out
+
+
+def secret_problems(wiki: Wiki, pages: list[Page]) -> list[Problem]:
+    """Secrets in existing pages (wikigen.wiki.secrets), by kind and line, never the secret itself. The
+    front matter's source_hashes (sha256 digests of the sources) are not secrets and are not scanned."""
+    from wikigen.wiki.page import split_front_matter
+    from wikigen.wiki.secrets import find_secrets
+
+    out = []
+    for page in pages:
+        for name in ("title", "description"):
+            for s in find_secrets(getattr(page, name)):
+                out.append(Problem("secret", f"{page.slug}.md", f"{s.kind} in the {name}; remove it and rotate the secret"))
+        text = (wiki.root / f"{page.slug}.md").read_text(encoding="utf-8")
+        _, body, before = split_front_matter(text)
+        for s in find_secrets(body):
+            line = before + body.count("\n", 0, s.start) + 1
+            out.append(Problem("secret", f"{page.slug}.md:{line}", f"{s.kind} (chars {s.start}-{s.end} of the body); "
+                               "remove it and rotate the secret"))
+    return out
+
+
+def stale_problems(pages: list[Page], src) -> list[Problem]:
+    """Stale sources by name: corpus files changed since indexing (by content hash, when the sources can
+    tell), and pages whose recorded source hashes are not the indexed documents' (wikigen.wiki.freshness)."""
+    out = []
+    changes_of = getattr(src, "corpus_changes", None)
+    if changes_of is not None:
+        ch = changes_of()
+        for d in ch.changed:
+            out.append(Problem("stale", d, "the source changed since it was indexed; run `wikigen build` to refresh"))
+        for d in ch.removed:
+            out.append(Problem("stale", d, "the source was deleted since it was indexed; run `wikigen build`"))
+        if ch.missing_corpus:
+            out.append(Problem("stale", "corpus", ch.missing_corpus))
+    hashes = {d.doc_id: h for d in src.documents() if (h := getattr(d, "sha256", None))}
+    for page in pages:
+        for d, why in stale_sources(page, hashes):
+            out.append(Problem("stale", f"{page.slug}.md", f"quotes {d!r}, but {why}"))
+    return out
+
+
 def check_wiki(wiki: Wiki) -> CheckReport:
     """Every problem of the wiki (see the module docstring); quotes and size are checked against wiki.sources."""
     report = CheckReport()
@@ -104,7 +179,11 @@ def check_wiki(wiki: Wiki) -> CheckReport:
                 report.problems.append(Problem("oversize", f"{page.slug}.md",
                                                f"{chars:,} characters (limit {MAX_PAGE_CHARS:,}); split the page"))
 
+    report.problems += secret_problems(wiki, pages)
+    report.problems += owner_problems(wiki, pages)
+    report.problems += suspect_problems(wiki, pages, src)
     if src is not None:
+        report.problems += stale_problems(pages, src)
         size = check_size(wiki.root, src.corpus_chars, max_ratio=wiki.max_ratio)
         if size.level == "stop":
             report.problems.append(Problem("size", str(wiki.root), size.message))

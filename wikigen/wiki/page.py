@@ -30,6 +30,8 @@ STATUSES = ("draft", "confirmed", "deprecated")
 MAX_DESCRIPTION = 200
 FIELDS = ("title", "slug", "owner", "description", "type", "status", "sources", "aliases",
           "created_session", "updated_session")
+OPTIONAL_FIELDS = ("source_hashes",)   # written only when set, so pages without them stay as they were
+_SHA_RE = re.compile(r"[0-9a-f]{8,64}")   # a sha256 hex digest or its prefix
 
 
 
@@ -65,6 +67,7 @@ class Page:
     created_session: int = 0
     updated_session: int = 0
     body: str = ""
+    source_hashes: dict[str, str] = field(default_factory=dict)   # doc id -> sha256 of the source it quotes
 
     def quotes(self) -> list[Quote]:
         return [b.quote for b in scan_quotes(self.body)]
@@ -76,7 +79,11 @@ class Page:
     def front_matter(self) -> dict:
         d = asdict(self)
         d.pop("body")
-        return {k: d[k] for k in FIELDS}
+        out = {k: d[k] for k in FIELDS}
+        for k in OPTIONAL_FIELDS:
+            if d[k]:
+                out[k] = dict(sorted(d[k].items())) if isinstance(d[k], dict) else d[k]
+        return out
 
     def with_(self, **changes) -> "Page":
         return replace(self, **changes)
@@ -110,6 +117,10 @@ def validate_page(page: Page) -> Page:
             raise PageError(f"page {page.slug!r}: {name} must be a non-negative integer")
     if not isinstance(page.body, str):
         raise PageError(f"page {page.slug!r}: body must be a string")
+    h = page.source_hashes
+    if not isinstance(h, dict) or not all(isinstance(k, str) and isinstance(v, str) and _SHA_RE.fullmatch(v)
+                                          and "\n" not in k and "\r" not in k for k, v in h.items()):
+        raise PageError(f"page {page.slug!r}: source_hashes must map doc ids to sha256 hex digests (8-64 hex digits)")
     return page
 
 
@@ -167,10 +178,18 @@ def parse_page(text: str) -> Page:
         except (TypeError, ValueError):
             raise PageError(f"page front matter: {name} must be an integer, not {v!r}") from None
 
+    def as_hashes(v) -> dict[str, str]:
+        if v is None:
+            return {}
+        if not isinstance(v, dict):
+            raise PageError("page front matter: source_hashes must be a mapping of doc id to sha256")
+        return {as_str(k): as_str(x) for k, x in v.items()}
+
     page = Page(
         slug=as_str(fm["slug"]), title=as_str(fm["title"]), owner=as_str(fm["owner"]),
         description=as_str(fm["description"]), type=as_str(fm.get("type", "topic")),
         status=as_str(fm.get("status", "draft")), sources=as_list("sources"), aliases=as_list("aliases"),
         created_session=as_int("created_session"), updated_session=as_int("updated_session"), body=body,
+        source_hashes=as_hashes(fm.get("source_hashes")),
     )
     return validate_page(page)

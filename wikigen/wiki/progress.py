@@ -20,6 +20,7 @@ from typing import Callable, Iterable
 from wikigen.core.atomic import atomic_write
 from wikigen.core.locks import file_lock
 from wikigen.core.errors import WikigenError
+from wikigen.wiki.secrets import redact_value
 
 LOG_VERSION = 1
 RESERVED = ("v", "time", "session", "agent", "action", "pages", "queries", "docs")
@@ -52,10 +53,11 @@ class ProgressLog:
             raise WikigenError(f"progress log extra fields may not be named {', '.join(clash)}")
         entry = {"v": LOG_VERSION, "time": self._clock(), "session": session, "agent": agent, "action": action,
                  "pages": list(pages), "queries": list(queries), "docs": list(docs), **extra}
+        entry = redact_value(entry)        # a secret never enters the log (wikigen.wiki.secrets)
         data = (json.dumps(entry, ensure_ascii=False) + "\n").encode("utf-8")
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with self._lock():
-            fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
+            fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)     # the state folder is private
             try:
                 size = os.fstat(fd).st_size
                 if size and os.pread(fd, 1, size - 1) != b"\n":

@@ -27,8 +27,9 @@ WARN_FRACTION = 0.8
 
 
 def wiki_files(root: Path) -> list[Path]:
-    """Every .md file of the wiki, sorted, outside hidden folders."""
+    """Every .md file of the wiki, sorted, outside hidden folders and the archive of deprecated pages."""
     out: list[Path] = []
+    archive = os.path.join(str(root), "archive")
     stack = [Path(root)]
     while stack:
         d = stack.pop()
@@ -40,7 +41,8 @@ def wiki_files(root: Path) -> list[Path]:
             if e.name.startswith("."):
                 continue
             if e.is_dir(follow_symlinks=False):
-                stack.append(Path(e.path))
+                if e.path != archive:       # deprecated pages (wikigen.wiki.freshness) are history, not size
+                    stack.append(Path(e.path))
             elif e.name.endswith(".md") and e.is_file(follow_symlinks=False):
                 out.append(Path(e.path))
     return sorted(out)

@@ -16,11 +16,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from wikigen.core.atomic import atomic_write
+from wikigen.core.atomic import atomic_write, make_private
 from wikigen.core.locks import file_lock
 from wikigen.core.errors import OwnershipError, PageError, SearchIndexError, SizeLimitError, WikigenError
 from wikigen.wiki.page import Page, parse_page, render_page, validate_owner, validate_page, validate_slug, SLUG_RE, is_reserved
 from wikigen.wiki.quotes import QuoteCheck, verify_page
+from wikigen.wiki.freshness import stamp_hashes
+from wikigen.wiki.secrets import refuse_secrets
 from wikigen.wiki.size_guard import SizeTracker
 from wikigen.wiki.sources import Sources
 from wikigen.core.tokens import TokenCounter
@@ -76,6 +78,7 @@ class Wiki:
 
         root = Path(root)
         (root / STATE_DIR / "locks").mkdir(parents=True, exist_ok=True)
+        make_private(root / STATE_DIR)      # 0700 folders, 0600 files (README "What is kept safe")
         corpus_dir = corpus_dir or getattr(sources, "corpus_dir", None) or getattr(sources, "root", None) or None
         index_dir = index_dir or getattr(sources, "index_dir", None)
         config = {"version": CONFIG_VERSION, "corpus_dir": _rel_or_abs(root, corpus_dir),
@@ -125,7 +128,7 @@ class Wiki:
         out = []
         for p in self.root.glob("*.md"):
             s = p.stem
-            if SLUG_RE.fullmatch(s) and not is_reserved(s) and p.is_file():
+            if SLUG_RE.fullmatch(s) and not is_reserved(s) and p.is_file() and not p.is_symlink():
                 out.append(s)
         return sorted(out)
 
@@ -137,6 +140,8 @@ class Wiki:
 
     def read(self, slug: str) -> Page:
         path = self.path(slug)
+        if path.is_symlink():
+            raise PageError(f"{path.name} is a symlink; a page must be a regular file inside the wiki")
         try:
             text = path.read_text(encoding="utf-8")
         except FileNotFoundError:
@@ -184,6 +189,8 @@ class Wiki:
         page = page.with_(owner=agent)
         validate_page(page)
         page, checks = verify_page(page, self.sources)
+        page = stamp_hashes(page, self.sources)
+        refuse_secrets(page)
         path = self.path(page.slug)
         with self._lock(f"page-{page.slug}"):
             created = not path.exists()

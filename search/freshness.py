@@ -1,0 +1,66 @@
+"""Has the corpus changed since it was indexed? Decided by content hashes (sha256 of every file), never by
+size or mtime, so an edit that keeps both (or a restored mtime) is still seen.
+
+    corpus_changes(index) -> Changes(changed, added, removed)   # doc ids / paths; .any, .text()
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from dataclasses import dataclass, field
+
+from wikigen.core.errors import CorpusError, ExtractError
+from wikigen.search.corpus import read_and_hash, scan_corpus
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Changes:
+    changed: list[str] = field(default_factory=list)
+    added: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    missing_corpus: str = ""
+
+    @property
+    def any(self) -> bool:
+        return bool(self.changed or self.added or self.removed or self.missing_corpus)
+
+    def text(self, n: int = 8) -> str:
+        if self.missing_corpus:
+            return f"the corpus folder cannot be read ({self.missing_corpus})"
+        parts = []
+        for name, items in (("changed", self.changed), ("added", self.added), ("removed", self.removed)):
+            if items:
+                parts.append(f"{len(items)} {name} ({', '.join(items[:n])}{' ...' if len(items) > n else ''})")
+        return "the corpus changed since it was indexed: " + "; ".join(parts)
+
+
+def corpus_changes(index) -> Changes:
+    """Compare every file of the index's corpus folder, by sha256, with what the index holds."""
+    out = Changes()
+    docs = {d.doc_id: d for d in index.documents()}
+    try:
+        scan = scan_corpus(index.root, exclude=[index.index_dir, index.index_dir / "tantivy",
+                                                index.index_dir / "texts"])
+    except CorpusError as e:
+        out.missing_corpus = str(e)
+        return out
+    seen = set()
+    for entry in scan.files:
+        seen.add(entry.doc_id)
+        info = docs.get(entry.doc_id)
+        if info is None:
+            out.added.append(entry.doc_id)
+            continue
+        try:
+            _, sha = read_and_hash(entry)
+        except ExtractError:
+            out.changed.append(entry.doc_id)
+            continue
+        if sha != info.sha256:
+            out.changed.append(entry.doc_id)
+    out.removed = sorted(d for d in docs if d not in seen)
+    # files the index skipped (unsupported, empty...) are not documents: they are not "added"
+    return out
