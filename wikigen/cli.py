@@ -92,6 +92,7 @@ def cmd_index(args) -> int:
     if args.json:
         d = dataclasses.asdict(summary)
         d["skipped"] = [{"path": p, "reason": r} for p, r in summary.skipped]
+        d["decoded"] = [{"path": p, "encoding": e} for p, e in summary.decoded]
         _print_json(d)
     else:
         print(summary.to_text())

@@ -77,21 +77,34 @@ def _expand(line: str, i: int, j: int) -> tuple[int, int]:
     return i, j
 
 
+_SEGMENTS = re.compile(r"[-_.\s]+")
+
+
+def _random_looking(value: str) -> bool:
+    """An entropy hit that is one long random-looking run, not an identifier made of words and numbers
+    joined by '-', '_' or '.' (a slug or a doc id such as acme-20191217-ex-10-5-9045501 is not a secret)."""
+    return any(len(seg) >= 20 and any(c.isdigit() for c in seg) and any(c.isalpha() for c in seg)
+               and _entropy(seg) > B64_LIMIT for seg in _SEGMENTS.split(value)) or \
+        any(len(seg) >= 32 and _HEX.fullmatch(seg) for seg in _SEGMENTS.split(value))
+
+
 def _line_secrets(line: str) -> list[tuple[str, int, int]]:
     out = []
     if not _CANDIDATE.search(line):
         return out
     for plugin in _plugins():
+        entropy = "HighEntropy" in type(plugin).__name__
         for s in plugin.analyze_line(filename="page.yaml", line=line, line_number=1):
             value = s.secret_value or ""
+            if entropy and not _random_looking(value):
+                continue
             at = line.find(value) if value else -1
             if at < 0:
                 out.append((s.type, 0, len(line)))
             else:
                 out.append((s.type, *_expand(line, at, at + len(value))))
     for m in _TOKEN.finditer(line):
-        tok = m.group(0)
-        if any(c.isdigit() for c in tok) and any(c.isalpha() for c in tok) and _entropy(tok) > B64_LIMIT:
+        if _random_looking(m.group(0)):
             out.append(("High Entropy String", m.start(), m.end()))
     for m in _HEX.finditer(line):
         if _entropy(m.group(0)) > HEX_LIMIT:
