@@ -285,6 +285,7 @@ def _tidy_up(wiki, index, progress, session: int, max_ratio: float, counter, sta
     with stage("index page"):
         write_index(wiki)
         progress.write_markdown()
+    wiki.files_changed()
     with stage("size check"):
         size = check_size(wiki.root, index.corpus_chars, index.corpus_tokens, max_ratio=max_ratio, counter=counter)
     return repaired, size
@@ -385,6 +386,7 @@ def _build(config: BuildConfig, *, on_session: Callable[[SessionLine], None] | N
     report = BuildReport(ok=True)
     for session in range(first, first + config.sessions):
         t0 = time.perf_counter()
+        wiki.files_changed()          # the log, human edits or a repair may have written since the last check
         with stage("page writing"):
             outcomes = _run_session(backend, wiki, index, progress, plan, session, on_agent_done, price)
         repaired, size = _tidy_up(wiki, index, progress, session, config.max_ratio, counter, stage)

@@ -142,3 +142,21 @@ def test_open_not_a_wiki(tmp_path):
 def test_page_file_is_parseable_markdown(wiki):
     wiki.write(page("p", body="Hello [[q]].\n"), agent="alice", session=1)
     assert parse_page((wiki.root / "p.md").read_text()).links() == ["q"]
+
+
+def test_size_check_sees_writes_by_another_wiki_object_and_files_written_behind_it(tmp_path):
+    """The size check keeps the files' sizes between writes; a write through another Wiki (another
+    process) bumps the shared generation, and a file written behind it is caught near the limit."""
+    idx = make_index(tmp_path, {"d": "x" * 10_000})
+    one = Wiki.create(tmp_path / "wiki", idx, max_ratio=1.0)
+    two = Wiki.open(tmp_path / "wiki", idx)
+    one.write(page("a", body="y" * 3000 + "\n"), agent="alice", session=1)
+    two.write(page("b", owner="bob", body="z" * 3000 + "\n"), agent="bob", session=1)   # one's view is stale
+    with pytest.raises(SizeLimitError):
+        one.write(page("c", body="w" * 4000 + "\n"), agent="alice", session=1)
+    (tmp_path / "wiki" / "notes.md").write_text("n" * 3000)     # not through write(): near the limit, rescanned
+    with pytest.raises(SizeLimitError):
+        one.write(page("c", body="w" * 700 + "\n"), agent="alice", session=1)
+    one.files_changed()
+    total, _ = one._size.sizes_for_write("c.md")
+    assert total == one._size.total_chars()

@@ -60,6 +60,9 @@ class SizeTracker:
         self.root = Path(root)
         self._cache: dict[str, tuple[tuple[int, int, int], int]] = {}
         self._lock = threading.Lock()
+        self._known: dict[str, int] | None = None      # file -> chars as of the last scan plus own writes
+        self._known_stamp: tuple[int, int] | None = None
+        self._known_total = 0
 
     def file_chars(self) -> dict[str, int]:
         with self._lock:
@@ -85,6 +88,58 @@ class SizeTracker:
 
     def total_chars(self) -> int:
         return sum(self.file_chars().values())
+
+    # --- the write-time check, without a scan of every file per write --------------------------------
+    # A full scan stats every page, so a check per write made a build's page writing grow with the
+    # square of the wiki (measured: bench/scale_bench.py). Between scans the tracker keeps the files'
+    # sizes and is told of its own writes; it scans again when the wiki folder may have changed behind
+    # it: another writer bumped the shared write generation, or the folder's mtime moved.
+
+    def _generation_path(self) -> Path:
+        return self.root / ".wikigen" / "locks" / "size-generation"
+
+    def _stamp(self) -> tuple[int, int]:
+        try:
+            gen = int(self._generation_path().read_text() or 0)
+        except (FileNotFoundError, ValueError):
+            gen = 0
+        try:
+            mtime = os.stat(self.root).st_mtime_ns
+        except FileNotFoundError:
+            mtime = 0
+        return mtime, gen
+
+    def sizes_for_write(self, name: str, *, rescan: bool = False) -> tuple[int, int]:
+        """(total characters of the wiki, characters of file `name` now). Call it holding the wiki-wide
+        size lock; rescan=True forces a full scan (the store does, near the limit, so it is exact there)."""
+        stamp = self._stamp()
+        with self._lock:
+            fresh = self._known is not None and stamp == self._known_stamp and not rescan
+        if not fresh:
+            known = self.file_chars()
+            with self._lock:
+                self._known, self._known_stamp = dict(known), stamp
+                self._known_total = sum(known.values())
+        with self._lock:
+            return self._known_total, self._known.get(name, 0)
+
+    def wrote(self, name: str, chars: int) -> None:
+        """Tell the tracker of a write it has just made (still holding the size lock)."""
+        gen_path = self._generation_path()
+        _, gen = self._stamp()
+        gen_path.parent.mkdir(parents=True, exist_ok=True)
+        gen_path.write_text(str(gen + 1))
+        with self._lock:
+            if self._known is None:
+                return
+            self._known_total += chars - self._known.get(name, 0)
+            self._known[name] = chars
+            self._known_stamp = self._stamp()
+
+    def invalidate(self) -> None:
+        """Files were written behind the tracker (the index, the log): scan again at the next check."""
+        with self._lock:
+            self._known = None
 
 
 class TokenCache:

@@ -30,6 +30,7 @@ from wikigen.core.tokens import TokenCounter
 log = logging.getLogger(__name__)
 
 STATE_DIR = ".wikigen"
+NEAR_LIMIT = 0.98     # above this share of the size limit, a write's size check re-reads every file
 CONFIG_VERSION = 1
 
 
@@ -121,6 +122,11 @@ class Wiki:
 
     # --- reading -------------------------------------------------------------------------------
 
+    def files_changed(self) -> None:
+        """Files of the wiki were written other than through write() (index.md, log.md): the next size
+        check scans the folder again."""
+        self._size.invalidate()
+
     def path(self, slug: str) -> Path:
         return self.root / f"{validate_slug(slug)}.md"
 
@@ -207,17 +213,18 @@ class Wiki:
                 page = page.with_(created_session=session, updated_session=session)
             text = render_page(page)
             with self._lock("wiki-size"):
-                files = self._size.file_chars()
-                total = sum(files.values())
-                old_chars = files.get(path.name, 0)
-                new_total = total - old_chars + len(text)
                 corpus = self.sources.corpus_chars
                 limit = self.max_ratio * corpus
+                total, old_chars = self._size.sizes_for_write(path.name)
+                if total - old_chars + len(text) > NEAR_LIMIT * limit:       # near the limit: exact
+                    total, old_chars = self._size.sizes_for_write(path.name, rescan=True)
+                new_total = total - old_chars + len(text)
                 ratio = new_total / corpus if corpus > 0 else float("inf")
                 if new_total > limit and len(text) > old_chars:
                     raise SizeLimitError(
                         f"writing {page.slug!r} would make the wiki {new_total:,} characters, {ratio:.2f}x the corpus "
                         f"({corpus:,}); the limit is {self.max_ratio:.2f}x - shorten this page or merge pages")
                 atomic_write(path, text)
+                self._size.wrote(path.name, len(text))
         return WriteResult(page.slug, path, created, len(text), new_total, ratio,
                            [c for c in checks if c.status == "reanchored"])
