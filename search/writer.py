@@ -43,6 +43,7 @@ class WriteJob:
         self.fresh = fresh
         self.texts = texts
         self.docs: list[Document] = []
+        self.chars = 0                  # characters of text added so far (the build checkpoints on it)
         self.n_passages: list[int] = []
         self.counts: list[Future] = []
         threads = max(1, int(getattr(c, "threads", 1)))
@@ -61,6 +62,7 @@ class WriteJob:
         for s, e in spans:
             add(passage_document(doc_id, title, text, s, e))
         self.docs.append(d)
+        self.chars += len(d.text)
         self.n_passages.append(len(spans))
 
     def finish(self, removed: list[str], records: dict[str, dict]) -> None:
