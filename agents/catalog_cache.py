@@ -62,7 +62,7 @@ def write_cached(path: Path, cat: Catalog) -> None:
 
 
 def load_catalog(index, cache_dir: Path, params: DiscoveryParams = DiscoveryParams(),
-                 workers: int | None = 1) -> Catalog:
+                 workers: int | None = 1, progress=None) -> Catalog:
     """The corpus's catalog: from the cache when it has this corpus's, else discovered (with `workers`
     processes; the catalog does not depend on how many) and cached."""
     path = cache_path(index, cache_dir, params)
@@ -71,6 +71,6 @@ def load_catalog(index, cache_dir: Path, params: DiscoveryParams = DiscoveryPara
         return cat
     docs = index.documents()
     texts = {d.doc_id: index.texts.text(d.doc_id) for d in docs}
-    cat = discover(texts, {d.doc_id: d.title for d in docs}, params=params, workers=workers)
+    cat = discover(texts, {d.doc_id: d.title for d in docs}, params=params, workers=workers, progress=progress)
     write_cached(path, cat)
     return cat

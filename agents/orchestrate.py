@@ -242,9 +242,16 @@ def build(config: BuildConfig, *, on_session: Callable[[SessionLine], None] | No
     return report
 
 
+def _stage_progress(on_progress: Callable[[str, int, int], None] | None, stage: str):
+    """progress(done, total) for one stage, reported as on_progress(stage, done, total)."""
+    if on_progress is None:
+        return None
+    return lambda done, total: on_progress(stage, done, total)
+
+
 def _build(config: BuildConfig, *, on_session: Callable[[SessionLine], None] | None = None,
            on_warning: Callable[[str], None] | None = None, on_agent_done: Callable[[str, int], None] | None = None,
-           on_index_progress: Callable[[int, int], None] | None = None, on_stage: StageListener | None = None,
+           on_progress: Callable[[str, int, int], None] | None = None, on_stage: StageListener | None = None,
            backend: AgentBackend | None = None, counter=None) -> BuildReport:
     """Build or extend the wiki. Each finished session goes to `on_session`, a build that stops early to
     `on_warning` (one line), each agent's finished session to `on_agent_done(agent, session)`; without
@@ -262,7 +269,7 @@ def _build(config: BuildConfig, *, on_session: Callable[[SessionLine], None] | N
     index_dir = Path(config.index_dir) if config.index_dir else root / ".wikigen" / "index"
     stage = StageClock(on_stage)
     with stage("indexing"):
-        index, summary = CorpusIndex.build(corpus, index_dir, progress=on_index_progress, force=config.force,
+        index, summary = CorpusIndex.build(corpus, index_dir, progress=_stage_progress(on_progress, "indexing"), force=config.force,
                                            rehash=True)
     if summary.skipped or summary.decoded:    # counts always; the reasons with -v or `wikigen index`
         on_warning(f"{len(summary.skipped)} files skipped, {len(summary.decoded)} decoded from a legacy encoding "
@@ -283,7 +290,8 @@ def _build(config: BuildConfig, *, on_session: Callable[[SessionLine], None] | N
         on_warning(line)
     counter = counter or default_counter()
     with stage("topic discovery"):
-        cat = load_catalog(index, root / ".wikigen" / "cache", workers=config.workers)
+        cat = load_catalog(index, root / ".wikigen" / "cache", workers=config.workers,
+                           progress=_stage_progress(on_progress, "topic discovery"))
     if backend is None:
         backend = get_backend(config.backend, model=config.model, catalog=cat, agents=config.agents,
                               sessions=config.sessions, token_budget=config.session_budget,

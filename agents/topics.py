@@ -275,23 +275,28 @@ class _Workers:
 
 
 def discover(texts: Mapping[str, str], titles: Mapping[str, str] | None = None, *,
-             params: DiscoveryParams = DiscoveryParams(), workers: int | None = 1) -> Catalog:
+             params: DiscoveryParams = DiscoveryParams(), workers: int | None = 1,
+             progress: Callable[[int, int], None] | None = None) -> Catalog:
     """Topics, outlines and collections of a corpus, {doc_id: text} (and optional {doc_id: title}).
-    workers: processes for the per-document reading (None: one per core); the catalog is the same."""
+    workers: processes for the per-document reading (None: one per core); the catalog is the same.
+    progress(done, total), when given, is called as the documents are read."""
     doc_ids = sorted(texts)
     texts = {d: texts[d] for d in doc_ids}
     titles = dict(titles or {})
-    return _discover(texts, titles, params, _Workers(workers, sum(len(t) for t in texts.values())))
+    return _discover(texts, titles, params, _Workers(workers, sum(len(t) for t in texts.values())), progress)
 
 
-def _discover(texts: dict[str, str], titles: dict[str, str], params: DiscoveryParams, pool: _Workers) -> Catalog:
+def _discover(texts: dict[str, str], titles: dict[str, str], params: DiscoveryParams, pool: _Workers,
+              progress: Callable[[int, int], None] | None = None) -> Catalog:
     doc_ids = list(texts)
     items = [(d, texts[d], titles.get(d, "")) for d in doc_ids]
     ev = _Evidence()
     outlines = {}
-    for d in pool.map(_read_document, items, params):
+    for n, d in enumerate(pool.map(_read_document, items, params), 1):
         _add_document(ev, d)
         outlines[d.doc_id] = d.outline
+        if progress is not None:
+            progress(n, len(items))
     ranked = {kind: ev.ranked(kind, params.min_docs) for kind in ("heading", "term", "entity")}
     limit = params.topic_limit(len(doc_ids), sum(len(t) for t in texts.values()))
     taken = set(ranked["heading"]) | set(ranked["term"]) | set(ranked["entity"])

@@ -256,3 +256,10 @@ def test_worker_processes_find_the_same_catalog(monkeypatch):
     monkeypatch.setattr(topics_mod, "PARALLEL_MIN_CHARS", 0)
     assert topics_mod._Workers(2, 1).n == 2
     assert catalog_to_data(discover(texts, workers=2)) == one
+
+
+def test_discovery_reports_progress_per_document():
+    texts = {"a": EN_A, "b": EN_B, "c": EN_C}
+    seen = []
+    discover(texts, progress=lambda done, total: seen.append((done, total)))
+    assert seen == [(1, 3), (2, 3), (3, 3)]

@@ -144,11 +144,11 @@ def cmd_build(args) -> int:
         print(line.text(), file=lines_to, flush=True)
 
     try:
-        with _IndexBar(not args.quiet and sys.stderr.isatty()) as on_file:
+        with _StageBars(not args.quiet and sys.stderr.isatty()) as on_progress:
             report = build(config, on_session=on_session,
                            on_warning=lambda text: print(f"warning: {text}", file=sys.stderr),
                            on_agent_done=(lambda agent, session: bar.update(1)) if bar is not None else None,
-                           on_index_progress=on_file)
+                           on_progress=on_progress)
     finally:
         if bar is not None:
             bar.close()
@@ -166,28 +166,30 @@ def cmd_build(args) -> int:
     return 0 if report.ok else 1
 
 
-class _IndexBar:
-    """progress(done, total) for the build's indexing step: a tqdm bar on stderr when enabled (a terminal)."""
+class _StageBars:
+    """on_progress(stage, done, total) for the build's long steps before the sessions (indexing, topic
+    discovery): one tqdm bar each on stderr when enabled (a terminal)."""
 
     def __init__(self, enabled: bool):
-        self.enabled, self.err, self.bar = enabled, sys.stderr, None
+        self.enabled, self.bars = enabled, {}
 
-    def __call__(self, done: int, total: int) -> None:
+    def __call__(self, stage: str, done: int, total: int) -> None:
         if not self.enabled:
             return
-        if self.bar is None:
+        bar = self.bars.get(stage)
+        if bar is None:
             from tqdm import tqdm
 
-            self.bar = tqdm(total=total, desc="indexing", unit="file", file=self.err, leave=False)
-        self.bar.n = done
-        self.bar.refresh()
+            bar = self.bars[stage] = tqdm(total=total, desc=stage, unit="doc", file=sys.stderr, leave=False)
+        bar.n = done
+        bar.refresh()
 
-    def __enter__(self) -> "_IndexBar":
+    def __enter__(self) -> "_StageBars":
         return self
 
     def __exit__(self, *exc) -> None:
-        if self.bar is not None:
-            self.bar.close()
+        for bar in self.bars.values():
+            bar.close()
 
 
 def _dry_run(config, as_json: bool) -> int:
