@@ -22,8 +22,6 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import os
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,7 +29,7 @@ from typing import Callable
 
 from filelock import FileLock
 
-from wikigen.core.atomic import atomic_write
+from wikigen.core.atomic import atomic_write, atomic_write_bytes
 from wikigen.search.dense.encoder import DenseUnavailable, Encoder
 from wikigen.search.index import CorpusIndex
 from wikigen.search.passages import split_passages
@@ -212,18 +210,5 @@ class VectorStore:
 
 
 def _save_npy(np, path: Path, array) -> None:
-    """np.save through a temp file in the same folder, fsync, then os.replace."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            np.save(f, array, allow_pickle=False)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
+    """np.save, atomically (wikigen.core.atomic)."""
+    atomic_write_bytes(path, lambda f: np.save(f, array, allow_pickle=False))

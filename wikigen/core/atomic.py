@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import tempfile
 from pathlib import Path
+from typing import BinaryIO, Callable
 
 # Read once at import: os.umask() is process-wide, so toggling it per write would race between threads.
 _UMASK = os.umask(0)
@@ -46,16 +47,17 @@ def make_private(root: Path) -> None:
                 os.chmod(p, 0o600)
 
 
-def atomic_write(path: Path, text: str, *, encoding: str = "utf-8", private: bool | None = None) -> None:
-    """Write text to path atomically. private (default: the path is in a wiki's state folder)
-    keeps mkstemp's 0600; otherwise the file gets the usual umask mode."""
+def atomic_write_bytes(path: Path, write: Callable[[BinaryIO], None], *, private: bool | None = None) -> None:
+    """write(f) into a temp file in path's folder, fsync, then os.replace: readers see the old file or the
+    whole new one. private (default: the path is in a wiki's state folder) keeps mkstemp's 0600;
+    otherwise the file gets the usual umask mode."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     private = is_private(path) if private is None else private
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        with os.fdopen(fd, "w", encoding=encoding, newline="") as f:
-            f.write(text)
+        with os.fdopen(fd, "wb") as f:
+            write(f)
             f.flush()
             os.fsync(f.fileno())
         if not private:
@@ -67,3 +69,9 @@ def atomic_write(path: Path, text: str, *, encoding: str = "utf-8", private: boo
         except FileNotFoundError:
             pass
         raise
+
+
+def atomic_write(path: Path, text: str, *, encoding: str = "utf-8", private: bool | None = None) -> None:
+    """Write text to path atomically (see atomic_write_bytes); line endings are written as given."""
+    data = text.encode(encoding)
+    atomic_write_bytes(path, lambda f: f.write(data), private=private)
