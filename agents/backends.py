@@ -16,6 +16,7 @@ from wikigen.agents.base import AgentBackend
 from wikigen.core.errors import UsageError
 
 if TYPE_CHECKING:
+    from wikigen.agents.pacing import RatePacer
     from wikigen.ask.generate import AnswerGenerator
     from wikigen.agents.catalog import Catalog
     from wikigen.agents.params import OfflineParams
@@ -28,7 +29,8 @@ DEFAULT_BACKEND = "offline"
 
 def get_backend(name: str, *, model: str | None = None, catalog: "Catalog | None" = None, agents: int = 2,
                 sessions: int = 2, offline_params: "OfflineParams | None" = None,
-                token_budget: int | None = None, max_turns: int | None = None) -> AgentBackend:
+                token_budget: int | None = None, max_turns: int | None = None,
+                pacer: "RatePacer | None" = None) -> AgentBackend:
     """The backend called `name`. The offline one plans over `catalog` (found lazily when None) for a
     build of `agents` x `sessions`; the Claude one talks to `model`, each agent's session within
     `token_budget` tokens and `max_turns` turns. Raises UsageError for an unknown
@@ -41,7 +43,8 @@ def get_backend(name: str, *, model: str | None = None, catalog: "Catalog | None
     if name == "claude":
         from wikigen.agents.claude import ClaudeBackend    # imports the anthropic SDK: only when asked for
 
-        limits = {k: v for k, v in (("token_budget", token_budget), ("max_turns", max_turns)) if v is not None}
+        limits = {k: v for k, v in (("token_budget", token_budget), ("max_turns", max_turns), ("pacer", pacer))
+                  if v is not None}
         return ClaudeBackend(model=model, **limits)
     raise UsageError(f"unknown backend {name!r}; choose one of: {', '.join(BACKENDS)}")
 

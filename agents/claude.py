@@ -181,9 +181,10 @@ class ClaudeBackend(AgentBackend):
 
     def __init__(self, model: str | None = None, *, api_key: str | None = None, base_url: str | None = None,
                  max_tokens: int = 4096, token_budget: int = 200_000, max_turns: int = 40, timeout: float = 60,
-                 max_retries: int = 3, client: Any = None, limit: Any = None):
+                 max_retries: int = 3, client: Any = None, limit: Any = None, pacer: Any = None):
         self.model = resolve_model(model)
         self.limit = limit          # a wikigen.agents.cost.SpendLimit shared by the build's agents, or None
+        self.pacer = pacer          # a wikigen.agents.pacing.RatePacer shared by the build's agents, or None
         self.max_tokens = max_tokens
         self.token_budget = token_budget
         self.max_turns = max_turns
@@ -238,7 +239,10 @@ class ClaudeBackend(AgentBackend):
                             out.usage.total, self.token_budget)
                 break
             try:
-                response = self.client.messages.create(**self.request_kwargs(messages, specs))
+                kw = self.request_kwargs(messages, specs)
+                if self.pacer is not None:
+                    self.pacer.acquire(_estimated_input_tokens(kw))
+                response = self.client.messages.create(**kw)
             except anthropic.APIError as e:
                 out.stop_reason = "api_error"
                 out.fatal = f"{type(e).__name__}: {_api_error_text(e)}"
@@ -320,6 +324,11 @@ def _not_a_message(response: Any) -> str:
     shown = str(response)[:80].replace("\n", " ")
     return (f"the endpoint answered with something that is not a Messages API reply ({type(response).__name__}: "
             f"{shown!r}); check ANTHROPIC_BASE_URL points at a Messages API")
+
+
+def _estimated_input_tokens(kw: dict) -> int:
+    """About how many input tokens a request sends (four characters a token), for pacing."""
+    return len(json.dumps([kw.get("system"), kw.get("tools"), kw.get("messages")], default=str)) // 4 + 1
 
 
 def _api_error_text(e: Exception) -> str:

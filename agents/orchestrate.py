@@ -67,6 +67,8 @@ class BuildConfig:
     max_tokens: int | None = None          # stop the build once this many tokens are used in all
     max_cost: float | None = None          # stop the build once this much (USD, estimated) is spent
     workers: int | None = None             # processes for topic discovery (None: one per core)
+    rate_itpm: int | None = None           # the API's input tokens a minute: the agents pace themselves under it
+    rate_rpm: int | None = None            # the API's requests a minute
     force: bool = False                    # build into a wiki or index folder made from another corpus
 
 
@@ -242,6 +244,15 @@ def build(config: BuildConfig, *, on_session: Callable[[SessionLine], None] | No
     return report
 
 
+def _pacer(config: BuildConfig):
+    """One RatePacer shared by every agent of a Claude build, when the user gave the API's limits."""
+    if config.backend != "claude" or not (config.rate_itpm or config.rate_rpm):
+        return None
+    from wikigen.agents.pacing import RatePacer
+
+    return RatePacer(input_tokens_per_minute=config.rate_itpm, requests_per_minute=config.rate_rpm)
+
+
 def _stage_progress(on_progress: Callable[[str, int, int], None] | None, stage: str):
     """progress(done, total) for one stage, reported as on_progress(stage, done, total)."""
     if on_progress is None:
@@ -295,7 +306,7 @@ def _build(config: BuildConfig, *, on_session: Callable[[SessionLine], None] | N
     if backend is None:
         backend = get_backend(config.backend, model=config.model, catalog=cat, agents=config.agents,
                               sessions=config.sessions, token_budget=config.session_budget,
-                              max_turns=config.session_turns)
+                              max_turns=config.session_turns, pacer=_pacer(config))
     price, limit = _spend_limit(config, backend)
 
     agents = [f"agent-{i + 1}" for i in range(config.agents)]

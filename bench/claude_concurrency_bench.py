@@ -11,8 +11,9 @@ per-minute rate limits (requests, input tokens, output tokens) with token bucket
 retry-after-ms when a bucket is empty, as the real API does; the SDK retries those (max_retries).
 
 Each level runs twice: a naive client (every session sends at once and relies on the SDK's retries)
-and a paced one (a shared token bucket in the client keeps the input tokens and requests a minute under
-the limits, so sessions wait in the client instead of failing). Printed per client and level: wall time, requests/s, sessions/min, input tokens/min, 429s seen, failed
+and a paced one (the product's RatePacer, agents/pacing.py, a token bucket shared by the sessions, keeps
+the input tokens and requests a minute under the limits, so sessions wait in the client instead of
+failing; `wikigen build --backend claude --rate-itpm N --rate-rpm N` gives the agents the same pacer). Printed per client and level: wall time, requests/s, sessions/min, input tokens/min, 429s seen, failed
 sessions, p50/p95 request latency, and the client's CPU seconds per request (one asyncio process).
 Then: the number of concurrent agents the rate limits allow, from the measured tokens per agent-minute.
 The baseline row is 1 session: what one agent gets when nothing else competes.
@@ -33,6 +34,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from wikigen.agents.fake_messages_server import FakeMessagesServer  # noqa: E402
+from wikigen.agents.pacing import RatePacer  # noqa: E402
 
 
 class Bucket:
@@ -94,31 +96,14 @@ class SimulatedModel:
                              "input": {"doc_id": "d", "start": 0}}], "stop_reason": "tool_use", "usage": usage}
 
 
-class Pacer:
-    """Client-side pacing: wait until the input-token budget of the rate limit has room, so sessions queue in
-    the client instead of failing on 429s after their retries (a token bucket shared by every session)."""
-
-    def __init__(self, itpm: float, rpm: float):
-        self.tokens, self.requests = Bucket(itpm * 0.95, 1.0), Bucket(rpm * 0.95, 1.0)
-        self._lock = asyncio.Lock()
-
-    async def wait(self, input_tokens: int) -> None:
-        while True:
-            async with self._lock:
-                wait = max(self.tokens.take(input_tokens), self.requests.take(1))
-            if wait <= 0:
-                return
-            await asyncio.sleep(min(wait, 1.0))
-
-
 async def one_session(client, tools: list[dict], turns: int, result_chars: int, latencies: list[float],
-                      pacer: Pacer | None) -> bool:
+                      pacer: RatePacer | None) -> bool:
     import anthropic
 
     messages = [{"role": "user", "content": "Write the pages of your documents."}]
     for _ in range(turns + 2):
-        if pacer is not None:
-            await pacer.wait(len(json.dumps(messages)) // 4 + 1)   # the same cl100k-like estimate as a real client
+        if pacer is not None:       # the product's pacer (agents/pacing.py), as the Claude backend uses it
+            await asyncio.to_thread(pacer.acquire, len(json.dumps(messages)) // 4 + 1)
         t0 = time.perf_counter()
         try:
             r = await client.messages.create(model="claude-sonnet-4-6", max_tokens=1024, tools=tools,
@@ -135,7 +120,8 @@ async def one_session(client, tools: list[dict], turns: int, result_chars: int, 
     return False
 
 
-async def run_level(url: str, n: int, turns: int, result_chars: int, max_retries: int, pacer: Pacer | None) -> dict:
+async def run_level(url: str, n: int, turns: int, result_chars: int, max_retries: int,
+                    pacer: RatePacer | None) -> dict:
     import anthropic
 
     client = anthropic.AsyncAnthropic(api_key="bench", base_url=url, max_retries=max_retries, timeout=120.0)
@@ -185,7 +171,8 @@ def main(argv: list[str] | None = None) -> int:
         for paced, n in [(False, n) for n in args.levels] + [(True, n) for n in args.levels if n > 1]:
             model.reset()
             limited0, tokens0 = model.limited, model.input_tokens
-            pacer = Pacer(args.itpm, args.rpm) if paced else None
+            pacer = RatePacer(input_tokens_per_minute=args.itpm * 0.95, requests_per_minute=args.rpm * 0.95) \
+                if paced else None
             r = asyncio.run(run_level(server.url, n, args.turns, args.result_chars, args.max_retries, pacer))
             r["client"] = "paced" if paced else "naive"
             r["limited"] = model.limited - limited0

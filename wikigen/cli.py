@@ -126,7 +126,7 @@ def cmd_build(args) -> int:
         backend=args.backend, model=args.model, max_ratio=args.max_ratio,
         index_dir=Path(args.index) if args.index else None, quiet=args.quiet, force=args.force,
         session_budget=args.session_budget, session_turns=args.session_turns, max_tokens=args.max_tokens,
-        max_cost=args.max_cost, workers=args.workers,
+        max_cost=args.max_cost, workers=args.workers, rate_itpm=args.rate_itpm, rate_rpm=args.rate_rpm,
     )
     if args.dry_run:
         return _dry_run(config, args.json)
@@ -392,6 +392,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--dry-run", action="store_true",
                    help="print the documents, estimated tokens per session, cache share and cost; send and write nothing")
     s.add_argument("--json", action="store_true", help="print the build report (or the dry-run estimate) as JSON")
+    s.add_argument("--rate-itpm", type=int, default=None,
+                   help="your API key's input tokens a minute: Claude agents pace themselves to stay under it")
+    s.add_argument("--rate-rpm", type=int, default=None,
+                   help="your API key's requests a minute: Claude agents pace themselves to stay under it")
     s.add_argument("--workers", type=int, default=None,
                    help="worker processes for topic discovery on large corpora (default: one per core)")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
