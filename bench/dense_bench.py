@@ -34,7 +34,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from wikigen.ask.evaluate import load_questions, score_question  # noqa: E402
+from wikigen.ask.evaluate import score_question  # noqa: E402
+from wikigen.ask.questions import read_questions  # noqa: E402
 from wikigen.ask.keyfacts import score_keyfacts  # noqa: E402
 from wikigen.core.tokens import default_counter  # noqa: E402
 from wikigen.search.dense.encoder import load_encoder  # noqa: E402
@@ -71,7 +72,7 @@ def cuad_subset(data: Path, out: Path, n_docs: int) -> tuple[Path, list[dict], s
         if p.stem not in keep:
             p.unlink()
     questions = []
-    for pos, q in enumerate(load_questions(data / "questions.jsonl")):
+    for pos, q in enumerate(read_questions(data / "questions.jsonl")):
         q = dict(q, position=pos)
         ev = [e for e in q.get("evidence") or [] if e.get("doc_id") in keep]
         if q.get("kind") == "aggregate":
@@ -91,7 +92,7 @@ def prepare(name: str, data: Path, out: Path, cuad_docs: int):
         kinds, scorer = ("single", "aggregate"), lambda q, ctx: score_question(q, ctx)["score"]
     else:
         corpus = data / "docs"
-        questions = [dict(q, position=i) for i, q in enumerate(load_questions(data / "questions.jsonl"))]
+        questions = [dict(q, position=i) for i, q in enumerate(read_questions(data / "questions.jsonl"))]
         note = "all documents"
         kinds, scorer = ("multi", "single"), score_keyfacts
     return corpus, questions, note, kinds, scorer
