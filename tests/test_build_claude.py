@@ -39,7 +39,9 @@ def _results(body: dict) -> list[str]:
     return out
 
 
-def scripted_model(body: dict) -> dict:
+def read_then_write(body: dict) -> dict | None:
+    """A scripted agent's first two turns: read the first document of its share, then write one page
+    quoting that document's first line; None once both are done."""
     task = _text(body["messages"][0]["content"])
     agent = re.search(r"You are (agent-\d+)", task).group(1)
     share = re.findall(r"^- (\S+)$", task, flags=re.M)
@@ -50,13 +52,16 @@ def scripted_model(body: dict) -> dict:
     if len(results) == 1:
         m = DOC_RE.search(results[0])
         doc_id, start = m.group(1), int(m.group(2))
-        text = results[0][m.end():]
-        first_line = text.split("\n", 1)[0]
+        first_line = results[0][m.end():].split("\n", 1)[0]
         quote = f"> [!quote] {doc_id} (chars {start}-{start + len(first_line)})\n> {first_line}\n"
         return {"stop_reason": "tool_use", "content": [{"type": "tool_use", "name": "write_page", "input": {
             "slug": f"doc-{agent}", "title": f"What {agent} read", "type": "document",
             "description": f"The opening of {doc_id}", "body": f"Read by {agent}.\n\n{quote}"}}]}
-    return {"stop_reason": "end_turn", "content": [{"type": "text", "text": "Page written."}]}
+    return None
+
+
+def scripted_model(body: dict) -> dict:
+    return read_then_write(body) or {"stop_reason": "end_turn", "content": [{"type": "text", "text": "Page written."}]}
 
 
 def test_a_full_build_runs_through_a_local_messages_server(tmp_path, monkeypatch, capsys):

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_build_claude import DOCS, FILLER, _results, _text, DOC_RE
+from tests.test_build_claude import DOCS, FILLER, read_then_write
 from wikigen.agents.base import TokenUsage
 from wikigen.agents.cost import PRICES, SpendLimit, cost_of, estimate_session, price_for
 from wikigen.agents.fake_messages_server import FakeMessagesServer
@@ -26,22 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def endless_model(body: dict) -> dict:
     """Read the first document of the share, write one page quoting its first line, then search forever."""
-    task = _text(body["messages"][0]["content"])
-    agent = re.search(r"You are (agent-\d+)", task).group(1)
-    share = re.findall(r"^- (\S+)$", task, flags=re.M)
-    results = _results(body)
-    if not results:
-        return {"stop_reason": "tool_use", "content": [
-            {"type": "tool_use", "name": "read_document", "input": {"doc_id": share[0]}}]}
-    if len(results) == 1:
-        m = DOC_RE.search(results[0])
-        doc_id, start = m.group(1), int(m.group(2))
-        first_line = results[0][m.end():].split("\n", 1)[0]
-        quote = f"> [!quote] {doc_id} (chars {start}-{start + len(first_line)})\n> {first_line}\n"
-        return {"stop_reason": "tool_use", "content": [{"type": "tool_use", "name": "write_page", "input": {
-            "slug": f"doc-{agent}", "title": f"What {agent} read", "type": "document",
-            "description": f"The opening of {doc_id}", "body": f"Read by {agent}.\n\n{quote}"}}]}
-    return {"stop_reason": "tool_use", "content": [
+    return read_then_write(body) or {"stop_reason": "tool_use", "content": [
         {"type": "tool_use", "name": "search_corpus", "input": {"query": "terminate notice"}}]}
 
 
