@@ -144,7 +144,7 @@ def cmd_build(args) -> int:
         print(line.text(), file=lines_to, flush=True)
 
     try:
-        with _StageBars(not args.quiet and sys.stderr.isatty()) as on_progress:
+        with _StageBars(args.quiet) as on_progress:
             report = build(config, on_session=on_session,
                            on_warning=lambda text: print(f"warning: {text}", file=sys.stderr),
                            on_agent_done=(lambda agent, session: bar.update(1)) if bar is not None else None,
@@ -168,28 +168,20 @@ def cmd_build(args) -> int:
 
 class _StageBars:
     """on_progress(stage, done, total) for the build's long steps before the sessions (indexing, topic
-    discovery): one tqdm bar each on stderr when enabled (a terminal)."""
+    discovery): one _Bar per stage."""
 
-    def __init__(self, enabled: bool):
-        self.enabled, self.bars = enabled, {}
+    def __init__(self, quiet: bool):
+        self.quiet, self.bars = quiet, {}
 
     def __call__(self, stage: str, done: int, total: int) -> None:
-        if not self.enabled:
-            return
-        bar = self.bars.get(stage)
-        if bar is None:
-            from tqdm import tqdm
-
-            bar = self.bars[stage] = tqdm(total=total, desc=stage, unit="doc", file=sys.stderr, leave=False)
-        bar.n = done
-        bar.refresh()
+        self.bars.setdefault(stage, _Bar(stage, self.quiet, "doc"))(done, total)
 
     def __enter__(self) -> "_StageBars":
         return self
 
     def __exit__(self, *exc) -> None:
         for bar in self.bars.values():
-            bar.close()
+            bar.__exit__(*exc)
 
 
 def _dry_run(config, as_json: bool) -> int:
