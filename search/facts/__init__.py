@@ -1,0 +1,1 @@
+"""Generic fact detectors over document text: each returns mentions with exact character spans."""
