@@ -97,3 +97,14 @@ def test_parse_errors(text):
 def test_format_quote_rejects_multiline_doc_id():
     with pytest.raises(PageError):
         format_quote(Quote("a\nb", 0, 1, "x"))
+
+
+def test_front_matter_bytes_do_not_depend_on_libyaml():
+    """The C dumper escapes emoji and NEL where the Python one does not; pages keep the Python bytes."""
+    import yaml
+
+    from wikigen.wiki.page import dump_front_matter
+
+    for title in ("Plain title", "한국어 제목", "emoji 🙂 title", "odd \x85 char", "colon: quote ' \""):
+        fm = {"title": title, "aliases": [title]}
+        assert dump_front_matter(fm) == yaml.safe_dump(fm, sort_keys=False, allow_unicode=True, width=10**6)

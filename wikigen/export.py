@@ -25,12 +25,11 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
-
 from wikigen.core.atomic import atomic_write
 from wikigen.core.errors import UsageError
 from wikigen.wiki.index_page import Entry, build_index, count_lines
 from wikigen.wiki.markup import WIKI_RE, body_links, split_target
+from wikigen.wiki.page import dump_front_matter
 from wikigen.wiki.page import Page
 
 __all__ = ["MAX_LINES", "MAX_BYTES", "MAX_LINE_CHARS", "ExportReport", "build_memory", "topic_file",
@@ -115,7 +114,7 @@ def _description(page: Page) -> str:
 def topic_file(page: Page, exported: dict[str, str]) -> str:
     """One page as a memory topic file: name/description/type front matter, the body with markdown links."""
     fm = {"name": _one_line(page.title, DESCRIPTION_MAX), "description": _description(page), "type": "reference"}
-    head = yaml.safe_dump(fm, sort_keys=False, allow_unicode=True, width=10**6)
+    head = dump_front_matter(fm)
     body = markdown_links(page.body.strip("\n"), exported)
     sources = ", ".join(page.sources) if page.sources else "none listed"
     foot = (f"_From wikigen page `{page.slug}` ({page.type}, {page.status}, owner {page.owner}); "

@@ -157,6 +157,13 @@ def split_target(raw: str) -> str:
 
 def body_links(body: str) -> list[BodyLink]:
     """Every [[link]] of a body in order, with its 0-based body line; not in code, not in quotes."""
+    return list(_body_links(body))
+
+
+@lru_cache(maxsize=4096)
+def _body_links(body: str) -> tuple[BodyLink, ...]:
+    """body_links, remembered by body: a build reads each unchanged page's links in several stages
+    (link repair per session, the index page, the final check), and parsing is most of that cost."""
     quote_lines: set[int] = set()
     try:
         blocks = scan_quotes(body)
@@ -177,4 +184,4 @@ def body_links(body: str) -> list[BodyLink]:
                 target = split_target(raw)
                 if target:
                     out.append(BodyLink(target, raw, child.meta["label"], line))
-    return out
+    return tuple(out)

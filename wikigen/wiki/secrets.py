@@ -21,6 +21,7 @@ import re
 import threading
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 
 _PLUGINS: list | None = None
 _LOCK = threading.Lock()
@@ -88,10 +89,13 @@ def _random_looking(value: str) -> bool:
         any(len(seg) >= 32 and _HEX.fullmatch(seg) for seg in _SEGMENTS.split(value))
 
 
-def _line_secrets(line: str) -> list[tuple[str, int, int]]:
-    out = []
+@lru_cache(maxsize=1 << 16)
+def _line_secrets(line: str) -> tuple[tuple[str, int, int], ...]:
+    """The secrets of one line, remembered: a page's lines are scanned when it is written and again by
+    every check, and most lines (verified quotes) never change."""
     if not _CANDIDATE.search(line):
-        return out
+        return ()
+    out = []
     for plugin in _plugins():
         entropy = "HighEntropy" in type(plugin).__name__
         for s in plugin.analyze_line(filename="page.yaml", line=line, line_number=1):
@@ -113,7 +117,7 @@ def _line_secrets(line: str) -> list[tuple[str, int, int]]:
         digits = re.sub(r"\D", "", m.group(0))
         if 13 <= len(digits) <= 19 and digits[0] != "0" and _luhn(digits):
             out.append(("Payment Card Number", m.start(), m.end()))
-    return out
+    return tuple(out)
 
 
 def find_secrets(text: str) -> list[Secret]:
