@@ -1,0 +1,214 @@
+"""Figures that recur across documents: a label attached to a value, found in many documents.
+
+A **figure** is a short label that several documents each state with a value of their own: a table
+row ("Total widgets    $ 81,797   $ 82,959" in every quarterly report) or a phrase right before an
+amount, a percentage or a duration in a sentence ("a cure period of thirty (30) days" in many
+contracts). Found by corpus statistics alone, with no list of labels:
+
+* a **row** is a line whose text is a label (a few words, no digits but a footnote marker) followed
+  only by numbers, currency signs, percent signs and dashes (columns of a table laid out as text);
+* a **phrase** is the one to three content words right before a value mention in a sentence (the
+  value: a currency amount, a percentage, or a count of days / weeks / months / years);
+* a label is a figure when its normalised key occurs in at least `min_docs` documents and its values
+  are not all the same (a constant line is boilerplate, not a figure).
+
+A figure mentioned more often in all is ranked before one as widely stated but mentioned less.
+Each figure keeps one mention per document (the first: a report's main statement comes before its
+notes), and the documents in time order of their own date (`wikigen.search.facts.dates`) where
+found, else by doc id. Pure functions of the texts: same corpus, same figures.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+from wikigen.agents.words import STOPWORDS, fold
+from wikigen.core.sentences import sentence_span
+from wikigen.core.slugs import slugify
+from wikigen.search.facts.dates import document_date, find_dates
+
+__all__ = ["Mention", "Figure", "FigureParams", "row_mentions", "phrase_mentions", "find_figures",
+           "order_documents", "figure_slug"]
+
+# a value cell: an optional currency sign or opening parenthesis, a number, an optional closing
+# parenthesis or percent sign; or a dash standing for "none"
+_CELL = r"(?:[$€£¥₩(]\s*)*\d[\d,]*(?:\.\d+)?\s*[)%]*|[—–-]+"
+_ROW = re.compile(rf"^[ \t]*(?P<label>[^\W\d_][^\n]*?)(?P<values>(?:[ \t]+(?:{_CELL}))+)[ \t]*$", re.M)
+_FOOTNOTE = re.compile(r"\s*\((?:\d{1,2}|[a-z])\)\s*$")
+_WORD = re.compile(r"[^\W\d_][\w'’.&/-]*")
+_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
+_WRITTEN = r"(?:[a-z]+(?:[- ][a-z]+)?\s*)?"      # "thirty (30)", "ninety-five (95)" before the digits
+_UNIT = (r"(?:business\s+|calendar\s+|working\s+)?(?:days?|weeks?|months?|years?|hours?)"
+         r"|일|개월|년|주|시간")
+_VALUE = re.compile(
+    rf"(?:[$€£¥₩]\s?\d[\d,]*(?:\.\d+)?(?:\s+(?:million|billion|thousand))?"
+    rf"|\b\d[\d,]*(?:\.\d+)?\s?(?:%|percent\b|per\s+cent\b)"
+    rf"|\b{_WRITTEN}\(?\d[\d,]*(?:\.\d+)?\)?\s?(?:{_UNIT})(?:\b|(?=\s)|$)"
+    rf"|\d[\d,]*(?:\.\d+)?\s?(?:원|달러|퍼센트))", re.I)
+
+
+@dataclass(frozen=True)
+class FigureParams:
+    min_docs: int = 3              # a label stated in at least this many documents
+    min_doc_share: float = 0.0     # ... and in at least this share of the corpus
+    max_label_words: int = 7       # a row label of more words is a sentence, not a label
+    max_label_chars: int = 60
+    phrase_words: int = 3          # a phrase label: at most this many content words before the value
+    max_figures: int = 60          # figures kept, the most widely stated first
+    max_line_chars: int = 220      # a row longer than this is not one table line
+    phrase_chars: int = 260        # a phrase figure quotes the value's sentence, cut to about this
+
+
+@dataclass(frozen=True)
+class Mention:
+    doc_id: str
+    key: str          # the normalised label
+    label: str        # the label as written
+    start: int        # the quoted line or sentence, character offsets into the document
+    end: int
+    value: str        # the value text (the numbers of a row, the value mention of a sentence)
+    kind: str         # "row" | "phrase"
+
+
+@dataclass
+class Figure:
+    key: str
+    title: str                              # the label's most common surface form
+    kind: str                               # "row" | "phrase"
+    mentions: dict[str, Mention] = field(default_factory=dict)   # doc id -> its first mention
+    order: list[str] = field(default_factory=list)               # doc ids, in time order where dated
+    dates: dict[str, str] = field(default_factory=dict)          # doc id -> its own date (ISO), where found
+    aliases: list[str] = field(default_factory=list)
+
+    @property
+    def slug(self) -> str:
+        return figure_slug(self.key)
+
+
+def figure_slug(key: str) -> str:
+    return ("figure-" + (slugify(key) or "x"))[:80].rstrip("-")
+
+
+def _key(words: list[str]) -> str:
+    return " ".join(fold(w.lower().strip(".'’&/-")) for w in words if w.strip(".'’&/-"))
+
+
+def row_mentions(doc_id: str, text: str, params: FigureParams = FigureParams()) -> list[Mention]:
+    """The table rows of a document: a label followed only by value cells, one line each."""
+    out = []
+    for m in _ROW.finditer(text):
+        if m.end() - m.start() > params.max_line_chars:
+            continue
+        raw = _FOOTNOTE.sub("", m.group("label")).rstrip(" \t:.$")
+        if not raw or any(c.isdigit() for c in raw) or len(raw) > params.max_label_chars:
+            continue
+        words = _WORD.findall(raw)
+        if not words or len(words) > params.max_label_words or not any(len(w) >= 3 for w in words):
+            continue
+        cells = _NUMBER.findall(m.group("values"))
+        if not cells or (len(cells) == 1 and re.fullmatch(r"[\d.]{1,4}", m.group("values").strip())):
+            continue                       # no number, or a bare page or section number (a contents line)
+        if find_dates(m.group(0)):
+            continue                       # "June 25, 2022": a date, not a value
+        label = " ".join(raw.split())
+        start = m.start("label")
+        out.append(Mention(doc_id, _key(words), label, start, m.end(), " ".join(m.group("values").split()), "row"))
+    return out
+
+
+_CLAUSE_STOP = re.compile(r"[,;:()\"“”\[\]]|[.!?](?=\s)|\n[ \t]*\n")
+
+
+def _phrase_label(text: str, lo: int, vstart: int, max_words: int) -> list[str] | None:
+    """The content words right before a value (function words between them and the value skipped),
+    at most max_words, within its clause and after the previous value; None when fewer than two."""
+    before = text[lo:vstart]
+    cut = [m.end() for m in _CLAUSE_STOP.finditer(before)]
+    words = _WORD.findall(before[cut[-1]:] if cut else before)
+    while words and words[-1].lower() in STOPWORDS:
+        words.pop()
+    picked: list[str] = []
+    for w in reversed(words):
+        if w.lower() in STOPWORDS or len(picked) >= max_words:
+            break
+        picked.append(w)
+    picked.reverse()
+    if len(picked) < 2 or not any(len(w) >= 3 for w in picked):
+        return None
+    return picked
+
+
+def phrase_mentions(doc_id: str, text: str, params: FigureParams = FigureParams()) -> list[Mention]:
+    """Values in running text, each labelled by the content words right before it (two at least: one
+    word alone is too vague to be a figure's name); the span is the value's sentence, found later."""
+    out = []
+    prev = 0
+    for m in _VALUE.finditer(text):
+        lo = max(prev, m.start() - 120)
+        prev = m.end()
+        words = _phrase_label(text, lo, m.start(), params.phrase_words)
+        if words is None:
+            continue
+        out.append(Mention(doc_id, _key(words), " ".join(words), m.start(), m.end(),
+                           " ".join(m.group(0).split()), "phrase"))
+    return out
+
+
+def order_documents(texts: dict[str, str], doc_ids) -> tuple[list[str], dict[str, str]]:
+    """doc ids in time order of each document's own date (undated ones last, by id), and the dates."""
+    dates = {}
+    for d in doc_ids:
+        dm = document_date(texts.get(d, ""))
+        if dm is not None:
+            dates[d] = dm.iso
+    order = sorted(doc_ids, key=lambda d: (d not in dates, dates.get(d, ""), d))
+    return order, dates
+
+
+def _collect(texts: dict[str, str], params: FigureParams) -> tuple[dict[str, dict[str, Mention]], Counter]:
+    """label key -> doc id -> the document's first mention (a row before a phrase), and how many
+    mentions each key has in all (a figure a document states again and again is a main one)."""
+    by_key: dict[str, dict[str, Mention]] = defaultdict(dict)
+    counts: Counter = Counter()
+    for doc_id in sorted(texts):
+        text = texts[doc_id]
+        rows = row_mentions(doc_id, text, params)
+        row_keys = {r.key for r in rows}
+        for m in rows + [p for p in phrase_mentions(doc_id, text, params) if p.key not in row_keys]:
+            by_key[m.key].setdefault(doc_id, m)
+            counts[m.key] += 1
+    return by_key, counts
+
+
+def _quoted(texts: dict[str, str], m: Mention, params: FigureParams) -> Mention:
+    """A phrase mention widened to its sentence (a row is already its whole line)."""
+    if m.kind != "phrase":
+        return m
+    s, e = sentence_span(texts[m.doc_id], m.start, m.end, params.phrase_chars)
+    return Mention(m.doc_id, m.key, m.label, s, e, m.value, m.kind)
+
+
+def find_figures(texts: dict[str, str], params: FigureParams = FigureParams()) -> list[Figure]:
+    """The labelled figures stated in at least min_docs documents with values that differ, most
+    widely stated first (then rows before phrases, then the label), at most max_figures."""
+    need = max(params.min_docs, int(params.min_doc_share * len(texts) + 0.999))
+    figures = []
+    by_key, counts = _collect(texts, params)
+    for key, per_doc in by_key.items():
+        if len(per_doc) < need or not key:
+            continue
+        if len({m.value for m in per_doc.values()}) < 2:
+            continue                          # the same value everywhere: boilerplate, not a figure
+        kinds = Counter(m.kind for m in per_doc.values())
+        kind = kinds.most_common(1)[0][0]
+        forms = Counter(m.label for m in per_doc.values()).most_common()
+        order, dates = order_documents(texts, per_doc)
+        figures.append(Figure(key, forms[0][0], kind, dict(per_doc), order, dates,
+                              aliases=[f for f, _ in forms[1:4] if f.lower() != forms[0][0].lower()]))
+    figures.sort(key=lambda f: (-len(f.mentions), -counts[f.key], f.kind != "row", f.key))
+    figures = figures[:params.max_figures]
+    for f in figures:
+        f.mentions = {d: _quoted(texts, m, params) for d, m in f.mentions.items()}
+    return figures
