@@ -196,18 +196,24 @@ class _Fitter:
             scale = round(scale - 0.05, 2)
 
 
-def plan_budget(cat: Catalog, corpus_chars: int, params: OfflineParams = OfflineParams(), *, agents: int = 2,
-                sessions: int = 2, corpus_tokens: int = 0) -> tuple[Budget, Plan]:
-    """The largest quote plan whose wiki is expected within params.target_ratio x corpus_chars. Under
-    pressure, in this order: weak collections go (they carry no quote), quotes shrink down to min_scale,
-    then the least supported topics go (the catalog's last first, at most its weaker half), then quotes
-    shrink further."""
-    if params.target_ratio is None:
-        raise ValueError("plan_budget needs a target_ratio (without one, quote_plan alone is the plan)")
-    ratio = params.target_ratio
+def target_chars(params: OfflineParams, corpus_chars: int, corpus_tokens: int = 0) -> int:
+    """The characters the wiki may take under params.target_ratio (which must be set)."""
+    ratio = float(params.target_ratio or 0.0)
     target = int(ratio * corpus_chars)
     if corpus_tokens:       # the guard takes the larger ratio: wiki markup has fewer characters a token
         target = min(target, int(ratio * corpus_tokens * params.wiki_chars_per_token))
+    return target
+
+
+def plan_budget(cat: Catalog, corpus_chars: int, params: OfflineParams = OfflineParams(), *, agents: int = 2,
+                sessions: int = 2, corpus_tokens: int = 0, reserve: int = 0) -> tuple[Budget, Plan]:
+    """The largest quote plan whose wiki is expected within params.target_ratio x corpus_chars. Under
+    pressure, in this order: weak collections go (they carry no quote), quotes shrink down to min_scale,
+    then the least supported topics go (the catalog's last first, at most its weaker half), then quotes
+    shrink further. `reserve` characters of the target are kept for other pages (figure pages)."""
+    if params.target_ratio is None:
+        raise ValueError("plan_budget needs a target_ratio (without one, quote_plan alone is the plan)")
+    target = max(0, target_chars(params, corpus_chars, corpus_tokens) - reserve)
     fit = _Fitter(cat, target, params, agents, sessions)
     plan = quote_plan(cat, params)
     e = fit.estimate(plan, 1.0)

@@ -12,7 +12,8 @@ contracts). Found by corpus statistics alone, with no list of labels:
 * a label is a figure when its normalised key occurs in at least `min_docs` documents and its values
   are not all the same (a constant line is boilerplate, not a figure).
 
-A figure mentioned more often in all is ranked before one as widely stated but mentioned less.
+Figures are ranked by `rank_score`: how many documents state the label, how consistently each
+document states one value with it, and how often documents restate it.
 Each figure keeps one mention per document (the first: a report's main statement comes before its
 notes), and the documents in time order of their own date (`wikigen.search.facts.dates`) where
 found, else by doc id. Pure functions of the texts: same corpus, same figures.
@@ -20,22 +21,23 @@ found, else by doc id. Pure functions of the texts: same corpus, same figures.
 
 from __future__ import annotations
 
+import math
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from wikigen.agents.words import STOPWORDS, fold
 from wikigen.core.sentences import sentence_span
-from wikigen.core.slugs import slugify
+from wikigen.core.slugs import figure_slug
 from wikigen.search.facts.dates import document_date, find_dates
 
 __all__ = ["Mention", "Figure", "FigureParams", "row_mentions", "phrase_mentions", "find_figures",
            "order_documents", "figure_slug"]
 
-# a value cell: an optional currency sign or opening parenthesis, a number, an optional closing
-# parenthesis or percent sign; or a dash standing for "none"
-_CELL = r"(?:[$€£¥₩(]\s*)*\d[\d,]*(?:\.\d+)?\s*[)%]*|[—–-]+"
-_ROW = re.compile(rf"^[ \t]*(?P<label>[^\W\d_][^\n]*?)(?P<values>(?:[ \t]+(?:{_CELL}))+)[ \t]*$", re.M)
+# a value token of a table row: a number with its currency sign, parentheses or percent sign, or one of
+# those signs alone (laid out apart from the number), or a dash standing for "none"
+_CELL = re.compile(r"[$€£¥₩(]*\d[\d,]*(?:\.\d+)?[)%]*|[$€£¥₩()%]+|[—–-]+")
+_TOKEN = re.compile(r"\S+")
 _FOOTNOTE = re.compile(r"\s*\((?:\d{1,2}|[a-z])\)\s*$")
 _WORD = re.compile(r"[^\W\d_][\w'’.&/-]*")
 _NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
@@ -59,6 +61,8 @@ class FigureParams:
     max_figures: int = 60          # figures kept, the most widely stated first
     max_line_chars: int = 220      # a row longer than this is not one table line
     phrase_chars: int = 260        # a phrase figure quotes the value's sentence, cut to about this
+    max_docs: int = 24             # documents quoted on one figure page, at most
+    share: float = 0.15            # of the wiki's target size, figure pages take at most this
 
 
 @dataclass(frozen=True)
@@ -87,34 +91,49 @@ class Figure:
         return figure_slug(self.key)
 
 
-def figure_slug(key: str) -> str:
-    return ("figure-" + (slugify(key) or "x"))[:80].rstrip("-")
-
-
 def _key(words: list[str]) -> str:
     return " ".join(fold(w.lower().strip(".'’&/-")) for w in words if w.strip(".'’&/-"))
+
+
+def _split_row(line: str) -> tuple[int, int] | None:
+    """(end of the label, start of the values) in a line whose last tokens are all value cells after a
+    label that starts with a letter; None for any other line. Linear in the line (no backtracking)."""
+    tokens = [(m.start(), m.end()) for m in _TOKEN.finditer(line)]
+    i = len(tokens)
+    while i > 0 and _CELL.fullmatch(line, *tokens[i - 1]):
+        i -= 1
+    if i == len(tokens) or i == 0 or not line[tokens[0][0]].isalpha():
+        return None
+    return tokens[i - 1][1], tokens[i][0]
 
 
 def row_mentions(doc_id: str, text: str, params: FigureParams = FigureParams()) -> list[Mention]:
     """The table rows of a document: a label followed only by value cells, one line each."""
     out = []
-    for m in _ROW.finditer(text):
-        if m.end() - m.start() > params.max_line_chars:
+    pos = 0
+    for line in text.split("\n"):
+        at, pos = pos, pos + len(line) + 1
+        if len(line) > params.max_line_chars or not line.strip():
             continue
-        raw = _FOOTNOTE.sub("", m.group("label")).rstrip(" \t:.$")
+        split = _split_row(line)
+        if split is None:
+            continue
+        label_end, values_start = split
+        values = line[values_start:].strip()
+        raw = _FOOTNOTE.sub("", line[:label_end]).strip().rstrip(" \t:.$")
         if not raw or any(c.isdigit() for c in raw) or len(raw) > params.max_label_chars:
             continue
         words = _WORD.findall(raw)
         if not words or len(words) > params.max_label_words or not any(len(w) >= 3 for w in words):
             continue
-        cells = _NUMBER.findall(m.group("values"))
-        if not cells or (len(cells) == 1 and re.fullmatch(r"[\d.]{1,4}", m.group("values").strip())):
-            continue                       # no number, or a bare page or section number (a contents line)
-        if find_dates(m.group(0)):
+        cells = _NUMBER.findall(values)
+        if not cells or (len(cells) == 1 and re.fullmatch(r"[\d.]+", values)):
+            continue                       # no number, or one bare page or section number (contents, exhibits)
+        if find_dates(line):
             continue                       # "June 25, 2022": a date, not a value
-        label = " ".join(raw.split())
-        start = m.start("label")
-        out.append(Mention(doc_id, _key(words), label, start, m.end(), " ".join(m.group("values").split()), "row"))
+        start = at + len(line) - len(line.lstrip())
+        out.append(Mention(doc_id, _key(words), " ".join(raw.split()), start, at + len(line.rstrip()),
+                           " ".join(values.split()), "row"))
     return out
 
 
@@ -167,19 +186,31 @@ def order_documents(texts: dict[str, str], doc_ids) -> tuple[list[str], dict[str
     return order, dates
 
 
-def _collect(texts: dict[str, str], params: FigureParams) -> tuple[dict[str, dict[str, Mention]], Counter]:
-    """label key -> doc id -> the document's first mention (a row before a phrase), and how many
-    mentions each key has in all (a figure a document states again and again is a main one)."""
+def _collect(texts: dict[str, str], params: FigureParams
+             ) -> tuple[dict[str, dict[str, Mention]], dict[str, dict[str, Counter]]]:
+    """label key -> doc id -> the document's first mention (a row before a phrase), and label key ->
+    doc id -> how often each first number is stated with the label in that document."""
     by_key: dict[str, dict[str, Mention]] = defaultdict(dict)
-    counts: Counter = Counter()
+    values: dict[str, dict[str, Counter]] = defaultdict(lambda: defaultdict(Counter))
     for doc_id in sorted(texts):
         text = texts[doc_id]
         rows = row_mentions(doc_id, text, params)
         row_keys = {r.key for r in rows}
         for m in rows + [p for p in phrase_mentions(doc_id, text, params) if p.key not in row_keys]:
             by_key[m.key].setdefault(doc_id, m)
-            counts[m.key] += 1
-    return by_key, counts
+            first = _NUMBER.search(m.value)
+            values[m.key][doc_id][first.group() if first else m.value] += 1
+    return by_key, values
+
+
+def rank_score(per_doc: dict[str, Counter]) -> float:
+    """How much a label is one figure stated across documents: the documents stating it, times how
+    consistently each states one value with it (a label like "Total" heads rows of many values in one
+    document), times the log of how often a document states it (a main figure is restated)."""
+    n = len(per_doc)
+    mentions = sum(sum(c.values()) for c in per_doc.values())
+    consistency = sum(c.most_common(1)[0][1] / sum(c.values()) for c in per_doc.values()) / n
+    return n * consistency * math.log(1 + mentions / n)
 
 
 def _quoted(texts: dict[str, str], m: Mention, params: FigureParams) -> Mention:
@@ -191,11 +222,11 @@ def _quoted(texts: dict[str, str], m: Mention, params: FigureParams) -> Mention:
 
 
 def find_figures(texts: dict[str, str], params: FigureParams = FigureParams()) -> list[Figure]:
-    """The labelled figures stated in at least min_docs documents with values that differ, most
-    widely stated first (then rows before phrases, then the label), at most max_figures."""
+    """The labelled figures stated in at least min_docs documents with values that differ, best
+    `rank_score` first (then rows before phrases, then the label), at most max_figures."""
     need = max(params.min_docs, int(params.min_doc_share * len(texts) + 0.999))
     figures = []
-    by_key, counts = _collect(texts, params)
+    by_key, values = _collect(texts, params)
     for key, per_doc in by_key.items():
         if len(per_doc) < need or not key:
             continue
@@ -207,7 +238,8 @@ def find_figures(texts: dict[str, str], params: FigureParams = FigureParams()) -
         order, dates = order_documents(texts, per_doc)
         figures.append(Figure(key, forms[0][0], kind, dict(per_doc), order, dates,
                               aliases=[f for f, _ in forms[1:4] if f.lower() != forms[0][0].lower()]))
-    figures.sort(key=lambda f: (-len(f.mentions), -counts[f.key], f.kind != "row", f.key))
+    score = {f.key: rank_score(values[f.key]) for f in figures}
+    figures.sort(key=lambda f: (-round(score[f.key], 6), f.kind != "row", f.key))
     figures = figures[:params.max_figures]
     for f in figures:
         f.mentions = {d: _quoted(texts, m, params) for d, m in f.mentions.items()}

@@ -11,6 +11,8 @@ One session does the first of these that has work left, in order:
    and the agent's collection pages (session 1 of a fresh wiki);
 2. **topics** - topic pages for the agent's topics that have none yet, at most `topics_per_session`
    a session, best-supported topics first; then
+   then **figures** - a page per figure stated across documents (`wikigen.agents.figure_pages`) whose
+   owner document is in the agent's share, once its document pages exist;
 3. **revision** - rebuild every page the agent wrote in earlier sessions from what is known now
    (documents covered by other agents, topic pages others created, both read from the progress
    log and list_pages): new evidence, new links. A page that would not change has its quotes
@@ -34,8 +36,10 @@ import threading
 from typing import TYPE_CHECKING
 
 from wikigen.agents.base import KIND_PREFIX, AgentBackend, AgentTask, SessionOutcome
-from wikigen.agents.budget import Budget, Plan, plan_budget, quote_plan
+from wikigen.agents.budget import Budget, Plan, plan_budget, quote_plan, target_chars
 from wikigen.agents.catalog import Catalog
+from wikigen.agents.figure_pages import FigurePlan, figure_page, owner_doc, plan_figures
+from wikigen.agents.figures import FigureParams, find_figures
 from wikigen.agents.page_bodies import PageMaker, label
 from wikigen.agents.params import DiscoveryParams, OfflineParams
 from wikigen.agents.topics import discover
@@ -56,13 +60,16 @@ class OfflineBackend(AgentBackend):
     name = "offline"
 
     def __init__(self, catalog: Catalog | None = None, *, params: OfflineParams = OfflineParams(),
-                 discovery: DiscoveryParams = DiscoveryParams(), agents: int = 2, sessions: int = 2):
+                 discovery: DiscoveryParams = DiscoveryParams(), agents: int = 2, sessions: int = 2,
+                 figures: FigureParams = FigureParams()):
         self._catalog = catalog
         self.params = params
         self.discovery = discovery                # for a catalog found here (none given)
         self.agents, self.sessions = agents, sessions
         self.budget: Budget | None = None         # the size budget, once planned (None: no target ratio)
         self._plan: Plan | None = None
+        self.figure_params = figures
+        self._figures: FigurePlan | None = None
         self._lock = threading.Lock()
 
     @property
@@ -84,15 +91,34 @@ class OfflineBackend(AgentBackend):
         cat = self.catalog(tools)
         with self._lock:
             if self._plan is None:
+                figures = self._plan_figures(tools, cat)
                 if self.params.target_ratio is None:
                     self._plan = quote_plan(cat, self.params)
                 else:
                     chars, tokens = tools.corpus_size()
                     chars = chars or sum(o.chars for o in cat.outlines.values())
                     self.budget, self._plan = plan_budget(cat, chars, self.params, agents=self.agents,
-                                                          sessions=self.sessions, corpus_tokens=tokens)
+                                                          sessions=self.sessions, corpus_tokens=tokens,
+                                                          reserve=figures.chars)
                     log.info("size budget: %s", self.budget)
             return self._plan
+
+    def _plan_figures(self, tools: "ToolBox", cat: Catalog) -> FigurePlan:
+        """The figures that get a page (called under the lock, once a build)."""
+        if self._figures is None:
+            target = None
+            if self.params.target_ratio is not None:
+                chars, tokens = tools.corpus_size()
+                target = target_chars(self.params, chars or sum(o.chars for o in cat.outlines.values()), tokens)
+            self._figures = plan_figures(find_figures(tools.corpus_texts(), self.figure_params), target,
+                                         self.figure_params)
+            log.info("figure pages: %d planned (%d characters), %d left out under the size budget",
+                     len(self._figures.figures), self._figures.chars, self._figures.dropped)
+        return self._figures
+
+    def figures(self, tools: "ToolBox") -> FigurePlan:
+        self.plan(tools)
+        return self._figures or FigurePlan((), 0, 0)
 
     def catalog(self, tools: "ToolBox") -> Catalog:
         with self._lock:
@@ -121,6 +147,8 @@ class _Session(PageMaker):
         super().__init__(cat, plan, backend.params, tools, out, scale=backend.scale,
                          dropped_kinds=backend.dropped_kinds)
         self.dropped_topics = backend.dropped_topics
+        self.figure_plan = backend.figures(tools)
+        self.figure_params = backend.figure_params
         self.task = task
         self.me = task.agent
         self.topic_keys = [k for k in task.topics if not k.startswith(KIND_PREFIX)]
@@ -160,6 +188,7 @@ class _Session(PageMaker):
             return
         revisable = sorted(self.mine)        # pages from earlier sessions, revised after the new ones
         self.write_topics()
+        self.write_figures()
         self.revise(revisable)
 
     # -- writing ---------------------------------------------------------------------------------
@@ -221,6 +250,35 @@ class _Session(PageMaker):
         if done or left:
             self.tools.append_log("wrote topic pages", note=f"{len(done)} topics written, {left} left for later sessions",
                                   pages=done)
+
+    def write_figures(self) -> None:
+        """Pages for the planned figures whose owner document is in this agent's share."""
+        mine = set(self.task.doc_ids)
+        done = []
+        for f in self.figure_plan.figures:
+            if f.slug in self.mine or owner_doc(f) not in mine:
+                continue
+            made = figure_page(self, f, self.figure_params)
+            if made is None:
+                continue
+            body, desc, quoted = made
+            if self.write(f.slug, label(f.title, self.p.max_title), desc, body, "figure", quoted,
+                          aliases=[label(a, self.p.max_title) for a in f.aliases]):
+                done.append(f.slug)
+        if done:
+            self.tools.append_log("wrote figure pages", note=f"{len(done)} figures stated across documents",
+                                  pages=done)
+
+    def rebuild(self, old):
+        if old.type != "figure":
+            return super().rebuild(old)
+        f = next((f for f in self.figure_plan.figures if f.slug == old.slug), None)
+        made = figure_page(self, f, self.figure_params) if f else None
+        if made is None:
+            return None
+        body, desc, quoted = made
+        return (label(f.title, self.p.max_title), desc, body, "figure", quoted,
+                [label(a, self.p.max_title) for a in f.aliases])
 
     # -- revision --------------------------------------------------------------------------------
 

@@ -193,6 +193,11 @@ class PageMaker:
         if topics:
             parts.append("Topics: " + ", ".join(self.link(slug, info.get("title") or slug)
                                                 for slug, info in topics) + ".")
+        figures = [(slug, info) for slug, info in sorted(self.known.pages.items())
+                   if info.get("type") == "figure" and doc_id in self.sources_of(slug)]
+        if figures:     # figure pages (wikigen.agents.figure_pages) that quote this document's line
+            parts.append("Figures: " + ", ".join(self.link(slug, info.get("title") or slug)
+                                                 for slug, info in figures) + ".")
         return "\n\n".join(parts) + "\n"
 
     def key_passages(self, doc_id: str) -> list[tuple[str, str, int, int]]:

@@ -30,7 +30,7 @@ __all__ = ["DocumentSpan", "ToolBox", "ToolError", "ToolOutcome", "validate"]
 
 log = logging.getLogger(__name__)
 
-PAGE_TYPES = ("topic", "document", "collection")
+PAGE_TYPES = ("topic", "document", "collection", "figure")
 MAX_K = 20
 MAX_HIT_CHARS = 1500          # one search hit's text shown to a model; its span is cut to match
 MAX_LOG_ENTRIES = 200

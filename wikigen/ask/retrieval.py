@@ -37,6 +37,7 @@ from typing import Sequence
 
 from wikigen.ask.candidates import Candidates
 from wikigen.ask.context import ContextBuilder, ContextItem
+from wikigen.ask.figures import FigurePages
 from wikigen.ask.generate import AnswerGenerator, ExtractiveAnswer
 from wikigen.ask.modes import MODES
 from wikigen.ask.page_index import PageIndex, terms
@@ -91,6 +92,7 @@ class Answerer:
         self.page_titles = {p.slug: p.title for p in pages}
         self.scopes = ScopeResolver(index, pages, self.page_index, self.known_docs, params)
         self.candidates = Candidates(index, self.page_index, self.known_docs, params)
+        self.figures = FigurePages(pages, self.page_index)
 
     @classmethod
     def open(cls, wiki_root: Path, *, counter: TokenCounter | None = None, cache: bool = True,
@@ -123,6 +125,9 @@ class Answerer:
         hits = self.page_index.search(question, k=self.params.page_hits)
         scope = self.scopes.resolve(question, hits)
         query = reduce_query(question, scope.removed, scope.phrase)
+        for u in self.figures.units(question, scope.doc_ids):   # a figure asked about across documents
+            if u.doc_id in self.known_docs:
+                cb.add(u, trim=False)
         if mode == "wiki":
             self._fill_wiki(cb, query, hits, scope)
         elif scope.doc_ids:

@@ -50,3 +50,8 @@ def topic_slug(key: str) -> str:
 def kind_slug(key: str) -> str:
     """`kind-<key>` for a collection key (`supply` -> `kind-supply`)."""
     return _prefixed("kind-", key, re.fullmatch(r"[a-z0-9 -]+", key) is not None)
+
+
+def figure_slug(key: str) -> str:
+    """`figure-<key>` for a figure's normalised label (`net sales` -> `figure-net-sales`)."""
+    return _prefixed("figure-", key, re.fullmatch(r"[a-z0-9 -]+", key) is not None)

@@ -1,0 +1,89 @@
+"""Figure pages in answers: for a question about how a figure changed or compares across documents,
+the quotes of the figure page the question names, in the page's (time) order, come first.
+
+A figure page (type ``figure``, written by the offline agent from `wikigen.agents.figures`) quotes
+one labelled line from each document that states it. A question uses it when both hold:
+
+* its wording asks across documents or over time ("how did X change", "compare X across",
+  "over time", "in each quarter", "trend"; English and Korean cues, no corpus vocabulary), and
+* it names the page: the idf-weighted share of the page's title (or alias) terms found in the question
+  (`PageIndex.title_match`) is at least `min_share`; pages naming more of the question's terms first.
+
+When the wiki's scope resolved the question to some documents, only their quotes are given. Called
+from `retrieval.Answerer.retrieve` in the ``wiki`` and ``wiki+search`` modes, before the other
+candidates; a small path of its own so the rest of retrieval does not depend on it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from wikigen.ask.context import Unit
+from wikigen.ask.page_index import PageIndex, terms
+from wikigen.wiki.markup import scan_quotes
+
+__all__ = ["ACROSS_CUE", "asks_across", "FigurePages"]
+
+FIGURE_TYPE = "figure"
+
+ACROSS_CUE = re.compile(
+    r"\b(?:chang\w*|compar\w*|over\s+time|across|trend\w*|fluctuat\w*|evolv\w*|evolution|vari(?:ed|ation|es|y)\w*"
+    r"|histor\w*|over\s+the\s+(?:\w+\s+){0,2}(?:periods?|quarters?|years?|months?)"
+    r"|(?:each|every|per|by)\s+(?:quarter|year|period|month|document|report|contract|agreement)"
+    r"|from\s+\w+\s+to\s+\w+|previous|prior\s+(?:quarters?|years?|periods?)|grow(?:n|th)?|shift\w*"
+    r"|increas\w*|decreas\w*|declin\w*|rose|fell)\b"
+    r"|변화|변동|비교|추이|추세|증감|분기별|연도별",
+    re.IGNORECASE)
+
+
+def asks_across(question: str) -> bool:
+    """The question's wording asks about a figure across documents or over time."""
+    return bool(ACROSS_CUE.search(question or ""))
+
+
+class FigurePages:
+    """The wiki's figure pages and their quotes, for questions that ask across documents."""
+
+    def __init__(self, pages: Sequence, page_index: PageIndex, *, min_share: float = 0.6, max_pages: int = 2):
+        self.page_index = page_index
+        self.min_share = min_share
+        self.max_pages = max_pages
+        self.pages = {p.slug: p for p in pages if getattr(p, "type", "") == FIGURE_TYPE}
+        self._units: dict[str, list[Unit]] = {}
+
+    def named(self, question: str) -> list[str]:
+        """Slugs of the figure pages the question names, best first (at most max_pages)."""
+        if not self.pages:
+            return []
+        q_set = set(terms(question))
+        scored = []
+        for slug in self.pages:
+            share, hit = self.page_index.title_match(slug, q_set)
+            if share >= self.min_share and hit:
+                scored.append((-len(hit), -share, slug))
+        return [slug for *_, slug in sorted(scored)[:self.max_pages]]
+
+    def quotes_of(self, slug: str) -> list[Unit]:
+        if slug not in self._units:
+            page = self.pages[slug]
+            out = []
+            for b in scan_quotes(page.body):
+                q = b.quote
+                if q.end > q.start:
+                    out.append(Unit("quote", q.doc_id, q.start, q.end, q.text, page=slug, label=page.title))
+            self._units[slug] = out
+        return self._units[slug]
+
+    def units(self, question: str, doc_ids: Sequence[str] | None = None) -> list[Unit]:
+        """The quotes of the figure pages a question across documents names (in scope when one is given)."""
+        if not self.pages or not asks_across(question):
+            return []
+        keep = set(doc_ids or [])
+        out: list[Unit] = []
+        for slug in self.named(question):
+            units = [Unit(u.kind, u.doc_id, u.start, u.end, u.text, u.page, u.label) for u in self.quotes_of(slug)]
+            if keep and any(u.doc_id in keep for u in units):
+                units = [u for u in units if u.doc_id in keep]
+            out.extend(units)
+        return out
