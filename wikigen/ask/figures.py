@@ -83,7 +83,7 @@ class FigurePages:
         out: list[Unit] = []
         for slug in self.named(question):
             units = [Unit(u.kind, u.doc_id, u.start, u.end, u.text, u.page, u.label) for u in self.quotes_of(slug)]
-            if keep and any(u.doc_id in keep for u in units):
+            if keep:
                 units = [u for u in units if u.doc_id in keep]
             out.extend(units)
         return out
