@@ -41,7 +41,7 @@ _TOKEN = re.compile(r"\S+")
 _FOOTNOTE = re.compile(r"\s*\((?:\d{1,2}|[a-z])\)\s*$")
 _WORD = re.compile(r"[^\W\d_][\w'’.&/-]*")
 _NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
-_WRITTEN = r"(?:[a-z]+(?:[- ][a-z]+)?\s*)?"      # "thirty (30)", "ninety-five (95)" before the digits
+_WRITTEN = r"(?:[a-z]+(?:-[a-z]+)?\s+(?=\())?"   # "thirty (30)", "ninety-five (95)": the word before "(digits)"
 _UNIT = (r"(?:business\s+|calendar\s+|working\s+)?(?:days?|weeks?|months?|years?|hours?)"
          r"|일|개월|년|주|시간")
 _VALUE = re.compile(
