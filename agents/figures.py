@@ -42,13 +42,12 @@ _FOOTNOTE = re.compile(r"\s*\((?:\d{1,2}|[a-z])\)\s*$")
 _WORD = re.compile(r"[^\W\d_][\w'’.&/-]*")
 _NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
 _WRITTEN = r"(?:[a-z]+(?:-[a-z]+)?\s+(?=\())?"   # "thirty (30)", "ninety-five (95)": the word before "(digits)"
-_UNIT = (r"(?:business\s+|calendar\s+|working\s+)?(?:days?|weeks?|months?|years?|hours?)"
-         r"|일|개월|년|주|시간")
+_UNIT = r"(?:business\s+|calendar\s+|working\s+)?(?:days?|weeks?|months?|years?|hours?)"
 _VALUE = re.compile(
     rf"(?:[$€£¥₩]\s?\d[\d,]*(?:\.\d+)?(?:\s+(?:million|billion|thousand))?"
     rf"|\b\d[\d,]*(?:\.\d+)?\s?(?:%|percent\b|per\s+cent\b)"
-    rf"|\b{_WRITTEN}\(?\d[\d,]*(?:\.\d+)?\)?\s?(?:{_UNIT})(?:\b|(?=\s)|$)"
-    rf"|\d[\d,]*(?:\.\d+)?\s?(?:원|달러|퍼센트))", re.I)
+    rf"|\b{_WRITTEN}\(?\d[\d,]*(?:\.\d+)?\)?\s?(?:{_UNIT})\b"
+    rf"|\d[\d,]*(?:\.\d+)?\s?(?:원|달러|퍼센트|개월|영업일|일|주|시간|년))", re.I)   # Korean: a particle may follow
 
 
 @dataclass(frozen=True)
@@ -167,6 +166,9 @@ def phrase_mentions(doc_id: str, text: str, params: FigureParams = FigureParams(
     for m in _VALUE.finditer(text):
         lo = max(prev, m.start() - 120)
         prev = m.end()
+        w0 = max(0, m.start() - 30)
+        if any(w0 + d.start < m.end() and w0 + d.end > m.start() for d in find_dates(text[w0:m.end() + 12])):
+            continue                       # part of a date ("2023년 3월 1일", "1 year 2023"), not a value
         words = _phrase_label(text, lo, m.start(), params.phrase_words)
         if words is None:
             continue

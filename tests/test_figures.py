@@ -175,3 +175,14 @@ def test_the_sample_corpus_has_an_initial_term_figure_page(tmp_path):
     assert docs == ["contracts/platform-licence-meridian-rail", "contracts/hosting-agreement-cumulo-cloud",
                     "contracts/msa-brightline-logistics"]                 # 2022-05-15, 2023-01-01, 2023-03-01
     assert all("initial term of" in q.text for q in page.quotes())
+
+
+def test_korean_values_and_dates_with_character_offsets():
+    texts = {f"k{i}": f"제1조 본 계약은 2023년 {3 - i}월 1일에 체결한다. 해지 통지 기간은 {n}일로 한다. 기타 사항은 협의한다."
+             for i, n in enumerate([30, 60, 90])}
+    got = phrase_mentions("k0", texts["k0"])
+    assert [(m.label, m.value) for m in got] == [("해지 통지 기간은", "30일")]     # "2023년", "1일": a date
+    (f,) = find_figures(texts)
+    assert f.order == ["k2", "k1", "k0"]                                             # January, February, March
+    assert [texts[d][f.mentions[d].start:f.mentions[d].end] for d in f.order] == [
+        "해지 통지 기간은 90일로 한다.", "해지 통지 기간은 60일로 한다.", "해지 통지 기간은 30일로 한다."]
