@@ -120,3 +120,18 @@ def test_merging_is_deterministic():
     b = discover(dict(reversed(list(_law_corpus().items()))))
     assert [(t.key, t.title, t.aliases, t.spans, t.slug) for t in a.topics] == \
            [(t.key, t.title, t.aliases, t.spans, t.slug) for t in b.topics]
+
+
+def test_slug_rule_for_every_script():
+    from wikigen.core.slugs import doc_slug, is_slug, slugify, strip_accents, topic_slug, unique_slugs
+    assert slugify("Governing Law") == "governing-law"
+    assert slugify("제5조(비밀유지)") == "제5조-비밀유지"
+    assert slugify("Договор поставки") == "договор-поставки"
+    assert topic_slug("Café") == "topic-café" and strip_accents("topic-café") == "topic-cafe"
+    assert doc_slug("ko/계약서") == "doc-ko-계약서"                 # readable, no hash needed
+    assert doc_slug("ko/계약서") != doc_slug("ko/계약_서")          # ids that fold alike keep a hash
+    assert unique_slugs("topic-", ["Term", "term", "Terms"]) == ["topic-term", unique_slugs("topic-", ["Term", "term"])[1],
+                                                                 "topic-terms"]
+    assert len(set(unique_slugs("topic-", ["Term", "term"]))) == 2
+    long = topic_slug("계약" * 100)
+    assert is_slug(long) and len(long.encode("utf-8")) <= 200

@@ -42,10 +42,10 @@ def is_slug(slug: str) -> bool:
             and unicodedata.is_normalized("NFC", slug) and len(slug.encode("utf-8")) <= MAX_SLUG_BYTES)
 
 
-def _fit(base: str, room: int) -> str:
-    """base cut to `room` characters and the byte limit, without a trailing '-'."""
+def _fit(base: str, room: int, byte_room: int) -> str:
+    """base cut to `room` characters and `byte_room` bytes of UTF-8, without a trailing '-'."""
     base = base[:room]
-    while len(base.encode("utf-8")) > MAX_SLUG_BYTES - 12:
+    while len(base.encode("utf-8")) > byte_room:
         base = base[:-1]
     return base.strip("-")
 
@@ -56,7 +56,7 @@ def _prefixed(prefix: str, text: str, lossless: bool) -> str:
     if lossless and base and len(base) <= room and is_slug(prefix + base):
         return prefix + base
     h = _hash(text)
-    keep = _fit(base, room - len(h) - 1)
+    keep = _fit(base, room - len(h) - 1, MAX_SLUG_BYTES - len(prefix.encode("utf-8")) - len(h) - 1)
     return f"{prefix}{keep}-{h}" if keep else f"{prefix}{h}"
 
 
