@@ -22,10 +22,12 @@ class Topic:
     spans: dict[str, tuple[int, int]] = field(default_factory=dict)   # doc_id -> quote span
     score: float = 0.0
     via: dict[str, str] = field(default_factory=dict)    # doc_id -> the evidence kind of its span
+    variants: list[str] = field(default_factory=list)    # the keys of other wordings merged into this topic
+    page: str = ""                             # its page's slug, from the title (unique in the catalog)
 
     @property
     def slug(self) -> str:
-        return topic_slug(self.key)
+        return self.page or topic_slug(self.title or self.key)
 
     @property
     def doc_ids(self) -> list[str]:
@@ -74,7 +76,12 @@ class Catalog:
     collections: list[Collection]
 
     def __post_init__(self) -> None:
-        self._by_key = {t.key: t for t in self.topics}
+        self._by_key = {}
+        for t in self.topics:                  # a merged wording finds its topic too
+            for k in t.variants:
+                self._by_key.setdefault(k, t)
+        for t in self.topics:
+            self._by_key[t.key] = t
 
     def topic(self, key: str) -> Topic | None:
         return self._by_key.get(key)
@@ -103,7 +110,8 @@ def catalog_to_data(cat: Catalog) -> dict:
     """The catalog as JSON-ready data (dicts, lists, strings, numbers); key order kept."""
     return {
         "topics": [{"key": t.key, "kind": t.kind, "title": t.title, "aliases": list(t.aliases),
-                    "spans": {d: list(sp) for d, sp in t.spans.items()}, "score": t.score, "via": dict(t.via)}
+                    "spans": {d: list(sp) for d, sp in t.spans.items()}, "score": t.score, "via": dict(t.via),
+                    "variants": list(t.variants), "page": t.page}
                    for t in cat.topics],
         "outlines": [{"doc_id": o.doc_id, "title": o.title, "opening": list(o.opening) if o.opening else None,
                       "chars": o.chars, "terms": list(o.terms), "dates": list(o.dates),
@@ -121,7 +129,8 @@ def catalog_from_data(data: dict) -> Catalog:
         topics = [Topic(key=str(t["key"]), kind=str(t["kind"]), title=str(t["title"]),
                         aliases=[str(a) for a in t["aliases"]],
                         spans={str(d): _span(sp) for d, sp in t["spans"].items()}, score=float(t["score"]),
-                        via={str(d): str(v) for d, v in t["via"].items()})
+                        via={str(d): str(v) for d, v in t["via"].items()},
+                        variants=[str(k) for k in t["variants"]], page=str(t["page"]))
                   for t in data["topics"]]
         outlines = {}
         for o in data["outlines"]:

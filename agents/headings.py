@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from wikigen.agents.catalog import Heading
-from wikigen.agents.words import DIGIT, HANGUL, STOPWORDS, display, norm_key
+from wikigen.agents.words import DIGIT, HANGUL, STOPWORDS, display, norm_key, strip_numbering
 from wikigen.core.sentences import cap_span
 from wikigen.core.text import trim_span
 
@@ -29,7 +29,10 @@ _INLINE = re.compile(
 _KO_INLINE = re.compile(r"(?P<num>제\s*\d+\s*조(?:의\s*\d+)?)\s*[(（]\s*(?P<label>[^)）\n]{1,30}?)\s*[)）]")
 
 
-def heading_like(label: str) -> bool:
+def heading_like(label: str, whole_line: bool = False) -> bool:
+    """Whether a label reads as a heading: short, no digits, its content words capitalised (ALL CAPS or
+    Title Case); a numbered line that is nothing but its label may be in sentence case ("6. Applicable
+    law"), as long as it has at most five words and no final period."""
     label = label.strip()
     if not (2 <= len(label) <= 80) or DIGIT.search(label):
         return False
@@ -45,6 +48,8 @@ def heading_like(label: str) -> bool:
         return False
     letters = [c for c in label if c.isalpha()]
     if letters and all(c.isupper() for c in letters):
+        return True
+    if whole_line and label[:1].isupper() and len(words) <= 5 and not label.endswith("."):
         return True
     return all(w[:1].isupper() or not w[:1].isalpha() for w in content)
 
@@ -66,9 +71,11 @@ class _Found:
     def __init__(self) -> None:
         self.by_start: dict[int, Heading] = {}
 
-    def add(self, label: str, start: int, lvl: int, head_end: int) -> None:
-        label = label.strip().rstrip(".:").strip()
-        if not heading_like(label):
+    def add(self, label: str, start: int, lvl: int, head_end: int, whole_line: bool = False) -> None:
+        label = label.strip()
+        whole_line = whole_line and not label.endswith(".")
+        label = strip_numbering(label.rstrip(".:").strip()).strip()
+        if not heading_like(label, whole_line):
             return
         key = norm_key(label)
         if not key or len(key) < 2:
@@ -81,7 +88,7 @@ def _line_heading(found: _Found, line: str, s: int, e: int) -> None:
     """A heading that is a whole line of its own, text[s:e] == line."""
     h = _MD_HEADING.match(line)
     if h:
-        found.add(h.group(2), s, len(h.group(1)), e)
+        found.add(h.group(2), s, len(h.group(1)), e, whole_line=True)
         return
     k = _KO_LINE.match(line)
     if k:
@@ -91,7 +98,7 @@ def _line_heading(found: _Found, line: str, s: int, e: int) -> None:
     if n:
         label = n.group("label")
         head = re.split(r"(?<=[.:])\s+", label, maxsplit=1)[0]   # "Term. The Agreement ..." -> "Term."
-        found.add(head, s, level(n.group("num")), s + n.start("label") + len(head))
+        found.add(head, s, level(n.group("num")), s + n.start("label") + len(head), whole_line=head == label)
         return
     if len(line.split()) <= 8 and not line.endswith((",", ";")):
         letters = [c for c in line if c.isalpha()]

@@ -25,13 +25,28 @@ class DiscoveryParams:
     outline_terms: int = 12        # defined terms listed in a document's outline
     outline_dates: int = 6         # dates listed in a document's outline (from its first 5000 characters)
     # the number of topics when max_topics is None: 2 per document + 20, within [12, 320], and at most
-    # one per 6000 characters of the corpus
+    # one per 5000 characters of the corpus
     min_topics: int = 12
     topic_ceiling: int = 320
-    chars_per_topic: int = 6000
+    chars_per_topic: int = 5000
     # topics are picked round-robin across the kinds of evidence, this many of each kind a round
     kind_weights: Mapping[str, int] = field(default_factory=lambda: MappingProxyType(
-        {"heading": 3, "term": 2, "entity": 1, "phrase": 2}))
+        {"heading": 4, "term": 2, "entity": 1, "phrase": 2}))
+    # topics by meaning (wikigen.agents.meaning): candidates are gathered beyond the limit, boilerplate
+    # is dropped by context coherence, variants are merged, then the limit applies
+    pool_factor: int = 3           # candidates gathered: this many times the topic limit
+    phrase_pool: int = 2           # ... of which salient phrases: this many times the limit
+    variant_pool: int = 4          # headings of one document only, as possible variants: this many times the limit
+    max_spread: float = 0.7        # a phrase spread this evenly through its documents is boilerplate (topics._spread)
+    min_section_share: float = 0.1 # ... as is one under no heading more often than this share (topics._section_share)
+    title_weight: float = 0.7      # similarity = title_weight * titles + (1 - title_weight) * contexts
+    merge_threshold: float = 0.3   # ... at least this to merge two candidates into one topic
+    context_terms: int = 60        # words kept in a context vector
+    context_chars: int = 300       # of each quote, the first characters read for its context
+    max_contexts: int = 12         # documents whose contexts stand for a candidate
+    pair_terms: int = 8            # candidates are compared when they share one of their top words ...
+    max_posting: int = 150         # ... held by at most this many candidates
+    context_floor: float = 0.05    # ... and their titles compared when their contexts' cosine is at least this
     # collections (wikigen.agents.doc_collections)
     head_share: float = 0.2        # a word ending the names/titles of >= 20% of the documents is a head noun
     kind_max_share: float = 0.5    # a kind in more than half of the documents is too general

@@ -21,6 +21,7 @@ The only word lists are function words and month names (`wikigen.agents.words`);
 
 from __future__ import annotations
 
+import bisect
 import math
 import multiprocessing
 import os
@@ -33,9 +34,11 @@ from wikigen.agents.catalog import Catalog, Collection, Heading, Outline, Topic
 from wikigen.agents.doc_collections import collections
 from wikigen.agents.evidence import dates, defined_terms, names, ngrams, phrase_regex
 from wikigen.agents.headings import find_headings
+from wikigen.agents.meaning import encoder_titles, merge_topics, word_titles
 from wikigen.agents.params import DiscoveryParams
-from wikigen.agents.words import HANGUL, display, norm_key
+from wikigen.agents.words import HANGUL, STOPWORDS, display, norm_key
 from wikigen.core.sentences import cap_span, sentence_span
+from wikigen.core.slugs import unique_slugs
 from wikigen.core.text import trim_span
 from wikigen.search.extract import title_from_text
 
@@ -157,16 +160,60 @@ def _pick_phrases(ev: _Evidence, taken: set[str], n_docs: int, limit: int,
     return pick, gram_key
 
 
-def _phrase_hits(item: tuple[str, str, str], gram_key: dict[str, str], cap: int) -> list[tuple[str, int, int, str]]:
-    """(key, start, end, surface): the sentence around each picked phrase's first occurrence in one document."""
+SEGMENTS = 8     # a document is cut into this many equal parts to see where a phrase occurs
+
+
+def _phrase_hits(item: tuple[str, str, str], gram_key: dict[str, str],
+                 cap: int) -> list[tuple[str, int, int, str, int, int]]:
+    """(key, start, end, surface, count, parts): the sentence around each picked phrase's first
+    occurrence in one document, how often the phrase occurs there, and in how many of the document's
+    SEGMENTS equal parts."""
     doc_id, text, _ = item
+    lower = text.lower()
+    step = len(text) // SEGMENTS + 1
+    count: Counter = Counter()
+    parts: Counter = Counter()
+    for n in range(SEGMENTS):
+        seen = set()
+        for g, c in ngrams(text[n * step:(n + 1) * step]).items():
+            k = gram_key.get(g)
+            if k is not None and g.count(" ") == k.count(" "):
+                count[k] += c
+                seen.add(k)
+        parts.update(seen)
     out = []
-    for k in sorted({gram_key[g] for g in ngrams(text) if g in gram_key}):
-        m = phrase_regex(k).search(text)
+    for k in sorted(count):
+        first = k.split()[0]
+        at = lower.find(first[: max(3, len(first) - 1)]) if first.isascii() else 0   # skip to where it may start
+        m = phrase_regex(k).search(text, max(0, at - 1))
         if m:
             s, e = sentence_span(text, m.start(), m.end(), cap)
-            out.append((k, s, e, m.group(0)))
+            out.append((k, s, e, m.group(0), count[k], parts[k]))
     return out
+
+
+def _spread(uses: list[tuple[int, int]]) -> float:
+    """How evenly a phrase is spread through the documents that use it often (three times or more):
+    the parts of a document it occurs in over the parts that as many occurrences at random places
+    would fill, averaged. About 1 for a connective used anywhere ("subject to Section", "days prior");
+    well below 1 for a subject, whose mentions gather in the section about it. 0 with no such document
+    (no evidence either way)."""
+    ratios = [parts / (SEGMENTS * (1 - (1 - 1 / SEGMENTS) ** c)) for c, parts in uses if c >= 3]
+    return sum(ratios) / len(ratios) if len(ratios) >= 2 else 0.0
+
+
+def _section_share(spans: Mapping[str, tuple], outlines: Mapping[str, Outline]) -> float:
+    """Of the documents where a phrase occurs under a heading, the share where that heading is the one
+    most common for it: a subject's phrase sits in the section about it ("hold harmless" under
+    Indemnification), a connective under any heading at all ("set forth in Exhibit")."""
+    under: Counter = Counter()
+    for doc_id, (s, _e, _lvl) in spans.items():
+        heads = outlines[doc_id].headings if doc_id in outlines else []
+        i = bisect.bisect_right([h.start for h in heads], s) - 1
+        if i >= 0:
+            under[heads[i].key] += 1
+    total = sum(under.values())
+    return under.most_common(1)[0][1] / total if total >= 3 else 1.0
 
 
 def _interleave(keys: list[str], step: int, minority_is_hangul: bool) -> list[str]:
@@ -276,43 +323,89 @@ class _Workers:
 
 def discover(texts: Mapping[str, str], titles: Mapping[str, str] | None = None, *,
              params: DiscoveryParams = DiscoveryParams(), workers: int | None = 1,
-             progress: Callable[[int, int], None] | None = None) -> Catalog:
+             progress: Callable[[int, int], None] | None = None, encoder=None,
+             report: dict | None = None) -> Catalog:
     """Topics, outlines and collections of a corpus, {doc_id: text} (and optional {doc_id: title}).
     workers: processes for the per-document reading (None: one per core); the catalog is the same.
-    progress(done, total), when given, is called as the documents are read."""
+    progress(done, total), when given, is called as the documents are read. encoder: a sentence
+    encoder (`wikigen.search.dense.encoder.Encoder`) to compare topic titles by meaning; None compares
+    them by their words (`wikigen.agents.meaning`). report: filled with what merging did."""
     doc_ids = sorted(texts)
     texts = {d: texts[d] for d in doc_ids}
     titles = dict(titles or {})
-    return _discover(texts, titles, params, _Workers(workers, sum(len(t) for t in texts.values())), progress)
+    return _discover(texts, titles, params, _Workers(workers, sum(len(t) for t in texts.values())), progress,
+                     encoder, report)
 
 
-def _discover(texts: dict[str, str], titles: dict[str, str], params: DiscoveryParams, pool: _Workers,
-              progress: Callable[[int, int], None] | None = None) -> Catalog:
+def _discover(texts: dict[str, str], titles: dict[str, str], params: DiscoveryParams, workers: _Workers,
+              progress: Callable[[int, int], None] | None = None, encoder=None, report: dict | None = None) -> Catalog:
     doc_ids = list(texts)
     items = [(d, texts[d], titles.get(d, "")) for d in doc_ids]
     ev = _Evidence()
     outlines = {}
-    for n, d in enumerate(pool.map(_read_document, items, params), 1):
+    for n, d in enumerate(workers.map(_read_document, items, params), 1):
         _add_document(ev, d)
         outlines[d.doc_id] = d.outline
         if progress is not None:
             progress(n, len(items))
     ranked = {kind: ev.ranked(kind, params.min_docs) for kind in ("heading", "term", "entity")}
     limit = params.topic_limit(len(doc_ids), sum(len(t) for t in texts.values()))
+    pool = limit * params.pool_factor          # candidates: boilerplate and variants are removed below
     taken = set(ranked["heading"]) | set(ranked["term"]) | set(ranked["entity"])
-    pick, gram_key = _pick_phrases(ev, taken, len(doc_ids), limit, params.min_docs)
+    pick, gram_key = _pick_phrases(ev, taken, len(doc_ids), limit * params.phrase_pool, params.min_docs)
+    uses: dict[str, list[tuple[int, int]]] = defaultdict(list)
     if pick:
-        for (doc_id, _, _), hits in zip(items, pool.map(_phrase_hits, items, gram_key, params.phrase_cap)):
-            for k, s, e, surface in hits:
+        for (doc_id, _, _), hits in zip(items, workers.map(_phrase_hits, items, gram_key, params.phrase_cap)):
+            for k, s, e, surface, c, parts in hits:
                 ev.cand["phrase"][k][doc_id] = (s, e, 0)
                 ev.surfaces[k][surface] += 1
-    ranked["phrase"] = [k for k in pick if len(ev.cand["phrase"][k]) >= params.min_docs]
+                uses[k].append((c, parts))
+    # boilerplate: a phrase never used as a heading or a defined term, spread through its documents
+    # like a function word, names no subject
+    spread = {k: _spread(uses[k]) for k in pick}
+    where = {k: _section_share(ev.cand["phrase"][k], outlines) for k in pick}
+    boiler = {k for k in pick if (spread[k] >= params.max_spread or where[k] < params.min_section_share)
+              and k not in ev.cand["heading"] and k not in ev.cand["term"]}
+    if report is not None:
+        report.update(spread=spread, section_share=where, boilerplate=sorted(boiler))
+    ranked["phrase"] = [k for k in pick if len(ev.cand["phrase"][k]) >= params.min_docs and k not in boiler]
     _balance_scripts(ranked, texts)
-    topics = [_make_topic(kind, key, ev, texts, params)
-              for kind, key in _round_robin(ranked, limit, params.kind_weights)]
-    final = [t for t in topics if len(t.spans) >= params.min_docs]
+    order = _round_robin(ranked, pool, params.kind_weights)
+    position = {key: n for n, (_, key) in enumerate(order)}
+    cands = [t for t in (_make_topic(kind, key, ev, texts, params) for kind, key in order)
+             if len(t.spans) >= params.min_docs]
+    cands.sort(key=lambda t: (-len(t.spans), KINDS.index(t.kind), position[t.key]))
+    variants = _variant_headings(ev, cands, texts, params, limit)
+    merged = merge_topics(cands, variants, texts, ev.ngram_df, ev.surfaces, params,
+                          encoder_titles(encoder) if encoder is not None else word_titles, report)
+    # the limit, round-robin across kinds again, each kind's merged topics by support (documents)
+    by_key = {t.key: t for t in merged}
+    again = {kind: [t.key for t in sorted((t for t in merged if t.kind == kind),
+                                          key=lambda t: (-len(t.spans), position[t.key]))] for kind in KINDS}
+    _balance_scripts(again, texts)
+    chosen = [by_key[key] for _, key in _round_robin(again, limit, params.kind_weights)][:limit]
+    # the catalog's order (a size budget drops its last topics first): subjects the documents name
+    # themselves (headings, defined terms) before phrases and names, each by support
+    group = {"heading": 0, "term": 0, "phrase": 1, "entity": 2}
+    order = {"all": [t.key for t in sorted(chosen, key=lambda t: (group[t.kind], -len(t.spans), position[t.key]))]}
+    _balance_scripts(order, texts)
+    final = [by_key[key] for key in order["all"]]
+    for t, slug in zip(final, unique_slugs("topic-", [t.title for t in final])):
+        t.page = slug
     return Catalog(topics=final, outlines=outlines,
                    collections=collections({d: outlines[d].title for d in doc_ids}, len(doc_ids), params))
+
+
+def _variant_headings(ev: _Evidence, cands: list[Topic], texts: Mapping[str, str], params: DiscoveryParams,
+                      limit: int) -> list[Topic]:
+    """Headings of one document only that share a content word with a candidate: possible variant
+    wordings ("Applicable law and disputes" beside "Governing Law"), top-level headings first."""
+    words = {w for t in cands for w in t.key.split() if w not in STOPWORDS}
+    keys = {t.key for t in cands}
+    singles = [(lvl, k) for k, got in ev.cand["heading"].items() if len(got) == 1 and k not in keys
+               and words & set(k.split()) for (_s, _e, lvl) in got.values()]
+    singles.sort()
+    return [_make_topic("heading", k, ev, texts, params) for _, k in singles[: params.variant_pool * limit]]
 
 
 def related(topic: Topic, others: Iterable[Topic], k: int = 5) -> list[Topic]:

@@ -44,11 +44,14 @@ DIGIT = re.compile(r"\d")
 
 def singular(word: str) -> str:
     """The one plural rule: a plural folded to its singular ("policies" -> "policy", "services" ->
-    "service"); a Korean word or a word of three letters or fewer stays as it is."""
+    "service", "taxes" -> "tax"); a Korean word or a word of three letters or fewer stays as it is.
+    Keys only: titles are written forms (`wikigen.agents.meaning`), never these."""
     if HANGUL.search(word) or len(word) <= 3:
         return word
     if word.endswith("ies") and len(word) > 4:
         return word[:-3] + "y"
+    if word.endswith(("sses", "xes", "ches", "shes", "zzes")):
+        return word[:-2]                  # "addresses" -> "address", "taxes" -> "tax"
     if word.endswith("s") and not word.endswith(("ss", "us", "is")):
         return word[:-1]
     return word
@@ -78,8 +81,9 @@ def plural(word: str) -> str:
 # --- keys and display forms ----------------------------------------------------------------------
 
 _NUMBERING = re.compile(
-    r"^\s*(?:(?:article|section|chapter|part)\s+)?"
-    r"(?:\d+(?:\.\d+)*\.?|[ivxlc]+[.)]|[a-z][.)]|\([0-9a-z]{1,4}\))\s*[-–—:.)]?\s*", re.IGNORECASE)
+    r"^\s*(?:(?:article|section|chapter|part|schedule|annex|appendix)\s+(?:[a-z]|[ivxlc]+)\s*[-–—:.)]\s*"
+    r"|(?:(?:article|section|chapter|part)\s+)?"
+    r"(?:\d+(?:\.\d+)*\.?|[ivxlc]+[.)]|[a-z][.)]|\([0-9a-z]{1,4}\))\s*[-–—:.)]?\s*)", re.IGNORECASE)
 _KO_NUMBERING = re.compile(r"^\s*제\s*\d+\s*[조장절관항](?:의\s*\d+)?\s*")
 
 

@@ -55,11 +55,16 @@ def test_quote_in_code_fence_is_not_a_quote():
     assert scan_quotes("```\n> [!quote] bad header\n```\n") == []
 
 
-@pytest.mark.parametrize("slug", ["", "../x", "/etc/passwd", "a/b", "Abc", "é", "-a", "a" * 81, "index", "log",
+@pytest.mark.parametrize("slug", ["", "../x", "/etc/passwd", "a/b", "Abc", "É", "e\u0301", "a_b", "-a", "계약" * 41, "a" * 81, "index", "log",
                                   "index-topic", "a b", "a.md", None])
 def test_bad_slugs(slug):
     with pytest.raises(PageError):
         validate_slug(slug)
+
+
+@pytest.mark.parametrize("slug", ["topic-비밀유지", "doc-한글-문서", "topic-café", "topic-договор", "a", "x-1"])
+def test_slugs_in_any_script(slug):
+    assert validate_slug(slug) == slug
 
 
 @pytest.mark.parametrize("owner", ["", "a/b", "../x", "name with space", "x" * 65])

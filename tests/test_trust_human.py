@@ -23,7 +23,9 @@ def test_reviewer_note_survives_the_next_build_and_is_in_history(tmp_path, capsy
     path = wiki / "doc-contracts-supply-acme.md"
     note = "\n## Reviewer note\n\nChecked against the signed copy on 2024-05-02.\n"
     path.write_text(path.read_text(encoding="utf-8") + note, encoding="utf-8")
-    assert _build(corpus, wiki, "--sessions", "2") == 0
+    # a 3-document corpus of 7,600 characters, where log.md alone is a quarter of the corpus: the size
+    # limit is raised so that the test is about the note, not about which agent logs which line
+    assert _build(corpus, wiki, "--sessions", "2", "--max-ratio", "1.5") == 0
     err = capsys.readouterr().err
     assert "kept human edits to 1 pages" in err
     text = path.read_text(encoding="utf-8")

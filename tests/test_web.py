@@ -86,7 +86,8 @@ def test_source_keys_are_distinct_file_names():
     ids = ["contracts/acme-msa", "contracts-acme/msa", "ko/계약", "ko/합의", "a" * 200]
     keys = [source_key(d) for d in ids]
     assert len(set(keys)) == len(keys)
-    assert all(k.replace("-", "").isalnum() and k.isascii() and len(k) <= 69 for k in keys)
+    assert all(k.replace("-", "").isalnum() and k == k.lower() and len(k) <= 69 for k in keys)
+    assert source_key("ko/계약").startswith("ko-계약-")          # readable in any script (wikigen.core.slugs)
 
 
 def test_snippet_bold_markers_only():

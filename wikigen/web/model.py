@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from wikigen.core.errors import WikigenError
+from wikigen.core.slugs import SLUG_PATTERN
 from wikigen.core.text import normalize_newlines
 from wikigen.search.sources import open_wiki
 from wikigen.web.growth import SessionRow, session_rows
@@ -26,7 +27,7 @@ from wikigen.wiki.size_guard import WARN_FRACTION
 
 log = logging.getLogger(__name__)
 
-GENERATED_RE = re.compile(r"(index|log|index-[a-z0-9][a-z0-9-]{0,79})")
+GENERATED_RE = re.compile(r"(index|log|index-" + SLUG_PATTERN + ")")
 _TERM_RE = re.compile(r"\w+", re.UNICODE)
 MAX_TERMS_PER_PAGE = 2000      # the client-side search index stays small
 

@@ -22,7 +22,8 @@ from pathlib import Path
 
 from wikigen.core.atomic import atomic_write
 from wikigen.core.errors import PageError
-from wikigen.wiki.page import SLUG_RE, is_reserved, parse_page, render_page
+from wikigen.core.slugs import is_slug
+from wikigen.wiki.page import is_reserved, parse_page, render_page
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +72,7 @@ def changed_pages(root: Path) -> list[str]:
         if "/" in name or not name.endswith(".md"):
             continue
         stem = name[:-3]
-        if SLUG_RE.fullmatch(stem) and not is_reserved(stem) and (root / name).is_file():
+        if is_slug(stem) and not is_reserved(stem) and (root / name).is_file():
             out.append(name)
     return sorted(out)
 

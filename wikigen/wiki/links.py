@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 import networkx as nx
 
 from wikigen.core.errors import WikigenError
-from wikigen.core.slugs import slugify
+from wikigen.core.slugs import slugify, strip_accents
 from wikigen.wiki.markup import WIKI_RE, body_links, split_target
 from wikigen.wiki.page import Page, render_page, split_front_matter
 
@@ -89,6 +89,9 @@ class Resolver:
     def __init__(self, pages: list[Page]):
         self.slugs = sorted(p.slug for p in pages)
         self._slugset = set(self.slugs)
+        self._unaccented: dict[str, set[str]] = {}
+        for s in self.slugs:
+            self._unaccented.setdefault(strip_accents(s), set()).add(s)
         self._titles: dict[str, set[str]] = {}
         self._aliases: dict[str, set[str]] = {}
         for p in pages:
@@ -104,6 +107,9 @@ class Resolver:
         norm = slugify(target)
         if norm in self._slugset:
             return norm, "slug"
+        plain = self._unaccented.get(strip_accents(norm), set())
+        if len(plain) == 1:
+            return next(iter(plain)), "slug"
         for rule, table in (("title", self._titles), ("alias", self._aliases)):
             for key in (target.casefold().strip(), norm):
                 hits = table.get(key, set())

@@ -20,10 +20,11 @@ from dataclasses import asdict, dataclass, field, replace
 import yaml
 
 from wikigen.core.errors import PageError
+from wikigen.core.slugs import SLUG_PATTERN, is_slug
 from wikigen.core.text import normalize_newlines
 from wikigen.wiki.markup import Quote, body_links, scan_quotes
 
-SLUG_RE = re.compile(r"[a-z0-9][a-z0-9-]{0,79}")
+SLUG_RE = re.compile(SLUG_PATTERN)   # the one slug rule: wikigen.core.slugs (Unicode letters, digits, '-')
 OWNER_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 RESERVED_SLUGS = frozenset({"index", "log"})
 STATUSES = ("draft", "confirmed", "deprecated")
@@ -41,8 +42,9 @@ def is_reserved(slug: str) -> bool:
 
 def validate_slug(slug: object) -> str:
     """The slug itself, or PageError. A valid slug can never name a file outside the wiki folder."""
-    if not isinstance(slug, str) or not SLUG_RE.fullmatch(slug):
-        raise PageError(f"bad slug {slug!r}: use 1-80 characters a-z, 0-9 and '-', starting with a letter or digit")
+    if not isinstance(slug, str) or not is_slug(slug):
+        raise PageError(f"bad slug {slug!r}: use 1-80 lower-case letters (any script), digits and '-', "
+                        "starting with a letter or digit (wikigen.core.slugs.slugify makes one)")
     if is_reserved(slug):
         raise PageError(f"slug {slug!r} is reserved (index, log and index-* are generated pages); choose another")
     return slug

@@ -18,8 +18,9 @@ from typing import Callable
 
 from wikigen.core.atomic import atomic_write, make_private
 from wikigen.core.locks import file_lock
+from wikigen.core.slugs import is_slug
 from wikigen.core.errors import OwnershipError, PageError, SearchIndexError, SizeLimitError, WikigenError
-from wikigen.wiki.page import Page, parse_page, render_page, validate_owner, validate_page, validate_slug, SLUG_RE, is_reserved
+from wikigen.wiki.page import Page, parse_page, render_page, validate_owner, validate_page, validate_slug, is_reserved
 from wikigen.wiki.quotes import QuoteCheck, verify_page
 from wikigen.wiki.freshness import stamp_hashes
 from wikigen.wiki.secrets import refuse_secrets
@@ -134,7 +135,7 @@ class Wiki:
         out = []
         for p in self.root.glob("*.md"):
             s = p.stem
-            if SLUG_RE.fullmatch(s) and not is_reserved(s) and p.is_file() and not p.is_symlink():
+            if is_slug(s) and not is_reserved(s) and p.is_file() and not p.is_symlink():
                 out.append(s)
         return sorted(out)
 
