@@ -62,7 +62,9 @@ _DOTTED = re.compile(r"^(?:[A-Za-z]\.)+[A-Za-z]?$")          # U.S / e.g / N.A
 # ("J. Smith") a name follows
 _OPENERS = frozenset("""the this that these those each any all if in on at for from to by as no neither either
 not notwithstanding upon unless except subject it its we you they he she a an such there where when
+what who whom whose which why how is are was were does do did can may shall will would should must
 """.split())
+_COMPANY = frozenset("inc ltd co corp llc plc".split())
 _ENUMERATOR = re.compile(r"^\(?(?:[0-9]{1,3}(?:\.[0-9]{1,3})*|[ivxlcIVXLC]{1,5}|[A-Za-z])\)?$")
 _NEXT_WORD = re.compile(r"\s*(\S)")
 
@@ -90,6 +92,9 @@ def _false_stop(text: str, dot: int, after: int) -> bool:
         line_start = text.rfind("\n", 0, i) + 1
         if len(text[line_start:i].split()) <= 1:
             return True
+    if low in _COMPANY and nxt:                     # "Beta Inc. What is ..." ends; "Beta Inc. shall" does not
+        follow = re.match(r"\w+", text[nxt.start(1):nxt.start(1) + 30])
+        return not (follow and follow.group(0).lower() in _OPENERS)
     if low in ABBREVIATIONS or _DOTTED.match(word):
         return True
     if len(word) == 1 and word.isupper() and nxt:       # an initial, unless a sentence opener follows
