@@ -21,6 +21,7 @@ from typing import Iterable, Sequence
 
 from wikigen.ask.context import ContextItem
 from wikigen.ask.page_index import terms
+from wikigen.ask.windows import lead
 from wikigen.core.sentences import SENTENCE, sentences
 
 NOT_FOUND = "Not found in the corpus."
@@ -30,6 +31,7 @@ MIN_SCORE = 0.2         # the least coverage of the question by the best sentenc
 RANK_WEIGHT = 0.3
 DENSE_WEIGHT = 1.0
 DENSE_POOL = 24
+HEADING_WEIGHT = 0.5    # more for the question's terms in the sentence's heading ("7.3 Audit Rights.")
 CONTEXT_WEIGHT = 0.25   # the weight of a question term outside the sentence that asks
 
 
@@ -130,7 +132,9 @@ def score_candidates(question: str, q_terms: dict[str, float], cands: Sequence[C
     scored = []
     for c, s in zip(cands, sets):
         cov = sum(w for t, w in weight.items() if t in s) / total
-        scored.append(Scored(c, cov, cov + rank_weight / (1 + c.rank)))
+        head = set(terms(lead(c.text))) if HEADING_WEIGHT else set()
+        named = sum(w for t, w in weight.items() if t in head) / total
+        scored.append(Scored(c, cov, cov + HEADING_WEIGHT * named + rank_weight / (1 + c.rank)))
     scored.sort(key=lambda x: -x.score)
     if encoder is not None and dense_weight:
         scored = _rerank(question, scored, encoder, dense_weight, dense_pool)

@@ -73,6 +73,10 @@ class ExtractiveAnswer:
             return GeneratedAnswer(NOT_FOUND)
         if across_documents(question, scope):
             return self._across(scored)
+        if scope is not None and scope.kind == "document" and scope.doc_ids:
+            # the question names its document: its sentences first, the others only if it has none
+            named = set(scope.doc_ids)
+            scored = [s for s in scored if s.doc_id in named] + [s for s in scored if s.doc_id not in named]
         quotes = pick_quotes(scored, self.n, self.max_chars, self.min_score)
         lines = [f"{i}. {q.cite()}" for i, q in enumerate(quotes, 1)]
         return GeneratedAnswer("\n".join(lines), spans=tuple(q.span() for q in quotes))
