@@ -130,9 +130,12 @@ def ask_json(wiki_dir, capsys, question, *extra):
 
 
 def check_result(d: dict, answerer: Answerer, budget: int):
-    assert set(d) == {"question", "mode", "answer", "context", "tokens"}
+    assert set(d) == {"question", "mode", "answer", "answer_spans", "context", "tokens"}
     assert isinstance(d["answer"], str) and d["answer"]
     assert isinstance(d["tokens"], int)
+    inside = [(sp["doc_id"], sp["start"], sp["end"]) for item in d["context"] for sp in item["spans"]]
+    for sp in d["answer_spans"]:       # the answer quotes only what its context carries
+        assert any(doc == sp["doc_id"] and a <= sp["start"] < sp["end"] <= b for doc, a, b in inside), sp
     counter = default_counter()
     total = 0
     for item in d["context"]:
@@ -184,7 +187,8 @@ def test_collection_scope_restricts_search(answerer):
     # the scope comes first; search may fill what budget is left, after it
     first_outside = next((i for i, d in enumerate(order) if d not in scope), len(order))
     assert set(order[:first_outside]) == scope
-    assert "Documents found" in r.answer
+    assert r.answer.startswith("Found in ") and r.answer_spans
+    assert {sp["doc_id"] for sp in r.answer_spans} <= scope          # one line per document, all in the scope
 
 
 def test_document_scope_from_title_and_parties(answerer):
@@ -272,7 +276,7 @@ def test_batch_writes_one_line_per_question_with_ids(wiki_dir, answerer, tmp_pat
         assert [l["id"] for l in lines] == ["q-a", "q-b", "q-c"]
         for l in lines:
             assert l["mode"] == mode
-            check_result({k: l[k] for k in ("question", "mode", "answer", "context", "tokens")}, answerer, 500)
+            check_result({k: l[k] for k in ("question", "mode", "answer", "answer_spans", "context", "tokens")}, answerer, 500)
     assert "answered 3 questions" in capsys.readouterr().out
 
 
@@ -305,8 +309,8 @@ def test_extractive_answer_is_the_default_generator(answerer):
     assert ExtractiveAnswer.name == "offline"
     assert r.answer == ExtractiveAnswer().answer(q, items, scope).text
     assert r.usage is None and "usage" not in r.to_dict()
-    assert r.answer.startswith("Most relevant sources:\n1. \"")
-    assert ExtractiveAnswer().answer(q, []).text == "Nothing in the wiki or the corpus matches this question."
+    assert r.answer.startswith("Found in 2 documents:\n- supply/")     # one line per document, each quoted
+    assert ExtractiveAnswer().answer(q, []).text == "Not found in the corpus."
 
 
 def test_pieces_of_an_item_without_units_are_read_back_from_its_text():

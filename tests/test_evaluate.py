@@ -89,7 +89,7 @@ def test_summary_and_table():
     ]
     s = summarize(rows)
     assert s[0] == {"mode": "search", "kind": "single", "n": 2, "unscored": 0, "score": 0.5, "precision": None,
-                    "mean_tokens": 200.0, "p50_latency_ms": 20.0}
+                    "answer_recall": None, "mean_tokens": 200.0, "p50_latency_ms": 20.0}
     assert s[1]["precision"] == 0.25 and s[1]["n"] == 1
     table = format_table(s)
     assert "search" in table and "0.500" in table and "0.250" in table
@@ -104,8 +104,9 @@ def test_spread_sample_is_deterministic_and_covers_kinds():
 
 
 class _FakeResult:
-    def __init__(self, context, tokens):
+    def __init__(self, context, tokens, answer="", answer_spans=()):
         self.context, self.tokens, self.scope = context, tokens, None
+        self.answer, self.answer_spans = answer, list(answer_spans)
 
 
 class _Item:
@@ -122,7 +123,8 @@ class _FakeAnswerer:
     def ask(self, question, mode, budget):
         if mode == "good":
             c = ctx(("a", 100, 200), ("b", 0, 50), ("a", 0, 100), ("c", 0, 600), text="governed by the laws of New York")
-            return _FakeResult([_Item(i) for i in c], 120)
+            # the answer quotes only document a's span 100-200: it holds the gold of a, not of b or c
+            return _FakeResult([_Item(i) for i in c], 120, "quoted", [{"doc_id": "a", "start": 100, "end": 200}])
         return _FakeResult([], 0)
 
 
@@ -136,6 +138,10 @@ def test_run_eval_writes_report_and_chart(tmp_path):
     assert by[("good", "aggregate")]["score"] == 1.0       # a, b, c all found
     assert by[("good", "aggregate")]["precision"] == 1.0   # cited a, b, c: all gold
     assert by[("bad", "aggregate")]["precision"] == 0.0
+    assert by[("good", "aggregate")]["answer_recall"] < by[("good", "aggregate")]["score"]   # answer: a only
+    assert by[("bad", "single")]["answer_recall"] == 0.0
+    assert all("answer_score" in r and "answer_quotes" in r for r in data["rows"])
+    assert "answer" in report.table().splitlines()[0]
     assert (tmp_path / "out" / "eval-chart.png").stat().st_size > 1000
     assert "good" in report.table()
 

@@ -60,7 +60,7 @@ class _Answerer:
 
     def ask(self, question, mode, budget):
         self.asked.append(question)
-        return type("R", (), {"context": [], "tokens": 0, "scope": None})()
+        return type("R", (), {"context": [], "tokens": 0, "scope": None, "answer": "", "answer_spans": []})()
 
 
 def test_eval_reads_the_same_files_as_ask(tmp_path):

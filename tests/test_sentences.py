@@ -45,4 +45,52 @@ def test_line_ends_split_excerpts_but_not_sentences():
     text = "Fees\nThe fee is GBP 40,000 a year.\n(a) payable in advance;\n(b) in pounds sterling."
     assert [text[a:b] for a, b in sentences(text, kinds=LINE, min_chars=1)] == [
         "Fees", "The fee is GBP 40,000 a year.", "(a) payable in advance;", "(b) in pounds sterling."]
-    assert len(sentences(text, kinds=SENTENCE, min_chars=1)) == 2      # a line end alone ends no sentence
+    # a line end alone ends no sentence (a wrapped line), one before a list item does
+    assert [text[a:b] for a, b in sentences(text, kinds=SENTENCE, min_chars=1)] == [
+        "Fees\nThe fee is GBP 40,000 a year.", "(a) payable in advance;", "(b) in pounds sterling."]
+
+
+def _split(text, **kw):
+    return [text[a:b] for a, b in sentences(text, kinds=SENTENCE, min_chars=1, **kw)]
+
+
+def test_a_clause_number_stays_with_its_clause():
+    text = "4. TERM AND RENEWAL\n\n4.2 On expiry of the Initial Term, this Agreement renews for twelve months."
+    assert _split(text) == ["4. TERM AND RENEWAL", "4.2 On expiry of the Initial Term, this Agreement renews "
+                                                   "for twelve months."]
+    # a window that ends right after "4." inside "4.2" finds no sentence end there
+    i = text.index("4.2") + 2
+    assert [b.kind for b in boundaries(text, 0, i)] == ["paragraph"]
+    s, e = cap_span(text, text.index("4.2"), len(text), 40)
+    assert text[s:].startswith("4.2 On expiry")
+    listed = "1.1.3. The Supplier delivers.\n4.2. On expiry it renews.\n(a). The first item applies.\nIV. Fourth part."
+    assert _split(listed) == ["1.1.3. The Supplier delivers.", "4.2. On expiry it renews.",
+                              "(a). The first item applies.", "IV. Fourth part."]
+
+
+def test_abbreviations_initials_and_decimals_end_no_sentence():
+    text = ("Acme Inc. shall pay $1.5 million under Section 4.2 and Schedule No. 5 to the U.S. subsidiary, e.g. "
+            "Acme Ltd. as agent. Mr. J. Smith signs for it. See Art. 3 and p. 12 of Exhibit A. The end.")
+    assert _split(text) == [
+        "Acme Inc. shall pay $1.5 million under Section 4.2 and Schedule No. 5 to the U.S. subsidiary, e.g. "
+        "Acme Ltd. as agent.", "Mr. J. Smith signs for it.", "See Art. 3 and p. 12 of Exhibit A.", "The end."]
+    # a word in lower case after a dot continues the sentence; a number after an ordinary word does not
+    assert _split("The fee (approx. the cost) is due. 5 days later it lapses.") == [
+        "The fee (approx. the cost) is due.", "5 days later it lapses."]
+
+
+def test_korean_sentences_split_at_their_stops():
+    text = "제4.2조 계약 기간이 끝나면 계약은 1년씩 자동 갱신된다. 다만 어느 한쪽이 90일 전에 통지하면 그러하지 아니하다.\n\n제5조 비밀유지"
+    assert _split(text) == ["제4.2조 계약 기간이 끝나면 계약은 1년씩 자동 갱신된다.",
+                            "다만 어느 한쪽이 90일 전에 통지하면 그러하지 아니하다.", "제5조 비밀유지"]
+
+
+def test_a_capped_definition_or_quote_is_not_cut_mid_sentence():
+    text = ('"Change of Control" means, with respect to a Person, the occurrence of any of the following: '
+            "(a) any person becomes the owner of more than fifty percent (50%) of the voting power of such "
+            "Person; (b) such Person merges with another entity; or (c) such Person sells all or "
+            'substantially all of its assets. "Person" means any individual or entity.')
+    s, e = cap_span(text, 0, len(text), 120)
+    assert text[s:e].endswith("substantially all of its assets.")      # the whole definition, not "a Person,"
+    quoted = 'The Licensee said: "We accept the terms, e.g. the fees." Then it signed.'
+    assert _split(quoted) == ['The Licensee said: "We accept the terms, e.g. the fees."', "Then it signed."]

@@ -12,6 +12,10 @@ Scoring is a set of pure functions on plain dicts (a question in the cuad-dev sc
   counts when one of its gold spans is found) and the precision of the documents the context
   cites (distinct cited doc ids that are gold / distinct cited doc ids; none cited -> 0).
 
+**Answer recall** scores the answer itself the same way: the context is replaced by the answer's own
+spans (`answer_spans`) and text (`answer_context`), so a gold span counts only when the answer quotes it;
+a key-facts question scores the facts in the answer's text.
+
 `run_eval` answers every question in every mode with one `Answerer` (indexes built once), writes
 `eval-report.json` (per-question rows and the summary) and `eval-chart.png`, and returns an
 `EvalReport` whose `.table()` is what the CLI prints.
@@ -126,6 +130,11 @@ def graded_by_key_facts(question: dict) -> bool:
             and isinstance(question.get("answer"), str))
 
 
+def answer_context(answer: str, spans: Sequence[dict] | None) -> list[dict]:
+    """The answer as a one-item context (its text and the spans it quotes), to score it like a context."""
+    return [{"kind": "answer", "ref": "answer", "text": answer or "", "spans": [dict(s) for s in spans or []]}]
+
+
 def score_question(question: dict, context: Sequence[dict]) -> dict:
     """{'score', 'precision'}: score is accuracy (single) or recall (aggregate); precision is None for single.
     A question graded by key facts (wikigen.ask.keyfacts) scores the share of them found in the context's
@@ -160,10 +169,12 @@ def summarize(rows: Sequence[dict]) -> list[dict]:
             if not rs:
                 continue
             precs = [r["precision"] for r in rs if r["precision"] is not None]
+            answers = [r["answer_score"] for r in rs if r.get("answer_score") is not None]
             out.append({
                 "mode": mode, "kind": kind, "n": len(rs), "unscored": len(every) - len(rs),
                 "score": sum(r["score"] for r in rs) / len(rs),
                 "precision": (sum(precs) / len(precs)) if precs else None,
+                "answer_recall": (sum(answers) / len(answers)) if answers else None,
                 "mean_tokens": sum(r["tokens"] for r in rs) / len(rs),
                 "p50_latency_ms": _p50([r["latency_ms"] for r in rs]),
             })
@@ -171,12 +182,15 @@ def summarize(rows: Sequence[dict]) -> list[dict]:
 
 
 def format_table(summary: Sequence[dict]) -> str:
-    head = f"{'mode':<12} {'kind':<10} {'n':>5} {'acc/recall':>10} {'precision':>9} {'tokens':>7} {'p50 ms':>7}"
+    head = (f"{'mode':<12} {'kind':<10} {'n':>5} {'acc/recall':>10} {'precision':>9} {'answer':>7} "
+            f"{'tokens':>7} {'p50 ms':>7}")
     lines = [head, "-" * len(head)]
     for s in summary:
         prec = f"{s['precision']:.3f}" if s["precision"] is not None else "-"
-        lines.append(f"{s['mode']:<12} {s['kind']:<10} {s['n']:>5} {s['score']:>10.3f} {prec:>9} "
+        ans = f"{s['answer_recall']:.3f}" if s.get("answer_recall") is not None else "-"
+        lines.append(f"{s['mode']:<12} {s['kind']:<10} {s['n']:>5} {s['score']:>10.3f} {prec:>9} {ans:>7} "
                      f"{s['mean_tokens']:>7.0f} {s['p50_latency_ms']:>7.1f}")
+    lines.append("acc/recall: gold evidence in the context; answer: gold evidence in the answer's own quotes")
     return "\n".join(lines)
 
 
@@ -247,9 +261,11 @@ def run_eval(questions_path, *, wiki: Path, modes: Sequence[str] | None = None, 
             latency = (time.perf_counter() - t0) * 1000.0
             ctx = [c.to_dict() for c in result.context]
             s = score_question(q, ctx)
+            a = score_question(q, answer_context(result.answer, result.answer_spans))
             rows.append({
                 "id": q["id"], "mode": mode, "kind": q.get("kind", "single"), "category": q.get("category"),
-                "score": s["score"], "precision": s["precision"], "tokens": result.tokens,
+                "score": s["score"], "precision": s["precision"], "answer_score": a["score"],
+                "answer_quotes": len(result.answer_spans or []), "tokens": result.tokens,
                 "latency_ms": round(latency, 2), "context_items": len(ctx),
                 "cited_docs": len(cited_docs(ctx)), "scope": result.scope,
             })

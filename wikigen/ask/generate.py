@@ -1,28 +1,44 @@
 """Answer generators: one interface for every way of turning a context into an answer.
 
 An `AnswerGenerator` receives the question, the context items (each with its exact source spans,
-`ContextItem.pieces()`) and the scope the wiki resolved, and returns a `GeneratedAnswer`.
-`ExtractiveAnswer` (name "offline") quotes the most relevant sentences with their citations; a
-model-backed generator (wikigen.agents.claude.ClaudeBackend) implements the same `answer` method.
+`ContextItem.pieces()`) and the scope the wiki resolved, and returns a `GeneratedAnswer`: the answer's
+text and the source spans it quotes. `ExtractiveAnswer` (name "offline") composes an answer from the
+context's own sentences (wikigen.ask.compose); a model-backed generator (wikigen.agents.claude.ClaudeBackend)
+implements the same `answer` method.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Protocol, Sequence
 
-from wikigen.ask.context import ContextItem, span_text_in
-from wikigen.ask.page_index import terms
+from wikigen.ask.compose import (MAX_QUOTES, MIN_SCORE, NOT_FOUND, QUOTE_CHARS, Scored, candidates, pick_quotes,
+                                 question_terms, score_candidates)
+from wikigen.ask.context import ContextItem
 from wikigen.ask.scope import Scope, looks_aggregate
-from wikigen.ask.windows import best_excerpt
 
-NOTHING_FOUND = "Nothing in the wiki or the corpus matches this question."
+# "this agreement", "that report": the question is about one document, even when a collection scoped it
+_ONE_DOCUMENT = re.compile(r"\b(?:this|that)\s+\w+|이\s*\w+", re.I)
+
+NOTHING_FOUND = NOT_FOUND      # the answer when nothing in the context answers the question
+
+__all__ = ["AnswerGenerator", "ExtractiveAnswer", "GeneratedAnswer", "NOTHING_FOUND"]
 
 
 @dataclass(frozen=True)
 class GeneratedAnswer:
     text: str
     usage: dict | None = None          # the model's token usage, when a model answered
+    spans: tuple[dict, ...] = ()       # the source spans the answer quotes: {"doc_id", "start", "end"}
+
+
+def across_documents(question: str, scope: Scope | None) -> bool:
+    """Whether the answer is one line per document: the question asks about many documents (its words, or a
+    collection scope; wikigen.ask.scope.looks_aggregate) and does not point at one ("this agreement")."""
+    if not looks_aggregate(question, scope):
+        return False
+    return not _ONE_DOCUMENT.search(question)
 
 
 class AnswerGenerator(Protocol):
@@ -32,42 +48,46 @@ class AnswerGenerator(Protocol):
 
 
 class ExtractiveAnswer:
-    """The most relevant quotes/passages with their citations (a passage's most relevant sentences,
-    cited by their own span; and, for a question about many documents, the list of documents found)."""
+    """An answer made of the context's sentences that answer the question, each quoted with its document
+    and span. About one document: its best sentences (at most `max_quotes` quotes). Across documents:
+    one line per document with its deciding quote. `NOT_FOUND` when no sentence scores `min_score`
+    (the share of the question's weighted terms a sentence holds, see wikigen.ask.compose).
+
+    encoder: an optional sentence encoder (wikigen.search.dense.Encoder); when given, the candidates
+    best by words are re-ranked with their similarity to the question."""
 
     name = "offline"
 
-    def __init__(self, n: int = 5, *, max_chars: int = 400):
+    def __init__(self, n: int = MAX_QUOTES, *, max_chars: int = QUOTE_CHARS, min_score: float = MIN_SCORE,
+                 encoder=None, max_docs: int = 40):
         self.n = n
         self.max_chars = max_chars
+        self.min_score = min_score
+        self.encoder = encoder
+        self.max_docs = max_docs
 
     def answer(self, question: str, items: Sequence[ContextItem], scope: Scope | None = None) -> GeneratedAnswer:
-        if not items:
-            return GeneratedAnswer(NOTHING_FOUND)
-        q_terms = set(terms(question))
-        lines = ["Most relevant sources:"]
-        for c in items:
-            for sp in c.spans:
-                if len(lines) > self.n:
-                    break
-                lines.append(f"{len(lines)}. {self._cite(c, sp, q_terms)}")
-        if looks_aggregate(question, scope):
-            docs = list(dict.fromkeys(sp["doc_id"] for c in items for sp in c.spans))
-            lines.append("")
-            lines.append(f"Documents found ({len(docs)}): " + ", ".join(docs))
-        return GeneratedAnswer("\n".join(lines))
+        q_terms = question_terms(question, scope.removed if scope is not None else ())
+        scored = score_candidates(question, q_terms, candidates(items), encoder=self.encoder)
+        if not scored or max(s.coverage for s in scored) < self.min_score:
+            return GeneratedAnswer(NOT_FOUND)
+        if across_documents(question, scope):
+            return self._across(scored)
+        if scope is not None and scope.kind == "document" and scope.doc_ids:
+            # the question names its document: its sentences first, the others only if it has none
+            named = set(scope.doc_ids)
+            scored = [s for s in scored if s.doc_id in named] + [s for s in scored if s.doc_id not in named]
+        quotes = pick_quotes(scored, self.n, self.max_chars, self.min_score)
+        lines = [f"{i}. {q.cite()}" for i, q in enumerate(quotes, 1)]
+        return GeneratedAnswer("\n".join(lines), spans=tuple(q.span() for q in quotes))
 
-    def _cite(self, c: ContextItem, sp: dict, q_terms: set[str]) -> str:
-        """One source, quoted and cited: a page's quote whole, a passage's best excerpt by its own span."""
-        start, end = sp["start"], sp["end"]
-        if c.kind == "page":
-            src = span_text_in(c.text, sp) or ""
-            where = f" (from page [[{c.ref}]])"
-        else:
-            a, b = best_excerpt(c.text, q_terms)
-            src, where = c.text[a:b], ""
-            start, end = sp["start"] + a, sp["start"] + b
-        src = " ".join(src.split())
-        if len(src) > self.max_chars:
-            src = src[:self.max_chars - 3].rstrip() + "..."
-        return f'"{src}" -- {sp["doc_id"]} (chars {start}-{end}){where}'
+    def _across(self, scored: list[Scored]) -> GeneratedAnswer:
+        """One line per document, best document first, each with its best sentence (its deciding quote)."""
+        best: dict[str, Scored] = {}
+        for s in scored:
+            if s.coverage >= self.min_score and s.doc_id not in best and len(best) < self.max_docs:
+                best[s.doc_id] = s
+        quotes = [s.widened(self.max_chars) for s in best.values()]
+        lines = [f"Found in {len(quotes)} document{'s' if len(quotes) != 1 else ''}:"]
+        lines.extend(f"- {q.doc_id}: {q.cite(with_doc=False)}" for q in quotes)
+        return GeneratedAnswer("\n".join(lines), spans=tuple(q.span() for q in quotes))

@@ -56,10 +56,13 @@ class AskResult:
     tokens: int                                  # tokens of the assembled context
     usage: dict | None = None                    # the answer's token usage (when a model answered)
     scope: dict | None = None                    # how the wiki scoped the question (diagnostics)
+    answer_spans: list[dict] | None = None       # the source spans the answer quotes
 
     def to_dict(self) -> dict:
-        """The issue's schema: `tokens` is the context's token count; a model's usage, when any, is `usage`."""
+        """The issue's schema: `tokens` is the context's token count; a model's usage, when any, is `usage`;
+        `answer_spans` are the spans the answer itself quotes (a part of the context's)."""
         d = {"question": self.question, "mode": self.mode, "answer": self.answer,
+             "answer_spans": [dict(s) for s in self.answer_spans or []],
              "context": [c.to_dict() for c in self.context], "tokens": self.tokens}
         if self.usage:
             d["usage"] = self.usage
@@ -236,4 +239,5 @@ class Answerer:
             raise WikigenError("the question is empty")
         items, n, scope = self.retrieve(question, mode, budget)
         generated = (generator or ExtractiveAnswer()).answer(question, items, scope)
-        return AskResult(question, mode, generated.text, items, n, generated.usage, scope.to_dict())
+        return AskResult(question, mode, generated.text, items, n, generated.usage, scope.to_dict(),
+                         [dict(s) for s in generated.spans])

@@ -7,6 +7,8 @@ A boundary is one of four kinds, matched by one pattern:
 * ``semicolon``  ``;`` before whitespace, or the CJK ``；``;
 * ``colon``      ``:`` before whitespace;
 * ``paragraph``  a blank line;
+* ``item``       a line end before a line that opens with a list marker ("1.", "4.2", "(a)", "ii)", a
+                 bullet, a circled number such as "①"): a list item or the heading above a list ends there;
 * ``line``       any other line end (for excerpts, where a list item or a heading line stands alone).
 
 Callers choose which kinds count (`SENTENCE`: stops and paragraphs; `CLAUSE`: every kind). A boundary's
@@ -14,6 +16,12 @@ Callers choose which kinds count (`SENTENCE`: stops and paragraphs; `CLAUSE`: ev
 a paragraph break. Two rules keep a clause with its fact (`real_end`): a paragraph break right after a
 colon is no end (what follows is what the colon announces), and neither is the dot of a bare enumerator
 line ("6." or "(a)" alone on its line), so a clause number stays with its clause.
+
+A dot is no ``stop`` (`_false_stop`) when it closes an abbreviation ("U.S.", "Inc.", "e.g.", "Mr.",
+"No. 5", an initial "J."), a clause number that opens its line, alone or after one word ("4." in
+"4. TERM", "4.2." in "4.2. On expiry", "Item 1." in "Item 1. Financial Statements"), or when the next word starts in lower case ("the fee, i.e. the charge"). Whether a
+mark is a boundary is decided on the whole text, never on the window asked about: the dot of "4.2"
+is no stop even when a window ends right after "4.".
 """
 
 from __future__ import annotations
@@ -29,35 +37,94 @@ _BOUNDARY = re.compile(
     rf"|(?P<semicolon>;[{CLOSERS}]*(?=\s|$)|\uff1b)"
     rf"|(?P<colon>:[{CLOSERS}]*(?=\s|$))"
     r"|(?P<paragraph>\n[ \t\r\f\v]*\n)"
+    r"|(?P<item>\n(?=[ \t]*(?:[\u2460-\u2473\u2022\u00b7\u25aa\u25cf\u25e6]|[-*][ \t]"
+    r"|\(?(?:[0-9]{1,3}(?:\.[0-9]{1,3})*|[a-zA-Z]|[ivxlcIVXLC]{1,5})[.)][ \t]|[0-9]{1,3}(?:\.[0-9]{1,3})+[ \t]"
+    r"|\((?:[a-zA-Z]{1,4}|[0-9]{1,3})\)[ \t])))"
     r"|(?P<line>\n)"
 )
-SENTENCE = frozenset({"stop", "paragraph"})
-CLAUSE = frozenset({"stop", "semicolon", "colon", "paragraph"})
-LINE = frozenset({"stop", "paragraph", "line"})
+SENTENCE = frozenset({"stop", "paragraph", "item"})
+CLAUSE = frozenset({"stop", "semicolon", "colon", "paragraph", "item"})
+LINE = frozenset({"stop", "paragraph", "item", "line"})
 MIN_SENTENCE = 40   # a shorter piece (a clause number, a heading) joins the sentence after it
 _ENUMERATOR_LINE = re.compile(r"^[ \t]*\(?[0-9A-Za-z]{1,3}(?:\.[0-9]{1,3})*[.)]$")
+# Abbreviations whose dot ends no sentence (general English, legal and business writing), lower case,
+# without their final dot; "U.S."-like dotted letters and single initials are caught by a pattern.
+ABBREVIATIONS = frozenset("""
+mr mrs ms dr prof sr jr st messrs mme mlle rev hon gen col capt lt sgt
+inc ltd co corp llc plc bros assn dept univ govt intl
+e.g i.e cf viz etc al vs v approx est min max
+jan feb mar apr jun jul aug sep sept oct nov dec
+""".split())
+# abbreviations that end no sentence only before a number ("No. 5", "Art. 3", "Sec. 2.1", "p. 4")
+NUMBER_ABBREVIATIONS = frozenset("no nos art arts sec secs para paras p pp fig figs vol ch cl reg sch".split())
+_DOTTED = re.compile(r"^(?:[A-Za-z]\.)+[A-Za-z]?$")          # U.S / e.g / N.A
+# words that open a sentence: after "Exhibit A." one of them starts a new sentence, after an initial
+# ("J. Smith") a name follows
+_OPENERS = frozenset("""the this that these those each any all if in on at for from to by as no neither either
+not notwithstanding upon unless except subject it its we you they he she a an such there where when
+what who whom whose which why how is are was were does do did can may shall will would should must
+""".split())
+_COMPANY = frozenset("inc ltd co corp llc plc".split())
+_ENUMERATOR = re.compile(r"^\(?(?:[0-9]{1,3}(?:\.[0-9]{1,3})*|[ivxlcIVXLC]{1,5}|[A-Za-z])\)?$")
+_NEXT_WORD = re.compile(r"\s*(\S)")
 
 
 class Boundary(NamedTuple):
-    kind: str     # stop | semicolon | colon | paragraph
+    kind: str     # stop | semicolon | colon | paragraph | item | line
     end: int      # where the text before the boundary stops
     next: int     # where the text after it may start (the end of the match)
 
 
+def _false_stop(text: str, dot: int, after: int) -> bool:
+    """Whether the "." at text[dot] (its match ending at `after`) closes an abbreviation, an initial or a
+    line-opening clause number, or is followed by a word in lower case: then it ends no sentence."""
+    nxt = _NEXT_WORD.match(text, after)
+    if nxt and nxt.group(1).islower():
+        return True
+    i = dot
+    while i > 0 and not text[i - 1].isspace():
+        i -= 1
+    word = text[i:dot].lstrip("(\"'\u201c\u2018[")
+    if not word:
+        return False
+    low = word.lower()
+    if _ENUMERATOR.match(word):     # "4." / "4.2." / "(a)." / "Item 1." opening its line: a clause number
+        line_start = text.rfind("\n", 0, i) + 1
+        if len(text[line_start:i].split()) <= 1:
+            return True
+    if low in _COMPANY and nxt:                     # "Beta Inc. What is ..." ends; "Beta Inc. shall" does not
+        follow = re.match(r"\w+", text[nxt.start(1):nxt.start(1) + 30])
+        return not (follow and follow.group(0).lower() in _OPENERS)
+    if low in ABBREVIATIONS or _DOTTED.match(word):
+        return True
+    if len(word) == 1 and word.isupper() and nxt:       # an initial, unless a sentence opener follows
+        follow = re.match(r"\w+", text[nxt.start(1):nxt.start(1) + 30])
+        return not (follow and follow.group(0).lower() in _OPENERS)
+    return low in NUMBER_ABBREVIATIONS and bool(nxt) and nxt.group(1).isdigit()
+
+
 def boundaries(text: str, start: int = 0, end: int | None = None,
                kinds: frozenset[str] = SENTENCE) -> Iterator[Boundary]:
-    """The boundaries of the given kinds whose match lies within text[start:end], in order."""
+    """The boundaries of the given kinds whose match lies within text[start:end], in order. A mark's
+    lookahead reads past `end`, so a window that ends inside "4.2" finds no stop after "4."."""
     stop = len(text) if end is None else end
-    for m in _BOUNDARY.finditer(text, start, stop):
+    for m in _BOUNDARY.finditer(text, start):
+        if m.end() > stop:
+            if m.start() >= stop:
+                break
+            continue            # a match running past the window (a long blank run): not within it
         kind = m.lastgroup
-        if kind in kinds:
-            yield Boundary(kind, m.start() if kind in ("paragraph", "line") else m.end(), m.end())
+        if kind not in kinds:
+            continue
+        if kind == "stop" and text[m.start()] == "." and _false_stop(text, m.start(), m.end()):
+            continue
+        yield Boundary(kind, m.start() if kind in ("paragraph", "item", "line") else m.end(), m.end())
 
 
 def real_end(text: str, b: Boundary) -> bool:
     """A boundary a quote may stop at: not a paragraph break after a colon, not a bare enumerator's dot."""
     before = text[:b.end].rstrip()
-    if b.kind in ("paragraph", "line") and before.endswith(":"):
+    if b.kind in ("paragraph", "item", "line") and before.endswith(":"):
         return False
     return not _ENUMERATOR_LINE.match(before[before.rfind("\n") + 1:])
 
@@ -89,22 +156,24 @@ def sentences(text: str, kinds: frozenset[str] = CLAUSE, min_chars: int = MIN_SE
 
 def cap_span(text: str, start: int, end: int, cap: int, keep_to: int = 0) -> tuple[int, int]:
     """Cap the span near `cap` chars at a sentence end: the last real one before the cap, else the first
-    one after it (up to 300 chars more, so a sentence is not cut off before its fact), else a clause mark
-    or a space before the cap. The span always keeps [start, keep_to)."""
+    one after it (up to max(300, cap) chars more, so a sentence such as a long definition is not cut off
+    before its fact); failing that a clause end (";", then ":") the same way, else a comma or a space
+    before the cap. The span always keeps [start, keep_to)."""
     start, end = trim_span(text, start, end)
     if end - start <= cap:
         return start, end
     limit = start + cap
     floor = max(keep_to, start + cap // 4)
+    over = min(end, limit + max(300, cap))
     best = None
-    for b in boundaries(text, start, limit):
-        if b.end >= floor and real_end(text, b):
-            best = b.end
+    for kinds in (SENTENCE, frozenset({"semicolon"}), frozenset({"colon"})):
+        ends = [b.end for b in boundaries(text, start, limit, kinds) if b.end >= floor and real_end(text, b)]
+        best = ends[-1] if ends else next((b.end for b in boundaries(text, limit, over, kinds)
+                                           if b.end >= floor and real_end(text, b)), None)
+        if best is not None:
+            break
     if best is None:
-        best = next((b.end for b in boundaries(text, limit, min(end, limit + 300))
-                     if b.end >= floor and real_end(text, b)), None)
-    if best is None:
-        for mark in (";", ",", " "):
+        for mark in (",", " "):
             i = text.rfind(mark, floor, limit)
             if i > start:
                 best = i + (1 if mark != " " else 0)
@@ -123,7 +192,7 @@ def sentence_span(text: str, s: int, e: int, cap: int) -> tuple[int, int]:
     if left == lo and lo > 0:            # no sentence start nearby: begin at a word
         sp = text.find(" ", lo, s)
         left = sp + 1 if sp != -1 else s
-    b = next(boundaries(text, e, min(len(text), e + cap)), None)
+    b = next(boundaries(text, e, min(len(text), e + 2 * cap)), None)
     right = b.end if b else min(len(text), e + cap // 2)
     left, right = trim_span(text, left, right)
     if e - left > cap:                   # the sentence starts far before the match

@@ -1,0 +1,63 @@
+"""Answer composition (wikigen.ask.generate.ExtractiveAnswer, wikigen.ask.compose) on small fixtures:
+a question about one document, a question across documents, and one that nothing answers."""
+
+from wikigen.ask.compose import asking_part, question_terms
+from wikigen.ask.context import ContextItem
+from wikigen.ask.generate import ExtractiveAnswer, across_documents
+from wikigen.ask.page_index import terms
+from wikigen.ask.scope import Scope
+
+LEASE = ("1. TERM\n\n1.1 The lease starts on 1 May 2024 and lasts for five years.\n\n"
+         "2. RENT\n\n2.1 The rent is GBP 40,000 a year, payable quarterly in advance. "
+         "2.2 The rent is reviewed every two years.\n\n3. GOVERNING LAW\n\n"
+         "3.1 This lease is governed by the laws of England and Wales.")
+SUPPLY = ("The Supplier delivers the goods within ten days. This Agreement is governed by the laws of "
+          "the State of New York. Either party may end it on thirty days' notice.")
+
+
+def passage(doc_id: str, text: str, start: int = 0) -> ContextItem:
+    return ContextItem("passage", f"{doc_id} (chars {start}-{start + len(text)})", text,
+                       [{"doc_id": doc_id, "start": start, "end": start + len(text)}])
+
+
+def test_one_document_quotes_the_sentence_that_answers_with_its_span():
+    q = "Consider the lease of Harbour Unit 4 between Acme and Beta. What rent is payable?"
+    scope = Scope("document", doc_ids=["lease"], removed=set(terms("Harbour Unit 4 Acme Beta")))
+    g = ExtractiveAnswer().answer(q, [passage("lease", LEASE, 100)], scope)
+    assert 1 <= len(g.spans) <= 3
+    first = g.spans[0]
+    # the clause heading stays with its first sentence
+    assert LEASE[first["start"] - 100:first["end"] - 100].startswith("2. RENT\n\n2.1 The rent is GBP 40,000 a year")
+    assert g.text.startswith('1. "2. RENT 2.1 The rent is GBP 40,000 a year') and "lease (chars 1" in g.text
+    for sp in g.spans:                           # every quote is verbatim at its span
+        quoted = " ".join(LEASE[sp["start"] - 100:sp["end"] - 100].split())
+        assert f'"{quoted}"' in g.text
+
+
+def test_across_documents_gives_one_line_per_document_with_its_deciding_quote():
+    q = "Which agreements are governed by the laws of a state or country?"
+    items = [passage("lease", LEASE), passage("supply", SUPPLY)]
+    g = ExtractiveAnswer().answer(q, items, Scope("collection", doc_ids=["lease", "supply"]))
+    lines = g.text.splitlines()
+    assert lines[0] == "Found in 2 documents:"
+    assert sorted(sp["doc_id"] for sp in g.spans) == ["lease", "supply"]
+    by_doc = {sp["doc_id"]: sp for sp in g.spans}
+    assert "governed by the laws of England" in LEASE[by_doc["lease"]["start"]:by_doc["lease"]["end"]]
+    assert "laws of the State of New York" in SUPPLY[by_doc["supply"]["start"]:by_doc["supply"]["end"]]
+    assert any(line.startswith("- supply: \"") for line in lines[1:])
+
+
+def test_nothing_that_answers_is_not_found():
+    g = ExtractiveAnswer().answer("What was the revenue of the semiconductor segment?",
+                                  [passage("lease", LEASE)], Scope(""))
+    assert g.text == "Not found in the corpus." and g.spans == ()
+    assert ExtractiveAnswer().answer("Anything?", []).text == "Not found in the corpus."
+
+
+def test_the_question_part_that_asks_weighs_more_than_the_setting():
+    q = "Consider the Supply Agreement between Orion Ltd. and Beta Inc. What is the notice period?"
+    assert asking_part(q) == "What is the notice period?"
+    w = question_terms(q, removed={"orion"})
+    assert "orion" not in w and w["notic"] == 1.0 and w["beta"] < 1.0
+    assert not across_documents("Is there a cap on liability in this contract?", Scope("collection"))
+    assert across_documents("Which contracts cap liability?", Scope(""))

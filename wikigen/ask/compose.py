@@ -1,0 +1,167 @@
+"""The sentences an extractive answer quotes: candidates from the context, scored against the question.
+
+A candidate is one sentence (wikigen.core.sentences, the project's one boundary rule) of a context
+piece, with its exact span in its document. Its score is
+
+    coverage + RANK_WEIGHT / (1 + item rank)  [+ DENSE_WEIGHT x cosine(question, sentence)]
+
+where `coverage` is the share of the question's weight the sentence holds: each question term (the
+terms that named the document scope left out) weighs its inverse frequency among all the candidate
+sentences of the context (a term every sentence holds says nothing), so coverage lies in [0, 1]. The
+item rank is the place of the sentence's context item (retrieval put the best first). With a sentence
+encoder, the `DENSE_POOL` candidates best by that score are re-ranked with their cosine to the
+question. No sentence with a coverage of `MIN_SCORE` or more: the answer is `NOT_FOUND`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from typing import Iterable, Sequence
+
+from wikigen.ask.context import ContextItem
+from wikigen.ask.page_index import terms
+from wikigen.ask.windows import lead
+from wikigen.core.sentences import SENTENCE, sentences
+
+NOT_FOUND = "Not found in the corpus."
+MAX_QUOTES = 3          # quotes in an answer about one document
+QUOTE_CHARS = 500       # a quote is its sentence, widened with the next ones up to about this many characters
+MIN_SCORE = 0.2         # the least coverage of the question by the best sentence (measured: bench/answer_bench.py)
+RANK_WEIGHT = 0.3
+DENSE_WEIGHT = 1.0
+DENSE_POOL = 24
+HEADING_WEIGHT = 0.5    # more for the question's terms in the sentence's heading ("7.3 Audit Rights.")
+CONTEXT_WEIGHT = 0.25   # the weight of a question term outside the sentence that asks
+
+
+@dataclass(frozen=True)
+class Candidate:
+    doc_id: str
+    start: int            # the sentence's span in its document
+    end: int
+    text: str
+    rank: int             # the place of its context item
+    piece: str            # the context piece it comes from, and the piece's start in the document
+    piece_start: int
+
+
+@dataclass(frozen=True)
+class Scored:
+    cand: Candidate
+    coverage: float
+    score: float
+
+    @property
+    def doc_id(self) -> str:
+        return self.cand.doc_id
+
+    def span(self) -> dict:
+        return {"doc_id": self.cand.doc_id, "start": self.cand.start, "end": self.cand.end}
+
+    def widened(self, max_chars: int) -> "Scored":
+        """The quote widened with the sentences after it in its piece while it stays within max_chars."""
+        c = self.cand
+        a, b = c.start - c.piece_start, c.end - c.piece_start
+        base = b
+        for _, e in sentences(c.piece[base:], kinds=SENTENCE):
+            if base + e - a > max_chars:
+                break
+            b = base + e
+        if b == c.end - c.piece_start:
+            return self
+        return replace(self, cand=replace(c, end=c.piece_start + b, text=c.piece[a:b]))
+
+    def cite(self, with_doc: bool = True) -> str:
+        text = " ".join(self.cand.text.split())
+        where = f"{self.cand.doc_id} (chars {self.cand.start}-{self.cand.end})" if with_doc else \
+            f"(chars {self.cand.start}-{self.cand.end})"
+        return f'"{text}" -- {where}'
+
+
+def candidates(items: Sequence[ContextItem]) -> list[Candidate]:
+    """Every sentence of every context piece, with its document span, in context order (deduplicated)."""
+    out: list[Candidate] = []
+    seen: set[tuple[str, int, int]] = set()
+    for rank, item in enumerate(items):
+        for u in item.pieces():
+            for a, b in sentences(u.text, kinds=SENTENCE):
+                key = (u.doc_id, u.start + a, u.start + b)
+                if key not in seen:
+                    seen.add(key)
+                    out.append(Candidate(u.doc_id, u.start + a, u.start + b, u.text[a:b], rank, u.text, u.start))
+    return out
+
+
+def asking_part(question: str) -> str:
+    """The sentences of the question that ask ("Consider the lease of X. What is its term?" -> "What is
+    its term?"): those ending with a question mark, when the question also has others; else the question."""
+    sents = [question[a:b] for a, b in sentences(question, kinds=SENTENCE, min_chars=1)]
+    asking = [x for x in sents if x.rstrip().endswith(("?", "\uff1f"))]
+    return " ".join(asking) if asking and len(asking) < len(sents) else question
+
+
+def question_terms(question: str, removed: Iterable[str] = ()) -> dict[str, float]:
+    """The question's distinct terms with their weight, without those that named its scope (all of them if
+    nothing is left): 1 for a term of the part that asks (`asking_part`), CONTEXT_WEIGHT for a term only
+    in the sentences around it (the document or setting the question names)."""
+    every = list(dict.fromkeys(terms(question)))
+    gone = set(removed)
+    kept = [t for t in every if t not in gone] or every
+    asking = set(terms(asking_part(question)))
+    return {t: 1.0 if t in asking else CONTEXT_WEIGHT for t in kept}
+
+
+def score_candidates(question: str, q_terms: dict[str, float], cands: Sequence[Candidate], *,
+                     encoder=None, rank_weight: float | None = None, dense_weight: float | None = None,
+                     dense_pool: int | None = None) -> list[Scored]:
+    """The candidates with their coverage and score, best first (see the module docstring)."""
+    rank_weight = RANK_WEIGHT if rank_weight is None else rank_weight
+    dense_weight = DENSE_WEIGHT if dense_weight is None else dense_weight
+    dense_pool = DENSE_POOL if dense_pool is None else dense_pool
+    if not cands or not q_terms:
+        return []
+    sets = [set(terms(c.text)) for c in cands]
+    n = len(cands)
+    weight = {}
+    for t in q_terms:
+        df = sum(1 for s in sets if t in s)
+        if df:
+            weight[t] = q_terms[t] * math.log(1 + n / df)
+    total = sum(weight.values()) or 1.0
+    scored = []
+    for c, s in zip(cands, sets):
+        cov = sum(w for t, w in weight.items() if t in s) / total
+        head = set(terms(lead(c.text))) if HEADING_WEIGHT else set()
+        named = sum(w for t, w in weight.items() if t in head) / total
+        scored.append(Scored(c, cov, cov + HEADING_WEIGHT * named + rank_weight / (1 + c.rank)))
+    scored.sort(key=lambda x: -x.score)
+    if encoder is not None and dense_weight:
+        scored = _rerank(question, scored, encoder, dense_weight, dense_pool)
+    return scored
+
+
+def _rerank(question: str, scored: list[Scored], encoder, weight: float, pool: int) -> list[Scored]:
+    """The best `pool` candidates re-scored with weight x their cosine to the question."""
+    head, tail = scored[:pool], scored[pool:]
+    vecs = encoder.encode([asking_part(question)] + [s.cand.text for s in head])
+    q, rest = vecs[0], vecs[1:]
+    cos = [float(v @ q) for v in rest]           # the encoder's vectors are unit length
+    head = [replace(s, score=s.score + weight * c) for s, c in zip(head, cos)]
+    head.sort(key=lambda x: -x.score)
+    return head + tail
+
+
+def pick_quotes(scored: Sequence[Scored], n: int, max_chars: int, min_score: float) -> list[Scored]:
+    """The best `n` quotes (widened, not overlapping), of the document of the best sentence first."""
+    out: list[Scored] = []
+    for s in scored:
+        if len(out) >= n:
+            break
+        if s.coverage < min_score and out:
+            continue
+        w = s.widened(max_chars)
+        if any(o.doc_id == w.doc_id and o.cand.start < w.cand.end and w.cand.start < o.cand.end for o in out):
+            continue
+        out.append(w)
+    return out
