@@ -211,7 +211,7 @@ class _Session(PageMaker):
 
     def write_documents(self, doc_ids: list[str]) -> None:
         done = [d for d in doc_ids
-                if self.write(doc_slug(d), self.title(d), "", self.doc_body(d), "document", [d])]
+                if self.write(doc_slug(d), self.title(d), self.description(d), self.doc_body(d), "document", [d])]
         if done:
             self.tools.append_log("wrote document pages", note=f"{len(done)} documents",
                                   pages=[doc_slug(d) for d in done], docs=done)

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from wikigen.agents.base import SessionOutcome
-from wikigen.agents.budget import Plan, document_budget, key_passage_count, opening_cap
+from wikigen.agents.budget import Plan, document_budget, facts_budget, key_passage_count, opening_cap
 from wikigen.agents.catalog import Catalog, Outline, Topic
 from wikigen.agents.params import OfflineParams
 from wikigen.agents.topics import related
@@ -25,6 +25,7 @@ from wikigen.core.errors import WikigenError
 from wikigen.core.sentences import cap_span
 from wikigen.core.slugs import doc_slug, slugify
 from wikigen.core.text import one_line, trim_span
+from wikigen.search.facts.sheet import Fact, FactSheet, fact_sheet
 from wikigen.wiki.markup import Quote, format_quote
 from wikigen.wiki.secrets import redact, secrets_in_quote
 from wikigen.wiki.page import Page, parse_page
@@ -37,6 +38,9 @@ __all__ = ["Known", "PageMaker", "label", "link"]
 _QUOTE_HEADER_LIKE = re.compile(r"^\s*\[!quote\]", re.IGNORECASE | re.MULTILINE)
 _WHAT = {"heading": "the section under this heading", "term": "its definition",
          "entity": "passages naming it", "phrase": "passages on it"}
+
+FACTS_CHARS = 60000      # of a document's text read for its fact sheet
+SHORT_DOCUMENT = 3000    # characters: a shorter document's description leaves out its parties
 
 Rebuilt = tuple[str, str, str, str, list[str], list[str]]     # title, description, body, type, sources, aliases
 
@@ -77,6 +81,7 @@ class PageMaker:
         self.dropped_kinds = dropped_kinds
         self.known = Known()
         self._titles: dict[str, str] = {}
+        self._sheets: dict[str, FactSheet] = {}
 
     def link(self, slug: str, text: str) -> str:
         return link(slug, text, self.p.max_title)
@@ -103,6 +108,32 @@ class PageMaker:
                     title = ""
             self._titles[doc_id] = self.label(redact(title or doc_id))     # a title never carries a secret
         return self._titles[doc_id]
+
+    def sheet(self, doc_id: str) -> FactSheet:
+        """The document's fact sheet (title, description, key facts), from its text read through the tools."""
+        if doc_id not in self._sheets:
+            outline = self.cat.outlines.get(doc_id)
+            chars = min(outline.chars if outline and outline.chars else FACTS_CHARS, FACTS_CHARS)
+            parts, pos = [], 0
+            try:
+                while pos < chars:
+                    span = self.tools.read_document(doc_id, pos, chars)
+                    if span.end <= pos:
+                        break
+                    parts.append(span.text)
+                    pos = span.end
+            except WikigenError as e:
+                self.out.errors.append(f"read {doc_id}: {e}")
+            self._sheets[doc_id] = fact_sheet("".join(parts), outline.title if outline else "")
+        return self._sheets[doc_id]
+
+    def description(self, doc_id: str) -> str:
+        """A document page's one-line description (a description never carries a secret); a short document's
+        leaves out the parties (its page has little room, and they are in its key facts)."""
+        outline = self.cat.outlines.get(doc_id)
+        sheet = self.sheet(doc_id)
+        short = outline is not None and 0 < outline.chars < SHORT_DOCUMENT
+        return one_line(redact(sheet.short if short and sheet.short else sheet.description), 200)
 
     def quote(self, doc_id: str, start: int, end: int, cap: int | None = None) -> str | None:
         """The quote form for text[start:end] read through the tools, cut to cap; None if unusable."""
@@ -151,6 +182,26 @@ class PageMaker:
                 names.append(self.link(t.slug, term))
         return ["Defines " + ", ".join(names[:8]) + "."] if names else []
 
+    def _key_facts(self, doc_id: str, budget: float) -> tuple[list[str], float]:
+        """A "Key facts" section: each fact's value, then the quote of the sentence that states it (facts
+        stated by one sentence share its quote), within `budget` characters; and the characters spent."""
+        groups: dict[tuple[int, int], list[Fact]] = {}
+        for f in self.sheet(doc_id).facts:
+            key = next((q for q in groups if q[0] < f.quote[1] and f.quote[0] < q[1]), f.quote)
+            groups.setdefault(key, []).append(f)
+        lines, spent = [], 0.0
+        for (s, e), facts in groups.items():
+            cost = (e - s) + 40 + 20 * len(facts)
+            if spent + cost > budget:
+                continue
+            q = self.quote(doc_id, s, e)        # the sheet's span: the whole sentence, capped around its fact
+            if not q:
+                continue
+            said = "; ".join(f"**{f.label}:** {self.label(redact(f.value))}" for f in facts)
+            lines.append(f"- {said}\n\n{q}")
+            spent += cost
+        return (["## Key facts\n\n" + "\n\n".join(lines)] if lines else []), spent
+
     def _dates_and_opening(self, doc_id: str, outline: Outline | None, budget: float) -> list[str]:
         parts = []
         opening_text = ""
@@ -187,7 +238,11 @@ class PageMaker:
         outline = self.cat.outlines.get(doc_id)
         budget = document_budget(self.p, self.scale, outline.chars if outline else 0)
         parts = self._collections_line(doc_id) + self._defines_line(outline)
-        parts += self._dates_and_opening(doc_id, outline, budget) + self._key_passages(doc_id, outline, budget)
+        facts, spent = self._key_facts(doc_id, facts_budget(self.p, self.scale, budget))
+        if facts:          # the facts carry what the opening quote was for (title, parties, date)
+            parts += facts + self._key_passages(doc_id, outline, max(0.0, budget - spent))
+        else:
+            parts += self._dates_and_opening(doc_id, outline, budget) + self._key_passages(doc_id, outline, budget)
         topics = [(slug, info) for slug, info in sorted(self.known.pages.items())
                   if info.get("type") == "topic" and doc_id in self.sources_of(slug)]
         if topics:
@@ -273,7 +328,7 @@ class PageMaker:
             doc = next((d for d in old.sources if doc_slug(d) == slug), None)
             if doc is None:
                 return None
-            return self.title(doc), "", self.doc_body(doc), "document", [doc], []
+            return self.title(doc), self.description(doc), self.doc_body(doc), "document", [doc], []
         if old.type == "collection":
             coll = next((c for c in self.cat.collections if c.slug == slug), None)
             made = self.collection_body(coll.key) if coll and coll.key else None

@@ -40,7 +40,7 @@ from wikigen.agents.words import HANGUL, STOPWORDS, display, norm_key
 from wikigen.core.sentences import cap_span, sentence_span
 from wikigen.core.slugs import unique_slugs
 from wikigen.core.text import trim_span
-from wikigen.search.extract import title_from_text
+from wikigen.search.facts.title import document_title
 
 __all__ = ["Catalog", "Collection", "DiscoveryParams", "Heading", "Outline", "Topic", "discover", "norm_key",
            "related"]
@@ -105,7 +105,7 @@ def _read_document(item: tuple[str, str, str], params: DiscoveryParams) -> _DocE
             terms.append((key, term, span[0], span[1]))
     opening = _opening(text, params)
     head_end = opening[1] + 1500 if opening else 2500
-    outline = Outline(doc_id=doc_id, title=title or title_from_text(text) or doc_id, opening=opening, chars=len(text),
+    outline = Outline(doc_id=doc_id, title=document_title(text, title) or doc_id, opening=opening, chars=len(text),
                       headings=heads, terms=[t for t, s, _ in found if s < head_end][:params.outline_terms],
                       dates=dates(text, 5000, params.outline_dates))
     return _DocEvidence(doc_id, heads, terms, names(text), ngrams(text), outline)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from html.parser import HTMLParser
 
 from wikigen.core.errors import ExtractError
+from wikigen.search.facts.title import document_title, first_line
 
 __all__ = [
     "TEXT_SUFFIXES", "SUFFIXES", "DEFAULT_MAX_BYTES", "Extracted", "ExtractError",
@@ -304,20 +305,9 @@ def unsupported_reason(suffix: str) -> str:
 
 # --- title and dispatch --------------------------------------------------------------------------
 
-_LINE = re.compile(r"[^\r\n]+")
-
-
 def title_from_text(text: str, limit: int = TITLE_CHARS) -> str:
-    """The first line with a letter or digit, without markdown heading marks, trimmed to about
-    `limit` chars (so a "---" front matter fence or a rule of "====" is not a title)."""
-    for m in _LINE.finditer(text):  # lazily: only the first lines are looked at
-        line = " ".join(m.group().strip().lstrip("#").split())
-        if any(ch.isalnum() for ch in line):
-            if len(line) > limit:
-                cut = line.rfind(" ", 0, limit)
-                line = line[: cut if cut > limit // 2 else limit].rstrip() + "…"
-            return line
-    return ""
+    """The title of a document's text: `wikigen.search.facts.title.document_title` (the one home of that rule)."""
+    return document_title(text, limit=limit)
 
 
 def extract_bytes(data: bytes, suffix: str) -> Extracted:
@@ -347,5 +337,5 @@ def extract_bytes(data: bytes, suffix: str) -> Extracted:
     if not title:
         title = title_from_text(text)
     elif len(title) > TITLE_CHARS:
-        title = title_from_text(title)
+        title = first_line(title, TITLE_CHARS)
     return Extracted(text=text, title=title, encoding=encoding)

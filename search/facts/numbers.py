@@ -1,0 +1,200 @@
+"""Amounts of money, percentages and durations in text, with exact character spans and normal values.
+
+    find_amounts("a fee of USD 240,000 per year")     -> [Mention(11, 22, "amount", "USD 240,000", "USD 240,000")]
+    find_percentages("fifty percent (50%)")           -> [Mention(0, 19, "percentage", "50%", "fifty percent (50%)")]
+    find_durations("thirty (30) days' notice")        -> [Mention(0, 16, "duration", "30 days", "thirty (30) days")]
+
+The grammar of numbers only, English and Korean: digits with thousands separators, number words up to
+the thousands ("one hundred and twenty"), scale words ("2.5 million", "3억", "1,200만"), currency
+symbols and ISO 4217 codes before or after the number, "원" after it. A number written out and then
+in figures ("thirty (30) days") is one mention. Offsets are characters (Korean-safe).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from wikigen.search.facts.dates import find_dates
+
+__all__ = ["Mention", "find_amounts", "find_percentages", "find_durations", "word_number", "NUMBER_WORDS"]
+
+
+class Mention(NamedTuple):
+    start: int          # character offsets into the text
+    end: int
+    kind: str           # amount | percentage | duration
+    value: str          # the normal form: "USD 240,000", "50%", "30 days"
+    text: str           # the text as written
+
+
+_UNITS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve "
+                                     "thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split())}
+_TENS = {w: 10 * (i + 2) for i, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split())}
+NUMBER_WORDS = sorted([*_UNITS, *_TENS, "hundred", "thousand"], key=len, reverse=True)
+_WORD = r"(?:" + "|".join(NUMBER_WORDS) + r")"
+_WORDS = rf"(?:{_WORD}(?:(?:\s+and\s+|\s*-\s*|\s+){_WORD})*)"
+_NUM = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
+
+
+def word_number(words: str) -> int | None:
+    """'one hundred and twenty' -> 120, 'thirty-five' -> 35; None when the words are not a number."""
+    total, current = 0, 0
+    seen = False
+    for w in re.split(r"[\s-]+", words.lower().strip()):
+        if w == "and" or not w:
+            continue
+        if w in _UNITS:
+            current += _UNITS[w]
+        elif w in _TENS:
+            current += _TENS[w]
+        elif w == "hundred":
+            current = max(current, 1) * 100
+        elif w == "thousand":
+            total, current = total + max(current, 1) * 1000, 0
+        else:
+            return None
+        seen = True
+    return total + current if seen else None
+
+
+def _fmt(x: float) -> str:
+    return f"{int(x):,}" if x == int(x) else f"{x:,.2f}".rstrip("0").rstrip(".")
+
+
+def _num(s: str) -> float:
+    return float(s.replace(",", ""))
+
+
+# --- amounts -------------------------------------------------------------------------------------
+
+_SYMBOLS = {"$": "USD", "US$": "USD", "U.S.$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₩": "KRW",
+            "C$": "CAD", "A$": "AUD", "HK$": "HKD", "S$": "SGD"}
+_CODES = ("USD EUR GBP JPY KRW CNY RMB CHF CAD AUD HKD SGD INR SEK NOK DKK NZD ZAR BRL MXN TWD").split()
+_CURRENCY_WORDS = {"dollars": "USD", "dollar": "USD", "euros": "EUR", "euro": "EUR", "pounds sterling": "GBP",
+                   "pounds": "GBP", "yen": "JPY", "won": "KRW"}
+_SCALE = {"thousand": 1e3, "k": 1e3, "million": 1e6, "mm": 1e6, "m": 1e6, "mn": 1e6, "billion": 1e9,
+          "bn": 1e9, "b": 1e9, "trillion": 1e12}
+_SYM = "|".join(re.escape(s) for s in sorted(_SYMBOLS, key=len, reverse=True))
+_SCALE_RX = r"(?:\s*(?P<scale>thousand|million|billion|trillion|mm|mn|bn|[kmb])\b)?"
+_AMOUNT_PATTERNS = [
+    # $1,200.50 / US$ 2.5 million / USD 240,000 / EUR 1.2m
+    re.compile(rf"(?P<cur>{_SYM}|\b(?:{'|'.join(_CODES)})\b)\s?(?P<num>{_NUM}){_SCALE_RX}", re.I),
+    # 240,000 USD / 1.2 million euros
+    re.compile(rf"(?<![\w.,])(?P<num>{_NUM}){_SCALE_RX}\s?(?P<cur>\b(?:{'|'.join(_CODES)})\b|"
+               rf"(?:{'|'.join(sorted(_CURRENCY_WORDS, key=len, reverse=True))})\b)", re.I),
+]
+# 1,500,000원 / 3억 원 / 1,200만원 / 금 오천만원 is not parsed (written-out Korean numbers)
+_KO_AMOUNT = re.compile(r"(?<![\d.,])(?P<num>\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?\s*(?P<scale>조|억|천만|백만|만|천)?\s*"
+                        r"(?P<scale2>만|천)?\s*원")
+_KO_SCALE = {"조": 1e12, "억": 1e8, "천만": 1e7, "백만": 1e6, "만": 1e4, "천": 1e3}
+
+
+def _amount_value(cur: str, num: str, scale: str | None) -> str | None:
+    code = _SYMBOLS.get(cur) or _CURRENCY_WORDS.get(cur.lower()) or cur.upper()
+    if code == "RMB":
+        code = "CNY"
+    try:
+        x = _num(num) * _SCALE.get((scale or "").lower(), 1.0)
+    except ValueError:
+        return None
+    return f"{code} {_fmt(x)}"
+
+
+def find_amounts(text: str) -> list[Mention]:
+    """Every amount of money: a currency (symbol, ISO code, word, or 원) with a number, in text order."""
+    out: list[Mention] = []
+    for rx in _AMOUNT_PATTERNS:
+        for m in rx.finditer(text):
+            value = _amount_value(m.group("cur").strip(), m.group("num"), m.group("scale"))
+            if value:
+                out.append(Mention(m.start(), m.end(), "amount", value, m.group(0)))
+    for m in _KO_AMOUNT.finditer(text):
+        x = _num(re.sub(r"\s*[조억천백만원]+.*$", "", m.group(0)).strip())
+        for g in ("scale", "scale2"):
+            if m.group(g):
+                x *= _KO_SCALE[m.group(g)]
+        out.append(Mention(m.start(), m.end(), "amount", f"KRW {_fmt(x)}", m.group(0)))
+    return _no_overlaps(out)
+
+
+# --- percentages ---------------------------------------------------------------------------------
+
+_PERCENT = re.compile(
+    rf"(?:(?P<words>\b{_WORDS})\s+(?:percent|per\s*cent)\s*)?\(?(?P<num>{_NUM})\s*(?:%|\s(?:percent|per\s*cent)\b|"
+    r"퍼센트|프로(?![가-힣]))\)?"
+    rf"|(?P<only>\b{_WORDS})\s+(?:percent|per\s*cent)\b", re.I)
+
+
+def find_percentages(text: str) -> list[Mention]:
+    """Every percentage: "15%", "15 percent", "fifteen percent (15%)", "15퍼센트", in text order."""
+    out = []
+    for m in _PERCENT.finditer(text):
+        if m.group("num"):
+            x = _num(m.group("num"))
+        else:
+            n = word_number(m.group("only"))
+            if n is None:
+                continue
+            x = n
+        s, e = m.span()
+        if text[s] == "(" and not m.group("words"):
+            s += 1
+        if text[e - 1] == ")" and "(" not in text[s:e]:
+            e -= 1
+        out.append(Mention(s, e, "percentage", f"{_fmt(x)}%", text[s:e]))
+    return out
+
+
+# --- durations -----------------------------------------------------------------------------------
+
+_UNIT = r"(?P<unit>(?:business\s+|calendar\s+|working\s+|banking\s+)?(?:days?|weeks?|months?|years?|hours?|minutes?))"
+_DURATION = re.compile(
+    rf"(?<![\w$£€.,])(?:(?P<words>{_WORDS})\s*(?:\((?P<paren>\d+)\)\s*)?|(?P<num>\d+(?:\.\d+)?)[\s-]*)"
+    rf"{_UNIT}\b", re.I)
+_KO_DURATION = re.compile(r"(?<![\d.,])(?P<num>\d+)\s*(?P<unit>영업일|개월|주일|주|시간|분|년간|년|일)(?:간|\s*이내|\s*전)?")
+_KO_UNITS = {"영업일": "business days", "개월": "months", "주일": "weeks", "주": "weeks", "시간": "hours",
+             "분": "minutes", "년간": "years", "년": "years", "일": "days"}
+
+
+def _unit_name(unit: str, n: float) -> str:
+    unit = " ".join(unit.lower().split())
+    base = unit if unit.endswith("s") else unit + "s"
+    return base[:-1] if n == 1 else base
+
+
+def find_durations(text: str) -> list[Mention]:
+    """Every duration: "thirty (30) days", "12 months", "five business days", "30일", "3개월", in text order.
+    Korean forms inside a date ("2024년 3월 1일") are dates, not durations."""
+    out = []
+    for m in _DURATION.finditer(text):
+        if m.group("paren"):
+            n: float | None = float(m.group("paren"))
+        elif m.group("num"):
+            n = float(m.group("num"))
+        else:
+            w = word_number(m.group("words"))
+            n = float(w) if w is not None else None
+        if n is None or (n == 0 and not m.group("num")):
+            continue
+        out.append(Mention(m.start(), m.end(), "duration", f"{_fmt(n)} {_unit_name(m.group('unit'), n)}", m.group(0)))
+    dates = find_dates(text) if _KO_DURATION.search(text) else []
+    for m in _KO_DURATION.finditer(text):
+        if any(d.start < m.end() and m.start() < d.end for d in dates):
+            continue
+        if m.group("unit") in ("년", "일") and not re.search(r"(?:간|이내|전)$", m.group(0)):
+            continue            # "3일" alone is a day of the month as often as a duration
+        n = float(m.group("num"))
+        unit = _KO_UNITS[m.group("unit")]
+        out.append(Mention(m.start(), m.end(), "duration", f"{_fmt(n)} {unit[:-1] if n == 1 else unit}", m.group(0)))
+    return _no_overlaps(out)
+
+
+def _no_overlaps(found: list[Mention]) -> list[Mention]:
+    """In text order; of overlapping mentions the one starting first (then the longer) stays."""
+    out: list[Mention] = []
+    for m in sorted(found, key=lambda m: (m.start, -m.end)):
+        if out and m.start < out[-1].end:
+            continue
+        out.append(m)
+    return out

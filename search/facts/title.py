@@ -1,0 +1,148 @@
+"""A document's title from its content: the one place that decides what a document is called.
+
+    document_title(text)                 -> "MASTER SERVICES AGREEMENT"
+    document_title(text, given="LOGO")   -> the given title only when it reads as a title
+
+The opening lines are scored by generic statistics, no vocabulary: a title is short, its words are
+mostly capitalised, it is not a bracketed placeholder ("[LOGO]"), an exhibit or schedule marker with
+its number, an address or phone line, a date, or a line repeated through the document (a page header);
+it is helped by naming what the document calls itself ("this Agreement", "this Policy", "본 계약": the
+noun that most often follows "this"). Flattened text (a whole page on one line) is read as runs of
+capitalised words. When nothing reads as a title, the first line with a letter is the title.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from wikigen.search.facts.dates import find_dates
+
+__all__ = ["document_title", "first_line", "self_noun", "TITLE_CHARS"]
+
+TITLE_CHARS = 120
+_HEAD = 3000            # the opening the title is looked for in
+_SMALL = frozenset("a an and as at by de for from in of on or the to with vs v. & - – — : /".split())
+_MARKER = re.compile(r"^\W*(?:exhibit|schedule|annex|appendix|attachment|addendum|form|page|table|item|no\.?|number)"
+                     r"\s*[\w.()-]{0,10}\W*$", re.I)
+_MARKER_PREFIX = re.compile(r"^\W*(?:exhibit|schedule|annex|appendix|attachment)\s+[\w.()-]{1,10}\s*[:.-]?\s+", re.I)
+_PLACEHOLDER = re.compile(r"^\s*[\[<{(][^\]>})]{0,40}[\]>})]\s*$")
+_CONTACT = re.compile(r"@|https?:|www\.|\b(?:tel|fax|phone|telephone|e-?mail)\b|\(\d{3}\)\s*\d{3}|\d{3}[-. ]\d{3}[-. ]\d{4}"
+                      r"|\+\d{1,3}[\s-]\d", re.I)
+_TOK = r"[A-Z0-9][A-Z0-9&'’.,/()-]*(?![a-z])"
+_RUN = re.compile(rf"(?<![\w'’])(?!THIS\b|WHEREAS\b)[A-Z][A-Z0-9&'’.,/()-]*(?![a-z])(?:[ ](?!THIS\b|WHEREAS\b)(?:{_TOK}|of|and|for|to|the|&|-|–|—))+")
+_THIS = re.compile(r"\b(?:this|This|THIS)\s+([A-Z][a-zA-Z]{2,})\b|본\s*([가-힣]{1,6})")
+_NUMBERED = re.compile(r"^\W*(?:(?:article|section|clause|part|chapter)\s+[\dIVXLC]+\b|\d+(?:\.\d+)*[.)]?\s|제\s*\d+\s*[조장절항])", re.I)
+_LEGAL_END = re.compile(r"(?:\b(?:plc|ltd|inc|llc|llp|corp|corporation|limited|gmbh|ag|sa|co)\.?|주식회사|㈜)$", re.I)
+_WORD = re.compile(r"[^\W_]+(?:['’.-][^\W_]+)*")
+
+
+def first_line(text: str, limit: int = TITLE_CHARS) -> str:
+    """The first line with a letter or digit, without markdown heading marks, trimmed to about `limit` chars."""
+    for m in re.finditer(r"[^\r\n]+", text):
+        line = " ".join(m.group().strip().lstrip("#").split())
+        if any(ch.isalnum() for ch in line):
+            return _trim(line, limit)
+    return ""
+
+
+def _trim(line: str, limit: int) -> str:
+    if len(line) > limit:
+        cut = line.rfind(" ", 0, limit)
+        line = line[: cut if cut > limit // 2 else limit].rstrip() + "…"
+    return line
+
+
+def self_noun(text: str) -> str:
+    """The noun the document most often calls itself by after "this" ("agreement", "policy", "계약"), or ""."""
+    counts: Counter = Counter()
+    for m in _THIS.finditer(text, 0, min(len(text), 40000)):
+        word = (m.group(1) or m.group(2) or "").casefold()
+        if word:
+            counts[word] += 1
+    if not counts:
+        return ""
+    word, n = counts.most_common(1)[0]
+    return word if n >= 2 else ""
+
+
+def _clean(line: str) -> str:
+    line = " ".join(line.replace("*", " ").replace("_", " ").split()).strip(" #>-–—:|")
+    line = re.sub(r"^(?:THIS|This)\s+(?=\S+\s+\S)", "", _MARKER_PREFIX.sub("", line)).strip()
+    return re.sub(r"(?:\s+(?:and|of|for|to|the|&|-|–|—))+$", "", line)
+
+
+def _rejected(line: str, repeated: Counter) -> bool:
+    if not line or not any(c.isalpha() for c in line) or _PLACEHOLDER.match(line) or _MARKER.match(line):
+        return True
+    if _CONTACT.search(line) or _NUMBERED.match(line) or re.search(r"\s[>»]\s", line):
+        return True
+    dates = sum(d.end - d.start for d in find_dates(line))
+    digits = sum(c.isdigit() for c in line)
+    return dates > 0.5 * len(line) or digits > 0.25 * len(line)
+
+
+def _score(line: str, index: int, noun: str, repeats: int = 0) -> float:
+    words = _WORD.findall(line)
+    if not 1 <= len(words) <= 14 or len(line) > TITLE_CHARS:
+        return -1.0
+    content = [w for w in words if w.lower() not in _SMALL]
+    if not content:
+        return -1.0
+    hangul = any("\uac00" <= c <= "\ud7a3" for c in line)
+    caps = sum(w[0].isupper() or w[0].isdigit() for w in content) / len(content)
+    if not hangul and (not (words[0][0].isupper() or words[0][0].isdigit()) or (caps < 0.7 and len(words) > 10)):
+        return -1.0
+    if line.rstrip().endswith((".", ";", ",")) and not line.rstrip().endswith(("Inc.", "Ltd.", "Co.")):
+        return -1.0
+    score = 1.0 - 0.08 * index - 0.15 * max(0, len(content) - 7)
+    if not hangul and caps < 0.7:
+        score -= 0.5           # sentence case: a title only when nothing better is near
+    if index == 0:
+        score += 0.5
+    if _LEGAL_END.search(line):
+        score -= 1.5           # a company's name alone: a letterhead
+    if noun and noun in line.casefold():
+        score += 2.0
+    if line.upper() == line and not hangul:
+        score += 0.3
+    if len(content) == 1:
+        score -= 0.5
+    if repeats >= 3:
+        score -= 1.5          # a page header, unless it names what the document calls itself
+    return score
+
+
+def _candidates(head: str) -> list[str]:
+    """The opening's lines, and in a long (flattened) line its runs of capitalised words."""
+    out = []
+    for raw in head.splitlines():
+        line = _clean(raw)
+        if not line:
+            continue
+        if len(line) <= TITLE_CHARS:
+            out.append(line)
+        else:
+            for m in _RUN.finditer(line):
+                out.extend(_clean(part) for part in re.split(r"(?<=[A-Z]{4}\.)\s+", m.group()))
+    return [c for c in out if c]
+
+
+def document_title(text: str, given: str = "", limit: int = TITLE_CHARS) -> str:
+    """The document's title: `given` (a file's metadata title, or one found before) when it reads as a
+    title, else the best title-like line of the opening, else its first line with a letter."""
+    head = text[:_HEAD]
+    lines = [_clean(x).casefold() for x in text.splitlines() if x.strip()]
+    repeated = Counter(lines)
+    noun = self_noun(text)
+    given = _clean(given or "")
+    if given and not _rejected(given, repeated) and _score(given, 0, noun) > 0:
+        return _trim(given, limit)
+    best, best_score = "", 0.0
+    for i, line in enumerate(_candidates(head)[:40]):
+        if _rejected(line, repeated):
+            continue
+        s = _score(line, i, noun, repeated[line.casefold()])
+        if s > best_score:
+            best, best_score = line, s
+    return _trim(best, limit) if best else first_line(text, limit)
