@@ -188,12 +188,14 @@ class PageMaker:
         groups: dict[tuple[int, int], list[Fact]] = {}
         for f in self.sheet(doc_id).facts:
             key = next((q for q in groups if q[0] < f.quote[1] and f.quote[0] < q[1]), f.quote)
+            if f.kind == "term" and key in groups:
+                continue            # a term defined in a sentence already quoted (a party's alias) says nothing new
             groups.setdefault(key, []).append(f)
         lines, spent = [], 0.0
         for (s, e), facts in groups.items():
             cost = (e - s) + 40 + 20 * len(facts)
-            if spent + cost > budget:
-                continue
+            if spent + cost > (2 * budget if not lines else budget):
+                continue            # the first fact (parties or date, most telling first) may take twice
             q = self.quote(doc_id, s, e)        # the sheet's span: the whole sentence, capped around its fact
             if not q:
                 continue

@@ -79,7 +79,9 @@ def date_role(text: str, d: DateMention) -> str:
 
 def duration_role(text: str, m: Mention) -> str:
     """term | notice | "" for a duration, by the words of its sentence around it."""
-    around = _before(text, m.start, 120) + text[m.end:min(len(text), m.end + 60)]
+    after = text[m.end:min(len(text), m.end + 60)]
+    stop = re.search(r"[.;]\s|\n", after)
+    around = _before(text, m.start, 120) + (after[:stop.start()] if stop else after)
     if _NOTICE.search(around):
         return "notice"
     if _TERM.search(around):

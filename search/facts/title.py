@@ -31,7 +31,7 @@ _CONTACT = re.compile(r"@|https?:|www\.|\b(?:tel|fax|phone|telephone|e-?mail)\b|
                       r"|\+\d{1,3}[\s-]\d", re.I)
 _TOK = r"[A-Z0-9][A-Z0-9&'’.,/()-]*(?![a-z])"
 _RUN = re.compile(rf"(?<![\w'’])(?!THIS\b|WHEREAS\b)[A-Z][A-Z0-9&'’.,/()-]*(?![a-z])(?:[ ](?!THIS\b|WHEREAS\b)(?:{_TOK}|of|and|for|to|the|&|-|–|—))+")
-_THIS = re.compile(r"\b(?:this|This|THIS)\s+([A-Z][a-zA-Z]{2,})\b|본\s*([가-힣]{1,6})")
+_THIS = re.compile(r"\b(?:this|This|THIS)\s+([A-Z][a-zA-Z]{2,})\b|본\s*([가-힣]{1,6}?)(?=[은는이가을를의에과와도로]|\s|$)")
 _NUMBERED = re.compile(r"^\W*(?:(?:article|section|clause|part|chapter)\s+[\dIVXLC]+\b|\d+(?:\.\d+)*[.)]?\s|제\s*\d+\s*[조장절항])", re.I)
 _LEGAL_END = re.compile(r"(?:\b(?:plc|ltd|inc|llc|llp|corp|corporation|limited|gmbh|ag|sa|co)\.?|주식회사|㈜)$", re.I)
 _WORD = re.compile(r"[^\W_]+(?:['’.-][^\W_]+)*")
