@@ -59,7 +59,9 @@ def word_number(words: str) -> int | None:
 
 
 def _fmt(x: float) -> str:
-    return f"{int(x):,}" if x == int(x) else f"{x:,.2f}".rstrip("0").rstrip(".")
+    if x == int(x):
+        return f"{int(x):,}"
+    return f"{x:,.2f}".rstrip("0").rstrip(".") if x >= 1 else f"{x:.6f}".rstrip("0")
 
 
 def _num(s: str) -> float:

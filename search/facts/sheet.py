@@ -26,8 +26,9 @@ from wikigen.search.facts.title import document_title, self_noun
 __all__ = ["Fact", "FactSheet", "fact_sheet", "date_role", "duration_role", "QUOTE_CAP"]
 
 QUOTE_CAP = 320          # a fact's quote: the sentence that states it, at most about this long
-_EFFECTIVE = re.compile(r"\b(?:effective|commenc\w*|start\w*|begin\w*|takes?\s+effect|from(?:\s+and\s+including)?|"
-                        r"as\s+of)\b|시행|효력|개시|부터", re.I)
+_EFFECTIVE = re.compile(r"\b(?:effective|commenc\w*|start\w*|begin\w*|takes?\s+effect|from(?:\s+and\s+including)?)\b"
+                        r"|시행|효력|개시|부터", re.I)
+_PERIOD = re.compile(r"\b(?:period|quarter|year|months|weeks)\s+end(?:ed|ing)\b", re.I)
 _EXPIRY = re.compile(r"\b(?:expir\w*|terminat\w*|until|end(?:s|ing)?\s+on|through|ending)\b|만료|종료|까지", re.I)
 _DATED = re.compile(r"\b(?:dated|made|signed|executed|entered\s+into|date)\b|작성|체결|일자", re.I)
 _TERM = re.compile(r"\b(?:term|period|renew\w*|duration)\b|기간|갱신", re.I)
@@ -62,11 +63,11 @@ def _before(text: str, start: int, width: int = 80) -> str:
 
 
 def date_role(text: str, d: DateMention) -> str:
-    """effective | expiry | dated | "" for a date mention, by the words just before it in its sentence."""
+    """effective | expiry | dated | period | "" for a date mention, by the words just before it in its sentence."""
     before = _before(text, d.start)
     after = text[d.end:d.end + 12]
-    found = [(m.end(), role) for rx, role in ((_EFFECTIVE, "effective"), (_EXPIRY, "expiry"), (_DATED, "dated"))
-             for m in rx.finditer(before)]
+    found = [(m.end(), role) for rx, role in ((_EFFECTIVE, "effective"), (_EXPIRY, "expiry"), (_DATED, "dated"),
+                                              (_PERIOD, "period")) for m in rx.finditer(before)]
     alias = re.match(r"\s*\([^()]{0,40}\)", text[d.end:d.end + 45])
     if alias and _EFFECTIVE.search(alias.group()):
         return "effective"                       # 1 March 2023 (the "Effective Date")
@@ -118,7 +119,7 @@ def _dates(text: str) -> list[Fact]:
     if own:
         role = date_role(text, own) or "dated"
         roles_seen.add(role)
-        label = {"effective": "Effective date", "expiry": "Expiry date"}.get(role, "Date")
+        label = {"effective": "Effective date", "expiry": "Expiry date", "period": "Period ended"}.get(role, "Date")
         out.append(_fact(text, "date", label, own.iso, own.start, own.end))
     for d in find_dates(text[:60000]):
         if len(d.iso) != 10 or (own and d.start == own.start):
@@ -191,7 +192,8 @@ def describe(text: str, kind: str, facts: list[Fact], limit: int = 160, title: s
     elif names:
         parts.append(f" of {names[0]}")
     if date:
-        parts.append(f", {'effective' if date.label == 'Effective date' else 'dated'} {date.value}")
+        said = {"Effective date": "effective", "Period ended": "period ended", "Expiry date": "expiring"}
+        parts.append(f", {said.get(date.label, 'dated')} {date.value}")
     line = "".join(parts)
     if title and kind.casefold() == title.casefold() and names and not re.search(r"[가-힣]", kind):
         line = "".join(parts[1:]).lstrip(" ,")

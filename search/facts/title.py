@@ -23,7 +23,7 @@ __all__ = ["document_title", "first_line", "self_noun", "TITLE_CHARS"]
 TITLE_CHARS = 120
 _HEAD = 3000            # the opening the title is looked for in
 _SMALL = frozenset("a an and as at by de for from in of on or the to with vs v. & - – — : /".split())
-_MARKER = re.compile(r"^\W*(?:exhibit|schedule|annex|appendix|attachment|addendum|form|page|table|item|no\.?|number)"
+_MARKER = re.compile(r"^\W*(?:exhibit|schedule|annex|appendix|attachment|page|table|item|no\.?|number)"
                      r"\s*[\w.()-]{0,10}\W*$", re.I)
 _MARKER_PREFIX = re.compile(r"^\W*(?:exhibit|schedule|annex|appendix|attachment)\s+[\w.()-]{1,10}\s*[:.-]?\s+", re.I)
 _PLACEHOLDER = re.compile(r"^\s*[\[<{(][^\]>})]{0,40}[\]>})]\s*$")
@@ -32,7 +32,7 @@ _CONTACT = re.compile(r"@|https?:|www\.|\b(?:tel|fax|phone|telephone|e-?mail)\b|
 _TOK = r"[A-Z0-9][A-Z0-9&'’.,/()-]*(?![a-z])"
 _RUN = re.compile(rf"(?<![\w'’])(?!THIS\b|WHEREAS\b)[A-Z][A-Z0-9&'’.,/()-]*(?![a-z])(?:[ ](?!THIS\b|WHEREAS\b)(?:{_TOK}|of|and|for|to|the|&|-|–|—))+")
 _THIS = re.compile(r"\b(?:this|This|THIS)\s+([A-Z][a-zA-Z]{2,})\b|본\s*([가-힣]{1,6}?)(?=[은는이가을를의에과와도로]|\s|$)")
-_NUMBERED = re.compile(r"^\W*(?:(?:article|section|clause|part|chapter)\s+[\dIVXLC]+\b|\d+(?:\.\d+)*[.)]?\s|제\s*\d+\s*[조장절항])", re.I)
+_NUMBERED = re.compile(r"^\W*(?:(?:article|section|sec\.|clause|part|chapter)\s*[\dIVXLC]+\b|\d+(?:\.\d+)*[.)]?\s|제\s*\d+\s*[조장절항])", re.I)
 _LEGAL_END = re.compile(r"(?:\b(?:plc|ltd|inc|llc|llp|corp|corporation|limited|gmbh|ag|sa|co)\.?|주식회사|㈜)$", re.I)
 _WORD = re.compile(r"[^\W_]+(?:['’.-][^\W_]+)*")
 
@@ -108,9 +108,25 @@ def _score(line: str, index: int, noun: str, repeats: int = 0) -> float:
         score += 0.3
     if len(content) == 1:
         score -= 0.5
-    if repeats >= 3:
-        score -= 1.5          # a page header, unless it names what the document calls itself
+    if re.search(r"(?<![\w-])(?!(?:19|20)\d\d\b)\d{3,}(?![\w-])", line):
+        score -= 1.0           # a street number, postcode or share count: an address or cover line
+    if repeats >= 3 and not (noun and noun in line.casefold()):
+        score -= 1.5          # a page header, unless it names what the document calls itself (a running title)
     return score
+
+
+def _named_runs(head: str, noun: str) -> list[str]:
+    """In flattened text, the runs of capitalised words that end in what the document calls itself
+    ("Amendment #3 to the Manufacturing Agreement" inside a long first line)."""
+    if not noun or not noun.isascii():
+        return []
+    word = r"(?!This\b|THIS\b)[A-Z][\w&'’.-]*"
+    rx = re.compile(rf"(?<![\w'’]){word}(?:[ ](?:(?:of|and|to|the|for|on|in)[ ])*(?:{word}|[#\d][\w.-]*)){{1,9}}")
+    out = []
+    for m in rx.finditer(head):
+        if re.search(rf"\b(?i:{re.escape(noun)})\b", m.group()):
+            out.append(m.group())
+    return out[:5]
 
 
 def _candidates(head: str) -> list[str]:
@@ -120,12 +136,21 @@ def _candidates(head: str) -> list[str]:
         line = _clean(raw)
         if not line:
             continue
-        if len(line) <= TITLE_CHARS:
+        if len(line) <= TITLE_CHARS and not re.search(r"\S {2,}\S", raw.strip()):
             out.append(line)
-        else:
-            for m in _RUN.finditer(line):
+            continue
+        for seg in re.split(r" {2,}|\t", raw.strip()):     # layout gaps: a flattened page's lines
+            seg = _clean(seg)
+            if seg and len(seg) <= TITLE_CHARS:
+                out.append(seg)
+                continue
+            for m in _RUN.finditer(seg):
                 out.extend(_clean(part) for part in re.split(r"(?<=[A-Z]{4}\.)\s+", m.group()))
-    return [c for c in out if c]
+    more = []
+    for c in out:      # "X AGREEMENT BY AND BETWEEN A AND B, dated ...": the title is what comes before
+        cut = re.split(r"\s+(?:by\s+and\s+)?between\b|,?\s+dated\b|\s+among\b", c, maxsplit=1, flags=re.I)[0]
+        more += [cut, c] if cut and cut != c else [c]
+    return [c for c in more if c]
 
 
 def document_title(text: str, given: str = "", limit: int = TITLE_CHARS) -> str:
@@ -139,7 +164,9 @@ def document_title(text: str, given: str = "", limit: int = TITLE_CHARS) -> str:
     if given and not _rejected(given, repeated) and _score(given, 0, noun) > 0:
         return _trim(given, limit)
     best, best_score = "", 0.0
-    for i, line in enumerate(_candidates(head)[:40]):
+    cands = _candidates(head)[:40]
+    cands += [r for r in _named_runs(head, noun) if r not in cands]
+    for i, line in enumerate(cands):
         if _rejected(line, repeated):
             continue
         s = _score(line, i, noun, repeated[line.casefold()])
