@@ -71,6 +71,7 @@ class OfflineBackend(AgentBackend):
         self.figure_params = figures
         self._figures: FigurePlan | None = None
         self._lock = threading.Lock()
+        self.sheets: dict = {}                    # doc id -> its FactSheet, read once per build
 
     @property
     def dropped_kinds(self) -> frozenset[str]:
@@ -145,7 +146,7 @@ class _Session(PageMaker):
     def __init__(self, backend: OfflineBackend, cat: Catalog, plan: Plan, task: AgentTask, tools: "ToolBox",
                  out: SessionOutcome):
         super().__init__(cat, plan, backend.params, tools, out, scale=backend.scale,
-                         dropped_kinds=backend.dropped_kinds)
+                         dropped_kinds=backend.dropped_kinds, sheets=backend.sheets)
         self.dropped_topics = backend.dropped_topics
         self.figure_plan = backend.figures(tools)
         self.figure_params = backend.figure_params

@@ -75,13 +75,14 @@ class PageMaker:
     """Page bodies for one agent's session; `known` is filled by the session."""
 
     def __init__(self, cat: Catalog, plan: Plan, params: OfflineParams, tools: "ToolBox", out: SessionOutcome, *,
-                 scale: float = 1.0, dropped_kinds: frozenset[str] = frozenset()):
+                 scale: float = 1.0, dropped_kinds: frozenset[str] = frozenset(),
+                 sheets: dict[str, FactSheet] | None = None):
         self.cat, self.plan, self.p, self.tools, self.out = cat, plan, params, tools, out
         self.scale = scale
         self.dropped_kinds = dropped_kinds
         self.known = Known()
         self._titles: dict[str, str] = {}
-        self._sheets: dict[str, FactSheet] = {}
+        self._sheets: dict[str, FactSheet] = {} if sheets is None else sheets   # shared by a build's sessions
 
     def link(self, slug: str, text: str) -> str:
         return link(slug, text, self.p.max_title)

@@ -68,6 +68,21 @@ def _num(s: str) -> float:
     return float(s.replace(",", ""))
 
 
+def _near(text: str, trigger: re.Pattern, rx: re.Pattern, before: int = 90, after: int = 40):
+    """rx's matches that contain a match of `trigger` (found first, cheaply), each once, in text order: a
+    pattern that may start with a long alternation is tried only in a window around its trigger."""
+    seen: set[tuple[int, int]] = set()
+    out = []
+    for t in trigger.finditer(text):
+        lo, hi = max(0, t.start() - before), min(len(text), t.end() + after)
+        for m in rx.finditer(text, lo, hi):
+            if m.start() <= t.start() and t.end() <= m.end() and m.span() not in seen:
+                seen.add(m.span())
+                out.append(m)
+    out.sort(key=lambda m: m.start())
+    return out
+
+
 # --- amounts -------------------------------------------------------------------------------------
 
 _SYMBOLS = {"$": "USD", "US$": "USD", "U.S.$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₩": "KRW",
@@ -86,6 +101,8 @@ _AMOUNT_PATTERNS = [
     re.compile(rf"(?<![\w.,])(?P<num>{_NUM}){_SCALE_RX}\s?(?P<cur>\b(?:{'|'.join(_CODES)})\b|"
                rf"(?:{'|'.join(sorted(_CURRENCY_WORDS, key=len, reverse=True))})\b)", re.I),
 ]
+_CURRENCY_TRIGGER = re.compile(r"[$€£¥₩]|\b(?:[A-Z]{3}|[A-Za-z]{3}\b(?<=[Uu][Ss][Dd]|[Ee][Uu][Rr]|[Gg][Bb][Pp])"
+                               r"|[Dd]ollars?|DOLLARS?|[Ee]uros?|EUROS?|[Pp]ounds|POUNDS|yen|won)\b")
 # 1,500,000원 / 3억 원 / 1,200만원 / 금 오천만원 is not parsed (written-out Korean numbers)
 _KO_AMOUNT = re.compile(r"(?<![\d.,])(?P<num>\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?\s*(?P<scale>조|억|천만|백만|만|천)?\s*"
                         r"(?P<scale2>만|천)?\s*원")
@@ -107,11 +124,11 @@ def find_amounts(text: str) -> list[Mention]:
     """Every amount of money: a currency (symbol, ISO code, word, or 원) with a number, in text order."""
     out: list[Mention] = []
     for rx in _AMOUNT_PATTERNS:
-        for m in rx.finditer(text):
+        for m in _near(text, _CURRENCY_TRIGGER, rx, before=30, after=30):
             value = _amount_value(m.group("cur").strip(), m.group("num"), m.group("scale"))
             if value:
                 out.append(Mention(m.start(), m.end(), "amount", value, m.group(0)))
-    for m in _KO_AMOUNT.finditer(text):
+    for m in (_KO_AMOUNT.finditer(text) if "원" in text else ()):
         x = _num(re.sub(r"\s*[조억천백만원]+.*$", "", m.group(0)).strip())
         for g in ("scale", "scale2"):
             if m.group(g):
@@ -128,10 +145,13 @@ _PERCENT = re.compile(
     rf"|(?P<only>\b{_WORDS})\s+(?:percent|per\s*cent)\b", re.I)
 
 
+_PERCENT_TRIGGER = re.compile(r"%|percent|per\s*cent|퍼센트|프로", re.I)
+
+
 def find_percentages(text: str) -> list[Mention]:
     """Every percentage: "15%", "15 percent", "fifteen percent (15%)", "15퍼센트", in text order."""
     out = []
-    for m in _PERCENT.finditer(text):
+    for m in _near(text, _PERCENT_TRIGGER, _PERCENT, before=50, after=12):
         if m.group("num"):
             x = _num(m.group("num"))
         else:
@@ -154,6 +174,7 @@ _UNIT = r"(?P<unit>(?:business\s+|calendar\s+|working\s+|banking\s+)?(?:days?|we
 _DURATION = re.compile(
     rf"(?<![\w$£€.,])(?:(?P<words>{_WORDS})\s*(?:\((?P<paren>\d+)\)\s*)?|(?P<num>\d+(?:\.\d+)?)[\s-]*)"
     rf"{_UNIT}\b", re.I)
+_UNIT_TRIGGER = re.compile(r"\b(?:days?|weeks?|months?|years?|hours?|minutes?)\b", re.I)
 _KO_DURATION = re.compile(r"(?<![\d.,])(?P<num>\d+)\s*(?P<unit>영업일|개월|주일|주|시간|분|년간|년|일)(?:간|\s*이내|\s*전)?")
 _KO_UNITS = {"영업일": "business days", "개월": "months", "주일": "weeks", "주": "weeks", "시간": "hours",
              "분": "minutes", "년간": "years", "년": "years", "일": "days"}
@@ -169,7 +190,7 @@ def find_durations(text: str) -> list[Mention]:
     """Every duration: "thirty (30) days", "12 months", "five business days", "30일", "3개월", in text order.
     Korean forms inside a date ("2024년 3월 1일") are dates, not durations."""
     out = []
-    for m in _DURATION.finditer(text):
+    for m in _near(text, _UNIT_TRIGGER, _DURATION, before=50, after=0):
         if m.group("paren"):
             n: float | None = float(m.group("paren"))
         elif m.group("num"):
@@ -180,8 +201,9 @@ def find_durations(text: str) -> list[Mention]:
         if n is None or (n == 0 and not m.group("num")):
             continue
         out.append(Mention(m.start(), m.end(), "duration", f"{_fmt(n)} {_unit_name(m.group('unit'), n)}", m.group(0)))
-    dates = find_dates(text) if _KO_DURATION.search(text) else []
-    for m in _KO_DURATION.finditer(text):
+    korean = re.search("[\uac00-\ud7a3]", text) is not None
+    dates = find_dates(text) if korean and _KO_DURATION.search(text) else []
+    for m in (_KO_DURATION.finditer(text) if korean else ()):
         if any(d.start < m.end() and m.start() < d.end for d in dates):
             continue
         if m.group("unit") in ("년", "일") and not re.search(r"(?:간|이내|전)$", m.group(0)):

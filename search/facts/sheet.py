@@ -25,6 +25,7 @@ from wikigen.search.facts.title import document_title, self_noun
 
 __all__ = ["Fact", "FactSheet", "fact_sheet", "date_role", "duration_role", "QUOTE_CAP"]
 
+DATES_CHARS = 30000      # where effective and expiry dates are looked for
 QUOTE_CAP = 320          # a fact's quote: the sentence that states it, at most about this long
 _EFFECTIVE = re.compile(r"\b(?:effective|commenc\w*|start\w*|begin\w*|takes?\s+effect|from(?:\s+and\s+including)?)\b"
                         r"|시행|효력|개시|부터", re.I)
@@ -112,6 +113,19 @@ def _kind_of(title: str, noun: str = "") -> str:
     return out[:1].upper() + out[1:]
 
 
+def _cued_dates(text: str) -> list[DateMention]:
+    """The dates within a few words after an effective or expiry cue, in the first DATES_CHARS characters
+    (found near their cue, so the long text is read once by two cheap patterns)."""
+    out: dict[int, DateMention] = {}
+    head = text[:DATES_CHARS]
+    for rx in (_EFFECTIVE, _EXPIRY):
+        for cue in rx.finditer(head):
+            lo, hi = max(0, cue.start() - 40), min(len(head), cue.end() + 90)
+            for d in find_dates(head[lo:hi]):
+                out.setdefault(lo + d.start, DateMention(lo + d.start, lo + d.end, d.iso, d.text))
+    return [out[k] for k in sorted(out)]
+
+
 def _dates(text: str) -> list[Fact]:
     out: list[Fact] = []
     own = document_date(text)
@@ -121,7 +135,7 @@ def _dates(text: str) -> list[Fact]:
         roles_seen.add(role)
         label = {"effective": "Effective date", "expiry": "Expiry date", "period": "Period ended"}.get(role, "Date")
         out.append(_fact(text, "date", label, own.iso, own.start, own.end))
-    for d in find_dates(text[:60000]):
+    for d in _cued_dates(text):
         if len(d.iso) != 10 or (own and d.start == own.start):
             continue
         role = date_role(text, d)
