@@ -120,13 +120,19 @@ def opening_cap(params: OfflineParams, scale: float, budget: float) -> float:
     return min(params.max_opening, max(params.min_opening * max(scale, 0.75), budget / 2))
 
 
-FACTS_SHARE = 0.6      # of a document page's quote budget, for its key facts (they replace the opening quote)
+FACTS_SHARE = 1.5      # x the opening quote's cap: what a document page may spend on its key facts
 
 
 def facts_budget(params: OfflineParams, scale: float, budget: float) -> float:
-    """Characters a document page may spend on its key facts' quotes: a share of its budget, and at least
-    the opening quote the facts replace (a short document still shows its parties and date)."""
-    return max(budget * FACTS_SHARE, opening_cap(params, scale, budget))
+    """Characters a document page may spend on its key facts' quotes: the opening quote they replace and
+    half as much again, which the page's key passages give up (so the page's size is what it was)."""
+    return FACTS_SHARE * opening_cap(params, scale, budget)
+
+
+def passages_budget(params: OfflineParams, scale: float, budget: float, facts_spent: float) -> float:
+    """The document budget left to key passages once the key facts took `facts_spent` characters."""
+    extra = max(0.0, facts_spent - opening_cap(params, scale, budget))
+    return max(0.0, budget - 2 * extra)
 
 
 def key_passage_count(params: OfflineParams, budget: float) -> int:
@@ -159,9 +165,10 @@ def _document_pages_chars(cat: Catalog, topic_links: dict[str, int], scale: floa
         title = (o.title or d)[:params.max_title]
         total += params.page_cost + 2 * len(doc_slug(d)) + 2 * len(title) + len(d) + topic_links.get(d, 0)
         budget = document_budget(params, scale, o.chars)
-        if o.opening:      # the key facts (or, without facts, the opening quote); their description line
-            total += int(facts_budget(params, scale, budget) * params.quote_fill) + 3 * (params.quote_cost + len(d))
-            total += 2 * 110      # the description, in the front matter and in index.md
+        if o.opening:      # the key facts or the opening quote (the facts' excess comes out of the key passages)
+            cap = min(opening_cap(params, scale, budget), o.opening[1] - o.opening[0])
+            total += int(cap * params.quote_fill) + 2 * (params.quote_cost + len(d))
+        total += 2 * 110          # the description, in the front matter and in index.md
         n_key = key_passage_count(params, budget)
         total += n_key * (int(params.key_passage_chars * params.quote_fill) + params.quote_cost + len(d) + 30)
         total += 60 if o.dates else 0

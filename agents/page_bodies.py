@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from wikigen.agents.base import SessionOutcome
-from wikigen.agents.budget import Plan, document_budget, facts_budget, key_passage_count, opening_cap
+from wikigen.agents.budget import (Plan, document_budget, facts_budget, key_passage_count, opening_cap,
+                                   passages_budget)
 from wikigen.agents.catalog import Catalog, Outline, Topic
 from wikigen.agents.params import OfflineParams
 from wikigen.agents.topics import related
@@ -192,16 +193,23 @@ class PageMaker:
             if f.kind == "term" and key in groups:
                 continue            # a term defined in a sentence already quoted (a party's alias) says nothing new
             groups.setdefault(key, []).append(f)
-        lines, spent = [], 0.0
-        for (s, e), facts in groups.items():
+        lines, spent, shown = [], 0.0, []
+        title = [(span, facts) for span, facts in groups.items() if facts[0].kind == "title"]
+        rest = [(span, facts) for span, facts in groups.items() if facts[0].kind != "title"]
+        for (s, e), facts in rest + title:      # the title line last: the page's title already says it
             cost = (e - s) + 40 + 20 * len(facts)
-            if spent + cost > (2 * budget if not lines else budget):
+            if spent + cost > (budget if shown or facts[0].kind == "title" else 2 * budget):
                 continue            # the first fact (parties or date, most telling first) may take twice
             q = self.quote(doc_id, s, e)        # the sheet's span: the whole sentence, capped around its fact
             if not q:
                 continue
             said = "; ".join(f"**{f.label}:** {self.label(redact(f.value))}" for f in facts)
-            lines.append(f"- {said}\n\n{q}")
+            line = f"- {said}\n\n{q}"
+            if facts[0].kind == "title":
+                lines.insert(0, line)           # shown first
+            else:
+                lines.append(line)
+            shown += facts
             spent += cost
         return (["## Key facts\n\n" + "\n\n".join(lines)] if lines else []), spent
 
@@ -243,7 +251,7 @@ class PageMaker:
         parts = self._collections_line(doc_id) + self._defines_line(outline)
         facts, spent = self._key_facts(doc_id, facts_budget(self.p, self.scale, budget))
         if facts:          # the facts carry what the opening quote was for (title, parties, date)
-            parts += facts + self._key_passages(doc_id, outline, max(0.0, budget - spent))
+            parts += facts + self._key_passages(doc_id, outline, passages_budget(self.p, self.scale, budget, spent))
         else:
             parts += self._dates_and_opening(doc_id, outline, budget) + self._key_passages(doc_id, outline, budget)
         topics = [(slug, info) for slug, info in sorted(self.known.pages.items())

@@ -179,7 +179,8 @@ def test_fact_sheet_composes_a_description():
     assert got["Effective date"] == "2023-01-01"
     assert got["Amount"] == "USD 12,000"
     assert got["Notice period"] == "30 days"
-    for f in sheet.facts:               # each quote is whole sentences that hold the fact
+    assert sheet.facts[0].kind == "title" and text[slice(*sheet.facts[0].quote)] == "SERVICES AGREEMENT"
+    for f in sheet.facts[1:]:           # each quote is whole sentences that hold the fact
         qs, qe = f.quote
         assert qs <= f.start and f.end <= qe
         assert text[qe - 1] in ".)\"" or qe == len(text)

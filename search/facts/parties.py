@@ -28,7 +28,7 @@ _CONNECT = {"of", "for", "and", "&", "de", "du", "da", "di", "la", "le", "der", 
 _TOKEN = re.compile(r"\S+")
 # what a legal person is called after its name: ", a Delaware corporation", ", a company incorporated in ..."
 _DESCRIPTOR = re.compile(
-    r",\s+(?:an?|the)\s+(?:[\w.-]+\s+){0,6}?(?:corporation|company|partnership|association|organi[sz]ation|"
+    r",\s+an?\s+(?:[\w.-]+\s+){0,6}?(?:corporation|company|partnership|association|organi[sz]ation|"
     r"incorporated|organi[sz]ed|existing|bank|trust|individual|entity|firm|enterprise|institution|"
     r"university|authority|foundation|undertaking|LLC|L\.L\.C\.|cooperative|society)\b", re.I)
 _CUE = re.compile(r"\b(?:by\s+and\s+)?between\s*:?\s*(?:\(1\)\s*)?|\bparties\s*(?:are|:)\s*|\bamong\s*:?\s*", re.I)
@@ -85,8 +85,11 @@ def _name_backward(text: str, pos: int, limit: int = 10) -> tuple[int, int] | No
     start, count = None, 0
     for i in range(len(toks) - 1, -1, -1):
         tok = toks[i].group()
-        if i < len(toks) - 1 and re.search(r"[,;:)\]]$|\.$(?<!\b[A-Z]\.)", tok) and not _LEGAL_FORM.match(tok):
+        if i < len(toks) - 1 and re.search(r"[,;:)\]]$|\.$(?<!\b[A-Z]\.)", tok) and not _LEGAL_FORM.match(tok) \
+                and not (tok.endswith(",") and _LEGAL_FORM.match(toks[i + 1].group())):     # "Acme, Inc."
             break                                   # the previous clause ended here
+        if re.search(r"[\"“”()]", tok):
+            break                                   # an alias or a bracket: not part of a name
         if _capitalised(tok) or (start is not None and _LEGAL_FORM.match(tok)) or \
                 (i == len(toks) - 1 and _LEGAL_FORM.match(tok)):
             start, count = toks[i].start(), count + 1
@@ -166,10 +169,25 @@ def _between(text: str, stop: int) -> list[Mention]:
         nxt = adj or _NEXT_PARTY.search(text, first[1], min(stop, first[1] + 900))
         second = _name_forward(text, nxt.end()) if nxt else None
         found = _parties_at(text, [first] + ([second] if second else []), stop)
+        if len(found) < 2:
+            second = _and_party(text, first[1], min(stop, first[1] + 600))
+            found = _parties_at(text, [first] + ([second] if second else []), stop)
         if len(found) == 2:
             return found
         out = out or found
     return out
+
+
+def _and_party(text: str, start: int, stop: int) -> tuple[int, int] | None:
+    """The first name after an "and" in the first party's clause that reads as a party: a legal person,
+    or a name followed by its alias ("and Jane Doe (the \"Consultant\")")."""
+    for m in re.finditer(r"\s(?:and|AND)\s+(?=[A-Z])", text[start:stop]):
+        sp = _name_forward(text, start + m.end())
+        if sp and len(text[sp[0]:sp[1]].split()) >= 2 and (
+                _legal_person(text, sp) or _ALIAS.match(text, sp[1], min(len(text), sp[1] + 60))
+                or re.match(r"\s*\(\s*(?:hereinafter|the|each)", text[sp[1]:sp[1] + 30])):
+            return sp
+    return None
 
 
 def _numbered(text: str, stop: int) -> list[Mention]:

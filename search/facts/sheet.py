@@ -167,10 +167,14 @@ def _distinct(found: list[Mention], n: int) -> list[Mention]:
     return out
 
 
-def key_facts(text: str, amounts: int = 3, percentages: int = 2, terms: int = 3) -> list[Fact]:
-    """The document's key facts, most telling first: parties, dates (own, effective, expiry), term and
+def key_facts(text: str, amounts: int = 3, percentages: int = 2, terms: int = 3,
+              title_span: tuple[int, int] | None = None) -> list[Fact]:
+    """The document's key facts, most telling first: its title line (where given), parties, dates (own, effective, expiry), term and
     notice durations, the first distinct amounts and percentages, the first defined terms."""
     facts: list[Fact] = []
+    if title_span is not None:           # the title as the document writes it: quoted alone, it is a line
+        s, e = title_span
+        facts.append(Fact("title", "Title", " ".join(text[s:e].split()), s, e, (s, e)))
     parties = find_parties(text)
     if parties:
         facts.append(_fact(text, "parties", "Parties", "; ".join(p.value for p in parties),
@@ -235,10 +239,19 @@ def _self_sentence(text: str) -> str:
     return text[s:e]
 
 
+def _title_span(text: str, title: str) -> tuple[int, int] | None:
+    """Where the title is written in the document's opening (whitespace may differ), or None."""
+    words = [re.escape(w) for w in title.rstrip("…").split()]
+    if not words:
+        return None
+    m = re.search(r"\W*".join(words), text[:4000])
+    return m.span() if m else None
+
+
 def fact_sheet(text: str, given_title: str = "") -> FactSheet:
     """The title, description and key facts of one document's text."""
     title = document_title(text, given_title)
-    facts = key_facts(text)
+    facts = key_facts(text, title_span=_title_span(text, title))
     kind = _kind_of(title, self_noun(text))
     short = describe(text, kind, [f for f in facts if f.kind != "parties"])
     return FactSheet(title, describe(text, kind, facts, title=title), facts, kind, short)

@@ -154,14 +154,15 @@ def _candidates(head: str) -> list[str]:
 
 
 def document_title(text: str, given: str = "", limit: int = TITLE_CHARS) -> str:
-    """The document's title: `given` (a file's metadata title, or one found before) when it reads as a
-    title, else the best title-like line of the opening, else its first line with a letter."""
+    """The document's title: `given` (a file's metadata title) when it reads as a title and is not merely
+    the text's first line, else the best title-like line of the opening, else its first line with a letter."""
     head = text[:_HEAD]
     lines = [_clean(x).casefold() for x in text.splitlines() if x.strip()]
     repeated = Counter(lines)
     noun = self_noun(text)
-    given = _clean(given or "")
-    if given and not _rejected(given, repeated) and _score(given, 0, noun) > 0:
+    derived = first_line(text, limit)
+    given = "" if not given or given == derived or given.rstrip("…") in derived else _clean(given)
+    if given and not _rejected(given, repeated) and _score(given, 0, noun) > 0:      # a file's own title
         return _trim(given, limit)
     best, best_score = "", 0.0
     cands = _candidates(head)[:40]
