@@ -125,8 +125,11 @@ FACTS_SHARE = 1.5      # x the opening quote's cap: what a document page may spe
 
 def facts_budget(params: OfflineParams, scale: float, budget: float) -> float:
     """Characters a document page may spend on its key facts' quotes: the opening quote they replace and
-    half as much again, which the page's key passages give up (so the page's size is what it was)."""
-    return FACTS_SHARE * opening_cap(params, scale, budget)
+    up to half as much again, which the page's key passages give up (so the page's size is what it was;
+    a page without key passages has nothing to give)."""
+    cap = opening_cap(params, scale, budget)
+    passages = key_passage_count(params, budget) * params.key_passage_chars
+    return cap + min((FACTS_SHARE - 1.0) * cap, passages / 2)
 
 
 def passages_budget(params: OfflineParams, scale: float, budget: float, facts_spent: float) -> float:

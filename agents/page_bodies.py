@@ -193,12 +193,14 @@ class PageMaker:
             if f.kind == "term" and key in groups:
                 continue            # a term defined in a sentence already quoted (a party's alias) says nothing new
             groups.setdefault(key, []).append(f)
+        outline = self.cat.outlines.get(doc_id)
+        short = outline is not None and 0 < outline.chars < SHORT_DOCUMENT     # no room to spare on its page
         lines, spent, shown = [], 0.0, []
         title = [(span, facts) for span, facts in groups.items() if facts[0].kind == "title"]
         rest = [(span, facts) for span, facts in groups.items() if facts[0].kind != "title"]
         for (s, e), facts in rest + title:      # the title line last: the page's title already says it
             cost = (e - s) + 40 + 20 * len(facts)
-            if spent + cost > (budget if shown or facts[0].kind == "title" else 2 * budget):
+            if spent + cost > (budget if shown or facts[0].kind == "title" or short else 2 * budget):
                 continue            # the first fact (parties or date, most telling first) may take twice
             q = self.quote(doc_id, s, e)        # the sheet's span: the whole sentence, capped around its fact
             if not q:
