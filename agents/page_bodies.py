@@ -198,10 +198,11 @@ class PageMaker:
         lines, spent, shown = [], 0.0, []
         title = [(span, facts) for span, facts in groups.items() if facts[0].kind == "title"]
         rest = [(span, facts) for span, facts in groups.items() if facts[0].kind != "title"]
-        for (s, e), facts in rest + title:      # the title line last: the page's title already says it
+        for (s, e), facts in (rest + title if short else title + rest):   # a short page: the title if room is left
             cost = (e - s) + 40 + 20 * len(facts)
-            if spent + cost > (budget if shown or facts[0].kind == "title" or short else 2 * budget):
-                continue            # the first fact (parties or date, most telling first) may take twice
+            first = facts[0].kind != "title" and all(f.kind == "title" for f in shown)
+            if spent + cost > (2 * budget if first and not short else budget):
+                continue            # the first fact after the title (parties or date) may take twice
             q = self.quote(doc_id, s, e)        # the sheet's span: the whole sentence, capped around its fact
             if not q:
                 continue

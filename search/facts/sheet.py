@@ -213,7 +213,7 @@ def describe(text: str, kind: str, facts: list[Fact], limit: int = 160, title: s
         said = {"Effective date": "effective", "Period ended": "period ended", "Expiry date": "expiring"}
         parts.append(f", {said.get(date.label, 'dated')} {date.value}")
     line = "".join(parts)
-    if title and kind.casefold() == title.casefold() and names and not re.search(r"[가-힣]", kind):
+    if title and kind.casefold() == title.casefold() and len(names) >= 2 and not re.search(r"[가-힣]", kind):
         line = "".join(parts[1:]).lstrip(" ,")
         line = line[:1].upper() + line[1:]
     if not names and not date:

@@ -78,6 +78,12 @@ class ScopeResolver:
             if p.type == "document":
                 self._add_document_page(index, p)
         self._head_df = {t: len(v) for t, v in self._head_postings.items()}
+        # a title several documents share ("SUPPLY AGREEMENT") names a kind of document, not one document
+        titles: dict[frozenset, int] = {}
+        for slug in self._head_terms:
+            key = frozenset(page_index.title_terms(slug))
+            titles[key] = titles.get(key, 0) + 1
+        self._shared_title = {slug for slug in self._head_terms if titles[frozenset(page_index.title_terms(slug))] > 1}
         # collection title terms that most collections share ("documents", "agreements") name no kind
         colls = [p for p in pages if p.type == "collection"]
         cdf: dict[str, int] = {}
@@ -126,7 +132,8 @@ class ScopeResolver:
             share, matched = self.page_index.title_match(slug, q_set)
             head = self._head_terms.get(slug, set())
             rare = {t for t in q_set & head & names if self._head_df.get(t, 0) <= rare_df and t not in matched}
-            if len(rare) >= 2 or (rare and share >= 0.5) or (share >= 0.99 and len(matched) >= 3):
+            whole_title = share >= 0.99 and len(matched) >= 3 and slug not in self._shared_title
+            if len(rare) >= 2 or (rare and share >= 0.5) or whole_title:
                 strength = 2 * share + sum(math.log(n_docs / self._head_df.get(t, 1)) for t in rare)
                 out.append(DocCandidate(strength, score_of.get(slug, 0.0), slug, matched | rare))
         return out
