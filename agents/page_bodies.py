@@ -185,8 +185,9 @@ class PageMaker:
         return ["Defines " + ", ".join(names[:8]) + "."] if names else []
 
     def _key_facts(self, doc_id: str, budget: float) -> tuple[list[str], float]:
-        """A "Key facts" section: each fact's value, then the quote of the sentence that states it (facts
-        stated by one sentence share its quote), within `budget` characters; and the characters spent."""
+        """A "Key facts" section: each fact as a heading ("Effective date: 2023-03-01"), then the quote of the
+        sentence that states it (facts stated by one sentence share its quote), within `budget` characters;
+        and the characters spent."""
         groups: dict[tuple[int, int], list[Fact]] = {}
         for f in self.sheet(doc_id).facts:
             key = next((q for q in groups if q[0] < f.quote[1] and f.quote[0] < q[1]), f.quote)
@@ -206,8 +207,8 @@ class PageMaker:
             q = self.quote(doc_id, s, e)        # the sheet's span: the whole sentence, capped around its fact
             if not q:
                 continue
-            said = "; ".join(f"**{f.label}:** {self.label(redact(f.value))}" for f in facts)
-            line = f"- {said}\n\n{q}"
+            said = "; ".join(f"{f.label}: {self.label(redact(f.value))}" for f in facts)
+            line = f"### {said}\n\n{q}"         # a heading: the quote is found by what it states
             if facts[0].kind == "title":
                 lines.insert(0, line)           # shown first
             else:

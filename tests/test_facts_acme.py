@@ -53,12 +53,12 @@ def test_key_facts_are_quoted_on_the_pages(pages):
         section = p.body.split("## Key facts", 1)[1]
         assert "> [!quote]" in section
     msa = pages["doc-contracts-msa-brightline-logistics"]
-    assert "**Effective date:** 2023-03-01" in msa.body
+    assert "### Effective date: 2023-03-01" in msa.body or "; Effective date: 2023-03-01" in msa.body
     assert "made on 1 March 2023" in msa.body
     # the title says what kind of document it is; the description does not repeat it
     assert msa.description == "Between KESTREL INSTRUMENTS LTD and BRIGHTLINE LOGISTICS PLC, effective 2023-03-01."
     ko = pages["doc-ko-hanbit-supply-contract"]
-    assert "**Parties:** 케스트럴인스트루먼트코리아 주식회사 (“갑”); 한빛전자 주식회사 (“을”)" in ko.body
+    assert "### Parties: 케스트럴인스트루먼트코리아 주식회사 (“갑”); 한빛전자 주식회사 (“을”)" in ko.body
     nda = pages["doc-contracts-nda-brightline-logistics"]
     assert "Brightline Logistics plc" in nda.description and "2023-01-10" in nda.description
 

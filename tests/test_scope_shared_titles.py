@@ -1,0 +1,60 @@
+"""A title several document pages share ("SUPPLY AGREEMENT", from `search.facts.title`) names a kind of
+document, not one document: a question about "supply agreements" is scoped to their collection, while a
+question naming a document's parties is still scoped to that document."""
+
+import pytest
+
+from tests.test_answer import DOCS, _q, _slug
+from wikigen.ask.retrieval import Answerer
+from wikigen.search.index import CorpusIndex
+from wikigen.wiki.markup import format_quote
+from wikigen.wiki.page import Page
+from wikigen.wiki.store import Wiki
+
+
+@pytest.fixture(scope="module")
+def answerer(tmp_path_factory):
+    root = tmp_path_factory.mktemp("shared-titles")
+    corpus = root / "corpus"
+    for d, t in DOCS.items():
+        p = corpus / f"{d}.txt"
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_bytes(t.encode("utf-8"))
+    idx, _ = CorpusIndex.build(corpus, root / "index")
+    wiki = Wiki.create(root / "wiki", idx, max_ratio=10.0)
+    pages = []
+    for doc, title, desc, opening in [
+        ("supply/alpha-supply", "SUPPLY AGREEMENT", "Between ALPHA WIDGETS LTD and ZENITH FOODS PLC.",
+         "This Supply Agreement is made on 2 May 2021 between ALPHA WIDGETS LTD (\"Alpha\") and ZENITH FOODS PLC (\"Zenith\")."),
+        ("supply/beta-supply", "SUPPLY AGREEMENT", "Between BETA METALS INC and ORION RETAIL LLC.",
+         "This Supply Agreement is made on 9 June 2022 between BETA METALS INC (\"Beta\") and ORION RETAIL LLC (\"Orion\")."),
+        ("nda/gamma-nda", "MUTUAL NON-DISCLOSURE AGREEMENT", "Between GAMMA SOFT LTD and DELTA HEALTH LTD.",
+         "This Mutual Non-Disclosure Agreement is made on 1 March 2020 between GAMMA SOFT LTD and DELTA HEALTH LTD."),
+    ]:
+        kind = "kind-supply" if doc.startswith("supply") else "kind-nda"
+        pages.append(Page(slug=_slug(doc), title=title, owner="agent-1", description=desc, type="document",
+                          sources=[doc], body=f"{format_quote(_q(doc, opening))}\n\nIn [[{kind}]].\n"))
+    pages.append(Page(slug="kind-supply", title="Supply agreements", owner="agent-1", description="2 documents.",
+                      type="collection", sources=["supply/alpha-supply", "supply/beta-supply"],
+                      body="- [[doc-supply-alpha-supply]]\n- [[doc-supply-beta-supply]]\n"))
+    pages.append(Page(slug="kind-nda", title="Non-disclosure agreements", owner="agent-1", description="1 document.",
+                      type="collection", sources=["nda/gamma-nda"], body="- [[doc-nda-gamma-nda]]\n"))
+    for p in pages:
+        wiki.write(p, agent="agent-1", session=1)
+    return Answerer.open(root / "wiki")
+
+
+def test_a_shared_title_scopes_to_the_collection(answerer):
+    r = answerer.ask("Which supply agreements contain an audit clause?", mode="wiki+search")
+    assert r.scope["kind"] == "collection" and r.scope["pages"] == ["kind-supply"]
+
+
+def test_a_unique_title_still_names_its_document(answerer):
+    r = answerer.ask("Under the mutual non-disclosure agreement, which law governs?", mode="wiki+search")
+    assert r.scope["kind"] == "document" and r.scope["pages"] == ["doc-nda-gamma-nda"]
+
+
+def test_parties_still_name_a_document_with_a_shared_title(answerer):
+    q = "Consider the Supply Agreement between BETA METALS INC and ORION RETAIL LLC. Which law governs it?"
+    r = answerer.ask(q, mode="wiki+search")
+    assert r.scope["kind"] == "document" and r.scope["pages"] == ["doc-supply-beta-supply"]
