@@ -24,9 +24,9 @@ def answerer(tmp_path_factory):
     wiki = Wiki.create(root / "wiki", idx, max_ratio=10.0)
     pages = []
     for doc, title, desc, opening in [
-        ("supply/alpha-supply", "SUPPLY AGREEMENT", "Between ALPHA WIDGETS LTD and ZENITH FOODS PLC.",
+        ("supply/alpha-supply", "MASTER SUPPLY AGREEMENT", "Between ALPHA WIDGETS LTD and ZENITH FOODS PLC.",
          "This Supply Agreement is made on 2 May 2021 between ALPHA WIDGETS LTD (\"Alpha\") and ZENITH FOODS PLC (\"Zenith\")."),
-        ("supply/beta-supply", "SUPPLY AGREEMENT", "Between BETA METALS INC and ORION RETAIL LLC.",
+        ("supply/beta-supply", "MASTER SUPPLY AGREEMENT", "Between BETA METALS INC and ORION RETAIL LLC.",
          "This Supply Agreement is made on 9 June 2022 between BETA METALS INC (\"Beta\") and ORION RETAIL LLC (\"Orion\")."),
         ("nda/gamma-nda", "MUTUAL NON-DISCLOSURE AGREEMENT", "Between GAMMA SOFT LTD and DELTA HEALTH LTD.",
          "This Mutual Non-Disclosure Agreement is made on 1 March 2020 between GAMMA SOFT LTD and DELTA HEALTH LTD."),
@@ -45,7 +45,7 @@ def answerer(tmp_path_factory):
 
 
 def test_a_shared_title_scopes_to_the_collection(answerer):
-    r = answerer.ask("Which supply agreements contain an audit clause?", mode="wiki+search")
+    r = answerer.ask("Which master supply agreements contain an audit clause?", mode="wiki+search")
     assert r.scope["kind"] == "collection" and r.scope["pages"] == ["kind-supply"]
 
 
