@@ -15,8 +15,8 @@ CARD = "4111 1111 1111 1111"
 KEYLINE = "MIIEpAIBAAKCAQEA3Tz2mr7SZiAMfQyuvBjM9Oi8Q5l1b0mZ7Xh8Yc9Jk2LpQ4rS"
 RUNBOOK = f"""Database Runbook: aws_access_key_id = {AWS} and password: hunter2
 
-1. Access. The operator connects with the service account. The access key is
-aws_access_key_id = {AWS} and the database password: hunter2 for the primary.
+1. Access. The operator connects with the service account. Since 1 March 2024 the key is
+aws_access_key_id = {AWS}. The database password: hunter2 for the primary.
 
 2. Billing. Charges go to the corporate card {CARD} every month for the hosting fees.
 
@@ -60,6 +60,8 @@ def test_build_keeps_secrets_out_of_pages_log_git_and_answers(tmp_path, capsys):
     history = subprocess.run(["git", "log", "-p", "--all"], cwd=wiki, capture_output=True, text=True).stdout
     assert not [s for s in SECRETS if s in history]
     log = (wiki / ".wikigen" / "progress.jsonl").read_text(encoding="utf-8")
+    # the document page's key facts quote the dated sentence, which holds the key: that quote is kept out
+    # (the sentence is short, so the page of this short document has room for it)
     assert "kept out of the wiki, a quote holding AWS Access Key at chars" in log and "runbooks/db" in log
     assert (wiki / "doc-runbooks-db.md").is_file()          # the document still has its page
     capsys.readouterr()

@@ -133,6 +133,8 @@ def _candidates(head: str) -> list[str]:
     """The opening's lines, and in a long (flattened) line its runs of capitalised words."""
     out = []
     for raw in head.splitlines():
+        if re.match(r"^\s*-{3,}.*-{3,}\s*$", raw):
+            continue                     # an armour line ("-----BEGIN ...-----") or a rule
         line = _clean(raw)
         if not line:
             continue
@@ -150,6 +152,9 @@ def _candidates(head: str) -> list[str]:
     for c in out:      # "X AGREEMENT BY AND BETWEEN A AND B, dated ...": the title is what comes before
         cut = re.split(r"\s+(?:by\s+and\s+)?between\b|,?\s+dated\b|\s+among\b", c, maxsplit=1, flags=re.I)[0]
         more += [cut, c] if cut and cut != c else [c]
+        head_ = c.split(": ", 1)[0]       # "Runbook: Deploy" keeps its whole line first; "Name: key = ..." its name
+        if head_ != c:
+            more.append(head_)
     return [c for c in more if c]
 
 
