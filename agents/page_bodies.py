@@ -188,20 +188,23 @@ class PageMaker:
         """A "Key facts" section: each fact as a heading ("Effective date: 2023-03-01"), then the quote of the
         sentence that states it (facts stated by one sentence share its quote), within `budget` characters;
         and the characters spent."""
-        groups: dict[tuple[int, int], list[Fact]] = {}
+        groups: list[tuple[tuple[int, int], list[Fact]]] = []      # in the sheet's order (most telling first)
         for f in self.sheet(doc_id).facts:
-            key = next((q for q in groups if q[0] < f.quote[1] and f.quote[0] < q[1]), f.quote)
-            if f.kind == "term" and key in groups:
-                continue            # a term defined in a sentence already quoted (a party's alias) says nothing new
-            groups.setdefault(key, []).append(f)
+            i = next((i for i, (q, _) in enumerate(groups) if q[0] < f.quote[1] and f.quote[0] < q[1]), None)
+            if i is None:
+                groups.append((f.quote, [f]))
+            elif f.kind != "term":  # a term defined in a sentence already quoted (a party's alias) says nothing new
+                (qs, qe), facts = groups[i]
+                groups[i] = ((min(qs, f.quote[0]), max(qe, f.quote[1])), facts + [f])   # the quote carries every fact
         outline = self.cat.outlines.get(doc_id)
         short = outline is not None and 0 < outline.chars < SHORT_DOCUMENT     # no room to spare on its page
         lines, spent, shown = [], 0.0, []
-        title = [(span, facts) for span, facts in groups.items() if facts[0].kind == "title"]
-        rest = [(span, facts) for span, facts in groups.items() if facts[0].kind != "title"]
-        for (s, e), facts in (rest + title if short else title + rest):   # a short page: the title if room is left
+        title = [(span, facts) for span, facts in groups if all(f.kind == "title" for f in facts)]
+        rest = [(span, facts) for span, facts in groups if not all(f.kind == "title" for f in facts)]
+        for span, facts in (rest + title if short else title + rest):   # a short page: the title if room is left
+            s, e = span
             cost = (e - s) + 40 + 20 * len(facts)
-            first = facts[0].kind != "title" and all(f.kind == "title" for f in shown)
+            first = (span, facts) in rest and all(f.kind == "title" for f in shown)
             if spent + cost > (2 * budget if first and not short else budget):
                 continue            # the first fact after the title (parties or date) may take twice
             q = self.quote(doc_id, s, e)        # the sheet's span: the whole sentence, capped around its fact
@@ -209,7 +212,7 @@ class PageMaker:
                 continue
             said = "; ".join(f"{f.label}: {self.label(redact(f.value))}" for f in facts)
             line = f"### {said}\n\n{q}"         # a heading: the quote is found by what it states
-            if facts[0].kind == "title":
+            if (span, facts) in title:
                 lines.insert(0, line)           # shown first
             else:
                 lines.append(line)
