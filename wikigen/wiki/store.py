@@ -23,6 +23,7 @@ from wikigen.core.errors import OwnershipError, PageError, SearchIndexError, Siz
 from wikigen.wiki.page import Page, parse_page, render_page, validate_owner, validate_page, validate_slug, is_reserved
 from wikigen.wiki.quotes import QuoteCheck, verify_page
 from wikigen.wiki.freshness import stamp_hashes
+from wikigen.wiki.injection import mark_page
 from wikigen.wiki.secrets import refuse_secrets
 from wikigen.wiki.size_guard import SizeTracker
 from wikigen.wiki.sources import Sources
@@ -197,6 +198,7 @@ class Wiki:
         validate_page(page)
         page, checks = verify_page(page, self.sources)
         page = stamp_hashes(page, self.sources)
+        page = page.with_(body=mark_page(page.body))     # quoted text that addresses an AI agent is marked
         refuse_secrets(page)
         path = self.path(page.slug)
         with self._lock(f"page-{page.slug}"):
