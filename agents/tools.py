@@ -163,6 +163,15 @@ class ToolBox:
         self._remember(self._pages, slug)
         return result
 
+    def merge_pages(self, keep: str, gone: str):
+        """Merge this agent's page `gone` into its page `keep` (wikigen.wiki.merge: `gone` is archived as
+        deprecated, redirects to `keep`, links follow). Python API only; returns the MergeReport."""
+        from wikigen.wiki.merge import merge_pages
+
+        report = merge_pages(self.wiki, keep, gone, agent=self.agent, session=self.session)
+        self._remember(self._pages, keep)
+        return report
+
     # --- what a planning agent reads besides the tools (Python API only; not offered to a model) ---
 
     def corpus_size(self) -> tuple[int, int]:

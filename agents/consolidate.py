@@ -1,0 +1,218 @@
+"""Consolidation: what an offline agent does in a session that finds nothing new to write.
+
+    Consolidator(tools, agent, session).run() -> {action: count}
+
+Each action changes only the agent's own pages, through the ToolBox (quotes verified, ownership, size
+guard), never deletes a page, and is logged in the progress log with its reason (fields `consolidation`,
+`reason` and the action's counts):
+
+* **reverify** - every quote of the agent's pages is read again from the current sources at its span;
+  a quote that no longer matches is named (the build's freshness refresh re-anchors or removes it);
+* **merge** - a topic page all of whose quotes another of the agent's topic pages already carries is one
+  subject with it: it is merged into that page (wikigen.wiki.merge: archived as `deprecated`, redirect,
+  links repaired);
+* **relate** - pages that share documents link each other: a topic page links the topic pages that quote
+  the most of the same documents, a document page the document pages that share the most topic pages
+  with it; at most RELATE_PER_SESSION new links a page a session, up to RELATE_MAX, so the link graph
+  densifies session by session;
+* **describe** - an empty description is filled from what the page holds (how many documents it
+  quotes, its topics); the index page, regenerated after every session, lists them.
+
+What consolidation adds to a page sits in its tail (`Related pages:` and `## Merged from` sections),
+which a later revision of the page keeps (`carry_tail`).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections import Counter, defaultdict
+
+from wikigen.core.errors import WikigenError
+from wikigen.core.text import one_line
+from wikigen.wiki.merge import MERGED_HEADING, read_redirects
+from wikigen.wiki.page import Page, parse_page
+
+log = logging.getLogger(__name__)
+
+RELATED = "Related pages: "
+RELATE_PER_SESSION = 3
+RELATE_MAX = 9
+MIN_SHARED = 1
+ACTIONS = ("reverify", "merge", "relate", "describe")
+REASONS = {
+    "reverify": "nothing new to write: every quote is read again from the current sources",
+    "merge": "all quotes of the merged page are already on the kept page: one subject",
+    "relate": "pages that share documents link each other, so the link graph densifies",
+    "describe": "empty descriptions filled from what the page holds, for the index page and search",
+}
+
+
+def split_tail(body: str) -> tuple[str, str]:
+    """(head, tail): the tail starts at the first consolidation line (`Related pages:`, `## Merged from`)."""
+    lines = body.split("\n")
+    for i, line in enumerate(lines):
+        if line.startswith(RELATED) or line.startswith(MERGED_HEADING):
+            return "\n".join(lines[:i]).rstrip("\n"), "\n".join(lines[i:]).strip("\n")
+    return body.rstrip("\n"), ""
+
+
+def carry_tail(old_body: str, new_body: str) -> str:
+    """A rebuilt body that keeps what consolidation added to the old one."""
+    _, tail = split_tail(old_body)
+    head, new_tail = split_tail(new_body)
+    if not tail or new_tail:
+        return new_body
+    return f"{head}\n\n{tail}\n"
+
+
+def _cosine(a: set, b: set) -> float:
+    return len(a & b) / math.sqrt(len(a) * len(b)) if a and b else 0.0
+
+
+class Consolidator:
+    def __init__(self, tools, agent: str, session: int):
+        self.tools, self.me, self.session = tools, agent, session
+        self.pages: dict[str, Page] = {}
+        self.counts: Counter = Counter()
+
+    def load(self) -> None:
+        self.pages = {}
+        for info in self.tools.list_pages():
+            try:
+                self.pages[info["slug"]] = parse_page(self.tools.read_page(info["slug"]))
+            except WikigenError as e:
+                log.warning("consolidation: %s: %s", info["slug"], e)
+
+    def mine(self, type_: str | None = None) -> list[Page]:
+        return [p for s, p in sorted(self.pages.items()) if p.owner == self.me and (type_ is None or p.type == type_)]
+
+    def run(self) -> dict[str, int]:
+        self.load()
+        self.reverify()
+        self.merge()
+        self.relate()
+        self.describe()
+        return {a: self.counts[a] for a in ACTIONS}
+
+    def _write(self, page: Page) -> bool:
+        try:
+            self.tools.write_page(slug=page.slug, title=page.title, description=page.description, body=page.body,
+                                  type=page.type, sources=page.sources, aliases=page.aliases, status=page.status)
+        except WikigenError as e:
+            log.info("consolidation: %s not written: %s", page.slug, e)
+            return False
+        self.pages[page.slug] = page
+        return True
+
+    # -- the actions ---------------------------------------------------------------------------------
+
+    def reverify(self) -> None:
+        checked, failed = 0, []
+        for page in self.mine():
+            for q in page.quotes():
+                checked += 1
+                try:
+                    ok = self.tools.read_document(q.doc_id, q.start, q.end).text == q.text
+                except WikigenError:
+                    ok = False
+                if not ok:
+                    failed.append(f"{page.slug}: {q.doc_id} (chars {q.start}-{q.end})")
+        self.entry("reverify", [p.slug for p in self.mine()] if failed else [],
+                   f"{checked} quotes re-read from the sources, {len(failed)} no longer at their span",
+                   quotes=checked, failed=failed[:20], n_failed=len(failed))
+
+    def merge(self) -> None:
+        topics = self.mine("topic")
+        spans = {p.slug: {(q.doc_id, q.start, q.end) for q in p.quotes()} for p in topics}
+        merged: list[str] = []
+        gone: set[str] = set()
+        for small in sorted(topics, key=lambda p: (len(spans[p.slug]), p.slug)):
+            if small.slug in gone or not spans[small.slug]:
+                continue
+            into = [p for p in topics if p.slug != small.slug and p.slug not in gone
+                    and spans[small.slug] <= spans[p.slug] and len(spans[p.slug]) > len(spans[small.slug])]
+            if not into:
+                continue
+            keep = min(into, key=lambda p: (len(spans[p.slug]), p.slug))
+            try:
+                self.tools.merge_pages(keep.slug, small.slug)
+            except WikigenError as e:
+                log.info("consolidation: merge %s into %s refused: %s", small.slug, keep.slug, e)
+                continue
+            gone.add(small.slug)
+            merged += [small.slug, keep.slug]
+        if gone:
+            self.load()
+        self.entry("merge", merged, f"{len(gone)} pages merged into pages that carry all their quotes",
+                   merged=len(gone))
+
+    def _doc_sets(self) -> tuple[dict[str, set[str]], dict[str, set[str]]]:
+        """{topic slug: documents it quotes}, {document page slug: topic pages quoting its document}."""
+        topic_docs = {s: {q.doc_id for q in p.quotes()} | set(p.sources) for s, p in self.pages.items()
+                      if p.type == "topic"}
+        doc_page = {p.sources[0]: s for s, p in self.pages.items() if p.type == "document" and p.sources}
+        doc_topics: dict[str, set[str]] = defaultdict(set)
+        for t, docs in topic_docs.items():
+            for d in docs:
+                if d in doc_page:
+                    doc_topics[doc_page[d]].add(t)
+        return topic_docs, doc_topics
+
+    def relate(self) -> None:
+        topic_docs, doc_topics = self._doc_sets()
+        changed, added = [], 0
+        for page in self.mine():
+            table = topic_docs if page.type == "topic" else doc_topics if page.type == "document" else None
+            if table is None or page.slug not in table:
+                continue
+            have = set(page.links())
+            mine = table[page.slug]
+            ranked = sorted(((len(mine & other), _cosine(mine, other), s) for s, other in table.items()
+                             if s != page.slug and s not in have and len(mine & other) >= MIN_SHARED),
+                            key=lambda x: (-x[0], -x[1], x[2]))
+            head, tail = split_tail(page.body)
+            related = [line for line in tail.split("\n") if line.startswith(RELATED)]
+            old = [x.strip() for x in related[0][len(RELATED):].split(",")] if related else []
+            room = min(RELATE_PER_SESSION, RELATE_MAX - len(old))
+            new = [f"[[{s}]]" for _, _, s in ranked[:max(0, room)]]
+            if not new:
+                continue
+            line = RELATED + ", ".join(old + new)
+            rest = [x for x in tail.split("\n") if not x.startswith(RELATED)] if tail else []
+            body = "\n\n".join([head, line] + (["\n".join(rest).strip("\n")] if any(r.strip() for r in rest) else [])) + "\n"
+            if self._write(page.with_(body=body)):
+                changed.append(page.slug)
+                added += len(new)
+        self.entry("relate", changed, f"{added} links added between pages that share documents", links_added=added)
+
+    def describe(self) -> None:
+        _, doc_topics = self._doc_sets()
+        changed = []
+        for page in self.mine():
+            if page.description.strip():
+                continue
+            docs = {q.doc_id for q in page.quotes()} | set(page.sources)
+            if page.type == "document":
+                topics = sorted(doc_topics.get(page.slug, ()), key=lambda s: self.pages[s].title)[:4]
+                names = ", ".join(self.pages[s].title for s in topics)
+                desc = f"{page.title}: {len(page.quotes())} passages quoted" + (f"; topics: {names}" if names else "")
+            else:
+                desc = f"{page.title}: what {len(docs)} documents say, quoted"
+            if self._write(page.with_(description=one_line(desc, 200))):
+                changed.append(page.slug)
+        self.entry("describe", changed, f"{len(changed)} descriptions filled", described=len(changed))
+
+    def entry(self, action: str, pages: list[str], note: str, **extra) -> None:
+        """Count the action and log it with its reason (a reverify is logged even when all is well)."""
+        n = extra.get("quotes", 0) if action == "reverify" else len(pages) if action != "merge" else extra["merged"]
+        self.counts[action] += n
+        if n or action == "reverify":
+            self.tools.log.append(session=self.session, agent=self.me, action=f"consolidation: {action}",
+                                  pages=pages, note=note, consolidation=action, reason=REASONS[action],
+                                  **{k: v for k, v in extra.items()})
+
+
+def redirected(tools) -> set[str]:
+    """Slugs merged into other pages: never written again (the redirect sends their links on)."""
+    return set(read_redirects(tools.wiki.root))
