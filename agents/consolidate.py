@@ -30,7 +30,7 @@ from collections import Counter, defaultdict
 
 from wikigen.core.errors import WikigenError
 from wikigen.core.text import one_line
-from wikigen.wiki.merge import MERGED_HEADING, read_redirects
+from wikigen.wiki.merge import MERGED_HEADING
 from wikigen.wiki.page import Page, parse_page
 
 log = logging.getLogger(__name__)
@@ -208,11 +208,10 @@ class Consolidator:
         n = extra.get("quotes", 0) if action == "reverify" else len(pages) if action != "merge" else extra["merged"]
         self.counts[action] += n
         if n or action == "reverify":
-            self.tools.log.append(session=self.session, agent=self.me, action=f"consolidation: {action}",
-                                  pages=pages, note=note, consolidation=action, reason=REASONS[action],
-                                  **{k: v for k, v in extra.items()})
+            self.tools.append_log(f"consolidation: {action}", note=note, pages=pages, consolidation=action,
+                                  reason=REASONS[action], **extra)
 
 
 def redirected(tools) -> set[str]:
     """Slugs merged into other pages: never written again (the redirect sends their links on)."""
-    return set(read_redirects(tools.wiki.root))
+    return set(tools.redirects())

@@ -172,6 +172,12 @@ class ToolBox:
         self._remember(self._pages, keep)
         return report
 
+    def redirects(self) -> dict[str, str]:
+        """Pages merged into others: {merged slug: the slug it redirects to} (wikigen.wiki.merge)."""
+        from wikigen.wiki.merge import read_redirects
+
+        return read_redirects(self.wiki.root)
+
     # --- what a planning agent reads besides the tools (Python API only; not offered to a model) ---
 
     def corpus_size(self) -> tuple[int, int]:
@@ -200,12 +206,14 @@ class ToolBox:
         return entries[-limit:]
 
     def append_log(self, action: str, note: str = "", pages: Iterable[str] = (), queries: Iterable[str] = (),
-                   docs: Iterable[str] = ()) -> None:
-        """Add one entry to the shared progress log, as this agent in this session."""
+                   docs: Iterable[str] = (), **fields) -> None:
+        """Add one entry to the shared progress log, as this agent in this session (with extra `fields`
+        from the Python API, e.g. a consolidation's reason and counts)."""
         action = str(action).strip()
         if not action:
             raise ToolError("append_log needs an action (a few words: what you did)")
         extra = {"note": note} if note else {}
+        extra.update(fields)
         self.log.append(session=self.session, agent=self.agent, action=action, pages=list(pages),
                         queries=list(queries), docs=list(docs), **extra)
 
