@@ -15,6 +15,10 @@ guard), never deletes a page, and is logged in the progress log with its reason 
   the most of the same documents, a document page the document pages that share the most topic pages
   with it; at most RELATE_PER_SESSION new links a page a session, up to RELATE_MAX, so the link graph
   densifies session by session;
+* **prune** - only when the size budget is tight (the wiki above TIGHT of its limit): the quotes of
+  the agent's pages that no question-like probe reaches (each page's title and aliases, searched over
+  every quote of the wiki, top PROBE_K) are dropped from its pages; the dropped spans are logged, and a
+  later revision leaves them out (`dropped_spans`). Pages are never deleted;
 * **describe** - an empty description is filled from what the page holds (how many documents it
   quotes, its topics); the index page, regenerated after every session, lists them.
 
@@ -30,6 +34,7 @@ from collections import Counter, defaultdict
 
 from wikigen.core.errors import WikigenError
 from wikigen.core.text import one_line
+from wikigen.wiki.markup import scan_quotes
 from wikigen.wiki.merge import MERGED_HEADING
 from wikigen.wiki.page import Page, parse_page
 
@@ -39,11 +44,14 @@ RELATED = "Related pages: "
 RELATE_PER_SESSION = 3
 RELATE_MAX = 9
 MIN_SHARED = 1
-ACTIONS = ("reverify", "merge", "relate", "describe")
+TIGHT = 0.9
+PROBE_K = 20
+ACTIONS = ("reverify", "merge", "relate", "prune", "describe")
 REASONS = {
     "reverify": "nothing new to write: every quote is read again from the current sources",
     "merge": "all quotes of the merged page are already on the kept page: one subject",
     "relate": "pages that share documents link each other, so the link graph densifies",
+    "prune": "the size budget is tight: quotes that no question-like probe reaches are dropped",
     "describe": "empty descriptions filled from what the page holds, for the index page and search",
 }
 
@@ -92,6 +100,7 @@ class Consolidator:
         self.reverify()
         self.merge()
         self.relate()
+        self.prune()
         self.describe()
         return {a: self.counts[a] for a in ACTIONS}
 
@@ -186,6 +195,41 @@ class Consolidator:
                 added += len(new)
         self.entry("relate", changed, f"{added} links added between pages that share documents", links_added=added)
 
+    def unreached(self) -> set[tuple[str, str, int, int]]:
+        """(slug, doc id, start, end) of the agent's quotes that no probe reaches."""
+        from wikigen.ask.page_index import PageIndex
+
+        pages = list(self.pages.values())
+        index = PageIndex.build(pages)
+        reached: set[tuple[str, str, int, int]] = set()
+        for p in pages:
+            for probe in dict.fromkeys([p.title, *p.aliases]):
+                for h in index.search_quotes(probe, k=PROBE_K):
+                    u = h.unit
+                    reached.add((u.slug, u.doc_id, u.start, u.end))
+        return {(p.slug, q.doc_id, q.start, q.end) for p in self.mine() for q in p.quotes()} - reached
+
+    def prune(self) -> None:
+        chars, limit = self.tools.wiki_size()
+        if not limit or chars <= TIGHT * limit:
+            return
+        drop = self.unreached()
+        changed, dropped = [], []
+        for page in self.mine():
+            gone = [b for b in scan_quotes(page.body) if (page.slug, b.quote.doc_id, b.quote.start, b.quote.end) in drop]
+            if not gone or len(gone) == len(page.quotes()):
+                continue              # a page keeps at least one quote: pruning never empties a page
+            lines = page.body.split("\n")
+            cut = {i for b in gone for i in range(b.header_line, b.end_line)}
+            body = "\n".join(x for i, x in enumerate(lines) if i not in cut)
+            while "\n\n\n" in body:
+                body = body.replace("\n\n\n", "\n\n")
+            if self._write(page.with_(body=body)):
+                changed.append(page.slug)
+                dropped += [f"{b.quote.doc_id}|{b.quote.start}|{b.quote.end}" for b in gone]
+        self.entry("prune", changed, f"{len(dropped)} quotes no probe reaches dropped (wiki at {chars / limit:.0%} "
+                   "of its size limit)", dropped=dropped, quotes_dropped=len(dropped))
+
     def describe(self) -> None:
         _, doc_topics = self._doc_sets()
         changed = []
@@ -205,11 +249,27 @@ class Consolidator:
 
     def entry(self, action: str, pages: list[str], note: str, **extra) -> None:
         """Count the action and log it with its reason (a reverify is logged even when all is well)."""
-        n = extra.get("quotes", 0) if action == "reverify" else len(pages) if action != "merge" else extra["merged"]
+        n = {"reverify": extra.get("quotes", 0), "merge": extra.get("merged", 0),
+             "prune": extra.get("quotes_dropped", 0)}.get(action, len(pages))
         self.counts[action] += n
         if n or action == "reverify":
             self.tools.append_log(f"consolidation: {action}", note=note, pages=pages, consolidation=action,
                                   reason=REASONS[action], **extra)
+
+
+def dropped_spans(tools) -> set[tuple[str, int, int]]:
+    """(doc id, start, end) of every quote a prune dropped (from the progress log): a revision leaves them out."""
+    out = set()
+    for e in tools.log_entries():
+        if e.get("consolidation") == "prune":
+            for item in e.get("dropped") or []:
+                doc, _, rest = str(item).rpartition("|")
+                doc, _, start = doc.rpartition("|")
+                try:
+                    out.add((doc, int(start), int(rest)))
+                except ValueError:
+                    continue
+    return out
 
 
 def redirected(tools) -> set[str]:

@@ -40,7 +40,7 @@ from wikigen.agents.budget import Budget, Plan, plan_budget, quote_plan, target_
 from wikigen.agents.catalog import Catalog
 from wikigen.agents.figure_pages import FigurePlan, figure_page, owner_doc, plan_figures
 from wikigen.agents.figures import FigureParams, find_figures
-from wikigen.agents.consolidate import Consolidator, carry_tail, redirected, split_tail
+from wikigen.agents.consolidate import Consolidator, carry_tail, dropped_spans, redirected, split_tail
 from wikigen.agents.flagged import flagged_section
 from wikigen.agents.page_bodies import PageMaker, label
 from wikigen.agents.params import DiscoveryParams, OfflineParams
@@ -49,6 +49,7 @@ from wikigen.core.errors import SizeLimitError, WikigenError
 from wikigen.core.slugs import doc_slug, kind_slug
 from wikigen.core.text import one_line
 from wikigen.wiki.injection import mark_page
+from wikigen.wiki.markup import QUOTE_HEADER_RE
 from wikigen.wiki.page import parse_page
 
 if TYPE_CHECKING:
@@ -157,6 +158,7 @@ class _Session(PageMaker):
         self.topic_keys = [k for k in task.topics if not k.startswith(KIND_PREFIX)]
         self.kind_keys = [k[len(KIND_PREFIX):] for k in task.topics if k.startswith(KIND_PREFIX)]
         self.mine: dict[str, dict] = {}
+        self.dropped: set[tuple[str, int, int]] | None = None      # quotes a consolidation pruned
 
     # -- what is known ---------------------------------------------------------------------------
 
@@ -180,6 +182,18 @@ class _Session(PageMaker):
         body = super().doc_body(doc_id)
         extra = flagged_section(self, doc_id)
         return f"{body}\n{extra}" if extra else body
+
+    def quote(self, doc_id: str, start: int, end: int, cap: int | None = None) -> str | None:
+        """A quote as PageMaker makes it, except one a consolidation pruned (wikigen.agents.consolidate)."""
+        made = super().quote(doc_id, start, end, cap)
+        if made is None:
+            return None
+        if self.dropped is None:
+            self.dropped = dropped_spans(self.tools)
+        m = QUOTE_HEADER_RE.match(made.split("\n", 1)[0])
+        if m and (m.group("doc_id"), int(m.group("start")), int(m.group("end"))) in self.dropped:
+            return None
+        return made
 
     def wrote(self, slug: str, info: dict, sources: list[str]) -> None:
         self.known.pages[slug] = info

@@ -172,6 +172,10 @@ class ToolBox:
         self._remember(self._pages, keep)
         return report
 
+    def wiki_size(self) -> tuple[int, float]:
+        """(the wiki's characters now, its size limit in characters)."""
+        return self.wiki.size_now()
+
     def redirects(self) -> dict[str, str]:
         """Pages merged into others: {merged slug: the slug it redirects to} (wikigen.wiki.merge)."""
         from wikigen.wiki.merge import read_redirects

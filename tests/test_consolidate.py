@@ -151,3 +151,26 @@ def test_consolidation_densifies_links_and_never_deletes(consolidated):
     for p in wiki.pages():
         if p.type == "document":
             assert p.description, f"{p.slug}: description still empty"
+
+
+def test_prune_drops_only_unreached_quotes_and_only_when_the_budget_is_tight(tmp_path):
+    from wikigen.agents.consolidate import Consolidator, dropped_spans
+
+    world = make_world(tmp_path, max_ratio=10.0)
+    tools = world.toolbox("agent-1", 3)
+    term = quote_of(ACME, "contracts/acme-msa", TERMINATION)
+    warr = quote_of(GLOBEX, "contracts/globex-supply", WARRANTY)
+    tools.write_page(slug="topic-termination", title="Termination", description="d", body=f"T.\n\n{term}\n\n{warr}\n")
+    before = world.wiki.read("topic-termination").body
+    assert Consolidator(tools, "agent-1", 3).run()["prune"] == 0           # not tight: nothing dropped
+    assert world.wiki.read("topic-termination").body.count("[!quote]") == 2
+    chars, _ = world.wiki.size_now()
+    world.wiki.max_ratio = chars / world.index.corpus_chars / 0.95           # the wiki is at 95% of its limit
+    counts = Consolidator(tools, "agent-1", 3).run()
+    assert counts["prune"] == 1
+    body = world.wiki.read("topic-termination").body
+    assert TERMINATION in body and WARRANTY not in body and body != before
+    [entry] = [e for e in world.log.read().entries if e.get("consolidation") == "prune"]
+    assert entry["reason"] == REASONS["prune"] and entry["pages"] == ["topic-termination"]
+    start = GLOBEX.index(WARRANTY)
+    assert dropped_spans(tools) == {("contracts/globex-supply", start, start + len(WARRANTY))}

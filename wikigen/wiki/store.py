@@ -129,6 +129,10 @@ class Wiki:
         check scans the folder again."""
         self._size.invalidate()
 
+    def size_now(self) -> tuple[int, float]:
+        """(characters of the wiki's files now, the size limit in characters: max_ratio x the corpus)."""
+        return self._size.total_chars(), self.max_ratio * self.sources.corpus_chars
+
     def path(self, slug: str) -> Path:
         return self.root / f"{validate_slug(slug)}.md"
 
