@@ -19,6 +19,9 @@ guard), never deletes a page, and is logged in the progress log with its reason 
   the agent's pages that no question-like probe reaches (each page's title and aliases, searched over
   every quote of the wiki, top PROBE_K) are dropped from its pages; the dropped spans are logged, and a
   later revision leaves them out (`dropped_spans`). Pages are never deleted;
+* **extend** - while the wiki is below EXTEND_BELOW of its size limit, a topic page that only lists some
+  documents of its subject ("Also in ...") quotes them too, at most EXTEND_PER_SESSION a page a session,
+  each quote read through the tools at the span the topic catalog found (needs the agent's PageMaker);
 * **describe** - an empty description is filled from what the page holds (how many documents it
   quotes, its topics); the index page, regenerated after every session, lists them.
 
@@ -45,13 +48,17 @@ RELATE_PER_SESSION = 3
 RELATE_MAX = 9
 MIN_SHARED = 1
 TIGHT = 0.9
+EXTEND_BELOW = 0.75
+EXTEND_PER_SESSION = 8
+FURTHER = "More documents on this subject:"
 PROBE_K = 20
-ACTIONS = ("reverify", "merge", "relate", "prune", "describe")
+ACTIONS = ("reverify", "merge", "relate", "extend", "prune", "describe")
 REASONS = {
     "reverify": "nothing new to write: every quote is read again from the current sources",
     "merge": "all quotes of the merged page are already on the kept page: one subject",
     "relate": "pages that share documents link each other, so the link graph densifies",
     "prune": "the size budget is tight: quotes that no question-like probe reaches are dropped",
+    "extend": "the size budget has room: topic pages quote the documents they only listed",
     "describe": "empty descriptions filled from what the page holds, for the index page and search",
 }
 
@@ -60,7 +67,7 @@ def split_tail(body: str) -> tuple[str, str]:
     """(head, tail): the tail starts at the first consolidation line (`Related pages:`, `## Merged from`)."""
     lines = body.split("\n")
     for i, line in enumerate(lines):
-        if line.startswith(RELATED) or line.startswith(MERGED_HEADING):
+        if line.startswith(RELATED) or line.startswith(MERGED_HEADING) or line.startswith(FURTHER):
             return "\n".join(lines[:i]).rstrip("\n"), "\n".join(lines[i:]).strip("\n")
     return body.rstrip("\n"), ""
 
@@ -79,8 +86,9 @@ def _cosine(a: set, b: set) -> float:
 
 
 class Consolidator:
-    def __init__(self, tools, agent: str, session: int):
+    def __init__(self, tools, agent: str, session: int, maker=None):
         self.tools, self.me, self.session = tools, agent, session
+        self.maker = maker          # the agent's PageMaker (catalog, plan, quote): needed by extend only
         self.pages: dict[str, Page] = {}
         self.counts: Counter = Counter()
 
@@ -90,7 +98,7 @@ class Consolidator:
             try:
                 self.pages[info["slug"]] = parse_page(self.tools.read_page(info["slug"]))
             except WikigenError as e:
-                log.warning("consolidation: %s: %s", info["slug"], e)
+                log.info("consolidation: %s: %s", info["slug"], e)   # merged by another agent meanwhile
 
     def mine(self, type_: str | None = None) -> list[Page]:
         return [p for s, p in sorted(self.pages.items()) if p.owner == self.me and (type_ is None or p.type == type_)]
@@ -100,6 +108,7 @@ class Consolidator:
         self.reverify()
         self.merge()
         self.relate()
+        self.extend()
         self.prune()
         self.describe()
         return {a: self.counts[a] for a in ACTIONS}
@@ -195,6 +204,43 @@ class Consolidator:
                 added += len(new)
         self.entry("relate", changed, f"{added} links added between pages that share documents", links_added=added)
 
+    def extend(self) -> None:
+        if self.maker is None:
+            return
+        chars, limit = self.tools.wiki_size()
+        if not limit or chars >= EXTEND_BELOW * limit:
+            return
+        from wikigen.core.slugs import doc_slug
+
+        topics = {t.slug: t for t in self.maker.cat.topics}
+        changed, added = [], 0
+        for page in self.mine("topic"):
+            t = topics.get(page.slug)
+            if t is None:
+                continue
+            quoted = {q.doc_id for q in page.quotes()}
+            caps = [c for d in quoted if (c := self.maker.plan.get((t.key, d))) is not None]
+            cap = min(caps) if caps else None
+            todo = [d for d in t.doc_ids if d not in quoted and d in t.spans and self.maker.known.has(doc_slug(d))]
+            sections = []
+            for d in todo:
+                if len(sections) >= EXTEND_PER_SESSION:
+                    break
+                q = self.maker.quote(d, *t.spans[d], cap)
+                if q:
+                    sections.append((d, f"## [[{doc_slug(d)}]]\n\n{q}"))
+            if not sections:
+                continue
+            head, tail = split_tail(page.body)
+            if FURTHER not in tail:
+                tail = "\n\n".join(x for x in (tail, FURTHER) if x)
+            body = "\n\n".join([head, tail, *(sec for _, sec in sections)]) + "\n"
+            sources = list(dict.fromkeys([*page.sources, *(d for d, _ in sections)]))
+            if self._write(page.with_(body=body, sources=sources)):
+                changed.append(page.slug)
+                added += len(sections)
+        self.entry("extend", changed, f"{added} quotes added for documents the pages only listed", quotes_added=added)
+
     def unreached(self) -> set[tuple[str, str, int, int]]:
         """(slug, doc id, start, end) of the agent's quotes that no probe reaches."""
         from wikigen.ask.page_index import PageIndex
@@ -250,7 +296,7 @@ class Consolidator:
     def entry(self, action: str, pages: list[str], note: str, **extra) -> None:
         """Count the action and log it with its reason (a reverify is logged even when all is well)."""
         n = {"reverify": extra.get("quotes", 0), "merge": extra.get("merged", 0),
-             "prune": extra.get("quotes_dropped", 0)}.get(action, len(pages))
+             "prune": extra.get("quotes_dropped", 0), "extend": extra.get("quotes_added", 0)}.get(action, len(pages))
         self.counts[action] += n
         if n or action == "reverify":
             self.tools.append_log(f"consolidation: {action}", note=note, pages=pages, consolidation=action,

@@ -215,7 +215,7 @@ class _Session(PageMaker):
         new += self.write_figures()
         new += self.revise(revisable)
         if not new:                          # nothing new to write: consolidate (wikigen.agents.consolidate)
-            self.out.consolidation = Consolidator(self.tools, self.me, self.task.session).run()
+            self.out.consolidation = Consolidator(self.tools, self.me, self.task.session, self).run()
 
     # -- writing ---------------------------------------------------------------------------------
 

@@ -113,7 +113,7 @@ def test_sessions_with_nothing_new_consolidate_and_log_each_action_with_its_reas
         same = [x for x in entries if x["session"] == e["session"] and x["agent"] == e["agent"]]
         assert not any(x["action"] in ("wrote topic pages", "wrote document pages", "revised pages") for x in same)
     kinds = {e["consolidation"] for e in acts}
-    assert {"reverify", "relate", "describe"} <= kinds
+    assert {"reverify", "relate", "extend", "describe"} <= kinds
     rev = [e for e in acts if e["consolidation"] == "reverify"]
     assert all(e["quotes"] > 0 and e["n_failed"] == 0 for e in rev)
     finished = [e for e in entries if e["action"] == "session finished" and e.get("consolidation")]
@@ -126,6 +126,9 @@ def test_consolidation_densifies_links_and_never_deletes(consolidated):
 
     summaries = [e for e in _entries(consolidated) if e["action"] == "session summary"]
     pages = [e["n_pages"] for e in summaries]
+    quotes = [e["quotes"] for e in summaries]
+    assert quotes == sorted(quotes) and quotes[-1] > quotes[1]      # extended, and no revision took quotes back
+    assert all(e["wiki_chars"] <= e["max_ratio"] * e["corpus_chars"] for e in summaries)
     archived = {p.stem for p in (consolidated / "archive").glob("*.md")} if (consolidated / "archive").exists() else set()
     assert all(b >= a - len(archived) for a, b in zip(pages, pages[1:]))
     wiki = open_wiki(consolidated)
