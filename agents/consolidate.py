@@ -8,6 +8,8 @@ guard), never deletes a page, and is logged in the progress log with its reason 
 
 * **reverify** - every quote of the agent's pages is read again from the current sources at its span;
   a quote that no longer matches is named (the build's freshness refresh re-anchors or removes it);
+  the count of quotes re-read goes into the agent's "session finished" entry (an entry of its own only
+  when some quote failed, so the log, which counts against the size budget, stays small);
 * **merge** - a topic page all of whose quotes another of the agent's topic pages already carries is one
   subject with it: it is merged into that page (wikigen.wiki.merge: archived as `deprecated`, redirect,
   links repaired);
@@ -19,12 +21,17 @@ guard), never deletes a page, and is logged in the progress log with its reason 
   the agent's pages that no question-like probe reaches (each page's title and aliases, searched over
   every quote of the wiki, top PROBE_K) are dropped from its pages; the dropped spans are logged, and a
   later revision leaves them out (`dropped_spans`). Pages are never deleted;
-* **extend** - while the wiki is below EXTEND_BELOW of its size limit, a topic page that only lists some
+* **extend** - while the wiki is below GROW_BELOW of its size limit, a topic page that only lists some
   documents of its subject ("Also in ...") quotes them too, at most EXTEND_PER_SESSION a page a session,
   each quote read through the tools at the span the topic catalog found (needs the agent's PageMaker);
+* **flag** - a document page whose document holds text that addresses an AI agent or a tool quotes that
+  line under a heading of its own (wikigen.agents.flagged; the store marks the quote), so readers and
+  `ask` see it;
 * **describe** - an empty description is filled from what the page holds (how many documents it
   quotes, its topics); the index page, regenerated after every session, lists them.
 
+The actions that add text (relate, extend, flag, describe) run only while the wiki is below GROW_BELOW
+of its size limit, as the size guard counts it (characters or tokens, whichever is fuller).
 What consolidation adds to a page sits in its tail (`Related pages:` and `## Merged from` sections),
 which a later revision of the page keeps (`carry_tail`).
 """
@@ -38,6 +45,7 @@ from collections import Counter, defaultdict
 from wikigen.core.errors import WikigenError
 from wikigen.core.text import one_line
 from wikigen.wiki.markup import scan_quotes
+from wikigen.agents.flagged import HEADING as FLAG_HEADING, flagged_section
 from wikigen.wiki.merge import MERGED_HEADING
 from wikigen.wiki.page import Page, parse_page
 
@@ -47,18 +55,19 @@ RELATED = "Related pages: "
 RELATE_PER_SESSION = 3
 RELATE_MAX = 9
 MIN_SHARED = 1
-TIGHT = 0.9
-EXTEND_BELOW = 0.75
+TIGHT = 0.9          # above this share of the size limit, prune; below it nothing is dropped
+GROW_BELOW = 0.6     # actions that add text (relate, extend, flag, describe) run only below this share
 EXTEND_PER_SESSION = 8
 FURTHER = "More documents on this subject:"
 PROBE_K = 20
-ACTIONS = ("reverify", "merge", "relate", "extend", "prune", "describe")
+ACTIONS = ("reverify", "merge", "relate", "extend", "flag", "prune", "describe")
 REASONS = {
     "reverify": "nothing new to write: every quote is read again from the current sources",
     "merge": "all quotes of the merged page are already on the kept page: one subject",
     "relate": "pages that share documents link each other, so the link graph densifies",
     "prune": "the size budget is tight: quotes that no question-like probe reaches are dropped",
     "extend": "the size budget has room: topic pages quote the documents they only listed",
+    "flag": "the document holds text addressed to an AI agent or a tool: quoted and marked, never followed",
     "describe": "empty descriptions filled from what the page holds, for the index page and search",
 }
 
@@ -67,7 +76,7 @@ def split_tail(body: str) -> tuple[str, str]:
     """(head, tail): the tail starts at the first consolidation line (`Related pages:`, `## Merged from`)."""
     lines = body.split("\n")
     for i, line in enumerate(lines):
-        if line.startswith(RELATED) or line.startswith(MERGED_HEADING) or line.startswith(FURTHER):
+        if line.startswith((RELATED, MERGED_HEADING, FURTHER, FLAG_HEADING)):
             return "\n".join(lines[:i]).rstrip("\n"), "\n".join(lines[i:]).strip("\n")
     return body.rstrip("\n"), ""
 
@@ -104,16 +113,26 @@ class Consolidator:
         return [p for s, p in sorted(self.pages.items()) if p.owner == self.me and (type_ is None or p.type == type_)]
 
     def run(self) -> dict[str, int]:
+        """Every action in order; {action: count}, or {} for an agent that owns no page yet."""
         self.load()
+        if not self.mine():
+            return {}
         self.reverify()
         self.merge()
+        self.flag()           # the small, telling additions first; extend, which fills the budget, last
+        self.describe()
         self.relate()
         self.extend()
         self.prune()
-        self.describe()
-        return {a: self.counts[a] for a in ACTIONS}
+        counts = {a: self.counts[a] for a in ACTIONS if self.counts[a]}
+        if self.fullness() >= GROW_BELOW:  # the log counts against the budget: a full wiki logs only changes
+            counts.pop("reverify", None)
+        return counts
 
-    def _write(self, page: Page) -> bool:
+    def _write(self, page: Page, *, grow: bool = True) -> bool:
+        """Write one of the agent's pages; a write that adds text only while the wiki is below GROW_BELOW."""
+        if grow and self.fullness() >= GROW_BELOW:
+            return False
         try:
             self.tools.write_page(slug=page.slug, title=page.title, description=page.description, body=page.body,
                                   type=page.type, sources=page.sources, aliases=page.aliases, status=page.status)
@@ -138,7 +157,7 @@ class Consolidator:
                     failed.append(f"{page.slug}: {q.doc_id} (chars {q.start}-{q.end})")
         self.entry("reverify", [p.slug for p in self.mine()] if failed else [],
                    f"{checked} quotes re-read from the sources, {len(failed)} no longer at their span",
-                   quotes=checked, failed=failed[:20], n_failed=len(failed))
+                   quotes=checked, failed=failed[:20])
 
     def merge(self) -> None:
         topics = self.mine("topic")
@@ -178,6 +197,8 @@ class Consolidator:
         return topic_docs, doc_topics
 
     def relate(self) -> None:
+        if self.fullness() >= GROW_BELOW:
+            return
         topic_docs, doc_topics = self._doc_sets()
         changed, added = [], 0
         for page in self.mine():
@@ -204,11 +225,21 @@ class Consolidator:
                 added += len(new)
         self.entry("relate", changed, f"{added} links added between pages that share documents", links_added=added)
 
-    def extend(self) -> None:
-        if self.maker is None:
-            return
+    def fullness(self) -> float:
+        """How full the size budget is now (1.0: at the limit), as the size guard counts it: characters, or
+        tokens estimated from the characters now at the tokens-per-character of the last session's end,
+        whichever is fuller."""
         chars, limit = self.tools.wiki_size()
-        if not limit or chars >= EXTEND_BELOW * limit:
+        now = chars / limit if limit else 1.0
+        last = next((e for e in reversed(self.tools.log_entries()) if e.get("action") == "session summary"), None)
+        try:
+            per_char = last["wiki_tokens"] / last["wiki_chars"]
+            return max(now, chars * per_char / (last["corpus_tokens"] * float(last["max_ratio"])))
+        except (KeyError, TypeError, ValueError, ZeroDivisionError):
+            return now
+
+    def extend(self) -> None:
+        if self.maker is None or self.fullness() >= GROW_BELOW:
             return
         from wikigen.core.slugs import doc_slug
 
@@ -241,6 +272,22 @@ class Consolidator:
                 added += len(sections)
         self.entry("extend", changed, f"{added} quotes added for documents the pages only listed", quotes_added=added)
 
+    def flag(self) -> None:
+        if self.maker is None or self.fullness() >= GROW_BELOW:
+            return
+        changed = []
+        for page in self.mine("document"):
+            head, tail = split_tail(page.body)
+            if FLAG_HEADING in tail or not page.sources:
+                continue
+            section = flagged_section(self.maker, page.sources[0])
+            if not section:
+                continue
+            body = "\n\n".join(x for x in (head, tail, section.strip("\n")) if x) + "\n"
+            if self._write(page.with_(body=body)):
+                changed.append(page.slug)
+        self.entry("flag", changed, f"{len(changed)} document pages quote text addressed to an AI agent or a tool")
+
     def unreached(self) -> set[tuple[str, str, int, int]]:
         """(slug, doc id, start, end) of the agent's quotes that no probe reaches."""
         from wikigen.ask.page_index import PageIndex
@@ -256,8 +303,8 @@ class Consolidator:
         return {(p.slug, q.doc_id, q.start, q.end) for p in self.mine() for q in p.quotes()} - reached
 
     def prune(self) -> None:
-        chars, limit = self.tools.wiki_size()
-        if not limit or chars <= TIGHT * limit:
+        full = self.fullness()
+        if full <= TIGHT:
             return
         drop = self.unreached()
         changed, dropped = [], []
@@ -270,13 +317,15 @@ class Consolidator:
             body = "\n".join(x for i, x in enumerate(lines) if i not in cut)
             while "\n\n\n" in body:
                 body = body.replace("\n\n\n", "\n\n")
-            if self._write(page.with_(body=body)):
+            if self._write(page.with_(body=body), grow=False):
                 changed.append(page.slug)
                 dropped += [f"{b.quote.doc_id}|{b.quote.start}|{b.quote.end}" for b in gone]
-        self.entry("prune", changed, f"{len(dropped)} quotes no probe reaches dropped (wiki at {chars / limit:.0%} "
+        self.entry("prune", changed, f"{len(dropped)} quotes no probe reaches dropped (wiki at {full:.0%} "
                    "of its size limit)", dropped=dropped, quotes_dropped=len(dropped))
 
     def describe(self) -> None:
+        if self.fullness() >= GROW_BELOW:
+            return
         _, doc_topics = self._doc_sets()
         changed = []
         for page in self.mine():
@@ -294,13 +343,13 @@ class Consolidator:
         self.entry("describe", changed, f"{len(changed)} descriptions filled", described=len(changed))
 
     def entry(self, action: str, pages: list[str], note: str, **extra) -> None:
-        """Count the action and log it with its reason (a reverify is logged even when all is well)."""
+        """Count the action and log it with its reason (a reverify only when some quote failed)."""
         n = {"reverify": extra.get("quotes", 0), "merge": extra.get("merged", 0),
              "prune": extra.get("quotes_dropped", 0), "extend": extra.get("quotes_added", 0)}.get(action, len(pages))
         self.counts[action] += n
-        if n or action == "reverify":
+        if (n and action != "reverify") or extra.get("failed"):
             self.tools.append_log(f"consolidation: {action}", note=note, pages=pages, consolidation=action,
-                                  reason=REASONS[action], **extra)
+                                  reason=REASONS[action], **{k: v for k, v in extra.items() if v not in ([], None)})
 
 
 def dropped_spans(tools) -> set[tuple[str, int, int]]:

@@ -1,6 +1,7 @@
 """A document page says when its document holds text that addresses an AI agent or a tool.
 
-`flagged_section(maker, doc_id)` is the section the offline agent appends to a document page: the line
+`flagged_section(maker, doc_id)` is the section a consolidation session (wikigen.agents.consolidate,
+action `flag`) appends to a document page, while the size budget has room: the line
 (or lines) of the document that the detector (wikigen.wiki.injection) flags, each quoted verbatim
 like any other quote, so a reader of the wiki sees it and `ask` can cite it. The store puts the
 warning marker before each such quote on every write; the text itself is data and is never followed.

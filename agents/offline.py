@@ -41,7 +41,6 @@ from wikigen.agents.catalog import Catalog
 from wikigen.agents.figure_pages import FigurePlan, figure_page, owner_doc, plan_figures
 from wikigen.agents.figures import FigureParams, find_figures
 from wikigen.agents.consolidate import Consolidator, carry_tail, dropped_spans, redirected, split_tail
-from wikigen.agents.flagged import flagged_section
 from wikigen.agents.page_bodies import PageMaker, label
 from wikigen.agents.params import DiscoveryParams, OfflineParams
 from wikigen.agents.topics import discover
@@ -175,13 +174,6 @@ class _Session(PageMaker):
         self.mine = {s: p for s, p in listed.items() if p["owner"] == self.me}
         # pages from earlier sessions (anyone's), and my own pages (I know what I wrote)
         self.known.pages = {s: p for s, p in listed.items() if s in earlier or p["owner"] == self.me}
-
-    def doc_body(self, doc_id: str) -> str:
-        """The document page's body, with the document's text that addresses an AI agent or a tool quoted
-        at its end (marked by the store; wikigen.agents.flagged)."""
-        body = super().doc_body(doc_id)
-        extra = flagged_section(self, doc_id)
-        return f"{body}\n{extra}" if extra else body
 
     def quote(self, doc_id: str, start: int, end: int, cap: int | None = None) -> str | None:
         """A quote as PageMaker makes it, except one a consolidation pruned (wikigen.agents.consolidate)."""

@@ -36,7 +36,7 @@ from wikigen.ask.evaluate import run_eval, spread_sample  # noqa: E402
 from wikigen.ask.questions import read_questions  # noqa: E402
 
 MODES = ("wiki", "wiki+search")
-ACTIONS = ("reverify", "merge", "relate", "extend", "prune", "describe")
+ACTIONS = ("reverify", "merge", "relate", "extend", "flag", "prune", "describe")
 TARGET_GAIN = 1.3
 
 

@@ -113,11 +113,11 @@ def test_sessions_with_nothing_new_consolidate_and_log_each_action_with_its_reas
         same = [x for x in entries if x["session"] == e["session"] and x["agent"] == e["agent"]]
         assert not any(x["action"] in ("wrote topic pages", "wrote document pages", "revised pages") for x in same)
     kinds = {e["consolidation"] for e in acts}
-    assert {"reverify", "relate", "extend", "describe"} <= kinds
-    rev = [e for e in acts if e["consolidation"] == "reverify"]
-    assert all(e["quotes"] > 0 and e["n_failed"] == 0 for e in rev)
+    assert {"relate", "extend", "describe"} <= kinds
+    assert not any(e["consolidation"] == "reverify" for e in acts)      # logged alone only when a quote failed
     finished = [e for e in entries if e["action"] == "session finished" and e.get("consolidation")]
-    assert all(set(e["consolidation"]) == set(ACTIONS) for e in finished)
+    assert finished and all(set(e["consolidation"]) <= set(ACTIONS) for e in finished)
+    assert any(e["consolidation"].get("reverify", 0) > 0 for e in finished)    # quotes re-read
     assert first >= 2
 
 
@@ -165,12 +165,12 @@ def test_prune_drops_only_unreached_quotes_and_only_when_the_budget_is_tight(tmp
     warr = quote_of(GLOBEX, "contracts/globex-supply", WARRANTY)
     tools.write_page(slug="topic-termination", title="Termination", description="d", body=f"T.\n\n{term}\n\n{warr}\n")
     before = world.wiki.read("topic-termination").body
-    assert Consolidator(tools, "agent-1", 3).run()["prune"] == 0           # not tight: nothing dropped
+    assert Consolidator(tools, "agent-1", 3).run().get("prune", 0) == 0           # not tight: nothing dropped
     assert world.wiki.read("topic-termination").body.count("[!quote]") == 2
     chars, _ = world.wiki.size_now()
     world.wiki.max_ratio = chars / world.index.corpus_chars / 0.95           # the wiki is at 95% of its limit
     counts = Consolidator(tools, "agent-1", 3).run()
-    assert counts["prune"] == 1
+    assert counts.get("prune") == 1
     body = world.wiki.read("topic-termination").body
     assert TERMINATION in body and WARRANTY not in body and body != before
     [entry] = [e for e in world.log.read().entries if e.get("consolidation") == "prune"]
