@@ -58,6 +58,7 @@ class SessionOutcome:
     turns: int = 0
     stop_reason: str = "done"   # done | budget | turn_limit | spend_limit | api_error
     fatal: str | None = None    # set when the session ended on an unrecoverable backend error
+    consolidation: dict[str, int] = field(default_factory=dict)   # action -> count, in a consolidation session
 
 
 class AgentBackend(ABC):

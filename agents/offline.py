@@ -40,12 +40,15 @@ from wikigen.agents.budget import Budget, Plan, plan_budget, quote_plan, target_
 from wikigen.agents.catalog import Catalog
 from wikigen.agents.figure_pages import FigurePlan, figure_page, owner_doc, plan_figures
 from wikigen.agents.figures import FigureParams, find_figures
+from wikigen.agents.consolidate import Consolidator, carry_tail, dropped_spans, redirected, split_tail
 from wikigen.agents.page_bodies import PageMaker, label
 from wikigen.agents.params import DiscoveryParams, OfflineParams
 from wikigen.agents.topics import discover
 from wikigen.core.errors import SizeLimitError, WikigenError
 from wikigen.core.slugs import doc_slug, kind_slug
 from wikigen.core.text import one_line
+from wikigen.wiki.injection import mark_page
+from wikigen.wiki.markup import QUOTE_HEADER_RE
 from wikigen.wiki.page import parse_page
 
 if TYPE_CHECKING:
@@ -155,6 +158,7 @@ class _Session(PageMaker):
         self.topic_keys = [k for k in task.topics if not k.startswith(KIND_PREFIX)]
         self.kind_keys = [k[len(KIND_PREFIX):] for k in task.topics if k.startswith(KIND_PREFIX)]
         self.mine: dict[str, dict] = {}
+        self.dropped: set[tuple[str, int, int]] | None = None      # quotes a consolidation pruned
 
     # -- what is known ---------------------------------------------------------------------------
 
@@ -172,6 +176,18 @@ class _Session(PageMaker):
         # pages from earlier sessions (anyone's), and my own pages (I know what I wrote)
         self.known.pages = {s: p for s, p in listed.items() if s in earlier or p["owner"] == self.me}
 
+    def quote(self, doc_id: str, start: int, end: int, cap: int | None = None) -> str | None:
+        """A quote as PageMaker makes it, except one a consolidation pruned (wikigen.agents.consolidate)."""
+        made = super().quote(doc_id, start, end, cap)
+        if made is None:
+            return None
+        if self.dropped is None:
+            self.dropped = dropped_spans(self.tools)
+        m = QUOTE_HEADER_RE.match(made.split("\n", 1)[0])
+        if m and (m.group("doc_id"), int(m.group("start")), int(m.group("end"))) in self.dropped:
+            return None
+        return made
+
     def wrote(self, slug: str, info: dict, sources: list[str]) -> None:
         self.known.pages[slug] = info
         self.known.sources[slug] = sources
@@ -188,9 +204,11 @@ class _Session(PageMaker):
             self.write_collections(kinds_missing)
             return
         revisable = sorted(self.mine)        # pages from earlier sessions, revised after the new ones
-        self.write_topics()
-        self.write_figures()
-        self.revise(revisable)
+        new = self.write_topics()
+        new += self.write_figures()
+        new += self.revise(revisable)
+        if not new:                          # nothing new to write: consolidate (wikigen.agents.consolidate)
+            self.out.consolidation = Consolidator(self.tools, self.me, self.task.session, self).run()
 
     # -- writing ---------------------------------------------------------------------------------
 
@@ -231,9 +249,10 @@ class _Session(PageMaker):
         if done:
             self.tools.append_log("wrote collection pages", pages=done)
 
-    def write_topics(self) -> None:
+    def write_topics(self) -> list[str]:
         todo = [self.cat.topic(k) for k in self.topic_keys]
-        todo = [t for t in todo if t is not None and t.slug not in self.mine]
+        gone = redirected(self.tools)        # merged into other pages by a consolidation: never written again
+        todo = [t for t in todo if t is not None and t.slug not in self.mine and t.slug not in gone]
         done, left = [], 0
         for t in todo:
             if len(done) >= self.p.topics_per_session:
@@ -251,8 +270,9 @@ class _Session(PageMaker):
         if done or left:
             self.tools.append_log("wrote topic pages", note=f"{len(done)} topics written, {left} left for later sessions",
                                   pages=done)
+        return done
 
-    def write_figures(self) -> None:
+    def write_figures(self) -> list[str]:
         """Pages for the planned figures whose owner document is in this agent's share."""
         mine = set(self.task.doc_ids)
         done = []
@@ -269,6 +289,7 @@ class _Session(PageMaker):
         if done:
             self.tools.append_log("wrote figure pages", note=f"{len(done)} figures stated across documents",
                                   pages=done)
+        return done
 
     def rebuild(self, old):
         if old.type != "figure":
@@ -294,7 +315,8 @@ class _Session(PageMaker):
             return False
         return True
 
-    def revise(self, slugs: list[str]) -> None:
+    def revise(self, slugs: list[str]) -> list[str]:
+        """Rebuild the pages; the slugs whose content changed (a confirmation is not a change)."""
         changed, confirmed = [], []
         for slug in slugs:
             if slug in self.out.pages_written:
@@ -308,6 +330,10 @@ class _Session(PageMaker):
             if made is None:
                 continue
             title, desc, body, type_, sources, aliases = made
+            body = mark_page(carry_tail(old.body, body))  # what consolidation added stays; as the store marks it
+            desc = desc or old.description
+            aliases = list(dict.fromkeys([*aliases, *old.aliases])) if split_tail(old.body)[1] else aliases
+            sources = list(dict.fromkeys([*sources, *old.sources])) if split_tail(old.body)[1] else sources
             if body != old.body or sources != old.sources or title != old.title:
                 if self.write(slug, title, desc, body, type_, sources, aliases, status="draft"):
                     changed.append(slug)
@@ -320,3 +346,4 @@ class _Session(PageMaker):
         if confirmed:
             self.tools.append_log("confirmed pages", note="quotes re-read from the corpus and unchanged",
                                   pages=confirmed)
+        return changed

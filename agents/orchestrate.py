@@ -422,6 +422,8 @@ def _run_session(backend: AgentBackend, wiki, index, progress, plan: Plan, sessi
                 extra["cost_usd"] = round(cost_of(outcome.usage, price), 6)
         if outcome.turns:
             extra["turns"] = outcome.turns
+        if any(outcome.consolidation.values()):
+            extra["consolidation"] = outcome.consolidation
         if outcome.stop_reason != "done":
             extra["stop_reason"] = outcome.stop_reason
         if outcome.fatal:

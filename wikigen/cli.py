@@ -206,7 +206,8 @@ def cmd_check(args) -> int:
     report = check_wiki(open_wiki(Path(args.wiki)))
     if args.json:
         _print_json({"ok": report.ok, "pages": report.pages, "counts": report.counts(),
-                     "problems": [dataclasses.asdict(p) for p in report.problems], "notes": report.notes})
+                     "problems": [dataclasses.asdict(p) for p in report.problems], "notes": report.notes,
+                     "flags": [dataclasses.asdict(f) for f in report.flags]})
     else:
         for line in report.lines():
             print(line)

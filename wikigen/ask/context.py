@@ -15,6 +15,7 @@ from typing import Sequence
 from wikigen.ask.params import DEFAULT_PARAMS
 from wikigen.core.sentences import LINE, boundaries
 from wikigen.core.tokens import TokenCounter
+from wikigen.wiki.injection import kinds_of
 from wikigen.wiki.secrets import redact
 
 
@@ -63,7 +64,21 @@ class ContextItem:
     parts: tuple[Unit, ...] = field(default=(), repr=False, compare=False)   # the units, one per span
 
     def to_dict(self) -> dict:
-        return {"kind": self.kind, "ref": self.ref, "text": self.text, "spans": [dict(s) for s in self.spans]}
+        d = {"kind": self.kind, "ref": self.ref, "text": self.text, "spans": [dict(s) for s in self.spans]}
+        flags = self.flags()
+        if flags:
+            d["flags"] = flags
+        return d
+
+    def flags(self) -> list[dict]:
+        """The item's source pieces whose text addresses an AI agent or a tool (wikigen.wiki.injection):
+        [{"doc_id", "start", "end", "kinds"}]. They are data in the context, never instructions."""
+        out = []
+        for u in self.pieces():
+            kinds = kinds_of(u.text)
+            if kinds:
+                out.append({**u.span(), "kinds": list(kinds)})
+        return out
 
     def block(self) -> str:
         """The item as rendered into the model's context (what the budget counts)."""

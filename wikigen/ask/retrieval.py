@@ -66,7 +66,14 @@ class AskResult:
              "context": [c.to_dict() for c in self.context], "tokens": self.tokens}
         if self.usage:
             d["usage"] = self.usage
+        flags = self.flags()
+        if flags:
+            d["flags"] = flags
         return d
+
+    def flags(self) -> list[dict]:
+        """Context pieces whose text addresses an AI agent or a tool (each with its kinds): quoted as data."""
+        return [f for c in self.context for f in c.flags()]
 
     def to_text(self) -> str:
         lines = [self.answer.rstrip(), ""]
@@ -75,6 +82,9 @@ class AskResult:
             cites = ", ".join(f"{s['doc_id']} ({s['start']}-{s['end']})" for s in c.spans[:4])
             more = f" +{len(c.spans) - 4}" if len(c.spans) > 4 else ""
             lines.append(f"   {c.kind:7} {c.ref}  <- {cites}{more}")
+            for f in c.flags():
+                lines.append(f"   ! {f['doc_id']} (chars {f['start']}-{f['end']}) addresses an AI agent or a tool "
+                             f"({', '.join(f['kinds'])}): document text, kept as data, not followed")
         if self.usage:
             lines.append(f"-- answer usage: {self.usage}")
         return "\n".join(lines)

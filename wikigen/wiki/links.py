@@ -9,7 +9,7 @@ Decisions:
 * A dead end is a page with no link to another existing page.
 * Repair (runs as the system between sessions) points a broken link at the page it most plausibly
   meant, trying in order: ``slug`` (the target normalised: case, accents, spaces/underscores ->
-  '-'), ``title``, ``alias`` (only when exactly one page matches), ``close-match`` (difflib, cutoff
+  '-'), ``redirect`` (a page merged into another, wikigen.wiki.merge), ``title``, ``alias`` (only when exactly one page matches), ``close-match`` (difflib, cutoff
   0.85); otherwise ``unlinked``: the link becomes its label as plain text. It rewrites link targets
   only, writing each page through the store on behalf of its owner.
 """
@@ -86,8 +86,9 @@ def analyze_links(pages: list[Page]) -> LinkReport:
 class Resolver:
     """Where a broken target most plausibly points, by the rules in the module docstring."""
 
-    def __init__(self, pages: list[Page]):
+    def __init__(self, pages: list[Page], redirects: dict[str, str] | None = None):
         self.slugs = sorted(p.slug for p in pages)
+        self.redirects = redirects or {}          # merged page -> the page it was merged into (wiki.merge)
         self._slugset = set(self.slugs)
         self._unaccented: dict[str, set[str]] = {}
         for s in self.slugs:
@@ -110,6 +111,9 @@ class Resolver:
         plain = self._unaccented.get(strip_accents(norm), set())
         if len(plain) == 1:
             return next(iter(plain)), "slug"
+        for key in (target, norm):
+            if self.redirects.get(key) in self._slugset:
+                return self.redirects[key], "redirect"
         for rule, table in (("title", self._titles), ("alias", self._aliases)):
             for key in (target.casefold().strip(), norm):
                 hits = table.get(key, set())
@@ -204,8 +208,10 @@ def repair_body(body: str, resolver: Resolver, slug: str, line_offset: int = 0) 
 
 def repair_links(wiki, *, session: int) -> RepairReport:
     """Repair every broken link in the wiki; each changed page is written through the store as its owner."""
+    from wikigen.wiki.merge import read_redirects
+
     pages = wiki.pages()
-    resolver = Resolver(pages)
+    resolver = Resolver(pages, read_redirects(wiki.root))
     report = RepairReport()
     for page in sorted(pages, key=lambda p: p.slug):
         _, _, offset = split_front_matter(render_page(page))

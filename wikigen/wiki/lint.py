@@ -3,7 +3,9 @@
 check_wiki reports, as problems (exit 1): pages that do not parse, broken links (with the page and line
 and the closest existing page), orphans, quotes that do not verify at their cited span (drifted ones
 included), pages over MAX_PAGE_CHARS, a wiki above its size limit, and index files that are missing,
-stale or over the index limits. Dead ends and a size warning are notes, not problems.
+stale or over the index limits. Dead ends and a size warning are notes, not problems. Quotes whose text
+addresses an AI agent or a tool (wikigen.wiki.injection) are listed as flags: document text a reader
+must know is there, kept as data; a flag is not a problem of the wiki (the quote is what the document says).
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ class CheckReport:
     pages: int = 0
     problems: list[Problem] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    flags: list[Problem] = field(default_factory=list)     # quoted text that addresses an AI agent or a tool
 
     @property
     def ok(self) -> bool:
@@ -51,7 +54,8 @@ class CheckReport:
         return dict(sorted(out.items()))
 
     def lines(self) -> list[str]:
-        out = [p.line() for p in self.problems] + [f"note: {n}" for n in self.notes]
+        out = [p.line() for p in self.problems] + [f"flag: {f.line()}" for f in self.flags]
+        out += [f"note: {n}" for n in self.notes]
         if self.ok:
             out.append(f"ok: {self.pages} pages, no problems")
         else:
@@ -83,6 +87,27 @@ def suspect_problems(wiki: Wiki, pages: list[Page], src) -> list[Problem]:
         if known is not None:
             for s, why in unknown_sources(page.sources, known):
                 out.append(Problem("source", f"{page.slug}.md", f"sources entry {s!r} {why}"))
+    return out
+
+
+def instruction_flags(wiki: Wiki, pages: list[Page]) -> list[Problem]:
+    """One flag per quote whose text addresses an AI agent or a tool, at its header line, saying whether the
+    page carries the marker before it (the store adds it on every write)."""
+    from wikigen.wiki.injection import MARK_TAG, flagged_quotes
+    from wikigen.wiki.page import split_front_matter
+
+    out = []
+    for page in pages:
+        found = flagged_quotes(page.body)
+        if not found:
+            continue
+        before = split_front_matter((wiki.root / f"{page.slug}.md").read_text(encoding="utf-8"))[2]
+        for block, kinds, marked in found:
+            q = block.quote
+            state = "marked on the page" if marked else f"NOT marked on the page (rewrite it to add the {MARK_TAG} marker)"
+            out.append(Problem("instructions", f"{page.slug}.md:{before + block.header_line + 1}",
+                               f"quote {q.doc_id} (chars {q.start}-{q.end}) addresses an AI agent or a tool "
+                               f"({', '.join(kinds)}); it is document text, kept as data; {state}"))
     return out
 
 
@@ -182,6 +207,7 @@ def check_wiki(wiki: Wiki) -> CheckReport:
     report.problems += secret_problems(wiki, pages)
     report.problems += owner_problems(wiki, pages)
     report.problems += suspect_problems(wiki, pages, src)
+    report.flags = instruction_flags(wiki, pages)
     if src is not None:
         report.problems += stale_problems(pages, src)
         size = check_size(wiki.root, src.corpus_chars, max_ratio=wiki.max_ratio)

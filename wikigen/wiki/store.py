@@ -23,6 +23,7 @@ from wikigen.core.errors import OwnershipError, PageError, SearchIndexError, Siz
 from wikigen.wiki.page import Page, parse_page, render_page, validate_owner, validate_page, validate_slug, is_reserved
 from wikigen.wiki.quotes import QuoteCheck, verify_page
 from wikigen.wiki.freshness import stamp_hashes
+from wikigen.wiki.injection import mark_page
 from wikigen.wiki.secrets import refuse_secrets
 from wikigen.wiki.size_guard import SizeTracker
 from wikigen.wiki.sources import Sources
@@ -128,6 +129,10 @@ class Wiki:
         check scans the folder again."""
         self._size.invalidate()
 
+    def size_now(self) -> tuple[int, float]:
+        """(characters of the wiki's files now, the size limit in characters: max_ratio x the corpus)."""
+        return self._size.total_chars(), self.max_ratio * self.sources.corpus_chars
+
     def path(self, slug: str) -> Path:
         return self.root / f"{validate_slug(slug)}.md"
 
@@ -197,6 +202,7 @@ class Wiki:
         validate_page(page)
         page, checks = verify_page(page, self.sources)
         page = stamp_hashes(page, self.sources)
+        page = page.with_(body=mark_page(page.body))     # quoted text that addresses an AI agent is marked
         refuse_secrets(page)
         path = self.path(page.slug)
         with self._lock(f"page-{page.slug}"):

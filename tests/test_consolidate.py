@@ -1,0 +1,179 @@
+"""Consolidation sessions: merging two pages (archived, redirected, links repaired), the tail a revision
+keeps, and the offline build's consolidation actions on the sample corpus, each logged with its reason."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from wikigen import cli
+from wikigen.agents.consolidate import ACTIONS, RELATED, REASONS, carry_tail, split_tail
+from wikigen.core.errors import OwnershipError
+from wikigen.wiki.links import analyze_links, repair_links
+from wikigen.wiki.lint import check_wiki
+from wikigen.wiki.merge import MERGED_HEADING, merge_pages, read_redirects
+from wikigen.wiki.page import parse_page
+from test_tools import ACME, GLOBEX, TERMINATION, make_world, quote_of
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE = ROOT / "corpora" / "acme"
+WARRANTY = "Globex warrants the goods for twelve (12) months."
+
+
+@pytest.fixture
+def two_pages(tmp_path):
+    world = make_world(tmp_path, max_ratio=10.0)
+    a1, a2 = world.toolbox("agent-1"), world.toolbox("agent-2")
+    term = quote_of(ACME, "contracts/acme-msa", TERMINATION)
+    warr = quote_of(GLOBEX, "contracts/globex-supply", WARRANTY)
+    a1.write_page(slug="topic-ending", title="Ending the agreement", description="How agreements end",
+                  body=f"Ending.\n\n{term}\n", aliases=["Exit"])
+    a1.write_page(slug="topic-termination", title="Termination", description="Termination rights",
+                  body=f"Termination, see [[topic-ending]].\n\n{term}\n\n{warr}\n")
+    a2.write_page(slug="topic-notes", title="Notes", description="Links", body="See [[topic-ending|ending]].\n")
+    return world
+
+
+def test_merge_archives_the_page_redirects_and_repairs_links(two_pages):
+    world = two_pages
+    report = merge_pages(world.wiki, "topic-termination", "topic-ending", agent="agent-1", session=3)
+    assert (report.quotes_moved, report.quotes_shared, report.links_repaired) == (0, 1, ["topic-notes"])
+    assert not world.wiki.exists("topic-ending")
+    archived = parse_page((world.wiki.root / "archive" / "topic-ending.md").read_text(encoding="utf-8"))
+    assert archived.status == "deprecated" and archived.body.startswith("Merged into [[topic-termination]] in session 3.")
+    kept = world.wiki.read("topic-termination")
+    assert kept.aliases == ["Ending the agreement", "Exit"]
+    assert "[[topic-ending]]" not in kept.body and "see [[topic-termination]]" in kept.body
+    assert world.wiki.read("topic-notes").body == "See [[topic-termination|ending]].\n"
+    assert world.wiki.read("topic-notes").owner == "agent-2"
+    assert read_redirects(world.wiki.root) == {"topic-ending": "topic-termination"}
+    assert analyze_links(world.wiki.pages()).broken == []
+    # a link written later to the merged page is repaired to the page it went into
+    world.toolbox("agent-2").write_page(slug="topic-more", title="More", description="m", body="[[topic-ending]]\n")
+    repaired = repair_links(world.wiki, session=4)
+    assert [(e.old_target, e.new_target, e.rule) for e in repaired.entries] == [("topic-ending", "topic-termination", "redirect")]
+
+
+def test_merge_moves_the_quotes_the_kept_page_lacks(two_pages):
+    world = two_pages
+    report = merge_pages(world.wiki, "topic-ending", "topic-termination", agent="agent-1", session=3)
+    assert (report.quotes_moved, report.quotes_shared) == (1, 1)
+    body = world.wiki.read("topic-ending").body
+    assert f"{MERGED_HEADING}Termination (topic-termination)" in body
+    assert WARRANTY in body and body.count(TERMINATION) == 1
+    assert world.wiki.read("topic-ending").sources == ["contracts/acme-msa", "contracts/globex-supply"]
+    assert check_wiki(world.wiki).counts().get("quote") is None
+
+
+def test_merge_holds_ownership_and_changes_nothing_when_refused(two_pages):
+    world = two_pages
+    before = {p.name: p.read_text(encoding="utf-8") for p in world.wiki.root.glob("*.md")}
+    with pytest.raises(OwnershipError, match="owned by 'agent-2'"):
+        merge_pages(world.wiki, "topic-termination", "topic-notes", agent="agent-1", session=3)
+    with pytest.raises(OwnershipError, match="owned by 'agent-1'"):
+        merge_pages(world.wiki, "topic-termination", "topic-ending", agent="agent-2", session=3)
+    assert {p.name: p.read_text(encoding="utf-8") for p in world.wiki.root.glob("*.md")} == before
+    assert not (world.wiki.root / "archive").exists() and read_redirects(world.wiki.root) == {}
+
+
+def test_a_revision_keeps_what_consolidation_added():
+    old = f"Intro.\n\n> [!quote] d (chars 0-3)\n> abc\n\n{RELATED}[[a]], [[b]]\n\n{MERGED_HEADING}X (x)\n\n> [!quote] d (chars 5-8)\n> fgh\n"
+    head, tail = split_tail(old)
+    assert head == "Intro.\n\n> [!quote] d (chars 0-3)\n> abc" and tail.startswith(RELATED)
+    rebuilt = "Intro, rebuilt.\n\n> [!quote] d (chars 0-3)\n> abc\n"
+    assert carry_tail(old, rebuilt) == "Intro, rebuilt.\n\n> [!quote] d (chars 0-3)\n> abc\n\n" + tail + "\n"
+    assert carry_tail(rebuilt, old) == old                      # a body with its own tail keeps it
+    assert carry_tail("plain\n", rebuilt) == rebuilt
+
+
+@pytest.fixture(scope="module")
+def consolidated(tmp_path_factory):
+    wiki = tmp_path_factory.mktemp("consolidate") / "wiki"
+    assert cli.main(["build", str(SAMPLE), "--wiki", str(wiki), "--agents", "2", "--sessions", "6", "--quiet"]) == 0
+    return wiki
+
+
+def _entries(wiki: Path) -> list[dict]:
+    lines = (wiki / ".wikigen" / "progress.jsonl").read_text(encoding="utf-8").splitlines()
+    return [json.loads(line) for line in lines if line.strip()]
+
+
+def test_sessions_with_nothing_new_consolidate_and_log_each_action_with_its_reason(consolidated):
+    entries = _entries(consolidated)
+    acts = [e for e in entries if isinstance(e.get("consolidation"), str)]
+    assert acts, "no consolidation was logged"
+    for e in acts:
+        assert e["action"] == f"consolidation: {e['consolidation']}" and e["reason"] == REASONS[e["consolidation"]]
+        assert e["agent"].startswith("agent-")
+    first = min(e["session"] for e in acts)
+    # a consolidation happens only once the agent wrote nothing new in the session
+    for e in acts:
+        same = [x for x in entries if x["session"] == e["session"] and x["agent"] == e["agent"]]
+        assert not any(x["action"] in ("wrote topic pages", "wrote document pages", "revised pages") for x in same)
+    kinds = {e["consolidation"] for e in acts}
+    assert {"relate", "extend", "describe"} <= kinds
+    assert not any(e["consolidation"] == "reverify" for e in acts)      # logged alone only when a quote failed
+    finished = [e for e in entries if e["action"] == "session finished" and e.get("consolidation")]
+    assert finished and all(set(e["consolidation"]) <= set(ACTIONS) for e in finished)
+    assert any(e["consolidation"].get("reverify", 0) > 0 for e in finished)    # quotes re-read
+    assert first >= 2
+
+
+def test_consolidation_densifies_links_and_never_deletes(consolidated):
+    from wikigen.search.sources import open_wiki
+
+    summaries = [e for e in _entries(consolidated) if e["action"] == "session summary"]
+    pages = [e["n_pages"] for e in summaries]
+    quotes = [e["quotes"] for e in summaries]
+    assert quotes == sorted(quotes) and quotes[-1] > quotes[1]      # extended, and no revision took quotes back
+    assert all(e["wiki_chars"] <= e["max_ratio"] * e["corpus_chars"] for e in summaries)
+    archived = {p.stem for p in (consolidated / "archive").glob("*.md")} if (consolidated / "archive").exists() else set()
+    assert all(b >= a - len(archived) for a, b in zip(pages, pages[1:]))
+    wiki = open_wiki(consolidated)
+    assert check_wiki(wiki).ok
+    related = [p for p in wiki.pages() if RELATED in p.body]
+    assert related, "no page gained related links"
+    links_now = analyze_links(wiki.pages()).links
+    from wikigen.wiki.history import rollback_to_session  # noqa: F401  (the history is in git: compare with it)
+    import subprocess
+    first = min(e["session"] for e in _entries(consolidated) if e.get("consolidation") == "relate" and isinstance(e.get("consolidation"), str))
+    out = subprocess.run(["git", "-C", str(consolidated), "log", "--format=%H %s"], capture_output=True, text=True,
+                         check=True).stdout.splitlines()
+    before = next(h for h, s in (line.split(" ", 1) for line in out) if s.startswith(f"session {first - 1}:"))
+    files = subprocess.run(["git", "-C", str(consolidated), "ls-tree", "--name-only", before], capture_output=True,
+                           text=True, check=True).stdout.split()
+    old_pages = []
+    for name in files:
+        if name.endswith(".md") and name not in ("log.md",) and not name.startswith("index"):
+            text = subprocess.run(["git", "-C", str(consolidated), "show", f"{before}:{name}"], capture_output=True,
+                                  text=True, check=True).stdout
+            old_pages.append(parse_page(text))
+    assert links_now > analyze_links(old_pages).links          # the graph densified
+    for p in wiki.pages():
+        if p.type == "document":
+            assert p.description, f"{p.slug}: description still empty"
+
+
+def test_prune_drops_only_unreached_quotes_and_only_when_the_budget_is_tight(tmp_path):
+    from wikigen.agents.consolidate import Consolidator, dropped_spans
+
+    world = make_world(tmp_path, max_ratio=10.0)
+    tools = world.toolbox("agent-1", 3)
+    term = quote_of(ACME, "contracts/acme-msa", TERMINATION)
+    warr = quote_of(GLOBEX, "contracts/globex-supply", WARRANTY)
+    tools.write_page(slug="topic-termination", title="Termination", description="d", body=f"T.\n\n{term}\n\n{warr}\n")
+    before = world.wiki.read("topic-termination").body
+    assert Consolidator(tools, "agent-1", 3).run().get("prune", 0) == 0           # not tight: nothing dropped
+    assert world.wiki.read("topic-termination").body.count("[!quote]") == 2
+    chars, _ = world.wiki.size_now()
+    world.wiki.max_ratio = chars / world.index.corpus_chars / 0.95           # the wiki is at 95% of its limit
+    counts = Consolidator(tools, "agent-1", 3).run()
+    assert counts.get("prune") == 1
+    body = world.wiki.read("topic-termination").body
+    assert TERMINATION in body and WARRANTY not in body and body != before
+    [entry] = [e for e in world.log.read().entries if e.get("consolidation") == "prune"]
+    assert entry["reason"] == REASONS["prune"] and entry["pages"] == ["topic-termination"]
+    start = GLOBEX.index(WARRANTY)
+    assert dropped_spans(tools) == {("contracts/globex-supply", start, start + len(WARRANTY))}
