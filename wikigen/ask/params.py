@@ -44,6 +44,10 @@ class RetrievalParams:
     prf_min_share: float = 0.1          # ... each in at least this share of those quotes
     prf_weight: float = 0.3             # ... weighing this much of a query term of the same idf
     prf_search: int = 3                 # >0: also this many passages per document from the expanded query
+    # dense vectors (used only where the index has them; search/dense)
+    dense_depth: int = 100              # how deep the BM25 and dense lists are read before reciprocal rank fusion
+    hybrid_scoped: bool = True          # passages inside a scope: fused, not BM25 alone
+    hybrid_open_docs: bool = True       # the documents of an open question about many documents: fused
 
 
 DEFAULT_PARAMS = RetrievalParams()

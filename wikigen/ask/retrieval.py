@@ -85,8 +85,9 @@ class Answerer:
 
     def __init__(self, index, pages: Sequence, *, page_index: PageIndex | None = None,
                  counter: TokenCounter | None = None, cache_dir: Path | None = None,
-                 params: RetrievalParams = DEFAULT_PARAMS):
+                 params: RetrievalParams = DEFAULT_PARAMS, dense=None):
         self.index = index
+        self.dense = dense
         self.params = params
         self.pages = {p.slug: p for p in pages}
         self.page_index = page_index or PageIndex.build(list(pages), cache_dir=cache_dir)
@@ -94,21 +95,25 @@ class Answerer:
         self.known_docs = {d.doc_id for d in index.documents()}
         self.page_titles = {p.slug: p.title for p in pages}
         self.scopes = ScopeResolver(index, pages, self.page_index, self.known_docs, params)
-        self.candidates = Candidates(index, self.page_index, self.known_docs, params)
+        self.candidates = Candidates(index, self.page_index, self.known_docs, params, dense=dense)
         self.figures = FigurePages(pages, self.page_index)
 
     @classmethod
     def open(cls, wiki_root: Path, *, counter: TokenCounter | None = None, cache: bool = True,
-             params: RetrievalParams = DEFAULT_PARAMS) -> "Answerer":
+             params: RetrievalParams = DEFAULT_PARAMS, dense: bool = True) -> "Answerer":
         """The Answerer of a wiki folder, with the corpus index the wiki records; the page index is cached
-        on disk under a name made from the pages' content, so a changed wiki is never answered stale."""
+        on disk under a name made from the pages' content, so a changed wiki is never answered stale.
+        With dense=True (default) search is hybrid where the index has passage vectors and the encoder
+        runs here (wikigen.search.dense.service.open_dense), else BM25 alone."""
+        from wikigen.search.dense.service import open_dense
         from wikigen.search.sources import open_wiki
         from wikigen.wiki.store import STATE_DIR
 
         wiki_root = Path(wiki_root)
         wiki = open_wiki(wiki_root)
         cache_dir = wiki_root / STATE_DIR / "page-index" if cache else None
-        return cls(wiki.sources, wiki.pages(), counter=counter, cache_dir=cache_dir, params=params)
+        return cls(wiki.sources, wiki.pages(), counter=counter, cache_dir=cache_dir, params=params,
+                   dense=open_dense(wiki.sources) if dense else None)
 
     # --- modes ---------------------------------------------------------------------------------
 
