@@ -96,6 +96,37 @@ class DenseSearcher:
             self._queries[query] = q
         return q
 
+    def span_scores(self, query: str, spans: Iterable[tuple[str, int, int]]) -> list[float | None]:
+        """For each (doc_id, start, end): the cosine to the query of the passage that holds most of the
+        span (None when its document has no vectors). Prices any piece of source text by its passage."""
+        import bisect
+
+        q = self.query_vector(query) if isinstance(query, str) and query.strip() else None
+        out: list[float | None] = []
+        for doc_id, start, end in spans:
+            rows = self._by_doc.get(doc_id)
+            if q is None or not rows:
+                out.append(None)
+                continue
+            starts = self._starts(doc_id)
+            i = max(0, bisect.bisect_right(starts, start) - 1)
+            best, best_overlap = rows[i], -1
+            for r in rows[i:i + 4]:
+                _, a, b = self.rows[r]
+                if a >= end:
+                    break
+                overlap = min(b, end) - max(a, start)
+                if overlap > best_overlap:
+                    best, best_overlap = r, overlap
+            out.append(float(self.matrix[best] @ q))
+        return out
+
+    def _starts(self, doc_id: str) -> list[int]:
+        cache = self.__dict__.setdefault("_starts_of", {})
+        if doc_id not in cache:
+            cache[doc_id] = [self.rows[r][1] for r in self._by_doc[doc_id]]
+        return cache[doc_id]
+
     def _hit(self, row: int, score: float, terms: set[str], runs: list[str]) -> Hit | None:
         doc_id, start, end = self.rows[row]
         info = self.index.document(doc_id)

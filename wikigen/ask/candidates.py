@@ -105,6 +105,22 @@ class Candidates:
     def search_units(self, query: str, k: int, doc_ids=None) -> list[Unit]:
         return [Unit("passage", h.doc_id, h.start, h.end, h.text) for h in self.search(query, k, doc_ids)]
 
+    def earned(self, question: str, units: Sequence[Unit], k: int) -> list[Unit]:
+        """The units that earn a share of the budget: those whose passage is at least as close to the
+        question (dense cosine) as the search passage at rank params.wiki_gate_rank among the question's
+        k best. All of them when there is no gate or no vectors."""
+        rank = self.params.wiki_gate_rank
+        if rank <= 0 or self.dense is None or not units:
+            return list(units)
+        found = self.search(question, k)
+        bar_scores = sorted((s for s in self.dense.span_scores(question, [(h.doc_id, h.start, h.end) for h in found])
+                             if s is not None), reverse=True)
+        if not bar_scores:
+            return list(units)
+        bar = bar_scores[min(rank, len(bar_scores)) - 1]
+        scores = self.dense.span_scores(question, [u.key() for u in units])
+        return [u for u, s in zip(units, scores) if s is not None and s >= bar]
+
     def open_docs(self, query: str) -> list[str]:
         """The documents of the best passages for the query, best first (at most params.open_docs)."""
         out: dict[str, None] = {}

@@ -192,6 +192,8 @@ class Answerer:
         q_set = set(terms(query))
         named = [h for h in hits if h.type != "topic" or self.page_index.title_match(h.slug, q_set)[0] >= 0.5]
         quotes = self.candidates.topic_quotes(query, named, scope, extra_slugs=self._linked_slugs(hits, scope))
+        if p.wiki_gate_scoped:
+            quotes = self.candidates.earned(query, quotes, k)
         quote_cap = int(cb.budget * (p.scoped_quote_share if many else p.doc_quote_share))
         for u in quotes:   # topic quotes within the scope, one per document first
             if cb.used >= quote_cap:
@@ -216,9 +218,9 @@ class Answerer:
         """wiki+search with no scope: topic quotes and search, interleaved; for a question about many
         documents, search gives many documents one short window each (the best first), then second windows."""
         p = self.params
-        quotes = self.candidates.topic_quotes(query, hits, scope)
+        quotes = self.candidates.earned(question, self.candidates.topic_quotes(query, hits, scope), k)
         quote_cap = int(cb.budget * p.max_quote_share)
-        if p.open_window_chars and looks_aggregate(question or query, scope):
+        if p.open_windows and p.open_window_chars and looks_aggregate(question or query, scope):
             docs = self.candidates.open_docs(query)
             rounds = self.candidates.scoped_passages(
                 query, docs, per_doc=p.open_per_doc, window=p.open_window_chars, passages=p.open_passages,
