@@ -220,7 +220,8 @@ class Answerer:
         p = self.params
         quotes = self.candidates.earned(question, self.candidates.topic_quotes(query, hits, scope), k)
         quote_cap = int(cb.budget * p.max_quote_share)
-        if p.open_windows and p.open_window_chars and looks_aggregate(question or query, scope):
+        windows = p.open_windows and (quotes or not p.open_windows_earned)
+        if windows and p.open_window_chars and looks_aggregate(question or query, scope):
             docs = self.candidates.open_docs(query)
             rounds = self.candidates.scoped_passages(
                 query, docs, per_doc=p.open_per_doc, window=p.open_window_chars, passages=p.open_passages,
