@@ -269,7 +269,7 @@ def _embed(index, on_progress, on_warning, stage) -> None:
         outcome = update_vectors(index, progress=_stage_progress(on_progress, "embedding"))
     if outcome.ok:
         log.info("%s", outcome.note)
-    else:
+    elif outcome.note:
         on_warning(outcome.note)
 
 

@@ -12,6 +12,8 @@ import pytest
 
 from wikigen import cli
 
+pytestmark = pytest.mark.dense     # the real embedding step (tests/conftest.py skips it elsewhere)
+
 
 def _write(corpus: Path, name: str, text: str) -> None:
     p = corpus / name

@@ -107,7 +107,7 @@ def _embed(index, quiet: bool):
 
     with _Bar("embedding", quiet, "doc") as bar:
         dense = update_vectors(index, progress=bar)
-    if not dense.ok:
+    if not dense.ok and dense.note:
         print(f"note: {dense.note}", file=sys.stderr)
     return dense
 
