@@ -70,6 +70,7 @@ class BuildConfig:
     rate_itpm: int | None = None           # the API's input tokens a minute: the agents pace themselves under it
     rate_rpm: int | None = None            # the API's requests a minute
     force: bool = False                    # build into a wiki or index folder made from another corpus
+    dense: bool = True                     # embed new passages after indexing (wikigen.search.dense), when it can
 
 
 @dataclass
@@ -260,6 +261,18 @@ def _stage_progress(on_progress: Callable[[str, int, int], None] | None, stage: 
     return lambda done, total: on_progress(stage, done, total)
 
 
+def _embed(index, on_progress, on_warning, stage) -> None:
+    """The passage vectors of new or changed documents (dense search); without the model: one note."""
+    from wikigen.search.dense.service import update_vectors
+
+    with stage("embedding"):
+        outcome = update_vectors(index, progress=_stage_progress(on_progress, "embedding"))
+    if outcome.ok:
+        log.info("%s", outcome.note)
+    elif outcome.note:
+        on_warning(outcome.note)
+
+
 def _build(config: BuildConfig, *, on_session: Callable[[SessionLine], None] | None = None,
            on_warning: Callable[[str], None] | None = None, on_agent_done: Callable[[str, int], None] | None = None,
            on_progress: Callable[[str, int, int], None] | None = None, on_stage: StageListener | None = None,
@@ -288,6 +301,8 @@ def _build(config: BuildConfig, *, on_session: Callable[[SessionLine], None] | N
                    "for the reasons)")
     stage.seconds["indexing"] -= summary.extract_seconds
     stage.add("extraction", summary.extract_seconds)
+    if config.dense:
+        _embed(index, on_progress, on_warning, stage)
     docs = index.documents()
     if not docs:
         raise CorpusError(f"no readable documents in {corpus} (.txt .md .html .pdf); nothing to build")

@@ -294,8 +294,10 @@ class CorpusIndex:
 
     # -- searching --------------------------------------------------------------------------------
 
-    def search(self, query: str, k: int = 10, doc_ids: Iterable[str] | None = None) -> list[Hit]:
-        """BM25 over passages (body + CJK grams + title), best first. Never raises on user input."""
+    def search(self, query: str, k: int = 10, doc_ids: Iterable[str] | None = None, *,
+               snippets: bool = True) -> list[Hit]:
+        """BM25 over passages (body + CJK grams + title), best first. Never raises on user input.
+        snippets=False leaves each hit's snippet empty (faster, for callers that read only the text)."""
         if not isinstance(query, str) or k <= 0:
             return []
         terms = analysed_terms(query)[:MAX_QUERY_TERMS]
@@ -315,7 +317,7 @@ class CorpusIndex:
         if not clauses:
             return []
         q = Query.boolean_query(clauses)
-        return self._run(q, k, doc_ids, terms, CJK_RUN.findall(query))
+        return self._run(q, k, doc_ids, terms, CJK_RUN.findall(query), snippets=snippets)
 
     def phrase(self, text: str, k: int = 10, doc_ids: Iterable[str] | None = None) -> list[Hit]:
         """Passages that contain text as a phrase (after stemming and lowercasing; CJK as a substring)."""
@@ -360,7 +362,7 @@ class CorpusIndex:
         return math.log(1 + (n - df + 0.5) / (df + 0.5))
 
     def _run(self, q: Query, k: int, doc_ids: Iterable[str] | None, terms: list[str], runs: list[str],
-             phrase: str | None = None) -> list[Hit]:
+             phrase: str | None = None, snippets: bool = True) -> list[Hit]:
         if doc_ids is not None:
             if isinstance(doc_ids, str):
                 doc_ids = [doc_ids]
@@ -389,7 +391,9 @@ class CorpusIndex:
                 text = self.texts.read(doc_id, start, end)
             except KeyError:
                 continue
-            if phrase is not None:
+            if not snippets:
+                snippet = ""
+            elif phrase is not None:
                 snippet = make_snippet(text, ranges=phrase_ranges(text, terms, phrase))
             else:
                 snippet = make_snippet(text, term_set, runs)

@@ -11,9 +11,9 @@ import pytest
 
 GOLDEN = Path(__file__).parent / "fixtures" / "dense" / "minilm_golden.json"
 
-np = pytest.importorskip("numpy", reason="dense search needs numpy (the dense extra)")
-pytest.importorskip("safetensors", reason="dense search needs safetensors (the dense extra)")
-pytest.importorskip("tokenizers", reason="dense search needs tokenizers (the dense extra)")
+np = pytest.importorskip("numpy", reason="dense search needs numpy (a core dependency)")
+pytest.importorskip("safetensors", reason="dense search needs safetensors (a core dependency)")
+pytest.importorskip("tokenizers", reason="dense search needs tokenizers (a core dependency)")
 
 from wikigen.search.dense.encoder import DenseUnavailable, MiniLMEncoder, _gelu, load_encoder, model_dir  # noqa: E402
 

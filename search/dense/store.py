@@ -2,14 +2,18 @@
 
 Layout, under the index folder::
 
-    dense/<model key>/meta.json            {"version", "model", "dim", "docs": {doc_id: {"sha256", "passages"}}}
-    dense/<model key>/vectors/<sha256>.npy  float16, one row per passage of that document
+    dense/<model key>/meta.json            {"version", "model", "dim",
+                                            "docs": {doc_id: {"sha256", "passages", "spans", "file"}}}
+    dense/<model key>/vectors/<sha256>-<spans>.npy  float16, one row per passage of that document
 
 The passages are the index's own (`split_passages` over the TextStore's text, as the tantivy index
-has them), so a dense hit and a BM25 hit of the same passage have the same offsets. A vector file is
-named by the document's sha256 from the index manifest: an update embeds only the documents whose
-sha256 has no file yet, drops the entries of removed documents and deletes the files no document
-refers to. Files and meta.json are written through a temp file and a rename; meta.json is rewritten
+has them), so a dense hit and a BM25 hit of the same passage have the same offsets. A document's
+vectors are keyed by its sha256 from the index manifest AND a hash of its passage spans (`spans_key`):
+an update embeds only the documents whose (sha256, spans) pair has no file yet - a changed document,
+or an unchanged one whose passages a changed passage or sentence rule cuts differently - drops the
+entries of removed documents and deletes the files no document refers to. (Caches of version 1 were
+keyed by sha256 alone; their records are taken over once, when the passage count still matches, with
+the spans of the rule in force at the upgrade.) Files and meta.json are written through a temp file and a rename; meta.json is rewritten
 after each group of documents, so an interrupted update keeps what it finished. The model key is a
 hash of the encoder's name: vectors of another model (or other settings) are never mixed in.
 
@@ -38,7 +42,7 @@ __all__ = ["VectorStore", "DenseSummary", "STORE_VERSION"]
 
 log = logging.getLogger(__name__)
 
-STORE_VERSION = 1
+STORE_VERSION = 2
 GROUP_PASSAGES = 256     # passages embedded together (batched by length across documents)
 
 
@@ -63,12 +67,17 @@ def _np():
     try:
         import numpy as np
     except ImportError:
-        raise DenseUnavailable("dense search needs numpy: pip install 'wikigen-memory[dense]'") from None
+        raise DenseUnavailable("dense search needs numpy (a dependency of wikigen-memory): pip install numpy") from None
     return np
 
 
 def model_key(name: str) -> str:
     return hashlib.sha1(name.encode("utf-8")).hexdigest()[:12]
+
+
+def spans_key(spans: list[tuple[int, int]]) -> str:
+    """A short hash of a document's passage spans: vectors are only reused for the same passages."""
+    return hashlib.sha1(",".join(f"{a}-{b}" for a, b in spans).encode("ascii")).hexdigest()[:16]
 
 
 class VectorStore:
@@ -90,21 +99,30 @@ class VectorStore:
         except (OSError, ValueError) as e:
             log.warning("dense meta.json in %s unreadable (%s): re-embedding everything", self.root, e)
             m = None
-        if (not isinstance(m, dict) or m.get("version") != STORE_VERSION or m.get("model") != self.encoder.name
+        fresh = {"version": STORE_VERSION, "model": self.encoder.name, "dim": self.encoder.dim, "docs": {}}
+        if (not isinstance(m, dict) or m.get("version") not in (1, STORE_VERSION) or m.get("model") != self.encoder.name
                 or m.get("dim") != self.encoder.dim or not isinstance(m.get("docs"), dict)):
-            return {"version": STORE_VERSION, "model": self.encoder.name, "dim": self.encoder.dim, "docs": {}}
+            return fresh
+        if m.get("version") == 1:   # keyed by sha256 alone: see the module docstring
+            m = dict(fresh, docs={d: dict(r, legacy=True) for d, r in m["docs"].items() if isinstance(r, dict)})
         return m
 
     def _write_meta(self, meta: dict) -> None:
         meta = dict(meta, docs={k: meta["docs"][k] for k in sorted(meta["docs"])})
         atomic_write(self.root / "meta.json", json.dumps(meta, ensure_ascii=False, indent=0))
 
-    def _file(self, sha256: str) -> Path:
-        return self._vectors_dir / f"{sha256}.npy"
+    def _file(self, rec: dict) -> Path:
+        return self._vectors_dir / str(rec.get("file") or f"{rec.get('sha256')}.npy")
 
-    def _usable(self, rec: dict | None, sha256: str, n: int) -> bool:
-        return (rec is not None and rec.get("sha256") == sha256 and rec.get("passages") == n
-                and self._file(sha256).is_file())
+    def _usable(self, rec: dict | None, sha256: str, spans: list[tuple[int, int]]) -> bool:
+        """Whether rec holds vectors of exactly these passages of this document version (a version-1
+        record, keyed by sha256 alone, is taken over when its passage count matches; see the docstring)."""
+        if not isinstance(rec, dict) or rec.get("sha256") != sha256 or rec.get("passages") != len(spans):
+            return False
+        if rec.get("legacy"):
+            rec.pop("legacy")
+            rec["spans"] = spans_key(spans)
+        return rec.get("spans") == spans_key(spans) and self._file(rec).is_file()
 
     # -- update -----------------------------------------------------------------------------------
 
@@ -127,7 +145,7 @@ class VectorStore:
                 spans = self.passages(d.doc_id)
                 summary.passages += len(spans)
                 rec = meta["docs"].get(d.doc_id)
-                if self._usable(rec, d.sha256, len(spans)):
+                if self._usable(rec, d.sha256, spans):
                     keep[d.doc_id] = rec
                     summary.reused += 1
                 else:
@@ -163,8 +181,10 @@ class VectorStore:
         for doc_id, sha, spans in group:
             part = np.asarray(vecs[at:at + len(spans)], dtype=np.float16)
             at += len(spans)
-            _save_npy(np, self._file(sha), part)
-            meta["docs"][doc_id] = {"sha256": sha, "passages": len(spans)}
+            key = spans_key(spans)
+            rec = {"sha256": sha, "passages": len(spans), "spans": key, "file": f"{sha}-{key}.npy"}
+            _save_npy(np, self._file(rec), part)
+            meta["docs"][doc_id] = rec
             summary.embedded_documents += 1
             summary.embedded_passages += len(spans)
             done += 1
@@ -175,7 +195,7 @@ class VectorStore:
         return done
 
     def _drop_unreferenced(self, meta: dict) -> None:
-        wanted = {f"{r['sha256']}.npy" for r in meta["docs"].values()}
+        wanted = {self._file(r).name for r in meta["docs"].values()}
         for p in self._vectors_dir.glob("*.npy"):
             if p.name not in wanted:
                 try:
@@ -194,10 +214,10 @@ class VectorStore:
         for d in self.index.documents():
             rec = meta["docs"].get(d.doc_id)
             spans = self.passages(d.doc_id) if rec is not None else []
-            if not self._usable(rec, d.sha256, len(spans)):
+            if not self._usable(rec, d.sha256, spans):
                 missing += 1
                 continue
-            m = np.load(self._file(d.sha256), allow_pickle=False)
+            m = np.load(self._file(rec), allow_pickle=False)
             if m.shape != (len(spans), self.encoder.dim):
                 missing += 1
                 continue

@@ -50,8 +50,10 @@ class ExpansionTerm(NamedTuple):
 class Candidates:
     """Candidate units for a question, from the corpus index and the page index."""
 
-    def __init__(self, index, page_index: PageIndex, known_docs: set[str], params: RetrievalParams = DEFAULT_PARAMS):
+    def __init__(self, index, page_index: PageIndex, known_docs: set[str], params: RetrievalParams = DEFAULT_PARAMS,
+                 dense=None):
         self.index = index
+        self.dense = dense          # a DenseSearcher over the index's passage vectors, or None (BM25 only)
         self.page_index = page_index
         self.known_docs = known_docs
         self.params = params
@@ -91,13 +93,38 @@ class Candidates:
                 self._idf_cache[term] = 1.0
         return self._idf_cache[term]
 
+    def search(self, query: str, k: int, doc_ids=None, *, hybrid: bool = True) -> list:
+        """The k best passages: BM25 and dense fused by reciprocal rank when vectors exist, else BM25."""
+        if hybrid and self.dense is not None:
+            from wikigen.search.dense.hybrid import hybrid_search
+
+            return hybrid_search(self.index, self.dense, query, k=k, doc_ids=doc_ids, depth=self.params.dense_depth,
+                                 snippets=False)
+        return self.index.search(query, k=k, doc_ids=doc_ids, snippets=False)
+
     def search_units(self, query: str, k: int, doc_ids=None) -> list[Unit]:
-        return [Unit("passage", h.doc_id, h.start, h.end, h.text) for h in self.index.search(query, k=k, doc_ids=doc_ids)]
+        return [Unit("passage", h.doc_id, h.start, h.end, h.text) for h in self.search(query, k, doc_ids)]
+
+    def earned(self, question: str, units: Sequence[Unit], k: int) -> list[Unit]:
+        """The units that earn a share of the budget: those whose passage is at least as close to the
+        question (dense cosine) as the search passage at rank params.wiki_gate_rank among the question's
+        k best. All of them when there is no gate or no vectors."""
+        rank = self.params.wiki_gate_rank
+        if rank <= 0 or self.dense is None or not units:
+            return list(units)
+        found = self.search(question, k)
+        bar_scores = sorted((s for s in self.dense.span_scores(question, [(h.doc_id, h.start, h.end) for h in found])
+                             if s is not None), reverse=True)
+        if not bar_scores:
+            return list(units)
+        bar = bar_scores[min(rank, len(bar_scores)) - 1]
+        scores = self.dense.span_scores(question, [u.key() for u in units])
+        return [u for u, s in zip(units, scores) if s is not None and s >= bar]
 
     def open_docs(self, query: str) -> list[str]:
         """The documents of the best passages for the query, best first (at most params.open_docs)."""
         out: dict[str, None] = {}
-        for h in self.index.search(query, k=self.params.open_search_k):
+        for h in self.search(query, self.params.open_search_k, hybrid=self.params.hybrid_open_docs):
             out.setdefault(h.doc_id, None)
             if len(out) >= self.params.open_docs:
                 break
@@ -106,11 +133,12 @@ class Candidates:
     def _passages_by_doc(self, query: str, doc_ids: Sequence[str], k_doc: int) -> dict[str, list]:
         """Each in-scope document's best `k_doc` passages for the query."""
         by_doc: dict[str, list] = {}
+        hybrid = self.params.hybrid_scoped
         if len(doc_ids) <= 40:
             for d in doc_ids:
-                by_doc[d] = self.index.search(query, k=k_doc, doc_ids=[d])
+                by_doc[d] = self.search(query, k_doc, [d], hybrid=hybrid)
         else:
-            for h in self.index.search(query, k=min(2000, k_doc * len(doc_ids)), doc_ids=doc_ids):
+            for h in self.search(query, min(2000, k_doc * len(doc_ids)), doc_ids, hybrid=hybrid):
                 lst = by_doc.setdefault(h.doc_id, [])
                 if len(lst) < k_doc:
                     lst.append(h)

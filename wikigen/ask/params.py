@@ -44,6 +44,16 @@ class RetrievalParams:
     prf_min_share: float = 0.1          # ... each in at least this share of those quotes
     prf_weight: float = 0.3             # ... weighing this much of a query term of the same idf
     prf_search: int = 3                 # >0: also this many passages per document from the expanded query
+    # dense vectors (used only where the index has them; search/dense)
+    dense_depth: int = 100              # how deep the BM25 and dense lists are read before reciprocal rank fusion
+    hybrid_scoped: bool = True          # passages inside a scope: fused, not BM25 alone
+    hybrid_open_docs: bool = True       # the documents of an open question about many documents: fused
+    # the wiki's share must be earned (needs the dense vectors; without them every quote is offered)
+    wiki_gate_rank: int = 1             # >0: a topic quote enters only when its passage is as close to the question
+                                        #     (dense cosine) as the search passage at this rank; 0: no gate
+    wiki_gate_scoped: bool = False      # ... also inside a scope (else only for questions with no scope)
+    open_windows: bool = False          # an open question about many documents: one window per document first
+    open_windows_earned: bool = False   # ... only when a topic quote earned its share (the wiki says the subject spreads)
 
 
 DEFAULT_PARAMS = RetrievalParams()

