@@ -345,7 +345,6 @@ def cmd_mcp(args) -> int:
 # --- parser ------------------------------------------------------------------------------------
 
 
-
 MODES_HELP = ("wiki+search: the wiki's pages and quotes first, then corpus passages (the default); "
               "search: corpus passages only, the baseline; wiki: wiki pages only")
 
