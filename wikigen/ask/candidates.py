@@ -130,10 +130,9 @@ class Candidates:
                 break
         return list(out)
 
-    def _passages_by_doc(self, query: str, doc_ids: Sequence[str], k_doc: int) -> dict[str, list]:
+    def _passages_by_doc(self, query: str, doc_ids: Sequence[str], k_doc: int, hybrid: bool) -> dict[str, list]:
         """Each in-scope document's best `k_doc` passages for the query."""
         by_doc: dict[str, list] = {}
-        hybrid = self.params.hybrid_scoped
         if len(doc_ids) <= 40:
             for d in doc_ids:
                 by_doc[d] = self.search(query, k_doc, [d], hybrid=hybrid)
@@ -165,7 +164,7 @@ class Candidates:
         p = self.params
         passages = p.scope_passages if passages is None else passages
         k_doc = max(per_doc, passages) if window else per_doc
-        by_doc = self._passages_by_doc(query, doc_ids, k_doc)
+        by_doc = self._passages_by_doc(query, doc_ids, k_doc, p.hybrid_windows if window else p.hybrid_scoped)
         if window:
             weights = {t: self.idf(t) ** p.idf_power for t in dict.fromkeys(terms(query))}
             for t, w in (expansion or {}).items():
