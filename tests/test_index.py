@@ -65,6 +65,19 @@ def test_build_summary_counts_and_skips(built, corpus):
     assert idx.root == idx.corpus_dir == corpus.resolve() and idx.index_dir == corpus.parent / "index"
 
 
+def test_an_index_of_an_older_passage_rule_is_rebuilt(built, corpus, tmp_path):
+    """The passages' cut is part of the schema version: an index made under another one is cut again
+    by the next build (its vectors, keyed by spans, would otherwise disagree with its BM25 passages)."""
+    mpath = tmp_path / "index" / "manifest.json"
+    m = json.loads(mpath.read_text(encoding="utf-8"))
+    m["schema"] = m["schema"] - 1
+    mpath.write_text(json.dumps(m), encoding="utf-8")
+    with pytest.raises(SearchIndexError, match="another wikigen version"):
+        CorpusIndex.open(tmp_path / "index")
+    _, s = CorpusIndex.build(corpus, tmp_path / "index", counter=CharCounter())
+    assert (s.added, s.unchanged) == (10, 0)
+
+
 def test_documents_and_texts_are_kept_exactly(built, corpus):
     idx, _ = built
     infos = idx.documents()
