@@ -34,6 +34,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from eval_bench import fill  # noqa: E402  (the plain-BM25 baseline's budget filling, one copy)
 from wikigen.ask.evaluate import score_question  # noqa: E402
 from wikigen.ask.questions import read_questions  # noqa: E402
 from wikigen.ask.keyfacts import score_keyfacts  # noqa: E402
@@ -45,17 +46,6 @@ from wikigen.search.index import CorpusIndex  # noqa: E402
 
 METHODS = ("bm25", "dense", "rrf")
 
-
-def fill(hits, budget: int, tokens_of) -> list[dict]:
-    """Whole passages, best first, while they fit in the budget (a passage that does not fit is skipped)."""
-    out, used = [], 0
-    for h in hits:
-        t = tokens_of(h)
-        if used + t > budget:
-            continue
-        used += t
-        out.append({"text": h.text, "spans": [{"doc_id": h.doc_id, "start": h.start, "end": h.end}]})
-    return out
 
 
 def cuad_subset(data: Path, out: Path, n_docs: int) -> tuple[Path, list[dict], str]:
