@@ -9,14 +9,31 @@ def _no_real_api_key(monkeypatch):
     monkeypatch.delenv("ANTHROPIC_BASE_URL", raising=False)
 
 
-@pytest.fixture(autouse=True)
-def _dense_vectors_only_where_asked(request, monkeypatch):
+def _skip_embedding(index, progress=None, *, encoder=None):
+    import wikigen.search.dense.service as service
+    return service.DenseOutcome(None, "")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _no_embedding_by_default():
     """Embedding every passage of every corpus a test builds costs about 20 s per acme build on this
-    machine: builds and `wikigen index` in tests skip it (silently) unless the test is marked
-    `@pytest.mark.dense`. The dense tests (tests/test_dense_*.py) run the real path."""
-    if request.node.get_closest_marker("dense") is not None:
+    machine (minutes under load): builds and `wikigen index` in tests skip it (silently) unless the test
+    is marked `@pytest.mark.dense`. The switch is session-wide, so module-scoped fixtures, which are set
+    up before any function-scoped fixture, skip it too. Yields the real `update_vectors`."""
+    import wikigen.search.dense.service as service
+
+    patch = pytest.MonkeyPatch()
+    real = service.update_vectors
+    patch.setattr(service, "update_vectors", _skip_embedding)
+    yield real
+    patch.undo()
+
+
+@pytest.fixture(autouse=True)
+def _dense_vectors_only_where_asked(request, monkeypatch, _no_embedding_by_default):
+    """A test marked `dense` runs the real embedding step (tests/test_dense_*.py)."""
+    if request.node.get_closest_marker("dense") is None:
         return
     import wikigen.search.dense.service as service
 
-    monkeypatch.setattr(service, "update_vectors", lambda index, progress=None, *, encoder=None:
-                        service.DenseOutcome(None, ""))
+    monkeypatch.setattr(service, "update_vectors", _no_embedding_by_default)
