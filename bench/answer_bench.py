@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/answer_bench.py --wiki bench-out/cuad-wiki --data ../shared/eval/cuad-dev --limit 500
     .venv/bin/python bench/answer_bench.py --wiki bench-out/cuad-wiki --limit 500 --dense      # also with the encoder
+    .venv/bin/python bench/answer_bench.py --wiki bench-out/cuad-wiki --limit 500 --passages   # with passage vectors
     .venv/bin/python bench/answer_bench.py --wiki bench-out/sec10q-wiki --data ../shared/eval/sec10q-dev
 
 The wiki must be built already (bench/eval_bench.py or `wikigen build`). Each question's context is
@@ -71,6 +72,8 @@ def main(argv=None) -> int:
     ap.add_argument("--budget", type=int, default=4000)
     ap.add_argument("--contexts", default=None, help="cache of the retrieved contexts (default: next to the wiki)")
     ap.add_argument("--dense", action="store_true", help="also score the generator with the dense encoder")
+    ap.add_argument("--passages", action="store_true",
+                    help="also score the generator with the index's passage vectors (only the question is encoded)")
     args = ap.parse_args(argv)
     qfile = Path(args.data) / "questions.jsonl"
     if not qfile.is_file() or not Path(args.wiki).is_dir():
@@ -85,6 +88,15 @@ def main(argv=None) -> int:
         cache.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in rows), encoding="utf-8")
         print(f"retrieved {len(rows)} contexts in {time.perf_counter() - t0:.0f} s -> {cache}")
     generators = {"lexical": ExtractiveAnswer()}
+    if args.passages:
+        from wikigen.search.dense.service import open_dense
+        from wikigen.search.sources import open_wiki
+
+        dense = open_dense(open_wiki(Path(args.wiki)).sources)
+        if dense is None:
+            print("--passages: the index has no passage vectors or the encoder cannot run; skipped", file=sys.stderr)
+        else:
+            generators["passages"] = ExtractiveAnswer(passages=dense)
     if args.dense:
         from wikigen.search.dense.encoder import load_encoder
         generators["dense"] = ExtractiveAnswer(encoder=load_encoder())

@@ -237,3 +237,17 @@ def test_a_version_1_cache_is_taken_over_without_re_embedding(corpus, tmp_path):
     assert (s.embedded_documents, s.reused, enc2.encoded) == (0, 4, [])
     meta = json.loads((store.root / "meta.json").read_text())
     assert meta["version"] == 2 and all(r["spans"] for r in meta["docs"].values())
+
+
+def test_rrf_fuse_keeps_the_first_lists_leaders_first():
+    bm = [_hit("lex", 0), _hit("a", 0), _hit("b", 0), _hit("c", 0)]     # "lex": only BM25 finds it
+    dn = [_hit("a", 0), _hit("b", 0), _hit("c", 0), _hit("d", 0), _hit("e", 0)]
+    plain = [h.doc_id for h in rrf_fuse([bm, dn], k=10)]
+    assert plain.index("lex") > 1                                       # fusion buries the lexical match
+    kept = rrf_fuse([bm, dn], k=10, keep=1)
+    assert [h.doc_id for h in kept] == ["lex"] + [d for d in plain if d != "lex"]
+    assert all(x.score >= y.score for x, y in zip(kept, kept[1:]))     # still best first
+    # BM25's best `keep` come first, in the fused order; keep=0 is plain fusion
+    assert [h.doc_id for h in rrf_fuse([bm, dn], k=10, keep=3)] == ["a", "b", "lex", "c", "d", "e"]
+    assert [h.doc_id for h in rrf_fuse([bm, dn], k=10, keep=0)] == plain
+    assert [h.doc_id for h in rrf_fuse([bm, dn], k=2, keep=1)] == ["lex", "a"]

@@ -33,6 +33,7 @@ log = logging.getLogger(__name__)
 
 RRF_K = 60
 DEPTH = 100     # how deep each list is read before fusion
+KEEP = 0        # BM25's best hits that come first whatever their fused rank (keep_leaders)
 
 
 class DenseSearcher:
@@ -140,9 +141,11 @@ class DenseSearcher:
         return Hit(doc_id, info.path, start, end, text, score, snippet)
 
 
-def rrf_fuse(lists: Iterable[list[Hit]], k: int, rrf_k: int = RRF_K) -> list[Hit]:
+def rrf_fuse(lists: Iterable[list[Hit]], k: int, rrf_k: int = RRF_K, *, keep: int = 0) -> list[Hit]:
     """Reciprocal rank fusion of ranked hit lists; a passage is keyed by (doc_id, start, end). The
-    returned hits carry the fused score and the first list's text and snippet for that passage."""
+    returned hits carry the fused score and the first list's text and snippet for that passage.
+    keep > 0: the first list's `keep` best hits come first, in the fused order (see `keep_leaders`)."""
+    lists = [list(hits) for hits in lists]
     fused: dict[tuple[str, int, int], float] = {}
     first: dict[tuple[str, int, int], Hit] = {}
     order: dict[tuple[str, int, int], int] = {}
@@ -153,25 +156,37 @@ def rrf_fuse(lists: Iterable[list[Hit]], k: int, rrf_k: int = RRF_K) -> list[Hit
             if key not in first:
                 first[key] = h
                 order[key] = len(order)
-    best = sorted(fused, key=lambda key: (-fused[key], order[key]))[:max(0, k)]
-    out = []
-    for key in best:
-        h = first[key]
-        out.append(Hit(h.doc_id, h.path, h.start, h.end, h.text, fused[key], h.snippet))
-    return out
+    ranked = sorted(fused, key=lambda key: (-fused[key], order[key]))
+    if keep > 0 and lists:
+        ranked = keep_leaders(ranked, [(h.doc_id, h.start, h.end) for h in lists[0][:keep]])
+    top = ranked[:max(0, k)]
+    scores = [fused[key] for key in top]
+    for j in range(len(scores) - 2, -1, -1):      # a kept leader scores as the hit after it: still best first
+        scores[j] = max(scores[j], scores[j + 1])
+    return [Hit(first[key].doc_id, first[key].path, first[key].start, first[key].end, first[key].text, s,
+                first[key].snippet) for key, s in zip(top, scores)]
+
+
+def keep_leaders(ranked: list, leaders: list) -> list:
+    """The leaders (a list's best few passages) first, in the fused order, then the rest in the fused order.
+    Reciprocal rank fusion rewards passages both lists hold; this keeps an exact lexical match that only
+    BM25 finds (a quoted phrase, a rare name) from falling below the cut."""
+    lead = set(leaders)
+    return [key for key in ranked if key in lead] + [key for key in ranked if key not in lead]
 
 
 def hybrid_search(index: CorpusIndex, dense: DenseSearcher, query: str, k: int = 10,
                   doc_ids: Iterable[str] | None = None, *, depth: int = DEPTH, rrf_k: int = RRF_K,
-                  snippets: bool = True) -> list[Hit]:
-    """BM25 and dense top-`depth` lists fused by reciprocal rank, best k first (see the module docstring).
+                  keep: int = KEEP, snippets: bool = True) -> list[Hit]:
+    """BM25 and dense top-`depth` lists fused by reciprocal rank, best k first (see the module docstring);
+    BM25's `keep` best come first (`keep_leaders`).
     Snippets are made for the k fused hits only (none with snippets=False)."""
     if doc_ids is not None and not isinstance(doc_ids, str):
         doc_ids = list(doc_ids)
     depth = max(depth, k)
     bm25 = index.search(query, k=depth, doc_ids=doc_ids, snippets=False)
     vec = dense.search(query, k=depth, doc_ids=doc_ids, snippets=False)
-    fused = rrf_fuse([bm25, vec], k, rrf_k)
+    fused = rrf_fuse([bm25, vec], k, rrf_k, keep=keep)
     if not snippets:
         return fused
     terms, runs = set(analysed_terms(query)), CJK_RUN.findall(query)

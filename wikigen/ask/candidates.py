@@ -99,7 +99,7 @@ class Candidates:
             from wikigen.search.dense.hybrid import hybrid_search
 
             return hybrid_search(self.index, self.dense, query, k=k, doc_ids=doc_ids, depth=self.params.dense_depth,
-                                 snippets=False)
+                                 keep=self.params.fusion_keep, snippets=False)
         return self.index.search(query, k=k, doc_ids=doc_ids, snippets=False)
 
     def search_units(self, query: str, k: int, doc_ids=None) -> list[Unit]:

@@ -31,6 +31,7 @@ MIN_SCORE = 0.2         # the least coverage of the question by the best sentenc
 RANK_WEIGHT = 0.3
 DENSE_WEIGHT = 1.0
 DENSE_POOL = 24
+PASSAGE_WEIGHT = 1.0    # with passage vectors: this much of the cosine of the sentence's passage to the question
 HEADING_WEIGHT = 0.5    # more for the question's terms in the sentence's heading ("7.3 Audit Rights.")
 CONTEXT_WEIGHT = 0.25   # the weight of a question term outside the sentence that asks
 
@@ -114,8 +115,11 @@ def question_terms(question: str, removed: Iterable[str] = ()) -> dict[str, floa
 
 def score_candidates(question: str, q_terms: dict[str, float], cands: Sequence[Candidate], *,
                      encoder=None, rank_weight: float | None = None, dense_weight: float | None = None,
-                     dense_pool: int | None = None) -> list[Scored]:
-    """The candidates with their coverage and score, best first (see the module docstring)."""
+                     dense_pool: int | None = None, passages=None, passage_weight: float | None = None
+                     ) -> list[Scored]:
+    """The candidates with their coverage and score, best first (see the module docstring).
+    passages: a DenseSearcher (wikigen.search.dense); each candidate then also scores passage_weight x
+    the cosine to the question of the indexed passage that holds it (vectors already computed)."""
     rank_weight = RANK_WEIGHT if rank_weight is None else rank_weight
     dense_weight = DENSE_WEIGHT if dense_weight is None else dense_weight
     dense_pool = DENSE_POOL if dense_pool is None else dense_pool
@@ -129,16 +133,26 @@ def score_candidates(question: str, q_terms: dict[str, float], cands: Sequence[C
         if df:
             weight[t] = q_terms[t] * math.log(1 + n / df)
     total = sum(weight.values()) or 1.0
+    near = _passage_cosines(question, cands, passages, passage_weight)
     scored = []
-    for c, s in zip(cands, sets):
+    for c, s, p in zip(cands, sets, near):
         cov = sum(w for t, w in weight.items() if t in s) / total
         head = set(terms(lead(c.text))) if HEADING_WEIGHT else set()
         named = sum(w for t, w in weight.items() if t in head) / total
-        scored.append(Scored(c, cov, cov + HEADING_WEIGHT * named + rank_weight / (1 + c.rank)))
+        scored.append(Scored(c, cov, cov + HEADING_WEIGHT * named + rank_weight / (1 + c.rank) + p))
     scored.sort(key=lambda x: -x.score)
     if encoder is not None and dense_weight:
         scored = _rerank(question, scored, encoder, dense_weight, dense_pool)
     return scored
+
+
+def _passage_cosines(question: str, cands: Sequence[Candidate], passages, weight: float | None) -> list[float]:
+    """weight x the cosine to the question of the passage holding each candidate (0 without vectors)."""
+    weight = PASSAGE_WEIGHT if weight is None else weight
+    if passages is None or not weight:
+        return [0.0] * len(cands)
+    cos = passages.span_scores(question, [(c.doc_id, c.start, c.end) for c in cands])
+    return [weight * c if c is not None else 0.0 for c in cos]
 
 
 def _rerank(question: str, scored: list[Scored], encoder, weight: float, pool: int) -> list[Scored]:

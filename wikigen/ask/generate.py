@@ -54,21 +54,25 @@ class ExtractiveAnswer:
     (the share of the question's weighted terms a sentence holds, see wikigen.ask.compose).
 
     encoder: an optional sentence encoder (wikigen.search.dense.Encoder); when given, the candidates
-    best by words are re-ranked with their similarity to the question."""
+    best by words are re-ranked with their similarity to the question (a few sentences encoded per question).
+    passages: an optional DenseSearcher over the index's passage vectors; when given, each sentence also
+    scores the similarity of its passage to the question (no sentence is encoded: only the question, once)."""
 
     name = "offline"
 
     def __init__(self, n: int = MAX_QUOTES, *, max_chars: int = QUOTE_CHARS, min_score: float = MIN_SCORE,
-                 encoder=None, max_docs: int = 40):
+                 encoder=None, max_docs: int = 40, passages=None):
         self.n = n
         self.max_chars = max_chars
         self.min_score = min_score
         self.encoder = encoder
         self.max_docs = max_docs
+        self.passages = passages
 
     def answer(self, question: str, items: Sequence[ContextItem], scope: Scope | None = None) -> GeneratedAnswer:
         q_terms = question_terms(question, scope.removed if scope is not None else ())
-        scored = score_candidates(question, q_terms, candidates(items), encoder=self.encoder)
+        scored = score_candidates(question, q_terms, candidates(items), encoder=self.encoder,
+                                  passages=self.passages)
         if not scored or max(s.coverage for s in scored) < self.min_score:
             return GeneratedAnswer(NOT_FOUND)
         if across_documents(question, scope):
