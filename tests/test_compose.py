@@ -61,3 +61,30 @@ def test_the_question_part_that_asks_weighs_more_than_the_setting():
     assert "orion" not in w and w["notic"] == 1.0 and w["beta"] < 1.0
     assert not across_documents("Is there a cap on liability in this contract?", Scope("collection"))
     assert across_documents("Which contracts cap liability?", Scope(""))
+
+
+class PassageVectors:
+    """Stands in for a DenseSearcher's span_scores: the cosine of the passage holding each span."""
+
+    def __init__(self, cos_by_doc: dict[str, float]):
+        self.cos_by_doc = cos_by_doc
+        self.calls = 0
+
+    def span_scores(self, query, spans):
+        self.calls += 1
+        return [self.cos_by_doc.get(doc_id) for doc_id, _, _ in spans]
+
+
+def test_passage_vectors_break_a_tie_between_sentences_that_hold_the_same_words():
+    a = "The fee is payable on delivery of the goods."
+    b = "The fee is payable on delivery of the software."
+    q = "When is the fee payable?"
+    items = [passage("one", a), passage("two", b)]
+    plain = ExtractiveAnswer(1).answer(q, items, Scope(""))
+    assert plain.spans[0]["doc_id"] == "one"              # the same words: the first context item wins
+    vecs = PassageVectors({"one": 0.1, "two": 0.6})
+    g = ExtractiveAnswer(1, passages=vecs).answer(q, items, Scope(""))
+    assert g.spans[0]["doc_id"] == "two" and vecs.calls == 1
+    # a document without vectors scores as before; nothing that answers stays not found
+    assert ExtractiveAnswer(1, passages=PassageVectors({})).answer(q, items, Scope("")).spans == plain.spans
+    assert ExtractiveAnswer(passages=vecs).answer("What is the revenue?", items).text == "Not found in the corpus."

@@ -33,7 +33,8 @@ log = logging.getLogger(__name__)
 
 RRF_K = 60
 DEPTH = 100     # how deep each list is read before fusion
-KEEP = 0        # BM25's best hits that come first whatever their fused rank (keep_leaders)
+KEEP = 0        # BM25's best hits that come first whatever their fused rank (keep_leaders) ...
+KEEP_RATIO = 0.0  # ... when they score at least this share of BM25's best score
 
 
 class DenseSearcher:
@@ -141,10 +142,12 @@ class DenseSearcher:
         return Hit(doc_id, info.path, start, end, text, score, snippet)
 
 
-def rrf_fuse(lists: Iterable[list[Hit]], k: int, rrf_k: int = RRF_K, *, keep: int = 0) -> list[Hit]:
+def rrf_fuse(lists: Iterable[list[Hit]], k: int, rrf_k: int = RRF_K, *, keep: int = 0,
+             keep_ratio: float = 0.0) -> list[Hit]:
     """Reciprocal rank fusion of ranked hit lists; a passage is keyed by (doc_id, start, end). The
     returned hits carry the fused score and the first list's text and snippet for that passage.
-    keep > 0: the first list's `keep` best hits come first, in the fused order (see `keep_leaders`)."""
+    keep > 0: the first list's best hits come first, in the fused order (see `keep_leaders`): at most
+    `keep` of them, those scoring at least keep_ratio x that list's best score."""
     lists = [list(hits) for hits in lists]
     fused: dict[tuple[str, int, int], float] = {}
     first: dict[tuple[str, int, int], Hit] = {}
@@ -158,7 +161,8 @@ def rrf_fuse(lists: Iterable[list[Hit]], k: int, rrf_k: int = RRF_K, *, keep: in
                 order[key] = len(order)
     ranked = sorted(fused, key=lambda key: (-fused[key], order[key]))
     if keep > 0 and lists:
-        ranked = keep_leaders(ranked, [(h.doc_id, h.start, h.end) for h in lists[0][:keep]])
+        bar = keep_ratio * lists[0][0].score if lists[0] else 0.0
+        ranked = keep_leaders(ranked, [(h.doc_id, h.start, h.end) for h in lists[0][:keep] if h.score >= bar])
     top = ranked[:max(0, k)]
     scores = [fused[key] for key in top]
     for j in range(len(scores) - 2, -1, -1):      # a kept leader scores as the hit after it: still best first
@@ -177,16 +181,16 @@ def keep_leaders(ranked: list, leaders: list) -> list:
 
 def hybrid_search(index: CorpusIndex, dense: DenseSearcher, query: str, k: int = 10,
                   doc_ids: Iterable[str] | None = None, *, depth: int = DEPTH, rrf_k: int = RRF_K,
-                  keep: int = KEEP, snippets: bool = True) -> list[Hit]:
+                  keep: int = KEEP, keep_ratio: float = KEEP_RATIO, snippets: bool = True) -> list[Hit]:
     """BM25 and dense top-`depth` lists fused by reciprocal rank, best k first (see the module docstring);
-    BM25's `keep` best come first (`keep_leaders`).
+    BM25's best (at most `keep`, each scoring keep_ratio x its best or more) come first (`keep_leaders`).
     Snippets are made for the k fused hits only (none with snippets=False)."""
     if doc_ids is not None and not isinstance(doc_ids, str):
         doc_ids = list(doc_ids)
     depth = max(depth, k)
     bm25 = index.search(query, k=depth, doc_ids=doc_ids, snippets=False)
     vec = dense.search(query, k=depth, doc_ids=doc_ids, snippets=False)
-    fused = rrf_fuse([bm25, vec], k, rrf_k, keep=keep)
+    fused = rrf_fuse([bm25, vec], k, rrf_k, keep=keep, keep_ratio=keep_ratio)
     if not snippets:
         return fused
     terms, runs = set(analysed_terms(query)), CJK_RUN.findall(query)

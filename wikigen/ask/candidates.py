@@ -99,7 +99,8 @@ class Candidates:
             from wikigen.search.dense.hybrid import hybrid_search
 
             return hybrid_search(self.index, self.dense, query, k=k, doc_ids=doc_ids, depth=self.params.dense_depth,
-                                 keep=self.params.fusion_keep, snippets=False)
+                                 keep=self.params.fusion_keep, keep_ratio=self.params.fusion_keep_ratio,
+                                 snippets=False)
         return self.index.search(query, k=k, doc_ids=doc_ids, snippets=False)
 
     def search_units(self, query: str, k: int, doc_ids=None) -> list[Unit]:
