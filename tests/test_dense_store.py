@@ -14,7 +14,7 @@ import pytest
 np = pytest.importorskip("numpy", reason="dense search needs numpy (a core dependency)")
 
 from wikigen.core.tokens import CharCounter  # noqa: E402
-from wikigen.search.dense.hybrid import DenseSearcher, hybrid_search, rrf_fuse  # noqa: E402
+from wikigen.search.dense.hybrid import KEEP, KEEP_RATIO, DenseSearcher, hybrid_search, rrf_fuse  # noqa: E402
 from wikigen.search.dense.store import VectorStore, spans_key  # noqa: E402
 from wikigen.search.index import CorpusIndex, Hit  # noqa: E402
 
@@ -174,7 +174,7 @@ def test_hybrid_search_fuses_bm25_and_dense(corpus, tmp_path):
     q = "royalty payment"
     fused = hybrid_search(idx, ds, q, k=4)
     bm, dn = idx.search(q, k=100), ds.search(q, k=100)
-    assert fused == rrf_fuse([bm, dn], 4)
+    assert fused == rrf_fuse([bm, dn], 4, keep=KEEP, keep_ratio=KEEP_RATIO)
     assert fused[0].doc_id == "pay"
 
 

@@ -157,10 +157,10 @@ def test_a_refused_quote_of_hostile_text_comes_back_to_the_model_only_as_data(tm
 def acme_wiki(tmp_path_factory):
     wiki = tmp_path_factory.mktemp("acme-injection") / "wiki"
     # the document pages quote such lines in consolidation sessions (from session 3 or 4 on the sample)
-    # BM25 ranking (--no-dense): the flagging is under test here, not the ranking. With hybrid ranking the
-    # hostile passages (BM25's first) fall below the 4,000-token cut for this question on acme: reciprocal
-    # rank fusion favours passages both rankings hold over one lexical match (noted in issue 12's notes).
-    assert cli.main(["build", str(ACME), "--wiki", str(wiki), "--quiet", "--sessions", "4", "--no-dense"]) == 0
+    # hybrid ranking (dense on where the model runs): the hostile passages are BM25's clear leaders for the
+    # question below, which the fusion keeps first (wikigen.search.dense.hybrid.keep_leaders); plain
+    # reciprocal rank fusion let them fall below the 4,000-token cut
+    assert cli.main(["build", str(ACME), "--wiki", str(wiki), "--quiet", "--sessions", "4"]) == 0
     return wiki
 
 

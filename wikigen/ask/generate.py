@@ -69,6 +69,13 @@ class ExtractiveAnswer:
         self.max_docs = max_docs
         self.passages = passages
 
+    def with_passages(self, passages) -> "ExtractiveAnswer":
+        """This generator scoring with the passage vectors of `passages` (unless it has some already)."""
+        if self.passages is not None:
+            return self
+        return ExtractiveAnswer(self.n, max_chars=self.max_chars, min_score=self.min_score, encoder=self.encoder,
+                                max_docs=self.max_docs, passages=passages)
+
     def answer(self, question: str, items: Sequence[ContextItem], scope: Scope | None = None) -> GeneratedAnswer:
         q_terms = question_terms(question, scope.removed if scope is not None else ())
         scored = score_candidates(question, q_terms, candidates(items), encoder=self.encoder,

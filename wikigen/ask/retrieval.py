@@ -252,10 +252,14 @@ class Answerer:
 
     def ask(self, question: str, *, mode: str = "wiki+search", budget: int = DEFAULT_BUDGET,
             generator: AnswerGenerator | None = None) -> AskResult:
-        """Retrieve the context for the question and answer from it (extractively unless a generator is given)."""
+        """Retrieve the context for the question and answer from it (extractively unless a generator is given;
+        an extractive answer also weighs each sentence's passage vector where the index has them)."""
         if not isinstance(question, str) or not question.strip():
             raise WikigenError("the question is empty")
         items, n, scope = self.retrieve(question, mode, budget)
-        generated = (generator or ExtractiveAnswer()).answer(question, items, scope)
+        generator = generator or ExtractiveAnswer()
+        if isinstance(generator, ExtractiveAnswer) and self.dense is not None:
+            generator = generator.with_passages(self.dense)
+        generated = generator.answer(question, items, scope)
         return AskResult(question, mode, generated.text, items, n, generated.usage, scope.to_dict(),
                          [dict(s) for s in generated.spans])
