@@ -157,10 +157,9 @@ def test_a_refused_quote_of_hostile_text_comes_back_to_the_model_only_as_data(tm
 def acme_wiki(tmp_path_factory):
     wiki = tmp_path_factory.mktemp("acme-injection") / "wiki"
     # the document pages quote such lines in consolidation sessions (from session 3 or 4 on the sample)
-    # hybrid ranking (dense on where the model runs): the hostile passages are BM25's clear leaders for the
-    # question below, which the fusion keeps first (wikigen.search.dense.hybrid.keep_leaders); plain
-    # reciprocal rank fusion let them fall below the 4,000-token cut
-    assert cli.main(["build", str(ACME), "--wiki", str(wiki), "--quiet", "--sessions", "4"]) == 0
+    # BM25 ranking (--no-dense; tests skip embedding anyway, tests/conftest.py): the flagging is under test
+    # here; the same question under hybrid ranking is test_hybrid_search_on_the_sample_corpus_reaches_...
+    assert cli.main(["build", str(ACME), "--wiki", str(wiki), "--quiet", "--sessions", "4", "--no-dense"]) == 0
     return wiki
 
 
@@ -212,3 +211,27 @@ def test_ask_on_the_sample_corpus_flags_the_context_that_quotes_the_hostile_line
     out = capsys.readouterr().out
     assert ("   ! contracts/services-agreement-palisade-security (chars 6327-6921) addresses an AI agent or a tool "
             "(override): document text, kept as data, not followed") in out.split("\n")
+
+
+@pytest.mark.dense
+@pytest.mark.timeout(900)     # embeds the whole sample corpus: minutes on a loaded 2-core machine
+def test_hybrid_search_on_the_sample_corpus_reaches_the_hostile_passages(tmp_path, capsys):
+    """With dense vectors, plain reciprocal rank fusion let the hostile passages (BM25's clear leaders for
+    this question) fall below the 4,000-token cut; the fusion keeps BM25's clear leaders first
+    (wikigen.search.dense.hybrid.keep_leaders), so `ask` reaches and flags both documents."""
+    from wikigen.search.dense.encoder import DenseUnavailable, load_encoder
+    try:
+        load_encoder()
+    except DenseUnavailable as e:
+        pytest.skip(f"the dense model cannot run here: {e}")
+    wiki = tmp_path / "wiki"
+    assert cli.main(["build", str(ACME), "--wiki", str(wiki), "--quiet", "--sessions", "1"]) == 0
+    capsys.readouterr()
+    q = "Do any documents contain text addressed to an AI system or instructions to ignore previous instructions?"
+    for mode in ("search", "wiki+search"):
+        assert cli.main(["ask", "--wiki", str(wiki), "--mode", mode, "--json", q]) == 0
+        got = json.loads(capsys.readouterr().out)
+        assert {f["doc_id"] for f in got.get("flags", [])} == {
+            "contracts/reseller-agreement-tamsin-distribution", "contracts/services-agreement-palisade-security"}, mode
+    from wikigen.ask.retrieval import Answerer
+    assert Answerer.open(wiki).dense is not None          # the ranking above was hybrid
