@@ -15,6 +15,7 @@ import logging
 from pathlib import Path
 
 from wikigen.agents.catalog import Catalog, catalog_from_data, catalog_to_data
+from wikigen.agents.discovery_cache import ShardCache
 from wikigen.agents.params import DiscoveryParams
 from wikigen.agents.topics import discover
 from wikigen.core.atomic import atomic_write
@@ -71,6 +72,9 @@ def load_catalog(index, cache_dir: Path, params: DiscoveryParams = DiscoveryPara
         return cat
     docs = index.documents()
     texts = {d.doc_id: index.texts.text(d.doc_id) for d in docs}
-    cat = discover(texts, {d.doc_id: d.title for d in docs}, params=params, workers=workers, progress=progress)
+    shards = ShardCache(Path(cache_dir) / "discovery", repr(params))     # an interrupted run resumes
+    cat = discover(texts, {d.doc_id: d.title for d in docs}, params=params, workers=workers, progress=progress,
+                   cache=shards)
+    log.info("topic discovery: %s", ", ".join(f"{k} {v}" for k, v in sorted(shards.stats.items())))
     write_cached(path, cat)
     return cat

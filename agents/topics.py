@@ -22,15 +22,16 @@ The only word lists are function words and month names (`wikigen.agents.words`);
 from __future__ import annotations
 
 import bisect
+import json
 import math
 import multiprocessing
 import os
 from collections import Counter, defaultdict
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
 from wikigen.agents.catalog import Catalog, Collection, Heading, Outline, Topic
+from wikigen.agents.discovery_cache import DocEvidence, ShardCache, evidence_from_data, evidence_to_data
 from wikigen.agents.doc_collections import collections
 from wikigen.agents.evidence import dates, defined_terms, names, ngrams, phrase_regex
 from wikigen.agents.headings import find_headings
@@ -80,18 +81,7 @@ def _opening(text: str, params: DiscoveryParams) -> tuple[int, int] | None:
     return cap_span(text, s, min(e, s + params.opening_window), params.opening_cap)
 
 
-@dataclass
-class _DocEvidence:
-    """What one document contributes, computed on its own (so documents can be read in worker processes)."""
-    doc_id: str
-    heads: list[Heading]
-    terms: list[tuple[str, str, int, int]]          # (key, surface, span start, span end), first per key
-    names: dict[str, tuple[str, int, int]]
-    ngrams: Counter
-    outline: Outline
-
-
-def _read_document(item: tuple[str, str, str], params: DiscoveryParams) -> _DocEvidence:
+def _read_document(item: tuple[str, str, str], params: DiscoveryParams) -> DocEvidence:
     """One document's evidence and outline; item is (doc_id, text, title)."""
     doc_id, text, title = item
     heads = find_headings(text, params.heading_cap)
@@ -108,10 +98,10 @@ def _read_document(item: tuple[str, str, str], params: DiscoveryParams) -> _DocE
     outline = Outline(doc_id=doc_id, title=document_title(text, title) or doc_id, opening=opening, chars=len(text),
                       headings=heads, terms=[t for t, s, _ in found if s < head_end][:params.outline_terms],
                       dates=dates(text, 5000, params.outline_dates))
-    return _DocEvidence(doc_id, heads, terms, names(text), ngrams(text), outline)
+    return DocEvidence(doc_id, heads, terms, names(text), ngrams(text), outline)
 
 
-def _add_document(ev: _Evidence, d: _DocEvidence) -> None:
+def _add_document(ev: _Evidence, d: DocEvidence) -> None:
     ev.add_headings(d.doc_id, d.heads)
     for key, term, s, e in d.terms:
         if d.doc_id not in ev.cand["term"][key]:
@@ -324,30 +314,55 @@ class _Workers:
 def discover(texts: Mapping[str, str], titles: Mapping[str, str] | None = None, *,
              params: DiscoveryParams = DiscoveryParams(), workers: int | None = 1,
              progress: Callable[[int, int], None] | None = None, encoder=None,
-             report: dict | None = None) -> Catalog:
+             report: dict | None = None, cache: ShardCache | None = None) -> Catalog:
     """Topics, outlines and collections of a corpus, {doc_id: text} (and optional {doc_id: title}).
     workers: processes for the per-document reading (None: one per core); the catalog is the same.
-    progress(done, total), when given, is called as the documents are read. encoder: a sentence
-    encoder (`wikigen.search.dense.encoder.Encoder`) to compare topic titles by meaning; None compares
-    them by their words (`wikigen.agents.meaning`). report: filled with what merging did."""
+    progress(done, total), when given, is called as the documents are read (each is read twice: total
+    is twice the documents). encoder: a sentence encoder (`wikigen.search.dense.encoder.Encoder`) to
+    compare topic titles by meaning; None compares them by their words (`wikigen.agents.meaning`).
+    report: filled with what merging did. cache: per-document results persisted as they are computed
+    (`wikigen.agents.discovery_cache`), so an interrupted run resumes; the catalog is the same."""
     doc_ids = sorted(texts)
     texts = {d: texts[d] for d in doc_ids}
     titles = dict(titles or {})
     return _discover(texts, titles, params, _Workers(workers, sum(len(t) for t in texts.values())), progress,
-                     encoder, report)
+                     encoder, report, cache)
+
+
+def _passes(workers: _Workers, cache: ShardCache | None, progress: Callable[[int, int], None] | None, n: int):
+    """A function running one per-document pass (fn over items, in order), through the cache when there
+    is one, calling progress as documents finish: the first pass counts 1..n, the second n+1..2n."""
+    def run(nth: int, kind: str, fn: Callable, items: list, args: tuple, extra: str, encode, decode) -> Iterator:
+        if cache is None:
+            got = workers.map(fn, items, *args)
+        else:
+            got = cache.map(kind, extra, items, lambda todo: workers.map(fn, todo, *args),
+                            encode, decode)
+        for i, result in enumerate(got, 1):
+            if progress is not None:
+                progress(nth * n + i, 2 * n)
+            yield result
+    return run
+
+
+def _hits_from_data(v) -> list[tuple[str, int, int, str, int, int]]:
+    try:
+        return [(str(k), int(s), int(e), str(f), int(c), int(p)) for k, s, e, f, c, p in v]
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"not a document's phrase hits: {e}") from None
 
 
 def _discover(texts: dict[str, str], titles: dict[str, str], params: DiscoveryParams, workers: _Workers,
-              progress: Callable[[int, int], None] | None = None, encoder=None, report: dict | None = None) -> Catalog:
+              progress: Callable[[int, int], None] | None = None, encoder=None, report: dict | None = None,
+              cache: ShardCache | None = None) -> Catalog:
     doc_ids = list(texts)
     items = [(d, texts[d], titles.get(d, "")) for d in doc_ids]
+    run = _passes(workers, cache, progress, len(items))
     ev = _Evidence()
     outlines = {}
-    for n, d in enumerate(workers.map(_read_document, items, params), 1):
+    for d in run(0, "evidence", _read_document, items, (params,), "", evidence_to_data, evidence_from_data):
         _add_document(ev, d)
         outlines[d.doc_id] = d.outline
-        if progress is not None:
-            progress(n, len(items))
     ranked = {kind: ev.ranked(kind, params.min_docs) for kind in ("heading", "term", "entity")}
     limit = params.topic_limit(len(doc_ids), sum(len(t) for t in texts.values()))
     pool = limit * params.pool_factor          # candidates: boilerplate and variants are removed below
@@ -355,11 +370,15 @@ def _discover(texts: dict[str, str], titles: dict[str, str], params: DiscoveryPa
     pick, gram_key = _pick_phrases(ev, taken, len(doc_ids), limit * params.phrase_pool, params.min_docs)
     uses: dict[str, list[tuple[int, int]]] = defaultdict(list)
     if pick:
-        for (doc_id, _, _), hits in zip(items, workers.map(_phrase_hits, items, gram_key, params.phrase_cap)):
+        extra = json.dumps(sorted(gram_key.items()), ensure_ascii=False)
+        for (doc_id, _, _), hits in zip(items, run(1, "hits", _phrase_hits, items, (gram_key, params.phrase_cap), extra,
+                                                   lambda h: [list(x) for x in h], _hits_from_data)):
             for k, s, e, surface, c, parts in hits:
                 ev.cand["phrase"][k][doc_id] = (s, e, 0)
                 ev.surfaces[k][surface] += 1
                 uses[k].append((c, parts))
+    if progress is not None and items and not pick:
+        progress(2 * len(items), 2 * len(items))
     # boilerplate: a phrase never used as a heading or a defined term, spread through its documents
     # like a function word, names no subject
     spread = {k: _spread(uses[k]) for k in pick}

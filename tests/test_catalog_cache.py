@@ -41,7 +41,7 @@ def test_json_round_trip_keeps_every_field(index):
 def test_cache_is_json_and_reused(index, tmp_path):
     cache = tmp_path / "wiki" / ".wikigen" / "cache"
     first = load_catalog(index, cache)
-    files = list(cache.iterdir())
+    files = [f for f in cache.iterdir() if f.is_file()]            # beside it: discovery/, the resumable shards
     assert [f.name for f in files] == [cache_path(index, cache).name] and files[0].suffix == ".json"
     data = json.loads(files[0].read_text(encoding="utf-8"))
     assert data["version"] == CATALOG_VERSION
@@ -62,7 +62,7 @@ def test_an_unusable_cache_is_rebuilt(index, tmp_path, content):
     (cache / "catalog-0123456789abcdef.pickle").write_bytes(b"\x80\x04old pickle")
     cat = load_catalog(index, cache)
     assert cat == _fresh(index)
-    assert sorted(p.name for p in cache.iterdir()) == [path.name]                # old caches removed
+    assert sorted(p.name for p in cache.iterdir() if p.is_file()) == [path.name]   # old caches removed
     assert json.loads(path.read_text(encoding="utf-8"))["version"] == CATALOG_VERSION
 
 
