@@ -371,8 +371,9 @@ def _discover(texts: dict[str, str], titles: dict[str, str], params: DiscoveryPa
     uses: dict[str, list[tuple[int, int]]] = defaultdict(list)
     if pick:
         extra = json.dumps(sorted(gram_key.items()), ensure_ascii=False)
-        for (doc_id, _, _), hits in zip(items, run(1, "hits", _phrase_hits, items, (gram_key, params.phrase_cap), extra,
-                                                   lambda h: [list(x) for x in h], _hits_from_data)):
+        # run() first: zip then exhausts it, so the pass finishes (its last shard is written)
+        for hits, (doc_id, _, _) in zip(run(1, "hits", _phrase_hits, items, (gram_key, params.phrase_cap), extra,
+                                            lambda h: [list(x) for x in h], _hits_from_data), items):
             for k, s, e, surface, c, parts in hits:
                 ev.cand["phrase"][k][doc_id] = (s, e, 0)
                 ev.surfaces[k][surface] += 1

@@ -89,6 +89,11 @@ def test_interrupted_discovery_resumes_without_reading_finished_documents_again(
     cat = load_catalog(index, cache, workers=1)
     assert count.read == [d.doc_id for d in index.documents()][8:]              # 12 redone, not 20
     assert catalog_to_data(cat) == _fresh(index)
+    # a finished run leaves both passes complete: without the catalog file, nothing is read again
+    cache_path(index, cache).unlink()
+    count.read.clear(), count.hits.clear()
+    assert catalog_to_data(load_catalog(index, cache, workers=1)) == catalog_to_data(cat)
+    assert count.read == [] and count.hits == []
 
 
 def test_an_interruption_in_the_second_pass_keeps_the_first(index, tmp_path, monkeypatch):
