@@ -10,6 +10,18 @@ writing, link repair, the index page and the git commit; then `ask` (wiki+search
 sample of cuad-dev's questions for its p50/p95 latency. A sampler thread reads the child's resident
 memory every 20 ms and keeps the peak of each stage.
 
+Dense embedding is OFF in these builds (`BuildConfig(dense=False)`, as `wikigen build --no-dense`):
+at about 20 passages a second it would take most of the 25 minutes the bench may run. Instead the bench
+measures the encoder's rate on a sample of the 1x corpus's passages (in its own child process, after
+the builds) and prints the projected embedding time of each size's passages and of 350,000 documents /
+420M tokens (passages per token as at 8x), with int8 quantisation and a GPU or shard split as the ways
+down (ARCHITECTURE.md).
+
+Besides the stages, the child meters the CPU seconds (thread time, so the agents' threads waiting for
+the GIL do not count) of quote verification (every page write's `verify_page` and consolidation's
+re-reading) and of fact detection (fact sheets of document pages, figures): the candidates for worker
+processes. The bench prints them next to the build's seconds and whether worker processes would pay.
+
 Printed: one table of seconds and peak RSS per stage and size (extraction runs inside the indexing
 pipeline, so its memory is the indexing column's), with each stage's growth exponent (the
 slope of log seconds against log corpus size, least squares), and a PNG chart of seconds per stage
@@ -34,6 +46,14 @@ sys.path.insert(0, str(REPO))
 CUAD = REPO.parent / "shared" / "eval" / "cuad-dev"
 STAGES = ["extraction", "indexing", "topic discovery", "page writing", "link repair", "index page",
           "size check", "git commit", "ask p50 ms", "ask p95 ms"]
+METERED = {                  # (module, attribute) whose calls' CPU seconds the child sums, per meter
+    "quote verification": [("wikigen.wiki.store", "verify_page")],
+    "quote re-reading": [("wikigen.agents.consolidate", "Consolidator.reverify")],
+    "fact detection": [("wikigen.agents.page_bodies", "fact_sheet"), ("wikigen.agents.offline", "find_figures")],
+}
+WORKER_PAYS = 0.10           # a stage is worth worker processes when it is at least this share of the build
+TARGET_DOCS, TARGET_TOKENS = 350_000, 420_000_000
+EMBED_SECONDS = 90           # the encoder's rate is measured for at most this long
 
 
 class RssSampler:
@@ -65,11 +85,42 @@ class RssSampler:
         self._thread.join()
 
 
+class Meter:
+    """CPU seconds (this thread's) spent in the METERED functions, summed per meter; patched in place."""
+
+    def __init__(self) -> None:
+        import importlib
+
+        self.cpu: dict[str, float] = {name: 0.0 for name in METERED}
+        self.calls: dict[str, int] = {name: 0 for name in METERED}
+        self._lock = threading.Lock()
+        for name, targets in METERED.items():
+            for module, attr in targets:
+                owner = importlib.import_module(module)
+                *path, last = attr.split(".")
+                for part in path:
+                    owner = getattr(owner, part)
+                setattr(owner, last, self._wrap(name, getattr(owner, last)))
+
+    def _wrap(self, name: str, fn):
+        def timed(*a, **k):
+            t = time.thread_time()
+            try:
+                return fn(*a, **k)
+            finally:
+                with self._lock:
+                    self.cpu[name] += time.thread_time() - t
+                    self.calls[name] += 1
+        return timed
+
+
 def child(corpus: Path, wiki: Path, agents: int, sessions: int, questions: int, workers: int) -> dict:
-    """One size: build with stage hooks, then ask; the figures as a dict."""
+    """One size: build with stage hooks (dense embedding off), then ask; the figures as a dict."""
     from wikigen.agents.orchestrate import BuildConfig, build
     from wikigen.ask.retrieval import Answerer
+    from wikigen.search.index import CorpusIndex
 
+    meter = Meter()
     seconds: dict[str, float] = {}
     with RssSampler() as rss:
         def on_stage(name: str, secs: float | None) -> None:
@@ -80,8 +131,9 @@ def child(corpus: Path, wiki: Path, agents: int, sessions: int, questions: int, 
 
         t0 = time.perf_counter()
         report = build(BuildConfig(corpus=corpus, wiki=wiki, agents=agents, sessions=sessions, quiet=True,
-                                   workers=workers), on_stage=on_stage)
+                                   workers=workers, dense=False), on_stage=on_stage)
         total = time.perf_counter() - t0
+        cpu_build = time.process_time()
         rss.stage = "ask"
         qs = [json.loads(line)["question"] for line in (CUAD / "questions.jsonl").read_text().splitlines()]
         qs = qs[:: max(1, len(qs) // questions)][:questions]
@@ -95,7 +147,38 @@ def child(corpus: Path, wiki: Path, agents: int, sessions: int, questions: int, 
         seconds["ask p50 ms"] = lat[len(lat) // 2] if lat else 0.0
         seconds["ask p95 ms"] = lat[int(0.95 * (len(lat) - 1))] if lat else 0.0
         rss.peak.setdefault("ask", 0.0)
-    return {"seconds": seconds, "rss": rss.peak, "total": total, "ok": report.ok}
+    idx = CorpusIndex.open(wiki / ".wikigen" / "index")
+    docs = idx.documents()
+    return {"seconds": seconds, "rss": rss.peak, "total": total, "ok": report.ok, "cpu": meter.cpu,
+            "calls": meter.calls, "cpu_build": cpu_build, "documents": len(docs),
+            "passages": sum(idx._docs[d.doc_id]["passages"] for d in docs), "tokens": sum(d.tokens for d in docs)}
+
+
+def embed_rate(corpus: Path, sample: int) -> dict:
+    """Passages a second of the dense encoder on `sample` passages of the corpus (spread over its
+    documents), in this process, one batch as the index's update makes them."""
+    from wikigen.search.dense.encoder import DenseUnavailable
+    from wikigen.search.dense.service import shared_encoder
+    from wikigen.search.passages import split_passages
+
+    try:
+        enc = shared_encoder()
+    except DenseUnavailable as e:
+        return {"error": str(e)}
+    texts = []
+    files = sorted(corpus.rglob("*.txt"))
+    for f in files[:: max(1, len(files) // 60)]:
+        t = f.read_text(encoding="utf-8")
+        texts.extend(t[a:b] for a, b in split_passages(t)[:8])
+    texts = texts[:sample]
+    enc.encode(texts[:8])                           # warm up (first call loads and plans)
+    t0, done = time.perf_counter(), 0
+    while done < len(texts) and time.perf_counter() - t0 < EMBED_SECONDS:     # a busy machine: stop early
+        batch = texts[done:done + 32]
+        enc.encode(batch)
+        done += len(batch)
+    secs = time.perf_counter() - t0
+    return {"passages": done, "seconds": secs, "rate": done / secs, "model": enc.name}
 
 
 def exponent(sizes: list[float], values: list[float]) -> float | None:
@@ -139,8 +222,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--speedup-factor", type=int, default=4,
                     help="the size whose build is repeated with 1 worker, for the speedup of --workers (0: none)")
     ap.add_argument("--out", default=str(REPO / "bench-out" / "scale"))
+    ap.add_argument("--embed-sample", type=int, default=320, help="passages embedded to measure the encoder's rate (0: none)")
     ap.add_argument("--child", nargs=2, metavar=("CORPUS", "WIKI"), help=argparse.SUPPRESS)
+    ap.add_argument("--child-embed", metavar="CORPUS", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.child_embed:
+        print(json.dumps(embed_rate(Path(args.child_embed), args.embed_sample)))
+        return 0
     if args.child:
         print(json.dumps(child(Path(args.child[0]), Path(args.child[1]), args.agents, args.sessions,
                                args.questions, args.workers)))
@@ -151,6 +239,10 @@ def main(argv: list[str] | None = None) -> int:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from scale_corpus import generate  # noqa: E402 - the generator beside this script
 
+    print(f"dense embedding OFF in the builds (dense=False, as --no-dense); the encoder's rate is measured "
+          f"after them on {args.embed_sample} passages. load: {os.getloadavg()[0]:.1f} (1 min average) "
+          f"on {os.cpu_count()} cores", flush=True)
+    started = time.perf_counter()
     out = Path(args.out)
     runs: list[tuple[int, int, dict]] = []
     plan = [(f, args.workers) for f in args.factors]
@@ -200,10 +292,56 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{args.workers} workers against 1 on the {args.speedup_factor}x corpus: topic discovery "
               f"{d1 / max(dn, 1e-9):.2f}x faster ({d1:.1f} s -> {dn:.1f} s); whole build "
               f"{one[0]['total'] / many[0]['total']:.2f}x ({one[0]['total']:.0f} s -> {many[0]['total']:.0f} s)")
+    worker_candidates(main_runs)
+    emb = None
+    if args.embed_sample and main_runs:
+        proc = subprocess.run([sys.executable, __file__, "--child-embed", str(out / f"corpus-{main_runs[0][0]}x"),
+                               "--embed-sample", str(args.embed_sample)], capture_output=True, text=True)
+        emb = json.loads(proc.stdout.strip().splitlines()[-1]) if proc.returncode == 0 else {"error": proc.stderr[-500:]}
+        embedding_projection(main_runs, emb)
     chart(sizes, [r for _, r in main_runs], out / "scale.png")
-    (out / "scale.json").write_text(json.dumps(runs, indent=1))
+    (out / "scale.json").write_text(json.dumps({"runs": runs, "embedding": emb}, indent=1))
     print(f"chart: {out / 'scale.png'}")
+    print(f"bench: {time.perf_counter() - started:.0f} s; load {os.getloadavg()[0]:.1f} / {os.getloadavg()[1]:.1f} / "
+          f"{os.getloadavg()[2]:.1f} (1 / 5 / 15 min) at the end")
     return 0
+
+
+def worker_candidates(main_runs: list[tuple[int, dict]]) -> None:
+    """Quote verification and fact detection: their CPU seconds beside the build's, and whether moving
+    them to worker processes would pay (at most half their time saved with 2 workers)."""
+    print(f"\n{'CPU s (share of build)':<24}" + "".join(f"{f'{f}x':>16}" for f, _ in main_runs))
+    for name in METERED:
+        print(f"{name:<24}" + "".join(f"{r['cpu'][name]:>8.2f} ({r['cpu'][name] / r['total']:>4.1%})" for _, r in main_runs))
+    print(f"{'build wall s':<24}" + "".join(f"{r['total']:>16.1f}" for _, r in main_runs))
+    f, r = main_runs[-1]
+    for name in METERED:
+        share = r["cpu"][name] / r["total"]
+        print(f"{name} at {f}x: {r['cpu'][name]:.2f} s CPU in {r['calls'][name]} calls, {share:.1%} of the build; "
+              + (f"worth worker processes (at least {WORKER_PAYS:.0%})" if share >= WORKER_PAYS else
+                 f"worker processes would save at most {r['cpu'][name] / 2:.2f} s of {r['total']:.0f} s with 2 "
+                 f"workers, before forking and sending texts and pages: not worth it (< {WORKER_PAYS:.0%})"))
+
+
+def embedding_projection(main_runs: list[tuple[int, dict]], emb: dict) -> None:
+    """The projected time to embed each size's passages, and 350,000 documents / 420M tokens."""
+    if "error" in emb:
+        print(f"\nembedding rate not measured: {emb['error']}")
+        return
+    rate = emb["rate"]
+    print(f"\nembedding ({emb['model']}): {emb['passages']} passages in {emb['seconds']:.1f} s = {rate:.1f} passages/s "
+          "on this machine (one process, both cores' BLAS threads)")
+    for f, r in main_runs:
+        print(f"  {f}x: {r['passages']:,} passages ({r['tokens']:,} tokens): {r['passages'] / rate / 60:.1f} min "
+              f"against the build's {r['total'] / 60:.1f} min")
+    f, r = main_runs[-1]
+    per_token = r["passages"] / max(1, r["tokens"])
+    n = TARGET_TOKENS * per_token
+    hours = n / rate / 3600
+    print(f"  {TARGET_DOCS:,} documents / {TARGET_TOKENS / 1e6:.0f}M tokens: about {n / 1e6:.1f}M passages "
+          f"({per_token * 1000:.2f} a thousand tokens, as at {f}x): {hours:.0f} h here; {hours / 8:.1f} h on 16 cores; "
+          f"int8 weights (about 2-3x faster on CPU) {hours / 2.5:.0f} h; a GPU (about 2,000 passages/s) "
+          f"{n / 2000 / 3600:.1f} h")
 
 
 if __name__ == "__main__":
