@@ -303,7 +303,7 @@ class _Workers:
         self.n = n if n > 1 and can_fork and chars >= PARALLEL_MIN_CHARS else 1
 
     def map(self, fn: Callable, items: Sequence, *args) -> Iterator:
-        if self.n == 1:
+        if self.n == 1 or len(items) <= 1:          # one document (a shard's leftover): not worth a fork
             yield from (fn(item, *args) for item in items)
             return
         with ProcessPoolExecutor(max_workers=self.n, mp_context=multiprocessing.get_context("fork"),
