@@ -114,6 +114,12 @@ class Meter:
         return timed
 
 
+def _cpu() -> float:
+    """CPU seconds of this process and of its finished children (topic discovery's worker processes)."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
 def child(corpus: Path, wiki: Path, agents: int, sessions: int, questions: int, workers: int) -> dict:
     """One size: build with stage hooks (dense embedding off), then ask; the figures as a dict."""
     from wikigen.agents.orchestrate import BuildConfig, build
@@ -122,18 +128,22 @@ def child(corpus: Path, wiki: Path, agents: int, sessions: int, questions: int, 
 
     meter = Meter()
     seconds: dict[str, float] = {}
+    cpu: dict[str, float] = {}                     # per stage: CPU seconds of this process and its workers
+    started: dict[str, float] = {}
     with RssSampler() as rss:
         def on_stage(name: str, secs: float | None) -> None:
             if secs is None:                       # a stage starts
                 rss.stage = name
+                started[name] = _cpu()
             else:
                 seconds[name] = seconds.get(name, 0.0) + secs
+                cpu[name] = cpu.get(name, 0.0) + _cpu() - started.pop(name, _cpu())
 
         t0 = time.perf_counter()
         report = build(BuildConfig(corpus=corpus, wiki=wiki, agents=agents, sessions=sessions, quiet=True,
                                    workers=workers, dense=False), on_stage=on_stage)
         total = time.perf_counter() - t0
-        cpu_build = time.process_time()
+        cpu_build = _cpu()
         rss.stage = "ask"
         qs = [json.loads(line)["question"] for line in (CUAD / "questions.jsonl").read_text().splitlines()]
         qs = qs[:: max(1, len(qs) // questions)][:questions]
@@ -149,7 +159,7 @@ def child(corpus: Path, wiki: Path, agents: int, sessions: int, questions: int, 
         rss.peak.setdefault("ask", 0.0)
     idx = CorpusIndex.open(wiki / ".wikigen" / "index")
     docs = idx.documents()
-    return {"seconds": seconds, "rss": rss.peak, "total": total, "ok": report.ok, "cpu": meter.cpu,
+    return {"seconds": seconds, "rss": rss.peak, "total": total, "ok": report.ok, "cpu": meter.cpu, "stage_cpu": cpu,
             "calls": meter.calls, "cpu_build": cpu_build, "documents": len(docs),
             "passages": sum(idx._docs[d.doc_id]["passages"] for d in docs), "tokens": sum(d.tokens for d in docs)}
 
@@ -279,6 +289,7 @@ def main(argv: list[str] | None = None) -> int:
         ex = exponent(sizes, vals)
         print(f"{stage:<16}" + "".join(f"{v:>10.2f}" + (f"{m:>7.0f}" if m else f"{'(idx)':>7}") for v, m in zip(vals, mems))
               + (f"{ex:>10.2f}" if ex is not None else f"{'-':>10}"))
+    cpu_table(main_runs, sizes)
     if len(main_runs) >= 2:
         (f1, r1), (fn, rn) = main_runs[0], main_runs[-1]
         target = rn["mb"] / r1["mb"] * r1["total"] * 1.1
@@ -305,6 +316,18 @@ def main(argv: list[str] | None = None) -> int:
     print(f"bench: {time.perf_counter() - started:.0f} s; load {os.getloadavg()[0]:.1f} / {os.getloadavg()[1]:.1f} / "
           f"{os.getloadavg()[2]:.1f} (1 / 5 / 15 min) at the end")
     return 0
+
+
+def cpu_table(main_runs: list[tuple[int, dict]], sizes: list[float]) -> None:
+    """CPU seconds per stage (this process and its worker processes): on a shared, loaded machine the
+    wall seconds above grow with the other jobs' load, these do not."""
+    if not all("stage_cpu" in r for _, r in main_runs):
+        return
+    print(f"\n{'stage CPU s':<16}" + "".join(f"{f'{f}x':>10}" for f, _ in main_runs) + f"{'exponent':>10}")
+    for stage in STAGES[:8] + ["whole build"]:
+        vals = [r["cpu_build"] if stage == "whole build" else r["stage_cpu"].get(stage, 0.0) for _, r in main_runs]
+        ex = exponent(sizes, vals)
+        print(f"{stage:<16}" + "".join(f"{v:>10.2f}" for v in vals) + (f"{ex:>10.2f}" if ex is not None else f"{'-':>10}"))
 
 
 def worker_candidates(main_runs: list[tuple[int, dict]]) -> None:
