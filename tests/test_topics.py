@@ -265,3 +265,27 @@ def test_discovery_reports_progress_per_document():
     # each document is read twice (evidence, then where the picked phrases occur): total is 6
     assert seen[:3] == [(1, 6), (2, 6), (3, 6)] and seen[-1] == (6, 6)
     assert [d for d, _ in seen] == sorted(d for d, _ in seen)
+
+
+def test_phrase_first_match_is_the_regex_search():
+    """_first_match finds exactly what phrase_regex(key).search finds, where _aligned allows it; texts
+    where lowercasing moves offsets or a non-ASCII letter folds to an ASCII one keep the regex scan."""
+    import re
+
+    from wikigen.agents.evidence import phrase_regex
+    from wikigen.agents.topics import _aligned, _first_match
+
+    text = ("Determination of the TERMINATION fees. Termination-Fees apply; termination fee's due. "
+            "Policies: the Company policy and companies' policies. ") * 3 + "Governing law: Delaware."
+    lower = text.lower()
+    assert _aligned(text, lower)
+    for key in ["termination fee", "company policy", "policy", "governing law", "fee due", "absent phrase"]:
+        for start in (0, 5, 40, 120, len(text) - 10):
+            want = phrase_regex(key).search(text, start)
+            got = _first_match(text, lower, key, start)
+            assert (got and (got.start(), got.end())) == (want and (want.start(), want.end())), (key, start)
+    kelvin = "The \u212aey term applies."          # KELVIN SIGN matches "k" when case is ignored
+    assert re.search("key", kelvin, re.IGNORECASE) and not _aligned(kelvin, kelvin.lower())
+    dotted = "\u0130stanbul law applies."           # lowercasing makes it longer: offsets move
+    assert not _aligned(dotted, dotted.lower())
+    assert _aligned("계약 해지 조항. Termination fee.", "계약 해지 조항. termination fee.")
