@@ -40,9 +40,11 @@ from __future__ import annotations
 
 import logging
 import math
+import re
 from collections import Counter, defaultdict
 
 from wikigen.core.errors import WikigenError
+from wikigen.core.sentences import sentence_span
 from wikigen.core.text import one_line
 from wikigen.wiki.markup import scan_quotes
 from wikigen.agents.flagged import HEADING as FLAG_HEADING, flagged_section
@@ -58,6 +60,8 @@ MIN_SHARED = 1
 TIGHT = 0.9          # above this share of the size limit, prune; below it nothing is dropped
 GROW_BELOW = 0.6     # actions that add text (relate, extend, flag, describe) run only below this share
 EXTEND_PER_SESSION = 8
+SAID_ROUNDS = 4     # searches of 20 passages a page a session, for documents that say its title
+SAID_CAP = 300      # characters of the sentence quoted from such a document
 FURTHER = "More documents on this subject:"
 PROBE_K = 20
 ACTIONS = ("reverify", "merge", "relate", "extend", "flag", "prune", "describe")
@@ -100,6 +104,7 @@ class Consolidator:
         self.maker = maker          # the agent's PageMaker (catalog, plan, quote): needed by extend only
         self.pages: dict[str, Page] = {}
         self.counts: Counter = Counter()
+        self._docs: list[str] | None = None
 
     def load(self) -> None:
         self.pages = {}
@@ -241,25 +246,10 @@ class Consolidator:
     def extend(self) -> None:
         if self.maker is None or self.fullness() >= GROW_BELOW:
             return
-        from wikigen.core.slugs import doc_slug
-
         topics = {t.slug: t for t in self.maker.cat.topics}
         changed, added = [], 0
         for page in self.mine("topic"):
-            t = topics.get(page.slug)
-            if t is None:
-                continue
-            quoted = {q.doc_id for q in page.quotes()}
-            caps = [c for d in quoted if (c := self.maker.plan.get((t.key, d))) is not None]
-            cap = min(caps) if caps else None
-            todo = [d for d in t.doc_ids if d not in quoted and d in t.spans and self.maker.known.has(doc_slug(d))]
-            sections = []
-            for d in todo:
-                if len(sections) >= EXTEND_PER_SESSION:
-                    break
-                q = self.maker.quote(d, *t.spans[d], cap)
-                if q:
-                    sections.append((d, f"## [[{doc_slug(d)}]]\n\n{q}"))
+            sections = self._extension(page, topics.get(page.slug))
             if not sections:
                 continue
             head, tail = split_tail(page.body)
@@ -270,7 +260,81 @@ class Consolidator:
             if self._write(page.with_(body=body, sources=sources)):
                 changed.append(page.slug)
                 added += len(sections)
-        self.entry("extend", changed, f"{added} quotes added for documents the pages only listed", quotes_added=added)
+        self.entry("extend", changed, f"{added} quotes added for documents of the pages' subjects", quotes_added=added)
+
+    def _extension(self, page: Page, t) -> list[tuple[str, str]]:
+        """(doc id, section) for up to EXTEND_PER_SESSION documents of the page's subject that it does not
+        quote yet: first those the topic catalog found but the plan left out (at the catalog's span), then
+        those whose text says the page's title or an alias (a search of the corpus, best first: the
+        sentence that says it)."""
+        from wikigen.core.slugs import doc_slug
+
+        quoted = {q.doc_id for q in page.quotes()}
+        cap = None
+        if t is not None:
+            caps = [c for d in quoted if (c := self.maker.plan.get((t.key, d))) is not None]
+            cap = min(caps) if caps else None
+        sections: list[tuple[str, str]] = []
+
+        def add(d: str, start: int, end: int, limit) -> None:
+            q = self.maker.quote(d, start, end, limit)
+            if q:
+                sections.append((d, f"## [[{doc_slug(d)}]]\n\n{q}"))
+                quoted.add(d)
+
+        for d in (t.doc_ids if t is not None else []):
+            if len(sections) >= EXTEND_PER_SESSION:
+                return sections
+            if d not in quoted and d in t.spans and self.maker.known.has(doc_slug(d)):
+                add(d, *t.spans[d], cap)
+        for d, start, end in self._said(page, quoted, EXTEND_PER_SESSION - len(sections)):
+            if len(sections) >= EXTEND_PER_SESSION:
+                break
+            if self.maker.known.has(doc_slug(d)):
+                add(d, start, end, None)
+        return sections
+
+    def _said(self, page: Page, quoted: set[str], need: int) -> list[tuple[str, int, int]]:
+        """(doc id, start, end) of the sentence, in up to `need` documents not in `quoted`, that says the
+        page's title or one of its aliases (as a phrase), found by searching the corpus for the title."""
+        phrases = [p for p in dict.fromkeys([page.title, *page.aliases]) if p and len(p.split()) <= 8]
+        words = [re.findall(r"\w+", p) for p in phrases]
+        pats = [re.compile(r"\b" + r"\W+".join(map(re.escape, w)) + r"\b", re.IGNORECASE) for w in words if w]
+        if need <= 0 or not pats or self._docs is None and not self._load_docs():
+            return []
+        out: list[tuple[str, int, int]] = []
+        tried = set(quoted)
+        for _ in range(SAID_ROUNDS):
+            ids = [d for d in self._docs if d not in tried]
+            if not ids:
+                break
+            try:
+                hits = self.tools.search_corpus(page.title, k=20, doc_ids=ids)
+            except WikigenError as e:
+                log.info("consolidation: search for %s: %s", page.slug, e)
+                break
+            if not hits:
+                break
+            for h in hits:
+                if any(d == h.doc_id for d, _, _ in out):
+                    continue
+                m = next((m for pat in pats if (m := pat.search(h.text))), None)
+                if m is None:
+                    continue
+                s, e = sentence_span(h.text, m.start(), m.end(), SAID_CAP)
+                out.append((h.doc_id, h.start + s, h.start + e))
+                if len(out) >= need:
+                    return out
+            tried.update(h.doc_id for h in hits)    # their best passages do not say it: not this session
+        return out
+
+    def _load_docs(self) -> bool:
+        try:
+            self._docs = sorted(self.tools.document_titles())
+        except WikigenError as e:
+            log.info("consolidation: no document list: %s", e)
+            self._docs = []
+        return bool(self._docs)
 
     def flag(self) -> None:
         if self.maker is None or self.fullness() >= GROW_BELOW:
