@@ -13,6 +13,12 @@ guard), never deletes a page, and is logged in the progress log with its reason 
 * **merge** - a topic page all of whose quotes another of the agent's topic pages already carries is one
   subject with it: it is merged into that page (wikigen.wiki.merge: archived as `deprecated`, redirect,
   links repaired);
+* **move** - a quote that consolidation placed on one of the agent's topic pages (in its tail, under
+  FURTHER) which does not say that page's title or aliases but says another of the agent's topic pages'
+  title or alias (the longest such phrase decides) belongs there: it is removed from the first page and
+  written to the second (which does not quote that document yet), with its document's heading; the
+  first page keeps at least one quote. The moves are logged (`moved`: "doc|start|end|from|to"), and a
+  later extend never brings a moved document back to the page it left;
 * **relate** - pages that share documents link each other: a topic page links the topic pages that quote
   the most of the same documents, a document page the document pages that share the most topic pages
   with it; at most RELATE_PER_SESSION new links a page a session, up to RELATE_MAX, so the link graph
@@ -40,7 +46,6 @@ from __future__ import annotations
 
 import logging
 import math
-import re
 from collections import Counter, defaultdict
 
 from wikigen.core.errors import WikigenError
@@ -48,12 +53,12 @@ from wikigen.core.sentences import sentence_span
 from wikigen.core.text import one_line
 from wikigen.wiki.markup import scan_quotes
 from wikigen.agents.flagged import HEADING as FLAG_HEADING, flagged_section
-from wikigen.wiki.merge import MERGED_HEADING
+from wikigen.agents.moves import Mover, subject_patterns
+from wikigen.agents.tails import FURTHER, RELATED, carry_tail, split_tail  # noqa: F401 - carry_tail re-exported
 from wikigen.wiki.page import Page, parse_page
 
 log = logging.getLogger(__name__)
 
-RELATED = "Related pages: "
 RELATE_PER_SESSION = 3
 RELATE_MAX = 9
 MIN_SHARED = 1
@@ -62,12 +67,12 @@ GROW_BELOW = 0.6     # actions that add text (relate, extend, flag, describe) ru
 EXTEND_PER_SESSION = 8
 SAID_ROUNDS = 4     # searches of 20 passages a page a session, for documents that say its title
 SAID_CAP = 300      # characters of the sentence quoted from such a document
-FURTHER = "More documents on this subject:"
 PROBE_K = 20
-ACTIONS = ("reverify", "merge", "relate", "extend", "flag", "prune", "describe")
+ACTIONS = ("reverify", "merge", "move", "relate", "extend", "flag", "prune", "describe")
 REASONS = {
     "reverify": "nothing new to write: every quote is read again from the current sources",
     "merge": "all quotes of the merged page are already on the kept page: one subject",
+    "move": "the quote says another page's subject and not its own page's: moved to the page it belongs on",
     "relate": "pages that share documents link each other, so the link graph densifies",
     "prune": "the size budget is tight: quotes that no question-like probe reaches are dropped",
     "extend": "the size budget has room: topic pages quote the documents they only listed",
@@ -76,35 +81,18 @@ REASONS = {
 }
 
 
-def split_tail(body: str) -> tuple[str, str]:
-    """(head, tail): the tail starts at the first consolidation line (`Related pages:`, `## Merged from`)."""
-    lines = body.split("\n")
-    for i, line in enumerate(lines):
-        if line.startswith((RELATED, MERGED_HEADING, FURTHER, FLAG_HEADING)):
-            return "\n".join(lines[:i]).rstrip("\n"), "\n".join(lines[i:]).strip("\n")
-    return body.rstrip("\n"), ""
-
-
-def carry_tail(old_body: str, new_body: str) -> str:
-    """A rebuilt body that keeps what consolidation added to the old one."""
-    _, tail = split_tail(old_body)
-    head, new_tail = split_tail(new_body)
-    if not tail or new_tail:
-        return new_body
-    return f"{head}\n\n{tail}\n"
-
-
 def _cosine(a: set, b: set) -> float:
     return len(a & b) / math.sqrt(len(a) * len(b)) if a and b else 0.0
 
 
-class Consolidator:
+class Consolidator(Mover):
     def __init__(self, tools, agent: str, session: int, maker=None):
         self.tools, self.me, self.session = tools, agent, session
         self.maker = maker          # the agent's PageMaker (catalog, plan, quote): needed by extend only
         self.pages: dict[str, Page] = {}
         self.counts: Counter = Counter()
         self._docs: list[str] | None = None
+        self._moved: dict[str, set[str]] | None = None
 
     def load(self) -> None:
         self.pages = {}
@@ -124,6 +112,7 @@ class Consolidator:
             return {}
         self.reverify()
         self.merge()
+        self.move()
         self.flag()           # the small, telling additions first; extend, which fills the budget, last
         self.describe()
         self.relate()
@@ -269,7 +258,7 @@ class Consolidator:
         sentence that says it)."""
         from wikigen.core.slugs import doc_slug
 
-        quoted = {q.doc_id for q in page.quotes()}
+        quoted = {q.doc_id for q in page.quotes()} | self._moved_from().get(page.slug, set())
         cap = None
         if t is not None:
             caps = [c for d in quoted if (c := self.maker.plan.get((t.key, d))) is not None]
@@ -297,9 +286,7 @@ class Consolidator:
     def _said(self, page: Page, quoted: set[str], need: int) -> list[tuple[str, int, int]]:
         """(doc id, start, end) of the sentence, in up to `need` documents not in `quoted`, that says the
         page's title or one of its aliases (as a phrase), found by searching the corpus for the title."""
-        phrases = [p for p in dict.fromkeys([page.title, *page.aliases]) if p and len(p.split()) <= 8]
-        words = [re.findall(r"\w+", p) for p in phrases]
-        pats = [re.compile(r"\b" + r"\W+".join(map(re.escape, w)) + r"\b", re.IGNORECASE) for w in words if w]
+        pats = [p for p, _ in subject_patterns(page)]
         if need <= 0 or not pats or self._docs is None and not self._load_docs():
             return []
         out: list[tuple[str, int, int]] = []
@@ -409,7 +396,7 @@ class Consolidator:
     def entry(self, action: str, pages: list[str], note: str, **extra) -> None:
         """Count the action and log it with its reason (a reverify only when some quote failed)."""
         n = {"reverify": extra.get("quotes", 0), "merge": extra.get("merged", 0),
-             "prune": extra.get("quotes_dropped", 0), "extend": extra.get("quotes_added", 0)}.get(action, len(pages))
+             "prune": extra.get("quotes_dropped", 0), "move": extra.get("quotes_moved", 0), "extend": extra.get("quotes_added", 0)}.get(action, len(pages))
         self.counts[action] += n
         if (n and action != "reverify") or extra.get("failed"):
             self.tools.append_log(f"consolidation: {action}", note=note, pages=pages, consolidation=action,
