@@ -27,16 +27,18 @@ guard), never deletes a page, and is logged in the progress log with its reason 
   the agent's pages that no question-like probe reaches (each page's title and aliases, searched over
   every quote of the wiki, top PROBE_K) are dropped from its pages; the dropped spans are logged, and a
   later revision leaves them out (`dropped_spans`). Pages are never deleted;
-* **extend** - while the wiki is below GROW_BELOW of its size limit, a topic page that only lists some
-  documents of its subject ("Also in ...") quotes them too, at most EXTEND_PER_SESSION a page a session,
-  each quote read through the tools at the span the topic catalog found (needs the agent's PageMaker);
+* **extend** - while the wiki stays below EXTEND_BELOW of its size limit (each write projected), a topic
+  page quotes more documents of its subject, at most EXTEND_PER_SESSION a page a session, the least
+  covered pages first: those it only lists ("Also in ..."), at the span the topic catalog found, then
+  documents whose text says its title or an alias (a corpus search for the title; the sentence that
+  says it, at most SAID_CAP characters), each quote read through the tools (needs the agent's PageMaker);
 * **flag** - a document page whose document holds text that addresses an AI agent or a tool quotes that
   line under a heading of its own (wikigen.agents.flagged; the store marks the quote), so readers and
   `ask` see it;
 * **describe** - an empty description is filled from what the page holds (how many documents it
   quotes, its topics); the index page, regenerated after every session, lists them.
 
-The actions that add text (relate, extend, flag, describe) run only while the wiki is below GROW_BELOW
+The other actions that add text (relate, flag, describe) run only while the wiki is below GROW_BELOW
 of its size limit, as the size guard counts it (characters or tokens, whichever is fuller).
 What consolidation adds to a page sits in its tail (`Related pages:` and `## Merged from` sections),
 which a later revision of the page keeps (`carry_tail`).
@@ -63,7 +65,9 @@ RELATE_PER_SESSION = 3
 RELATE_MAX = 9
 MIN_SHARED = 1
 TIGHT = 0.9          # above this share of the size limit, prune; below it nothing is dropped
-GROW_BELOW = 0.6     # actions that add text (relate, extend, flag, describe) run only below this share
+GROW_BELOW = 0.6     # actions that add text (relate, flag, describe) run only below this share
+EXTEND_BELOW = 0.75  # ... extend (quotes on topic pages, what the wiki knows) up to this share, each write
+                     # projected (the guard warns at 0.8)
 EXTEND_PER_SESSION = 8
 SAID_ROUNDS = 4     # searches of 20 passages a page a session, for documents that say its title
 SAID_CAP = 300      # characters of the sentence quoted from such a document
@@ -123,9 +127,11 @@ class Consolidator(Mover):
             counts.pop("reverify", None)
         return counts
 
-    def _write(self, page: Page, *, grow: bool = True) -> bool:
-        """Write one of the agent's pages; a write that adds text only while the wiki is below GROW_BELOW."""
-        if grow and self.fullness() >= GROW_BELOW:
+    def _write(self, page: Page, *, grow: bool = True, below: float = GROW_BELOW) -> bool:
+        """Write one of the agent's pages; a write that adds text only while the wiki stays below `below`
+        of its size limit once written (GROW_BELOW unless the action says otherwise)."""
+        old = self.pages.get(page.slug)
+        if grow and self.fullness(len(page.body) - len(old.body) if old is not None else len(page.body)) >= below:
             return False
         try:
             self.tools.write_page(slug=page.slug, title=page.title, description=page.description, body=page.body,
@@ -219,11 +225,12 @@ class Consolidator(Mover):
                 added += len(new)
         self.entry("relate", changed, f"{added} links added between pages that share documents", links_added=added)
 
-    def fullness(self) -> float:
+    def fullness(self, extra: int = 0) -> float:
         """How full the size budget is now (1.0: at the limit), as the size guard counts it: characters, or
         tokens estimated from the characters now at the tokens-per-character of the last session's end,
-        whichever is fuller."""
+        whichever is fuller; with `extra` characters more when given."""
         chars, limit = self.tools.wiki_size()
+        chars += max(0, extra)
         now = chars / limit if limit else 1.0
         last = next((e for e in reversed(self.tools.log_entries()) if e.get("action") == "session summary"), None)
         try:
@@ -233,11 +240,12 @@ class Consolidator(Mover):
             return now
 
     def extend(self) -> None:
-        if self.maker is None or self.fullness() >= GROW_BELOW:
+        if self.maker is None or self.fullness() >= EXTEND_BELOW:
             return
         topics = {t.slug: t for t in self.maker.cat.topics}
         changed, added = [], 0
-        for page in self.mine("topic"):
+        # the least covered subjects first, so a budget that runs out mid-session leaves the well covered ones
+        for page in sorted(self.mine("topic"), key=lambda p: (len({q.doc_id for q in p.quotes()}), p.slug)):
             sections = self._extension(page, topics.get(page.slug))
             if not sections:
                 continue
@@ -246,7 +254,7 @@ class Consolidator(Mover):
                 tail = "\n\n".join(x for x in (tail, FURTHER) if x)
             body = "\n\n".join([head, tail, *(sec for _, sec in sections)]) + "\n"
             sources = list(dict.fromkeys([*page.sources, *(d for d, _ in sections)]))
-            if self._write(page.with_(body=body, sources=sources)):
+            if self._write(page.with_(body=body, sources=sources), below=EXTEND_BELOW):
                 changed.append(page.slug)
                 added += len(sections)
         self.entry("extend", changed, f"{added} quotes added for documents of the pages' subjects", quotes_added=added)
