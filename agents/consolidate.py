@@ -71,6 +71,7 @@ EXTEND_BELOW = 0.75  # ... extend (quotes on topic pages, what the wiki knows) u
 EXTEND_PER_SESSION = 8
 SAID_ROUNDS = 4     # searches of 20 passages a page a session, for documents that say its title
 SAID_CAP = 300      # characters of the sentence quoted from such a document
+SAID_MIN = 80       # a shorter one (a heading) is quoted with the sentence that follows it
 PROBE_K = 20
 ACTIONS = ("reverify", "merge", "move", "relate", "extend", "flag", "prune", "describe")
 REASONS = {
@@ -79,7 +80,7 @@ REASONS = {
     "move": "the quote says another page's subject and not its own page's: moved to the page it belongs on",
     "relate": "pages that share documents link each other, so the link graph densifies",
     "prune": "the size budget is tight: quotes that no question-like probe reaches are dropped",
-    "extend": "the size budget has room: topic pages quote the documents they only listed",
+    "extend": "the size budget has room: topic pages quote more documents of their subject (listed, or saying it)",
     "flag": "the document holds text addressed to an AI agent or a tool: quoted and marked, never followed",
     "describe": "empty descriptions filled from what the page holds, for the index page and search",
 }
@@ -317,6 +318,8 @@ class Consolidator(Mover):
                 if m is None:
                     continue
                 s, e = sentence_span(h.text, m.start(), m.end(), SAID_CAP)
+                if e - s < SAID_MIN and e < len(h.text):    # a heading ("Termination."): and the sentence after it
+                    s, e = sentence_span(h.text, m.start(), e + 1, SAID_CAP)
                 out.append((h.doc_id, h.start + s, h.start + e))
                 if len(out) >= need:
                     return out

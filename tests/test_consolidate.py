@@ -222,3 +222,25 @@ def test_move_takes_a_quote_to_the_page_whose_subject_it_says_and_logs_it(tmp_pa
     again.load()
     again.move()
     assert again.counts["move"] == 0 and world.wiki.read("topic-warranty").body == got.body
+
+
+def test_extend_finds_the_documents_that_say_the_pages_subject(tmp_path):
+    from wikigen.agents.consolidate import Consolidator
+
+    world = make_world(tmp_path, max_ratio=10.0)
+    tools = world.toolbox("agent-1", 3)
+    term = quote_of(ACME, "contracts/acme-msa", TERMINATION)
+    tools.write_page(slug="topic-termination", title="Termination", description="d", body=f"T.\n\n{term}\n")
+    c = Consolidator(tools, "agent-1", 3)
+    c.load()
+    page = c.pages["topic-termination"]
+    found = c._said(page, {"contracts/acme-msa"}, 8)
+    assert [d for d, _, _ in found] == ["contracts/globex-supply"]      # the quoted document is not offered again
+    _, start, end = found[0]
+    said = GLOBEX[start:end]
+    assert said.startswith("Termination.") and "terminate this supply agreement" in said and "Warranty" not in said
+    assert c._said(page, {"contracts/acme-msa", "contracts/globex-supply"}, 8) == []
+    # a page whose subject no other document says finds nothing
+    tools.write_page(slug="topic-fees", title="Fees", description="d", body=f"F.\n\n{term}\n")
+    c.load()
+    assert c._said(c.pages["topic-fees"], {"contracts/acme-msa"}, 8) == []
