@@ -13,6 +13,12 @@ guard), never deletes a page, and is logged in the progress log with its reason 
 * **merge** - a topic page all of whose quotes another of the agent's topic pages already carries is one
   subject with it: it is merged into that page (wikigen.wiki.merge: archived as `deprecated`, redirect,
   links repaired);
+* **move** - a quote that consolidation placed on one of the agent's topic pages (in its tail, under
+  FURTHER) which does not say that page's title or aliases but says another of the agent's topic pages'
+  title or alias (the longest such phrase decides) belongs there: it is removed from the first page and
+  written to the second (which does not quote that document yet), with its document's heading; the
+  first page keeps at least one quote. The moves are logged (`moved`: "doc|start|end|from|to"), and a
+  later extend never brings a moved document back to the page it left;
 * **relate** - pages that share documents link each other: a topic page links the topic pages that quote
   the most of the same documents, a document page the document pages that share the most topic pages
   with it; at most RELATE_PER_SESSION new links a page a session, up to RELATE_MAX, so the link graph
@@ -21,16 +27,18 @@ guard), never deletes a page, and is logged in the progress log with its reason 
   the agent's pages that no question-like probe reaches (each page's title and aliases, searched over
   every quote of the wiki, top PROBE_K) are dropped from its pages; the dropped spans are logged, and a
   later revision leaves them out (`dropped_spans`). Pages are never deleted;
-* **extend** - while the wiki is below GROW_BELOW of its size limit, a topic page that only lists some
-  documents of its subject ("Also in ...") quotes them too, at most EXTEND_PER_SESSION a page a session,
-  each quote read through the tools at the span the topic catalog found (needs the agent's PageMaker);
+* **extend** - while the wiki stays below EXTEND_BELOW of its size limit (each write projected), a topic
+  page quotes more documents of its subject, at most EXTEND_PER_SESSION a page a session, the least
+  covered pages first: those it only lists ("Also in ..."), at the span the topic catalog found, then
+  documents whose text says its title or an alias (a corpus search for the title; the sentence that
+  says it, at most SAID_CAP characters), each quote read through the tools (needs the agent's PageMaker);
 * **flag** - a document page whose document holds text that addresses an AI agent or a tool quotes that
   line under a heading of its own (wikigen.agents.flagged; the store marks the quote), so readers and
   `ask` see it;
 * **describe** - an empty description is filled from what the page holds (how many documents it
   quotes, its topics); the index page, regenerated after every session, lists them.
 
-The actions that add text (relate, extend, flag, describe) run only while the wiki is below GROW_BELOW
+The other actions that add text (relate, flag, describe) run only while the wiki is below GROW_BELOW
 of its size limit, as the size guard counts it (characters or tokens, whichever is fuller).
 What consolidation adds to a page sits in its tail (`Related pages:` and `## Merged from` sections),
 which a later revision of the page keeps (`carry_tail`).
@@ -43,63 +51,53 @@ import math
 from collections import Counter, defaultdict
 
 from wikigen.core.errors import WikigenError
+from wikigen.core.sentences import sentence_span
 from wikigen.core.text import one_line
 from wikigen.wiki.markup import scan_quotes
 from wikigen.agents.flagged import HEADING as FLAG_HEADING, flagged_section
-from wikigen.wiki.merge import MERGED_HEADING
+from wikigen.agents.moves import Mover, subject_patterns
+from wikigen.agents.tails import FURTHER, RELATED, carry_tail, split_tail  # noqa: F401 - carry_tail re-exported
 from wikigen.wiki.page import Page, parse_page
 
 log = logging.getLogger(__name__)
 
-RELATED = "Related pages: "
 RELATE_PER_SESSION = 3
 RELATE_MAX = 9
 MIN_SHARED = 1
 TIGHT = 0.9          # above this share of the size limit, prune; below it nothing is dropped
-GROW_BELOW = 0.6     # actions that add text (relate, extend, flag, describe) run only below this share
+GROW_BELOW = 0.6     # actions that add text (relate, flag, describe) run only below this share
+EXTEND_BELOW = 0.75  # ... extend (quotes on topic pages, what the wiki knows) up to this share, each write
+                     # projected (the guard warns at 0.8)
 EXTEND_PER_SESSION = 8
-FURTHER = "More documents on this subject:"
+SAID_ROUNDS = 4     # searches of 20 passages a page a session, for documents that say its title
+SAID_CAP = 300      # characters of the sentence quoted from such a document
+SAID_MIN = 80       # a shorter one (a heading) is quoted with the sentence that follows it
 PROBE_K = 20
-ACTIONS = ("reverify", "merge", "relate", "extend", "flag", "prune", "describe")
+ACTIONS = ("reverify", "merge", "move", "relate", "extend", "flag", "prune", "describe")
 REASONS = {
     "reverify": "nothing new to write: every quote is read again from the current sources",
     "merge": "all quotes of the merged page are already on the kept page: one subject",
+    "move": "the quote says another page's subject and not its own page's: moved to the page it belongs on",
     "relate": "pages that share documents link each other, so the link graph densifies",
     "prune": "the size budget is tight: quotes that no question-like probe reaches are dropped",
-    "extend": "the size budget has room: topic pages quote the documents they only listed",
+    "extend": "the size budget has room: topic pages quote more documents of their subject (listed, or saying it)",
     "flag": "the document holds text addressed to an AI agent or a tool: quoted and marked, never followed",
     "describe": "empty descriptions filled from what the page holds, for the index page and search",
 }
-
-
-def split_tail(body: str) -> tuple[str, str]:
-    """(head, tail): the tail starts at the first consolidation line (`Related pages:`, `## Merged from`)."""
-    lines = body.split("\n")
-    for i, line in enumerate(lines):
-        if line.startswith((RELATED, MERGED_HEADING, FURTHER, FLAG_HEADING)):
-            return "\n".join(lines[:i]).rstrip("\n"), "\n".join(lines[i:]).strip("\n")
-    return body.rstrip("\n"), ""
-
-
-def carry_tail(old_body: str, new_body: str) -> str:
-    """A rebuilt body that keeps what consolidation added to the old one."""
-    _, tail = split_tail(old_body)
-    head, new_tail = split_tail(new_body)
-    if not tail or new_tail:
-        return new_body
-    return f"{head}\n\n{tail}\n"
 
 
 def _cosine(a: set, b: set) -> float:
     return len(a & b) / math.sqrt(len(a) * len(b)) if a and b else 0.0
 
 
-class Consolidator:
+class Consolidator(Mover):
     def __init__(self, tools, agent: str, session: int, maker=None):
         self.tools, self.me, self.session = tools, agent, session
         self.maker = maker          # the agent's PageMaker (catalog, plan, quote): needed by extend only
         self.pages: dict[str, Page] = {}
         self.counts: Counter = Counter()
+        self._docs: list[str] | None = None
+        self._moved: dict[str, set[str]] | None = None
 
     def load(self) -> None:
         self.pages = {}
@@ -119,6 +117,7 @@ class Consolidator:
             return {}
         self.reverify()
         self.merge()
+        self.move()
         self.flag()           # the small, telling additions first; extend, which fills the budget, last
         self.describe()
         self.relate()
@@ -129,9 +128,11 @@ class Consolidator:
             counts.pop("reverify", None)
         return counts
 
-    def _write(self, page: Page, *, grow: bool = True) -> bool:
-        """Write one of the agent's pages; a write that adds text only while the wiki is below GROW_BELOW."""
-        if grow and self.fullness() >= GROW_BELOW:
+    def _write(self, page: Page, *, grow: bool = True, below: float = GROW_BELOW) -> bool:
+        """Write one of the agent's pages; a write that adds text only while the wiki stays below `below`
+        of its size limit once written (GROW_BELOW unless the action says otherwise)."""
+        old = self.pages.get(page.slug)
+        if grow and self.fullness(len(page.body) - len(old.body) if old is not None else len(page.body)) >= below:
             return False
         try:
             self.tools.write_page(slug=page.slug, title=page.title, description=page.description, body=page.body,
@@ -225,11 +226,12 @@ class Consolidator:
                 added += len(new)
         self.entry("relate", changed, f"{added} links added between pages that share documents", links_added=added)
 
-    def fullness(self) -> float:
+    def fullness(self, extra: int = 0) -> float:
         """How full the size budget is now (1.0: at the limit), as the size guard counts it: characters, or
         tokens estimated from the characters now at the tokens-per-character of the last session's end,
-        whichever is fuller."""
+        whichever is fuller; with `extra` characters more when given."""
         chars, limit = self.tools.wiki_size()
+        chars += max(0, extra)
         now = chars / limit if limit else 1.0
         last = next((e for e in reversed(self.tools.log_entries()) if e.get("action") == "session summary"), None)
         try:
@@ -239,27 +241,13 @@ class Consolidator:
             return now
 
     def extend(self) -> None:
-        if self.maker is None or self.fullness() >= GROW_BELOW:
+        if self.maker is None or self.fullness() >= EXTEND_BELOW:
             return
-        from wikigen.core.slugs import doc_slug
-
         topics = {t.slug: t for t in self.maker.cat.topics}
         changed, added = [], 0
-        for page in self.mine("topic"):
-            t = topics.get(page.slug)
-            if t is None:
-                continue
-            quoted = {q.doc_id for q in page.quotes()}
-            caps = [c for d in quoted if (c := self.maker.plan.get((t.key, d))) is not None]
-            cap = min(caps) if caps else None
-            todo = [d for d in t.doc_ids if d not in quoted and d in t.spans and self.maker.known.has(doc_slug(d))]
-            sections = []
-            for d in todo:
-                if len(sections) >= EXTEND_PER_SESSION:
-                    break
-                q = self.maker.quote(d, *t.spans[d], cap)
-                if q:
-                    sections.append((d, f"## [[{doc_slug(d)}]]\n\n{q}"))
+        # the least covered subjects first, so a budget that runs out mid-session leaves the well covered ones
+        for page in sorted(self.mine("topic"), key=lambda p: (len({q.doc_id for q in p.quotes()}), p.slug)):
+            sections = self._extension(page, topics.get(page.slug))
             if not sections:
                 continue
             head, tail = split_tail(page.body)
@@ -267,10 +255,84 @@ class Consolidator:
                 tail = "\n\n".join(x for x in (tail, FURTHER) if x)
             body = "\n\n".join([head, tail, *(sec for _, sec in sections)]) + "\n"
             sources = list(dict.fromkeys([*page.sources, *(d for d, _ in sections)]))
-            if self._write(page.with_(body=body, sources=sources)):
+            if self._write(page.with_(body=body, sources=sources), below=EXTEND_BELOW):
                 changed.append(page.slug)
                 added += len(sections)
-        self.entry("extend", changed, f"{added} quotes added for documents the pages only listed", quotes_added=added)
+        self.entry("extend", changed, f"{added} quotes added for documents of the pages' subjects", quotes_added=added)
+
+    def _extension(self, page: Page, t) -> list[tuple[str, str]]:
+        """(doc id, section) for up to EXTEND_PER_SESSION documents of the page's subject that it does not
+        quote yet: first those the topic catalog found but the plan left out (at the catalog's span), then
+        those whose text says the page's title or an alias (a search of the corpus, best first: the
+        sentence that says it)."""
+        from wikigen.core.slugs import doc_slug
+
+        quoted = {q.doc_id for q in page.quotes()} | self._moved_from().get(page.slug, set())
+        cap = None
+        if t is not None:
+            caps = [c for d in quoted if (c := self.maker.plan.get((t.key, d))) is not None]
+            cap = min(caps) if caps else None
+        sections: list[tuple[str, str]] = []
+
+        def add(d: str, start: int, end: int, limit) -> None:
+            q = self.maker.quote(d, start, end, limit)
+            if q:
+                sections.append((d, f"## [[{doc_slug(d)}]]\n\n{q}"))
+                quoted.add(d)
+
+        for d in (t.doc_ids if t is not None else []):
+            if len(sections) >= EXTEND_PER_SESSION:
+                return sections
+            if d not in quoted and d in t.spans and self.maker.known.has(doc_slug(d)):
+                add(d, *t.spans[d], cap)
+        for d, start, end in self._said(page, quoted, EXTEND_PER_SESSION - len(sections)):
+            if len(sections) >= EXTEND_PER_SESSION:
+                break
+            if self.maker.known.has(doc_slug(d)):
+                add(d, start, end, None)
+        return sections
+
+    def _said(self, page: Page, quoted: set[str], need: int) -> list[tuple[str, int, int]]:
+        """(doc id, start, end) of the sentence, in up to `need` documents not in `quoted`, that says the
+        page's title or one of its aliases (as a phrase), found by searching the corpus for the title."""
+        pats = [p for p, _ in subject_patterns(page)]
+        if need <= 0 or not pats or self._docs is None and not self._load_docs():
+            return []
+        out: list[tuple[str, int, int]] = []
+        tried = set(quoted)
+        for _ in range(SAID_ROUNDS):
+            ids = [d for d in self._docs if d not in tried]
+            if not ids:
+                break
+            try:
+                hits = self.tools.search_corpus(page.title, k=20, doc_ids=ids)
+            except WikigenError as e:
+                log.info("consolidation: search for %s: %s", page.slug, e)
+                break
+            if not hits:
+                break
+            for h in hits:
+                if any(d == h.doc_id for d, _, _ in out):
+                    continue
+                m = next((m for pat in pats if (m := pat.search(h.text))), None)
+                if m is None:
+                    continue
+                s, e = sentence_span(h.text, m.start(), m.end(), SAID_CAP)
+                if e - s < SAID_MIN and e < len(h.text):    # a heading ("Termination."): and the sentence after it
+                    s, e = sentence_span(h.text, m.start(), e + 1, SAID_CAP)
+                out.append((h.doc_id, h.start + s, h.start + e))
+                if len(out) >= need:
+                    return out
+            tried.update(h.doc_id for h in hits)    # their best passages do not say it: not this session
+        return out
+
+    def _load_docs(self) -> bool:
+        try:
+            self._docs = sorted(self.tools.document_titles())
+        except WikigenError as e:
+            log.info("consolidation: no document list: %s", e)
+            self._docs = []
+        return bool(self._docs)
 
     def flag(self) -> None:
         if self.maker is None or self.fullness() >= GROW_BELOW:
@@ -345,7 +407,7 @@ class Consolidator:
     def entry(self, action: str, pages: list[str], note: str, **extra) -> None:
         """Count the action and log it with its reason (a reverify only when some quote failed)."""
         n = {"reverify": extra.get("quotes", 0), "merge": extra.get("merged", 0),
-             "prune": extra.get("quotes_dropped", 0), "extend": extra.get("quotes_added", 0)}.get(action, len(pages))
+             "prune": extra.get("quotes_dropped", 0), "move": extra.get("quotes_moved", 0), "extend": extra.get("quotes_added", 0)}.get(action, len(pages))
         self.counts[action] += n
         if (n and action != "reverify") or extra.get("failed"):
             self.tools.append_log(f"consolidation: {action}", note=note, pages=pages, consolidation=action,

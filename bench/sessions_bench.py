@@ -32,11 +32,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from wikigen.agents.consolidate import ACTIONS  # noqa: E402
 from wikigen.ask.evaluate import run_eval, spread_sample  # noqa: E402
 from wikigen.ask.questions import read_questions  # noqa: E402
 
 MODES = ("wiki", "wiki+search")
-ACTIONS = ("reverify", "merge", "relate", "extend", "flag", "prune", "describe")
 TARGET_GAIN = 1.3
 
 

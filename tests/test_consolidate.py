@@ -182,3 +182,65 @@ def test_prune_drops_only_unreached_quotes_and_only_when_the_budget_is_tight(tmp
     assert entry["reason"] == REASONS["prune"] and entry["pages"] == ["topic-termination"]
     start = GLOBEX.index(WARRANTY)
     assert dropped_spans(tools) == {("contracts/globex-supply", start, start + len(WARRANTY))}
+
+
+def test_move_takes_a_quote_to_the_page_whose_subject_it_says_and_logs_it(tmp_path):
+    from wikigen.agents.consolidate import Consolidator, FURTHER
+
+    world = make_world(tmp_path, max_ratio=10.0)
+    tools = world.toolbox("agent-1", 3)
+    term = quote_of(ACME, "contracts/acme-msa", TERMINATION)
+    said = "Warranty. Globex warrants the goods for twelve (12) months."
+    warr = quote_of(GLOBEX, "contracts/globex-supply", said)
+    fees = quote_of(ACME, "contracts/acme-msa", "Acme shall pay the fees within thirty (30) days of invoice.")
+    tools.write_page(slug="doc-contracts-globex-supply", title="Globex supply", description="d", type="document",
+                     body=f"Supply.\n\n{warr}\n", sources=["contracts/globex-supply"])
+    # the quote sits in the tail of the termination page (consolidation placed it) and says "Warranty"
+    tools.write_page(slug="topic-termination", title="Termination", description="d",
+                     body=f"T.\n\n{term}\n\n{FURTHER}\n\n## [[doc-contracts-globex-supply]]\n\n{warr}\n")
+    tools.write_page(slug="topic-warranty", title="Warranty", description="d", body=f"W.\n\n{fees}\n")
+    # another agent's page is never a target, and a quote in a page's head never moves
+    world.toolbox("agent-2", 3).write_page(slug="topic-warranties", title="Globex warrants the goods",
+                                           description="d", body=f"X.\n\n{fees}\n")
+    c = Consolidator(tools, "agent-1", 3)
+    c.load()
+    c.move()
+    assert c.counts["move"] == 1
+    left, got = world.wiki.read("topic-termination"), world.wiki.read("topic-warranty")
+    assert said not in left.body and TERMINATION in left.body and "doc-contracts-globex-supply" not in left.body
+    assert said in got.body and "## [[doc-contracts-globex-supply]]" in got.body
+    assert "contracts/globex-supply" in got.sources and "contracts/globex-supply" not in left.sources
+    assert said not in world.wiki.read("topic-warranties").body
+    [entry] = [e for e in world.log.read().entries if e.get("consolidation") == "move"]
+    start = GLOBEX.index(said)
+    assert entry["reason"] == REASONS["move"] and entry["quotes_moved"] == 1
+    assert entry["moved"] == [f"contracts/globex-supply|{start}|{start + len(said)}|topic-termination|topic-warranty"]
+    assert c._moved_from() == {"topic-termination": {"contracts/globex-supply"}}    # extend never brings it back
+    assert check_wiki(world.wiki).counts().get("quote") is None
+    # nothing more to move: a second pass changes nothing
+    again = Consolidator(tools, "agent-1", 4)
+    again.load()
+    again.move()
+    assert again.counts["move"] == 0 and world.wiki.read("topic-warranty").body == got.body
+
+
+def test_extend_finds_the_documents_that_say_the_pages_subject(tmp_path):
+    from wikigen.agents.consolidate import Consolidator
+
+    world = make_world(tmp_path, max_ratio=10.0)
+    tools = world.toolbox("agent-1", 3)
+    term = quote_of(ACME, "contracts/acme-msa", TERMINATION)
+    tools.write_page(slug="topic-termination", title="Termination", description="d", body=f"T.\n\n{term}\n")
+    c = Consolidator(tools, "agent-1", 3)
+    c.load()
+    page = c.pages["topic-termination"]
+    found = c._said(page, {"contracts/acme-msa"}, 8)
+    assert [d for d, _, _ in found] == ["contracts/globex-supply"]      # the quoted document is not offered again
+    _, start, end = found[0]
+    said = GLOBEX[start:end]
+    assert said.startswith("Termination.") and "terminate this supply agreement" in said and "Warranty" not in said
+    assert c._said(page, {"contracts/acme-msa", "contracts/globex-supply"}, 8) == []
+    # a page whose subject no other document says finds nothing
+    tools.write_page(slug="topic-fees", title="Fees", description="d", body=f"F.\n\n{term}\n")
+    c.load()
+    assert c._said(c.pages["topic-fees"], {"contracts/acme-msa"}, 8) == []
