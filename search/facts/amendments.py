@@ -32,7 +32,7 @@ from wikigen.search.facts.numbers import Mention, find_amounts, find_durations, 
 from wikigen.search.facts.parties import find_parties
 from wikigen.search.facts.title import document_title
 
-__all__ = ["Amendment", "Change", "Evidence", "amendment_cue", "find_amendments", "find_changes", "match_base",
+__all__ = ["Amendment", "Change", "Evidence", "amendment_cue", "find_amendments", "find_changes", "match_base", "read_chains",
            "party_keys", "QUOTE_CAP"]
 
 OPENING = 1500           # where an amendment says what it is and what it amends
@@ -391,3 +391,14 @@ def find_amendments(texts: Mapping[str, str], titles: Mapping[str, str] | None =
         date = _own_date(a.text, profiles[base_id].dates)
         out.append(Amendment(doc_id, base_id, date, (cues[doc_id], *ev), tuple(changes)))
     return out
+
+
+def read_chains(path) -> list[Amendment]:
+    """The chains a build kept (WIKI/.wikigen/amendments.json); [] when the file is absent or unreadable."""
+    import json
+    from pathlib import Path
+
+    try:
+        return [Amendment.from_dict(d) for d in json.loads(Path(path).read_text(encoding="utf-8"))]
+    except (OSError, ValueError, KeyError, TypeError):
+        return []
