@@ -83,6 +83,8 @@ class ContextItem:
     def block(self) -> str:
         """The item as rendered into the model's context (what the budget counts)."""
         head = f"[page [[{self.ref}]]]" if self.kind == "page" else f"[passage {self.ref}]"
+        if self.kind == "passage" and self.parts and self.parts[0].label:   # e.g. "SUPERSEDED by ..."
+            head += f" {self.parts[0].label}"
         return f"{head}\n{self.text}"
 
     def pieces(self) -> list[Unit]:
@@ -124,7 +126,8 @@ class ContextBuilder:
 
     def _cost(self, u: Unit) -> int:
         if u.kind == "passage":
-            return self.counter.count(f"[passage {u.doc_id} (chars {u.start}-{u.end})]\n{u.text}") + 2
+            label = f" {u.label}" if u.label else ""
+            return self.counter.count(f"[passage {u.doc_id} (chars {u.start}-{u.end})]{label}\n{u.text}") + 2
         cost = self.counter.count(f"{quote_header(u)}\n{u.text}") + 2
         if u.page not in self._pages_open:
             cost += self.counter.count(f"[page [[{u.page}]]]\n{self.page_titles.get(u.page, u.page)}") + 2

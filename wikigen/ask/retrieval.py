@@ -58,6 +58,7 @@ class AskResult:
     usage: dict | None = None                    # the answer's token usage (when a model answered)
     scope: dict | None = None                    # how the wiki scoped the question (diagnostics)
     answer_spans: list[dict] | None = None       # the source spans the answer quotes
+    supersedes: list[dict] | None = None         # current terms and the text they superseded (amendments)
 
     def to_dict(self) -> dict:
         """The issue's schema: `tokens` is the context's token count; a model's usage, when any, is `usage`;
@@ -67,6 +68,8 @@ class AskResult:
              "context": [c.to_dict() for c in self.context], "tokens": self.tokens}
         if self.usage:
             d["usage"] = self.usage
+        if self.supersedes:
+            d["supersedes"] = self.supersedes
         flags = self.flags()
         if flags:
             d["flags"] = flags
@@ -102,8 +105,9 @@ class Answerer:
 
     def __init__(self, index, pages: Sequence, *, page_index: PageIndex | None = None,
                  counter: TokenCounter | None = None, cache_dir: Path | None = None,
-                 params: RetrievalParams = DEFAULT_PARAMS, dense=None):
+                 params: RetrievalParams = DEFAULT_PARAMS, dense=None, supersessions=None):
         self.index = index
+        self.supersede = supersessions     # wikigen.ask.supersede.Supersessions, or None
         self.dense = dense
         self.params = params
         self.pages = {p.slug: p for p in pages}
@@ -122,15 +126,19 @@ class Answerer:
         on disk under a name made from the pages' content, so a changed wiki is never answered stale.
         With dense=True (default) search is hybrid where the index has passage vectors and the encoder
         runs here (wikigen.search.dense.service.open_dense), else BM25 alone."""
+        from wikigen.ask.supersede import Supersessions
         from wikigen.search.dense.service import open_dense
+        from wikigen.search.facts.amendments import read_chains
         from wikigen.search.sources import open_wiki
         from wikigen.wiki.store import STATE_DIR
 
         wiki_root = Path(wiki_root)
         wiki = open_wiki(wiki_root)
         cache_dir = wiki_root / STATE_DIR / "page-index" if cache else None
+        chains = read_chains(wiki_root / STATE_DIR / "amendments.json")
         return cls(wiki.sources, wiki.pages(), counter=counter, cache_dir=cache_dir, params=params,
-                   dense=open_dense(wiki.sources) if dense else None)
+                   dense=open_dense(wiki.sources) if dense else None,
+                   supersessions=Supersessions(chains, wiki.sources.texts) if chains else None)
 
     # --- modes ---------------------------------------------------------------------------------
 
@@ -145,6 +153,8 @@ class Answerer:
         if mode == "search":
             for u in self.candidates.search_units(question, k):
                 cb.add(u)
+            if self.supersede:
+                self.supersede.mark_context(cb)
             items, n = cb.finish()
             return items, n, scope
         hits = self.page_index.search(question, k=self.params.page_hits)
@@ -161,6 +171,8 @@ class Answerer:
         else:
             self._fill_open(cb, question, query, hits, scope, k)
             self._fill_rest(cb, question, k)
+        if self.supersede:
+            self.supersede.mark_context(cb)
         items, n = cb.finish()
         return items, n, scope
 
@@ -273,5 +285,11 @@ class Answerer:
         if isinstance(generator, ExtractiveAnswer) and self.dense is not None:
             generator = generator.with_passages(self.dense)
         generated = generator.answer(question, items, scope)
-        return AskResult(question, mode, generated.text, items, n, generated.usage, scope.to_dict(),
-                         [dict(s) for s in generated.spans])
+        text, spans, pairs = generated.text, [dict(s) for s in generated.spans], []
+        if self.supersede:
+            if getattr(generator, "name", "") == "offline":
+                text, spans, pairs = self.supersede.prefer_current(text, spans)
+            for u in (u for c in items for u in c.pieces()):
+                pairs += [p for p in self.supersede.of(u.doc_id, u.start, u.end) if p not in pairs]
+        return AskResult(question, mode, text, items, n, generated.usage, scope.to_dict(), spans,
+                         [p.to_dict(self.supersede.texts) for p in pairs] or None)
