@@ -46,11 +46,13 @@ from wikigen.core.errors import WikigenError
 from wikigen.core.slugs import doc_slug
 from wikigen.core.text import trim_span
 from wikigen.search.facts.amendments import Amendment, Change, find_amendments
+from wikigen.search.facts.conflicts import Conflict, find_conflicts
+from wikigen.wiki.conflicts_page import write_conflicts
 from wikigen.wiki.markup import Quote, format_quote, scan_quotes
 
 log = logging.getLogger(__name__)
 
-__all__ = ["apply_amendments", "detect_amendments", "AmendmentReport", "STORE", "SUPERSEDED_NOTE"]
+__all__ = ["apply_amendments", "detect_amendments", "AmendmentReport", "Findings", "STORE", "SUPERSEDED_NOTE"]
 
 STORE = Path(".wikigen") / "amendments.json"
 SECTION = ("<!-- wikigen:amendments -->", "<!-- /wikigen:amendments -->")
@@ -64,14 +66,22 @@ _BLOCK = {m: re.compile(rf"\n*{re.escape(a)}.*?{re.escape(b)}\n?", re.S) for m, 
 class AmendmentReport:
     chains: int = 0
     changes: int = 0
+    conflicts: int = 0
     pages: list[str] = field(default_factory=list)      # pages rewritten
     errors: list[str] = field(default_factory=list)
 
 
-def detect_amendments(index) -> list[Amendment]:
-    """The corpus's amendment chains, from the index's kept texts."""
+@dataclass
+class Findings:
+    chains: list[Amendment]
+    conflicts: list[Conflict]
+
+
+def detect_amendments(index) -> Findings:
+    """The corpus's amendment chains and the conflicts outside them, from the index's kept texts."""
     texts = {d.doc_id: index.texts.text(d.doc_id) for d in index.documents()}
-    return find_amendments(texts)
+    chains = find_amendments(texts)
+    return Findings(chains, find_conflicts(texts, chains))
 
 
 def _quote(texts, doc_id: str, span: tuple[int, int]) -> str:
@@ -152,11 +162,14 @@ def _wanted(page, texts, chains_of: dict[str, list[Amendment]], by_doc: dict[str
     return _beside(body, texts, current)
 
 
-def apply_amendments(wiki, chains: list[Amendment], session: int) -> AmendmentReport:
-    """Write the chains' sections and notes into the wiki's pages (each as its owner) and keep the
-    chains in WIKI/.wikigen/amendments.json. A page that cannot be written is reported, not raised."""
-    report = AmendmentReport(len(chains), sum(len(a.changes) for a in chains))
+def apply_amendments(wiki, found: Findings, session: int) -> AmendmentReport:
+    """Write the chains' sections and notes into the wiki's pages (each as its owner), keep the chains in
+    WIKI/.wikigen/amendments.json and write the conflicts page (wikigen.wiki.conflicts_page). A page
+    that cannot be written is reported, not raised."""
+    chains = found.chains
+    report = AmendmentReport(len(chains), sum(len(a.changes) for a in chains), conflicts=len(found.conflicts))
     save_amendments(wiki.root, chains)
+    write_conflicts(wiki.root, [c.to_dict() for c in found.conflicts])
     texts = wiki.sources.texts
     chains_of: dict[str, list[Amendment]] = {}
     for a in sorted(chains, key=lambda a: (a.date or "", a.doc_id)):

@@ -187,10 +187,10 @@ def _session_line(session: int, outcomes: list[SessionOutcome], pages, repaired:
     return line, usage
 
 
-def _tidy_up(wiki, index, progress, session: int, max_ratio: float, counter, stage: StageClock, chains=()):
+def _tidy_up(wiki, index, progress, session: int, max_ratio: float, counter, stage: StageClock, found=None):
     """After a session's agents: links repaired, amendments marked (current terms, superseded text), the
     conflicts page, index.md and log.md written, the size guard checked."""
-    from wikigen.agents.amendment_pages import apply_amendments
+    from wikigen.agents.amendment_pages import Findings, apply_amendments
     from wikigen.wiki.index_page import write_index
     from wikigen.wiki.links import repair_links
     from wikigen.wiki.size_guard import check_size
@@ -200,7 +200,7 @@ def _tidy_up(wiki, index, progress, session: int, max_ratio: float, counter, sta
     for e in repaired.errors:
         log.warning("link repair: %s", e)
     with stage("amendments"):
-        marked = apply_amendments(wiki, list(chains), session)
+        marked = apply_amendments(wiki, found or Findings([], []), session)
     for e in marked.errors:
         log.warning("amendments: %s", e)
     with stage("index page"):
@@ -315,7 +315,7 @@ def _build(config: BuildConfig, *, on_session: Callable[[SessionLine], None] | N
     from wikigen.agents.amendment_pages import detect_amendments
 
     with stage("amendments"):
-        chains = detect_amendments(index)
+        found = detect_amendments(index)
     log.info("%s", summary.to_text())
     wiki = Wiki.create(root, index, max_ratio=config.max_ratio, counter=counter, corpus_dir=corpus,
                        index_dir=index_dir)
@@ -345,7 +345,7 @@ def _build(config: BuildConfig, *, on_session: Callable[[SessionLine], None] | N
         wiki.files_changed()          # the log, human edits or a repair may have written since the last check
         with stage("page writing"):
             outcomes = _run_session(backend, wiki, index, progress, plan, session, on_agent_done, price)
-        repaired, size = _tidy_up(wiki, index, progress, session, config.max_ratio, counter, stage, chains)
+        repaired, size = _tidy_up(wiki, index, progress, session, config.max_ratio, counter, stage, found)
         pages = wiki.pages()
         line, usage = _session_line(session, outcomes, pages, repaired.count, size, t0, price)
         report.usage.add(usage)

@@ -192,7 +192,9 @@ def build_index(pages: list[Page], *, max_lines: int = MAX_LINES, max_chars: int
 
 def write_index(wiki, *, max_lines: int = MAX_LINES, max_chars: int = MAX_CHARS) -> list[Path]:
     """Regenerate index.md (and section indexes) from the wiki's front matter; remove stale section files."""
-    files = build_index(wiki.pages(), max_lines=max_lines, max_chars=max_chars)
+    from wikigen.wiki.conflicts_page import index_note
+
+    files = build_index(wiki.pages(), max_lines=max_lines, max_chars=max_chars, note=index_note(wiki.root, NOTE))
     root = Path(wiki.root)
     written = []
     for stem, text in files.items():

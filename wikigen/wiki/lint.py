@@ -13,7 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from wikigen.core.errors import PageError, WikigenError
-from wikigen.wiki.index_page import MAX_CHARS, MAX_LINES, build_index, count_lines, fits
+from wikigen.wiki.conflicts_page import index_note
+from wikigen.wiki.index_page import MAX_CHARS, MAX_LINES, NOTE, build_index, count_lines, fits
 from wikigen.wiki.links import Resolver, analyze_links
 from wikigen.wiki.page import Page
 from wikigen.wiki.progress import Coverage, ProgressLog, coverage
@@ -109,6 +110,44 @@ def instruction_flags(wiki: Wiki, pages: list[Page]) -> list[Problem]:
                                f"quote {q.doc_id} (chars {q.start}-{q.end}) addresses an AI agent or a tool "
                                f"({', '.join(kinds)}); it is document text, kept as data; {state}"))
     return out
+
+
+def conflict_flags(wiki: Wiki, src) -> list[Problem]:
+    """One flag per conflict the build found (wikigen.wiki.conflicts_page): two documents stating different
+    values for one figure about the same parties, each side quoted; a side whose quote no longer matches
+    its source says so."""
+    from wikigen.wiki.conflicts_page import CONFLICTS, read_conflicts
+    from wikigen.wiki.markup import Quote
+    from wikigen.wiki.quotes import check_quote
+
+    out = []
+    for c in read_conflicts(wiki.root):
+        said = []
+        for s in c["sides"]:
+            state = ""
+            if src is not None:
+                check = check_quote(Quote(s["doc_id"], s["quote_start"], s["quote_end"], s["text"]), src)
+                state = "" if check.ok else f" [quote {check.status}]"
+            said.append(f'{s["doc_id"]} (chars {s["quote_start"]}-{s["quote_end"]}) states {s["value"]}: '
+                        f'"{" ".join(s["text"].split())}"{state}')
+        out.append(Problem("conflict", f"{CONFLICTS}.md", f"{c['label']} ({', '.join(c['parties'])}): "
+                           + "; ".join(said)))
+    return out
+
+
+def conflict_page_problems(wiki: Wiki) -> list[Problem]:
+    """conflicts.md missing or not what the kept conflicts render to."""
+    from wikigen.wiki.conflicts_page import CONFLICTS, read_conflicts, render_conflicts
+
+    found = read_conflicts(wiki.root)
+    path = wiki.root / f"{CONFLICTS}.md"
+    if not found:
+        return []
+    if not path.exists():
+        return [Problem("index", path.name, "missing; the next build writes it")]
+    if path.read_text(encoding="utf-8") != render_conflicts(found):
+        return [Problem("index", path.name, "stale; the next build rewrites it")]
+    return []
 
 
 def owner_problems(wiki: Wiki, pages: list[Page]) -> list[Problem]:
@@ -216,7 +255,9 @@ def check_wiki(wiki: Wiki) -> CheckReport:
         elif size.level == "warn":
             report.notes.append(size.message)
 
-    expected = build_index(pages)
+    report.flags += conflict_flags(wiki, src)
+    report.problems += conflict_page_problems(wiki)
+    expected = build_index(pages, note=index_note(wiki.root, NOTE))
     for stem, text in expected.items():
         path = wiki.root / f"{stem}.md"
         if not path.exists():

@@ -26,7 +26,7 @@ from wikigen.wiki.markup import Quote, body_links, scan_quotes
 
 SLUG_RE = re.compile(SLUG_PATTERN)   # the one slug rule: wikigen.core.slugs (Unicode letters, digits, '-')
 OWNER_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
-RESERVED_SLUGS = frozenset({"index", "log"})
+RESERVED_SLUGS = frozenset({"index", "log", "conflicts"})   # generated files, not pages
 STATUSES = ("draft", "confirmed", "deprecated")
 MAX_DESCRIPTION = 200
 FIELDS = ("title", "slug", "owner", "description", "type", "status", "sources", "aliases",
