@@ -15,7 +15,7 @@ On the base document's page::
 
     ### Renewal notice
 
-    Current term, from [[doc-amendment-1]] (2025-01-20):
+    Current term (2025-01-20):
 
     > [!quote] amendments/amendment-1 (chars 812-960)
     > 2. Renewal notice. In clause 4.2 of the Agreement, the words "at least ninety (90) days" ...
@@ -113,7 +113,7 @@ def _base_section(texts, base_id: str, chains: list[Amendment], current: list[tu
     parts = [SECTION[0], "## Current terms", "", f"Amended by {links}."]
     for a, c in current:
         slug = doc_slug(a.doc_id)
-        parts += ["", f"### {c.label or c.kind}", "", f"Current term, from [[{slug}]]{_when(a)}:", "",
+        parts += ["", f"### {c.label or c.kind}", "", f"Current term{_when(a)}:", "",
                   _quote(texts, a.doc_id, c.new_quote), "", f"{SUPERSEDED_NOTE} [[{slug}]]{_when(a)}", "",
                   _quote(texts, base_id, c.old_quote)]
     parts.append(SECTION[1])

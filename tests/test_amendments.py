@@ -183,6 +183,9 @@ def test_ask_prefers_the_current_term_and_says_what_it_superseded(tmp_path):
     assert "ninety (90) days" in sup["current"]["text"] and "thirty (30) days" in sup["superseded"]["text"]
     headers = [c.block().split("\n")[0] + c.text for c in result.context]
     assert any("SUPERSEDED by amend" in h for h in headers)
+    from wikigen.agents.claude import format_context                      # what a model is given
+
+    assert 'SUPERSEDED by amend' in format_context(result.context)
 
 
 def test_a_topic_page_quoting_superseded_text_gets_the_current_term_beside_it(tmp_path):

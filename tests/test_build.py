@@ -140,8 +140,10 @@ def test_build_the_sample_corpus(tmp_path, capsys):
     # the default build (`make demo`) plans to a size budget: far below the guard, nothing uncited
     # (0.47: each page's source_hashes, issue 9, cost ~6% of the wiki's tokens; it was 0.40 before;
     # 0.52: each document's one-line description (issue 12), in its front matter and again in index.md,
-    # costs ~1,750 tokens, 4.3 points of the token ratio on this corpus of short documents: 0.453 -> 0.501)
-    stats = _check_sound(wiki, max_ratio=0.52)
+    # costs ~1,750 tokens, 4.3 points of the token ratio on this corpus of short documents: 0.453 -> 0.501;
+    # 0.60: the current terms of the 7 amendment chains (issue 13), each change quoted from the amendment and
+    # from the base it supersedes, ~10,400 characters on the base pages: 0.49 -> 0.57)
+    stats = _check_sound(wiki, max_ratio=0.60)
     assert stats["pages"] > stats["docs_total"] and stats["orphans"] == 0
     assert _build(ACME, wiki, "--sessions", "1") == 0
     assert capsys.readouterr().out.strip().splitlines()[-1].startswith("session 3: ")

@@ -26,17 +26,17 @@ import re
 from dataclasses import dataclass
 from typing import Mapping
 
-from wikigen.core.sentences import sentence_span
+from wikigen.core.sentences import cap_span, sentence_span, sentences
 from wikigen.search.facts.dates import document_date, find_dates
 from wikigen.search.facts.numbers import Mention, find_amounts, find_durations, find_percentages
 from wikigen.search.facts.parties import find_parties
 from wikigen.search.facts.title import document_title
 
-__all__ = ["Amendment", "Change", "Evidence", "amendment_cue", "find_amendments", "find_changes", "match_base", "read_chains",
-           "party_keys", "QUOTE_CAP"]
+__all__ = ["Amendment", "Change", "Evidence", "amendment_cue", "find_amendments", "find_changes", "match_base",
+           "read_chains", "party_keys", "QUOTE_CAP"]
 
 OPENING = 1500           # where an amendment says what it is and what it amends
-QUOTE_CAP = 400          # a change's quote: the sentence that states it, at most about this long
+QUOTE_CAP = 240          # a change's quote: the sentence that states it, at most about this long
 HEAD_DATES = 400         # a document's first and last lines, where a cover or the signatures state its date
 MIN_SCORE = 4            # evidence needed to take a document as an amendment's base
 
@@ -59,7 +59,8 @@ _QUOTED_KO = re.compile(
     rf"{_Q}(?P<old>{_NQ}{{1,300}}){_Q}\s*(?:을|를)\s*{_Q}(?P<new>{_NQ}{{1,300}}){_Q}\s*(?:으로|로)\s*"
     r"(?:변경|수정|대체|바꾼)")
 _CLAUSE_REPLACED = re.compile(
-    r"\b(?:clause|section|article|paragraph)\s+(?P<num>\d+(?:\.\d+)*)\b[^.\n\"\u201c\u201d]{0,80}?(?:is|are|shall\s+be)\s+"
+    r"\b(?:clause|section|article|paragraph)\s+(?P<num>\d+(?:\.\d+)*)\b[^.\n\"\u201c\u201d]{0,80}?"
+    r"(?:is|are|shall\s+be)\s+"
     rf"(?:hereby\s+)?(?:deleted\s+and\s+)?(?:replaced|substituted|amended\s+and\s+restated)\s+(?:with|by)"
     rf"(?:\s+the\s+following)?\s*:?\s*{_Q}(?P<new>[^\"\u201c\u201d]{{10,2000}}){_Q}", re.I)
 _CHANGE_VERB = re.compile(r"\b(?:replac\w+|chang\w+|increas\w+|decreas\w+|reduc\w+|extend\w+|amend\w+|substitut\w+|"
@@ -292,7 +293,8 @@ def _quoted_changes(amend: str, base: str, taken: list[tuple[int, int]]) -> list
             continue
         taken.append(m.span())
         out.append(Change(_label(amend, m.start()) or f"clause {m.group('num')}", "clause", base[old[0]:old[1]],
-                          m.group("new"), old, m.span("new"), old, (m.start(), m.end())))
+                          m.group("new"), old, m.span("new"), cap_span(base, *old, QUOTE_CAP),
+                          cap_span(amend, m.start(), m.end(), QUOTE_CAP)))
     return out
 
 
@@ -318,8 +320,6 @@ def _figure_pair(amend: str, s: int, e: int) -> tuple[Mention, Mention] | None:
 
 def _figure_changes(amend: str, base: str, base_figs: list[Mention], taken: list[tuple[int, int]],
                     start: int) -> list[Change]:
-    from wikigen.core.sentences import sentences
-
     out = []
     for s, e in sentences(amend[start:]):
         s, e = s + start, e + start

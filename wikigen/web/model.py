@@ -27,7 +27,7 @@ from wikigen.wiki.size_guard import WARN_FRACTION
 
 log = logging.getLogger(__name__)
 
-GENERATED_RE = re.compile(r"(index|log|index-" + SLUG_PATTERN + ")")
+GENERATED_RE = re.compile(r"(index|log|conflicts|index-" + SLUG_PATTERN + ")")
 _TERM_RE = re.compile(r"\w+", re.UNICODE)
 MAX_TERMS_PER_PAGE = 2000      # the client-side search index stays small
 
@@ -47,7 +47,7 @@ class SiteData:
     root: Path
     title: str
     pages: dict[str, Page]                    # content pages by slug, sorted
-    generated: dict[str, str]                 # stem -> markdown of index.md, index-*.md, log.md
+    generated: dict[str, str]                 # stem -> markdown of index.md, index-*.md, log.md, conflicts.md
     page_errors: list[str]
     docs: dict[str, DocView]                  # doc id -> document, sorted
     max_ratio: float
