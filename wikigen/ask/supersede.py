@@ -54,7 +54,7 @@ class Supersessions:
                 kept.append(Pair(a, c))
 
     def __bool__(self) -> bool:
-        return bool(self.by_base)
+        return any(self.by_base.values())
 
     def of(self, doc_id: str, start: int, end: int) -> list[Pair]:
         """The pairs whose superseded text lies (partly) within doc_id[start:end]."""
