@@ -52,7 +52,7 @@ from wikigen.wiki.markup import Quote, format_quote, scan_quotes
 
 log = logging.getLogger(__name__)
 
-__all__ = ["apply_amendments", "detect_amendments", "AmendmentReport", "Findings", "STORE", "SUPERSEDED_NOTE"]
+__all__ = ["apply_amendments", "detect_amendments", "strip_generated", "AmendmentReport", "Findings", "STORE", "SUPERSEDED_NOTE"]
 
 STORE = Path(".wikigen") / "amendments.json"
 SECTION = ("<!-- wikigen:amendments -->", "<!-- /wikigen:amendments -->")
@@ -125,6 +125,13 @@ def _amendment_section(a: Amendment) -> str:
     said = f": it changes {terms}" if terms else ""
     return "\n".join([SECTION[0], "## Amends", "",
                       f"Amends [[{doc_slug(a.base_id)}]]{said}. The current terms are quoted there.", SECTION[1]])
+
+
+def strip_generated(body: str) -> str:
+    """The body without the text this module writes (for comparing an agent's rebuilt body with the old one)."""
+    for rx in _BLOCK.values():
+        body = rx.sub("\n\n", body)
+    return re.sub(r"\n{3,}", "\n\n", body).strip("\n") + "\n"
 
 
 def _strip(body: str, which: str) -> str:

@@ -40,6 +40,7 @@ from wikigen.agents.budget import Budget, Plan, plan_budget, quote_plan, target_
 from wikigen.agents.catalog import Catalog
 from wikigen.agents.figure_pages import FigurePlan, figure_page, owner_doc, plan_figures
 from wikigen.agents.figures import FigureParams, find_figures
+from wikigen.agents.amendment_pages import strip_generated
 from wikigen.agents.consolidate import Consolidator, carry_tail, dropped_spans, redirected, split_tail
 from wikigen.agents.page_bodies import PageMaker, label
 from wikigen.agents.params import DiscoveryParams, OfflineParams
@@ -331,6 +332,8 @@ class _Session(PageMaker):
                 continue
             title, desc, body, type_, sources, aliases = made
             body = mark_page(carry_tail(old.body, body))  # what consolidation added stays; as the store marks it
+            if strip_generated(body) == strip_generated(old.body):
+                body = old.body          # only the amendments' generated text differs: nothing new to write
             desc = desc or old.description
             aliases = list(dict.fromkeys([*aliases, *old.aliases])) if split_tail(old.body)[1] else aliases
             sources = list(dict.fromkeys([*sources, *old.sources])) if split_tail(old.body)[1] else sources
