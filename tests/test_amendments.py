@@ -260,3 +260,32 @@ def test_acme_ask_prefers_the_amended_notice_period(acme):
     assert first.startswith("Current term") and "one hundred and twenty (120) days" in first
     assert any(s["superseded"]["doc_id"] == "contracts/msa-brightline-logistics" and
                "ninety (90) days" in s["superseded"]["text"] for s in result.to_dict()["supersedes"])
+
+
+def test_acme_with_a_second_signed_version_of_one_agreement_lists_the_conflict(tmp_path):
+    """The sample corpus plus a second confidentiality agreement between Kestrel and Orrin, signed
+    eight months after the first and amending nothing, whose notice and survival periods differ:
+    check and conflicts.md list both figures, each side quoted, and no amendment chain is listed."""
+    import shutil
+    if not ACME.is_dir():
+        pytest.skip("corpora/acme is not present")
+    corpus = tmp_path / "acme"
+    shutil.copytree(ACME, corpus)
+    first = (ACME / "contracts" / "nda-orrin-metals.txt").read_text(encoding="utf-8")
+    second = (first.replace("dated 2 March 2022", "dated 14 November 2022")
+              .replace("manufacture sensor enclosures", "manufacture sensor enclosures and mounting brackets")
+              .replace("on one month's written notice", "on three months' written notice")
+              .replace("continue for five (5) years", "continue for three (3) years"))
+    assert second.count("three") == 2
+    (corpus / "contracts" / "nda-orrin-metals-brackets.txt").write_text(second, encoding="utf-8")
+    wiki = tmp_path / "wiki"
+    assert main(["build", str(corpus), "--wiki", str(wiki), "--sessions", "1", "--no-dense", "--quiet"]) == 0
+    flags = [f for f in check_wiki(open_wiki(wiki)).flags if f.kind == "conflict"]
+    pair = ("contracts/nda-orrin-metals ", "contracts/nda-orrin-metals-brackets ")
+    assert len(flags) == 2 and all(all(d in f.message for d in pair) for f in flags), [f.message for f in flags]
+    messages = " ".join(f.message for f in flags)
+    assert all(v in messages for v in ("1 month", "3 months", "5 years", "3 years")), messages
+    page = (wiki / "conflicts.md").read_text(encoding="utf-8")
+    assert "one month's written notice" in page and "three months' written notice" in page
+    assert "five (5) years" in page and "three (3) years" in page
+    assert "brightline" not in page and "hanbit" not in page      # amendment chains are no conflicts

@@ -141,6 +141,7 @@ def test_consolidation_densifies_links_and_never_deletes(consolidated):
     related = [p for p in wiki.pages() if RELATED in p.body]
     assert related, "no page gained related links"
     links_now = analyze_links(wiki.pages()).links
+    from wikigen.wiki.page import is_reserved
     from wikigen.wiki.history import rollback_to_session  # noqa: F401  (the history is in git: compare with it)
     import subprocess
     first = min(e["session"] for e in _entries(consolidated) if e.get("consolidation") == "relate" and isinstance(e.get("consolidation"), str))
@@ -151,7 +152,7 @@ def test_consolidation_densifies_links_and_never_deletes(consolidated):
                            text=True, check=True).stdout.split()
     old_pages = []
     for name in files:
-        if name.endswith(".md") and name not in ("log.md",) and not name.startswith("index"):
+        if name.endswith(".md") and not is_reserved(name[:-3]):          # generated files are no pages
             text = subprocess.run(["git", "-C", str(consolidated), "show", f"{before}:{name}"], capture_output=True,
                                   text=True, check=True).stdout
             old_pages.append(parse_page(text))

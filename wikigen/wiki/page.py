@@ -46,7 +46,7 @@ def validate_slug(slug: object) -> str:
         raise PageError(f"bad slug {slug!r}: use 1-80 lower-case letters (any script), digits and '-', "
                         "starting with a letter or digit (wikigen.core.slugs.slugify makes one)")
     if is_reserved(slug):
-        raise PageError(f"slug {slug!r} is reserved (index, log and index-* are generated pages); choose another")
+        raise PageError(f"slug {slug!r} is reserved (index, log, conflicts and index-* are generated pages); choose another")
     return slug
 
 
