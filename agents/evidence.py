@@ -1,9 +1,9 @@
 """What one document offers topic discovery besides its headings: defined terms, names, dates and
 salient n-grams, each found with a regular expression over the text (no vocabulary but function words).
 
-* **defined terms** - a quoted term in a definition (`"Term" means`, `(the "Term")`, `"용어"란`);
+* **defined terms** - a quoted term in a definition (`"Term" means`, `(the "Term")`, `"용어"란`; search/facts/parties);
 * **named entities** - capitalised multi-word names;
-* **dates** - `March 3, 2020`, `3rd day of March, 2020`, `2020-03-03`, `2020년 3월 3일`;
+* **dates** - `March 3, 2020`, `3rd day of March, 2020`, `2020-03-03`, `2020년 3월 3일` (search/facts/dates);
 * **n-grams** - 1-3 word runs inside a clause, stopwords and numbers excluded.
 """
 
@@ -13,40 +13,16 @@ import re
 from functools import lru_cache
 from collections import Counter
 
-from wikigen.agents.words import HANGUL, MONTHS, STOPWORDS, fold, norm_key, plural
+from wikigen.agents.words import HANGUL, STOPWORDS, fold, norm_key, plural
+from wikigen.search.facts.dates import find_dates
+from wikigen.search.facts.parties import find_terms
 
-Q_OPEN = "\"“”'‘「『"
-Q_CLOSE = "\"”“'’」』"
-
-_TERM = r"([A-Z][\w'’&/.-]*(?:[ \t]+[\w'’&/.-]+){0,5}|[가-힣][가-힣\w ]{0,20})"
-_Q1, _Q2 = f"[{Q_OPEN}]", f"[{Q_CLOSE}]"
-_DEF_PATTERNS = [
-    re.compile(_Q1 + _TERM + _Q2 + r"\s*(?:,\s*)?(?:shall\s+)?(?:means?|mean|refers?\s+to|has\s+the\s+meaning|"
-               r"have\s+the\s+meaning|shall\s+have\s+the\s+meaning|is\s+defined|includes?)\b"),
-    re.compile(r"\((?:[^()\n]{0,80}?)" + _Q1 + _TERM + _Q2 + r"[^()\n]{0,40}\)"),
-    re.compile(_Q1 + _TERM + _Q2 + r"\s*(?:이?란|(?:이)?라\s*함은|(?:이)?라\s*한다|(?:은|는)\s)"),
-    re.compile(r"\(\s*이하\s*" + _Q1 + "?" + _TERM + _Q2 + "?"),
-]
 _NAME = re.compile(r"(?<![\w.])[A-Z][a-z]+(?:[ \t]+(?:(?:of|and|&|for|de)[ \t]+)?[A-Z][a-z]+){1,4}")
-DATE = re.compile(
-    r"\b(?:(?:" + "|".join(m.capitalize() for m in MONTHS) + r")\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}"
-    r"|\d{1,2}(?:st|nd|rd|th)?\s+(?:day\s+of\s+)?(?:" + "|".join(m.capitalize() for m in MONTHS) + r"),?\s+\d{4}"
-    r"|\d{4}-\d{2}-\d{2})\b|\d{4}\s*년\s*\d{1,2}\s*월(?:\s*\d{1,2}\s*일)?")
-
 
 def defined_terms(text: str) -> list[tuple[str, int, int]]:
-    """(term, start, end) of each definition, in text order; one per term position."""
-    out = []
-    seen: set[int] = set()
-    for rx in _DEF_PATTERNS:
-        for m in rx.finditer(text):
-            term = m.group(1).strip().rstrip(".")
-            if m.start(1) in seen or not term or len(term) > 60:
-                continue
-            seen.add(m.start(1))
-            out.append((term, m.start(), m.end()))
-    out.sort(key=lambda t: t[1])
-    return out
+    """(term, start, end) of each definition, in text order; one per term position. The rule is
+    `wikigen.search.facts.parties.find_terms` (document fact sheets read the same)."""
+    return [(m.value, m.start, m.end) for m in find_terms(text)]
 
 
 def _trim_function_words(words: list[str]) -> list[str]:
@@ -73,8 +49,9 @@ def names(text: str) -> dict[str, tuple[str, int, int]]:
 
 
 def dates(text: str, within: int, limit: int) -> list[str]:
-    """The first `limit` distinct dates in the text's first `within` characters."""
-    return list(dict.fromkeys(m.group(0) for m in DATE.finditer(text, 0, min(len(text), within))))[:limit]
+    """The first `limit` distinct dates in the text's first `within` characters, as written
+    (`wikigen.search.facts.dates.find_dates`: the one date rule)."""
+    return list(dict.fromkeys(d.text for d in find_dates(text[:within])))[:limit]
 
 
 # --- salient phrases -------------------------------------------------------------------------------

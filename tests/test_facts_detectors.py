@@ -192,3 +192,23 @@ def test_fact_sheet_of_a_document_without_parties_says_what_it_is():
     sheet = fact_sheet(text)
     assert sheet.title == "Remote Working Policy"
     assert sheet.description == "Remote Working Policy, effective 2024-05-01."
+
+
+@pytest.mark.parametrize("text, term", [
+    ('such materials (collectively, the "PSM Materials"). For', "PSM Materials"),
+    ('the Development Plan (each, a "Combination Therapy"), including', "Combination Therapy"),
+    ("resources required to provide the Services ('Required Resources'); and", "Required Resources"),
+    ('This amendment (hereinafter referred to as the "Amendment") is', "Amendment"),
+    ('"Products" mean the goods listed in Schedule 1.', "Products"),
+    ("「계약기간」이라 한다", "계약기간"),
+])
+def test_defined_terms_broad_forms(text, term):
+    assert [m.value for m in find_terms(text)] == [term]
+
+
+def test_topic_discovery_reads_the_one_definition_rule():
+    from wikigen.agents.evidence import defined_terms
+    text = ('This Agreement (the "Agreement") covers the Products (collectively, "Products"). '
+            '"Territory" means Korea. 「계약기간」이라 한다.')
+    assert defined_terms(text) == [(m.value, m.start, m.end) for m in find_terms(text)]
+    assert [t for t, _, _ in defined_terms(text)] == ["Agreement", "Products", "Territory", "계약기간"]

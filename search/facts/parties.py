@@ -291,18 +291,21 @@ def _described(text: str, stop: int) -> list[Mention]:
 # --- defined terms ---------------------------------------------------------------------------------
 
 _TERM = r"([A-Z][\w'’&/.-]*(?:[ \t]+[\w'’&/.-]+){0,5}|[가-힣][가-힣\w ]{0,20})"
+_DQ1, _DQ2 = "[\"“”'‘「『]", "[\"”“'’」』]"        # a term's quotes: straight, curly, single, CJK
+# the one definition rule (topic discovery reads it too, through wikigen.agents.evidence.defined_terms)
 _DEF_PATTERNS = [
-    re.compile(rf"[\"“]{_TERM}[\"”]\s*(?:,\s*)?(?:shall\s+)?(?:means?|refers?\s+to|has\s+the\s+meaning|"
-               r"shall\s+have\s+the\s+meaning|is\s+defined|includes?)\b"),
-    re.compile(rf"\((?:the\s+|this\s+|each\s+a\s+|each\s+)?[\"“]{_TERM}[\"”]\)"),
-    re.compile(rf"[\"“]{_TERM}[\"”]\s*(?:이?란|(?:이)?라\s*함은)"),
-    re.compile(rf"\(\s*이하\s*[\"“]{_TERM}[\"”]"),
+    re.compile(_DQ1 + _TERM + _DQ2 + r"\s*(?:,\s*)?(?:shall\s+)?(?:means?|mean|refers?\s+to|has\s+the\s+meaning|"
+               r"have\s+the\s+meaning|shall\s+have\s+the\s+meaning|is\s+defined|includes?)\b"),
+    # a bracketed alias: (the "Term"), (collectively, "Term"), (each, a "Term"), (hereinafter referred to as "Term")
+    re.compile(r"\((?:[^()\n]{0,80}?)" + _DQ1 + _TERM + _DQ2 + r"[^()\n]{0,40}\)"),
+    re.compile(_DQ1 + _TERM + _DQ2 + r"\s*(?:이?란|(?:이)?라\s*함은|(?:이)?라\s*한다|(?:은|는)\s)"),
+    re.compile(r"\(\s*이하\s*" + _DQ1 + "?" + _TERM + _DQ2 + "?"),
 ]
 
 
 def find_terms(text: str) -> list[Mention]:
-    """Every defined term (`"Term" means`, `(the "Term")`, `"용어"란`, `(이하 "용어")`), in text order;
-    the span is the term's definition marker, the value the term."""
+    """Every defined term (`"Term" means`, `(the "Term")`, `(collectively, "Term")`, `"용어"란`, `(이하 "용어")`),
+    one per term position, in text order; the span is the term's definition marker, the value the term."""
     out, seen = [], set()
     for rx in _DEF_PATTERNS:
         for m in rx.finditer(text):
