@@ -32,7 +32,7 @@ from wikigen.core.slugs import figure_slug
 from wikigen.search.facts.dates import document_date, find_dates
 
 __all__ = ["Mention", "Figure", "FigureParams", "row_mentions", "phrase_mentions", "find_figures",
-           "order_documents", "figure_slug"]
+           "order_documents", "figure_slug", "generic_labels", "qualified"]
 
 # a value token of a table row: a number with its currency sign, parentheses or percent sign, or one of
 # those signs alone (laid out apart from the number), or a dash standing for "none"
@@ -73,6 +73,7 @@ class Mention:
     end: int
     value: str        # the value text (the numbers of a row, the value mention of a sentence)
     kind: str         # "row" | "phrase"
+    section: str = "" # a row's section: the label line it is indented under ("Earnings per share:")
 
 
 @dataclass
@@ -110,13 +111,23 @@ def row_mentions(doc_id: str, text: str, params: FigureParams = FigureParams()) 
     """The table rows of a document: a label followed only by value cells, one line each."""
     out = []
     pos = 0
-    for line in text.split("\n"):
+    lines = text.split("\n")
+    recurring = {k for k, n in Counter(" ".join(x.split()) for x in lines if x.strip()).items() if n >= 3}
+    parents: list[tuple[int, str]] = []       # (indent, text) of the label lines a row may sit under
+    for line in lines:
         at, pos = pos, pos + len(line) + 1
         if len(line) > params.max_line_chars or not line.strip():
             continue
+        indent = len(line) - len(line.lstrip())
         split = _split_row(line)
         if split is None:
+            head = _section_line(line, recurring, params)
+            if head:
+                while parents and parents[-1][0] >= indent:
+                    parents.pop()
+                parents.append((indent, head))
             continue
+        section = next((t for i, t in reversed(parents) if i < indent), "")
         label_end, values_start = split
         values = line[values_start:].strip()
         raw = _FOOTNOTE.sub("", line[:label_end]).strip().rstrip(" \t:.$")
@@ -132,8 +143,22 @@ def row_mentions(doc_id: str, text: str, params: FigureParams = FigureParams()) 
             continue                       # "June 25, 2022": a date, not a value
         start = at + len(line) - len(line.lstrip())
         out.append(Mention(doc_id, _key(words), " ".join(raw.split()), start, at + len(line.rstrip()),
-                           " ".join(values.split()), "row"))
+                           " ".join(values.split()), "row", section))
     return out
+
+
+def _section_line(line: str, recurring: set[str], params: FigureParams) -> str:
+    """A line that may name the rows indented below it ("Earnings per share:", "Investing activities:"): a
+    short label with no digit and no value, not a column header or a page header repeated in the document."""
+    text = " ".join(line.split()).rstrip(" :")
+    words = _WORD.findall(text)
+    if not words or len(words) > params.max_label_words or len(text) > params.max_label_chars:
+        return ""
+    if any(c.isdigit() for c in text) or not text[0].isalpha() or text[0].islower() or \
+            text.count("(") != text.count(")") or " ".join(line.split()) in recurring \
+            or re.search(r"\S {2,}\S", line.strip()):
+        return ""                    # a number, a page header, or a column header laid out in gaps
+    return text
 
 
 _CLAUSE_STOP = re.compile(r"[,;:()\"“”\[\]]|[.!?](?=\s)|\n[ \t]*\n")
@@ -194,15 +219,59 @@ def _collect(texts: dict[str, str], params: FigureParams
     doc id -> how often each first number is stated with the label in that document."""
     by_key: dict[str, dict[str, Mention]] = defaultdict(dict)
     values: dict[str, dict[str, Counter]] = defaultdict(lambda: defaultdict(Counter))
-    for doc_id in sorted(texts):
-        text = texts[doc_id]
-        rows = row_mentions(doc_id, text, params)
+    rows_of = {doc_id: row_mentions(doc_id, texts[doc_id], params) for doc_id in sorted(texts)}
+    generic = generic_labels(rows_of.values())
+    for doc_id, rows in rows_of.items():
+        top: dict[str, set[str]] = defaultdict(set)     # a generic label's values under no section
+        for r in rows:
+            if r.key in generic and not r.section:
+                top[r.key].add(_first_number(r.value))
+        # a generic label is named by its section; under none it stays only where it states one value
+        # ("Net income" atop its statements), not where it closes tables of different values ("Total")
+        rows = [qualified(r) if r.key in generic else r for r in rows]
+        rows = [r for r in rows if r.key not in generic or len(top[r.key]) == 1]
         row_keys = {r.key for r in rows}
-        for m in rows + [p for p in phrase_mentions(doc_id, text, params) if p.key not in row_keys]:
+        for m in rows + [p for p in phrase_mentions(doc_id, texts[doc_id], params) if p.key not in row_keys]:
             by_key[m.key].setdefault(doc_id, m)
-            first = _NUMBER.search(m.value)
-            values[m.key][doc_id][first.group() if first else m.value] += 1
+            values[m.key][doc_id][_first_number(m.value)] += 1
     return by_key, values
+
+
+def _numbers(value: str) -> list[str]:
+    """The numbers of a row's values, without footnote markers ("(4) $ 82,959" -> ["82,959"])."""
+    return [m.group() for m in _NUMBER.finditer(value)
+            if not (len(m.group()) == 1 and value[m.start() - 1:m.start()] == "(" and value[m.end():m.end() + 1] == ")")]
+
+
+def _first_number(value: str) -> str:
+    nums = _numbers(value)
+    return nums[0] if nums else value
+
+
+def generic_labels(rows_per_doc) -> set[str]:
+    """Row labels that name no figure alone: in most documents that state them, they head rows of
+    different values under different sections ("Diluted" under "Earnings per share" and under "Shares
+    used in computing earnings per share"; "Total" closing many tables). A label restated with a value
+    in common in several sections ("Net income" in two statements) names one figure."""
+    docs: Counter = Counter()
+    ambiguous: Counter = Counter()
+    for rows in rows_per_doc:
+        first: dict[str, dict[str, frozenset]] = defaultdict(dict)    # key -> section -> its first row's numbers
+        for r in rows:
+            first[r.key].setdefault(r.section, frozenset(_numbers(r.value)))
+        for key, by_section in first.items():
+            docs[key] += 1
+            sets = list(by_section.values())      # two sections that share no number: two figures
+            ambiguous[key] += any(not (a & b) for i, a in enumerate(sets) for b in sets[i + 1:])
+    return {k for k, n in docs.items() if ambiguous[k] * 2 >= n and ambiguous[k] > 0}
+
+
+def qualified(m: Mention) -> Mention:
+    """A row mention named with its section ("Earnings per share: Diluted"); unchanged without one."""
+    if not m.section:
+        return m          # a generic label under no section: left for `_collect` to drop
+    label = f"{m.section}: {m.label}"
+    return Mention(m.doc_id, _key(_WORD.findall(label)), label, m.start, m.end, m.value, m.kind, m.section)
 
 
 def rank_score(per_doc: dict[str, Counter]) -> float:
