@@ -26,13 +26,15 @@ import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
+from wikigen.agents.headings import find_headings
 from wikigen.agents.words import STOPWORDS, fold
 from wikigen.core.sentences import sentence_span
 from wikigen.core.slugs import figure_slug
 from wikigen.search.facts.dates import document_date, find_dates
+from wikigen.search.facts.parties import find_terms
 
 __all__ = ["Mention", "Figure", "FigureParams", "row_mentions", "phrase_mentions", "find_figures",
-           "order_documents", "figure_slug", "generic_labels", "qualified"]
+           "order_documents", "figure_slug", "generic_labels", "qualified", "named_labels"]
 
 # a value token of a table row: a number with its currency sign, parentheses or percent sign, or one of
 # those signs alone (laid out apart from the number), or a dash standing for "none"
@@ -274,6 +276,29 @@ def qualified(m: Mention) -> Mention:
     return Mention(m.doc_id, _key(_WORD.findall(label)), label, m.start, m.end, m.value, m.kind, m.section)
 
 
+_CAPITALISED = re.compile(r"(?<=[a-z,;] )[A-Z][\w'’-]*(?: (?:of |and |for |to |the )?[A-Z][\w'’-]*){1,4}")
+
+
+def named_labels(texts: dict[str, str], keys: set[str]) -> set[str]:
+    """The phrase labels among `keys` that the corpus names somewhere: as a defined term, a heading, a
+    table row or a capitalised name inside a sentence ("Initial Term", "Purchase Price"); a label the
+    corpus never names is words that happen to stand before values ("take place", "deemed given").
+    A label in a script without capitals (Korean) is taken as named."""
+    out = {k for k in keys if not k.isascii()}
+    todo = keys - out
+    if not todo:
+        return out
+    for doc_id, text in texts.items():
+        names = [m.value for m in find_terms(text)] + [h.label for h in find_headings(text, 4000)]
+        names += [m.group() for m in _CAPITALISED.finditer(text)]
+        found = {_key(_WORD.findall(n)) for n in names} | {r.key for r in row_mentions(doc_id, text)}
+        out |= todo & found
+        todo -= found
+        if not todo:
+            break
+    return out
+
+
 def rank_score(per_doc: dict[str, Counter]) -> float:
     """How much a label is one figure stated across documents: the documents stating it, times how
     consistently each states one value with it (a label like "Total" heads rows of many values in one
@@ -298,8 +323,11 @@ def find_figures(texts: dict[str, str], params: FigureParams = FigureParams()) -
     need = max(params.min_docs, int(params.min_doc_share * len(texts) + 0.999))
     figures = []
     by_key, values = _collect(texts, params)
+    phrases = {k for k, per_doc in by_key.items() if len(per_doc) >= need and k
+               and Counter(m.kind for m in per_doc.values()).most_common(1)[0][0] == "phrase"}
+    named = named_labels(texts, phrases)
     for key, per_doc in by_key.items():
-        if len(per_doc) < need or not key:
+        if len(per_doc) < need or not key or (key in phrases and key not in named):
             continue
         if len({m.value for m in per_doc.values()}) < 2:
             continue                          # the same value everywhere: boilerplate, not a figure
