@@ -205,7 +205,42 @@ def _greedy(topics, heads_ok, sims, params) -> list[list[int]]:
         elif heads_ok[j]:
             clusters[j] = [j]
             cluster_of[j] = j
+    _late_variants(topics, heads_ok, sims, params, clusters, cluster_of)
     return [clusters[h] for h in sorted(clusters)]
+
+
+def _content(key: str) -> set[str]:
+    return {fold(w) for w in key.split() if w not in STOPWORDS}
+
+
+def _late_variants(topics, heads_ok, sims, params, clusters: dict[int, list[int]], cluster_of: dict[int, int]) -> None:
+    """A variant (a one-document heading, which heads no cluster) left alone because the wording it is
+    closest to was placed after it ("Applicable law and disputes" before "Governing law and disputes")
+    joins that wording's cluster now, when it shares a content word with the cluster's head (a chain of
+    variants alone does not carry a subject); until no variant moves."""
+    both: dict[int, list[tuple[int, float]]] = defaultdict(list)
+    for (i, j), s in sims.items():
+        if s >= params.merge_threshold:
+            both[i].append((j, s))
+            both[j].append((i, s))
+    moved = True
+    while moved:
+        moved = False
+        for j in range(len(topics)):
+            if j in cluster_of or heads_ok[j]:
+                continue
+            best: dict[int, float] = {}
+            own = _content(topics[j].key)
+            for i, s in both.get(j, []):
+                h = cluster_of.get(i)
+                if h is not None and s > best.get(h, -1.0) and own & _content(topics[h].key):
+                    best[h] = s
+            ranked = sorted(best.items(), key=lambda hs: (-hs[1], hs[0]))
+            h = next((h for h, _ in ranked if not _conflict(topics[h], topics[j])), None)
+            if h is not None:
+                clusters[h].append(j)
+                cluster_of[j] = h
+                moved = True
 
 
 def merge_topics(candidates: list[Topic], variants: list[Topic], texts: Mapping[str, str], df: Mapping[str, int],

@@ -135,3 +135,22 @@ def test_slug_rule_for_every_script():
     assert len(set(unique_slugs("topic-", ["Term", "term"]))) == 2
     long = topic_slug("계약" * 100)
     assert is_slug(long) and len(long.encode("utf-8")) <= 200
+
+
+def test_a_variant_joins_a_wording_placed_after_it():
+    """A one-document heading ("Applicable law and disputes") whose closest wording ("Governing law and
+    disputes", another variant) is placed after it still joins that wording's cluster."""
+    from wikigen.agents.catalog import Topic
+    from wikigen.agents.meaning import _greedy
+
+    def heading(key: str, doc: str) -> Topic:
+        return Topic(key=key, kind="heading", title=key, spans={doc: (0, 10)}, via={doc: "heading"})
+
+    topics = [Topic(key="governing law", kind="heading", title="Governing Law",
+                    spans={"a": (0, 10), "b": (0, 10)}, via={"a": "heading", "b": "heading"}),
+              heading("applicable law and dispute", "c"), heading("governing law and dispute", "d")]
+    sims = {(0, 1): 0.2, (0, 2): 0.5, (1, 2): 0.4}
+    assert _greedy(topics, [True, False, False], sims, DiscoveryParams()) == [[0, 2, 1]]
+    # below the threshold it stays out
+    assert _greedy(topics, [True, False, False], {(0, 1): 0.2, (0, 2): 0.5, (1, 2): 0.1},
+                   DiscoveryParams()) == [[0, 2]]
