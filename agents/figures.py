@@ -335,8 +335,12 @@ def find_figures(texts: dict[str, str], params: FigureParams = FigureParams()) -
         kind = kinds.most_common(1)[0][0]
         forms = Counter(m.label for m in per_doc.values()).most_common()
         order, dates = order_documents(texts, per_doc)
-        figures.append(Figure(key, forms[0][0], kind, dict(per_doc), order, dates,
-                              aliases=[f for f, _ in forms[1:4] if f.lower() != forms[0][0].lower()]))
+        aliases = [f for f, _ in forms[1:4] if f.lower() != forms[0][0].lower()]
+        bare = Counter(m.label[len(m.section) + 2:] for m in per_doc.values() if m.section
+                       and m.label.startswith(m.section + ": ")).most_common(1)
+        if bare and bare[0][0] not in aliases:
+            aliases.append(bare[0][0])        # a row named by its section is still asked for by its own label
+        figures.append(Figure(key, forms[0][0], kind, dict(per_doc), order, dates, aliases=aliases))
     score = {f.key: rank_score(values[f.key]) for f in figures}
     figures.sort(key=lambda f: (-round(score[f.key], 6), f.kind != "row", f.key))
     figures = figures[:params.max_figures]

@@ -60,3 +60,4 @@ def test_figures_name_generic_rows_by_their_section():
     assert not {"Diluted", "Basic", "Total", "Other"} & titles
     eps = next(f for f in find_figures(DOCS) if f.title == "Earnings per share: Diluted")
     assert [eps.mentions[d].value.split()[1] for d in sorted(eps.mentions)] == ["1.10", "1.20", "1.30", "1.40"]
+    assert "Diluted" in eps.aliases             # a question may still ask for it by its own label
