@@ -44,6 +44,7 @@ from wikigen.agents.amendment_pages import strip_generated
 from wikigen.agents.consolidate import Consolidator, carry_tail, dropped_spans, redirected, split_tail
 from wikigen.agents.page_bodies import PageMaker, label
 from wikigen.agents.params import DiscoveryParams, OfflineParams
+from wikigen.agents.slug_moves import move_topic_pages
 from wikigen.agents.topics import discover
 from wikigen.core.errors import SizeLimitError, WikigenError
 from wikigen.core.slugs import doc_slug, kind_slug
@@ -206,8 +207,9 @@ class _Session(PageMaker):
             return
         revisable = sorted(self.mine)        # pages from earlier sessions, revised after the new ones
         new = self.write_topics()
+        moved = {old for old, _ in move_topic_pages(self.tools, self.cat, self.mine, redirected(self.tools))}
         new += self.write_figures()
-        new += self.revise(revisable)
+        new += self.revise([s for s in revisable if s not in moved])
         if not new:                          # nothing new to write: consolidate (wikigen.agents.consolidate)
             self.out.consolidation = Consolidator(self.tools, self.me, self.task.session, self).run()
 
