@@ -108,3 +108,13 @@ def test_a_description_that_repeats_the_title_is_left_out():
     assert Entry("a", "Law", "topic", " law ").line() == "- [[a|Law]]"
     assert Entry("a", "Law", "topic", "Governing law, quoted from 2 documents").line() == \
         "- [[a|Law]] — Governing law, quoted from 2 documents"
+
+
+def test_parts_fit_with_their_part_title():
+    """A part is packed to the limit as it is written, " (part N)" in its heading included: for every
+    description length, every file fits (the packing once measured the part without that suffix)."""
+    for extra in range(0, 40):
+        ps = [Page(f"doc-{i:03d}", f"Agreement {i}", "o", "d" + "x" * ((i * 7 + extra) % 90), type="document")
+              for i in range(120)]
+        files = build_index(ps, max_lines=400, max_chars=3000)
+        assert len(files) > 2 and all(fits(t, 400, 3000) for t in files.values()), extra

@@ -146,7 +146,8 @@ class _Builder:
             self.hub(name, title, hub)
             return
         ordered = sorted(entries, key=lambda e: e.slug)
-        parts = self._pack(title, ordered, lambda es: self._render(title, len(es), self._by_type(es)))
+        worst = f"{title} (part {len(ordered)})"      # packed as written: with the longest part title
+        parts = self._pack(title, ordered, lambda es: self._render(worst, len(es), self._by_type(es)))
         hub = []
         for n, part in enumerate(parts, 1):
             child = self.name(f"{name}-{n}")
@@ -168,7 +169,8 @@ class _Builder:
         if self.fits(text):
             self.files[name] = text
             return
-        parts = self._pack(title, links, lambda ls: self._render(title, sum(n for _, n in ls), [(None, [l for l, _ in ls])]))
+        worst = f"{title} (part {len(links)})"
+        parts = self._pack(title, links, lambda ls: self._render(worst, sum(n for _, n in ls), [(None, [l for l, _ in ls])]))
         upper = []
         for n, part in enumerate(parts, 1):
             child = self.name(f"{name}-{n}")
