@@ -72,7 +72,9 @@ def load_catalog(index, cache_dir: Path, params: DiscoveryParams = DiscoveryPara
         return cat
     docs = index.documents()
     texts = {d.doc_id: index.texts.text(d.doc_id) for d in docs}
-    shards = ShardCache(Path(cache_dir) / "discovery", repr(params))     # an interrupted run resumes
+    # an interrupted run resumes; the catalog's version is in the key, so a rule change (which bumps it)
+    # does not reuse per-document evidence found under the old rules
+    shards = ShardCache(Path(cache_dir) / "discovery", f"catalog v{CATALOG_VERSION} {params!r}")
     cat = discover(texts, {d.doc_id: d.title for d in docs}, params=params, workers=workers, progress=progress,
                    cache=shards)
     log.info("topic discovery: %s", ", ".join(f"{k} {v}" for k, v in sorted(shards.stats.items())))
