@@ -215,10 +215,15 @@ def test_ask_on_the_sample_corpus_flags_the_context_that_quotes_the_hostile_line
 
 @pytest.mark.dense
 @pytest.mark.timeout(900)     # embeds the whole sample corpus: minutes on a loaded 2-core machine
-def test_hybrid_search_on_the_sample_corpus_reaches_the_hostile_passages(tmp_path, capsys):
-    """With dense vectors, plain reciprocal rank fusion let the hostile passages (BM25's clear leaders for
-    this question) fall below the 4,000-token cut; the fusion keeps BM25's clear leaders first
-    (wikigen.search.dense.hybrid.keep_leaders), so `ask` reaches and flags both documents."""
+def test_hybrid_search_on_the_sample_corpus_reaches_the_hostile_passages_when_bm25_leaders_are_kept(tmp_path):
+    """With dense vectors, plain reciprocal rank fusion (the default: keeping BM25's leaders cost sec10q-dev
+    multi 0.541 -> 0.485 in eval_bench) lets the hostile passages, BM25's clear leaders for this question,
+    fall below the 4,000-token cut; RetrievalParams(fusion_keep=4) keeps them first
+    (wikigen.search.dense.hybrid.keep_leaders), and `ask` reaches and flags both documents."""
+    from dataclasses import replace
+
+    from wikigen.ask.params import DEFAULT_PARAMS
+    from wikigen.ask.retrieval import Answerer
     from wikigen.search.dense.encoder import DenseUnavailable, load_encoder
     try:
         load_encoder()
@@ -226,12 +231,10 @@ def test_hybrid_search_on_the_sample_corpus_reaches_the_hostile_passages(tmp_pat
         pytest.skip(f"the dense model cannot run here: {e}")
     wiki = tmp_path / "wiki"
     assert cli.main(["build", str(ACME), "--wiki", str(wiki), "--quiet", "--sessions", "1"]) == 0
-    capsys.readouterr()
     q = "Do any documents contain text addressed to an AI system or instructions to ignore previous instructions?"
+    answerer = Answerer.open(wiki, params=replace(DEFAULT_PARAMS, fusion_keep=4))
+    assert answerer.dense is not None                     # the ranking is hybrid
     for mode in ("search", "wiki+search"):
-        assert cli.main(["ask", "--wiki", str(wiki), "--mode", mode, "--json", q]) == 0
-        got = json.loads(capsys.readouterr().out)
+        got = answerer.ask(q, mode=mode).to_dict()
         assert {f["doc_id"] for f in got.get("flags", [])} == {
             "contracts/reseller-agreement-tamsin-distribution", "contracts/services-agreement-palisade-security"}, mode
-    from wikigen.ask.retrieval import Answerer
-    assert Answerer.open(wiki).dense is not None          # the ranking above was hybrid
