@@ -42,7 +42,7 @@ from wikigen.agents.words import HANGUL, STOPWORDS, display, norm_key, plural
 from wikigen.core.sentences import cap_span, sentence_span
 from wikigen.core.slugs import unique_slugs
 from wikigen.core.text import trim_span
-from wikigen.search.facts.title import distinguish_titles, document_title
+from wikigen.search.facts.title import document_title
 
 __all__ = ["Catalog", "Collection", "DiscoveryParams", "Heading", "Outline", "Topic", "discover", "norm_key",
            "related"]
@@ -445,10 +445,8 @@ def _discover(texts: dict[str, str], titles: dict[str, str], params: DiscoveryPa
     final = [by_key[key] for key in order["all"]]
     for t, slug in zip(final, unique_slugs("topic-", [t.title for t in final])):
         t.page = slug
-    kinds = {d: outlines[d].title for d in doc_ids}      # collections read the kind, before it is told apart
-    for d, title in distinguish_titles(kinds, texts).items():
-        outlines[d].title = title
-    return Catalog(topics=final, outlines=outlines, collections=collections(kinds, len(doc_ids), params))
+    return Catalog(topics=final, outlines=outlines,
+                   collections=collections({d: outlines[d].title for d in doc_ids}, len(doc_ids), params))
 
 
 def _variant_headings(ev: _Evidence, cands: list[Topic], texts: Mapping[str, str], params: DiscoveryParams,

@@ -21,7 +21,7 @@ from wikigen.core.sentences import sentence_span
 from wikigen.search.facts.dates import DateMention, document_date, find_dates
 from wikigen.search.facts.numbers import Mention, find_amounts, find_durations, find_percentages
 from wikigen.search.facts.parties import find_parties, find_terms
-from wikigen.search.facts.title import base_title, document_title, self_noun
+from wikigen.search.facts.title import document_title, self_noun
 
 __all__ = ["Fact", "FactSheet", "fact_sheet", "date_role", "duration_role", "QUOTE_CAP"]
 
@@ -250,7 +250,7 @@ def _title_span(text: str, title: str) -> tuple[int, int] | None:
 
 def fact_sheet(text: str, given_title: str = "") -> FactSheet:
     """The title, description and key facts of one document's text."""
-    title = document_title(text, base_title(given_title))      # a shared title's additions are the page's
+    title = document_title(text, given_title)
     facts = key_facts(text, title_span=_title_span(text, title))
     kind = _kind_of(title, self_noun(text))
     short = describe(text, kind, [f for f in facts if f.kind != "parties"])

@@ -15,13 +15,10 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Mapping
 
-from wikigen.search.facts.dates import document_date, find_dates
-from wikigen.search.facts.parties import find_parties
+from wikigen.search.facts.dates import find_dates
 
-__all__ = ["document_title", "first_line", "self_noun", "TITLE_CHARS", "TITLE_SEP", "base_title", "cover_entity",
-           "cover_period", "distinguish_titles"]
+__all__ = ["document_title", "first_line", "self_noun", "TITLE_CHARS"]
 
 TITLE_CHARS = 120
 _HEAD = 3000            # the opening the title is looked for in
@@ -182,76 +179,3 @@ def document_title(text: str, given: str = "", limit: int = TITLE_CHARS) -> str:
         if s > best_score:
             best, best_score = line, s
     return _trim(best, limit) if best else first_line(text, limit)
-
-
-# --- titles several documents share -----------------------------------------------------------------
-
-TITLE_SEP = " \u2014 "       # between a shared title and what tells its documents apart
-_COVER = 3000               # where a document's cover names who issued it
-_ORG_LINE_WORDS = 8
-_ENDED = re.compile(r"(?:(?:[a-z]+\s+){0,2}(?:ended|ending)|dated(?:\s+as\s+of)?|as\s+of|effective(?:\s+as\s+of)?)\W{0,3}$",
-                    re.I)
-
-
-def base_title(title: str) -> str:
-    """A title without what `distinguish_titles` added to it ("FORM 10-Q — Apple Inc. — ..." -> "FORM 10-Q")."""
-    return title.split(TITLE_SEP, 1)[0]
-
-
-def cover_entity(text: str, within: int = _COVER) -> str:
-    """The organisation a document's cover names: the first line of the opening that is a name ending in a
-    legal form alone on its line ("Apple Inc.", "INTEL CORPORATION", "주식회사 가나"), else its first party."""
-    for raw in text[:within].splitlines():
-        line = " ".join(raw.replace("*", " ").split()).strip(" #>|,")
-        words = line.split()
-        if not 1 < len(words) <= _ORG_LINE_WORDS or not words[0][:1].isupper() and not line.startswith("주식회사"):
-            continue
-        if (_LEGAL_END.search(line) or line.startswith(("주식회사", "㈜"))) and not _CONTACT.search(line) \
-                and not re.search(r"[\d\"“”()]", line):
-            return line
-    for party in find_parties(text):
-        name = " ".join(party.text.split()).strip(" ,")
-        if len(name.split()) > 1 and _LEGAL_END.search(name) and len(name) <= 60:
-            return name            # a legal person's name, not a role ("Developer and Client")
-    return ""
-
-
-def cover_period(text: str) -> str:
-    """The date a document is about with the words that introduce it ("quarterly period ended June 25,
-    2022", "dated as of May 1, 2020"), or the date alone, or ""."""
-    d = document_date(text)
-    if d is None:
-        return ""
-    line_start = text.rfind("\n", 0, d.start) + 1
-    before = " ".join(text[max(line_start, d.start - 60):d.start].split())
-    cue = _ENDED.search(before)
-    phrase = cue.group().strip(" ,:") if cue else ""
-    return f"{phrase} {d.text}".strip() if phrase else d.text
-
-
-def distinguish_titles(titles: Mapping[str, str], texts: Mapping[str, str]) -> dict[str, str]:
-    """{doc_id: title} where a title that several documents share (a form or kind: "FORM 10-Q", "SUPPLY
-    AGREEMENT") adds the organisation its document's cover names and, while still shared, the period or
-    date the document is about: "FORM 10-Q — Apple Inc. — quarterly period ended June 25, 2022". A title
-    no other document has is kept; a part that adds nothing (already in the title, or the same for every
-    document of the group) is left out."""
-    out = dict(titles)
-    groups: dict[str, list[str]] = {}
-    for doc_id, title in titles.items():
-        groups.setdefault(title.casefold(), []).append(doc_id)
-    for members in (m for m in groups.values() if len(m) > 1):
-        base = titles[members[0]]
-        for detect in (cover_entity, cover_period):
-            found = {d: detect(texts.get(d, "")) for d in members}
-            if len({v.casefold() for v in found.values()}) < 2:
-                continue                      # the same for all (or found in none): tells nothing apart
-            for d, part in found.items():
-                if part and part.casefold() not in out[d].casefold() and base.casefold() not in part.casefold():
-                    out[d] = out[d] + TITLE_SEP + part
-            keyed: dict[str, list[str]] = {}
-            for d in members:
-                keyed.setdefault(out[d].casefold(), []).append(d)
-            members = [d for m in keyed.values() if len(m) > 1 for d in m]
-            if not members:
-                break
-    return out
