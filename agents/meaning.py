@@ -197,8 +197,7 @@ def _greedy(topics, heads_ok, sims, params) -> list[list[int]]:
             h = cluster_of.get(i)
             if h is not None and s >= params.merge_threshold and s > best.get(h, -1.0):
                 best[h] = s
-        ranked = sorted(best.items(), key=lambda hs: (-hs[1], hs[0]))
-        h = next((h for h, _ in ranked if not _conflict(topics[h], topics[j])), None)
+        h = _closest_cluster(topics, j, best)
         if h is not None:
             clusters[h].append(j)
             cluster_of[j] = h
@@ -207,6 +206,12 @@ def _greedy(topics, heads_ok, sims, params) -> list[list[int]]:
             cluster_of[j] = j
     _late_variants(topics, heads_ok, sims, params, clusters, cluster_of)
     return [clusters[h] for h in sorted(clusters)]
+
+
+def _closest_cluster(topics, j: int, best: dict[int, float]) -> int | None:
+    """The most similar cluster head (ties: the earlier) whose subject does not conflict with topic j."""
+    ranked = sorted(best.items(), key=lambda hs: (-hs[1], hs[0]))
+    return next((h for h, _ in ranked if not _conflict(topics[h], topics[j])), None)
 
 
 def _content(key: str) -> set[str]:
@@ -235,8 +240,7 @@ def _late_variants(topics, heads_ok, sims, params, clusters: dict[int, list[int]
                 h = cluster_of.get(i)
                 if h is not None and s > best.get(h, -1.0) and own & _content(topics[h].key):
                     best[h] = s
-            ranked = sorted(best.items(), key=lambda hs: (-hs[1], hs[0]))
-            h = next((h for h, _ in ranked if not _conflict(topics[h], topics[j])), None)
+            h = _closest_cluster(topics, j, best)
             if h is not None:
                 clusters[h].append(j)
                 cluster_of[j] = h
