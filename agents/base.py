@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable, Mapping
 
 if TYPE_CHECKING:
     from wikigen.agents.tools import ToolBox
@@ -64,6 +64,11 @@ class SessionOutcome:
 class AgentBackend(ABC):
     """A way to run one agent's session. `name` is what `wikigen build --backend` calls it."""
     name: str = ""
+
+    def prepare(self, texts: Mapping[str, str], *, workers: int | None = 1,
+                progress: Callable[[int, int], None] | None = None) -> None:
+        """Whole-corpus work done once a build, before its sessions, with `workers` processes (the
+        corpus's {doc_id: text}); progress(done, total) as it goes. None by default."""
 
     @abstractmethod
     def run_session(self, task: AgentTask, tools: "ToolBox") -> SessionOutcome:

@@ -30,11 +30,12 @@ from wikigen.agents.headings import find_headings
 from wikigen.agents.words import STOPWORDS, fold
 from wikigen.core.sentences import sentence_span
 from wikigen.core.slugs import figure_slug
+from wikigen.core.workers import Workers
 from wikigen.search.facts.dates import document_date, find_dates
 from wikigen.search.facts.parties import find_terms
 
 __all__ = ["Mention", "Figure", "FigureParams", "row_mentions", "phrase_mentions", "find_figures",
-           "order_documents", "figure_slug", "generic_labels", "qualified", "named_labels"]
+           "order_documents", "figure_slug", "generic_labels", "qualified", "named_labels", "document_mentions"]
 
 # a value token of a table row: a number with its currency sign, parentheses or percent sign, or one of
 # those signs alone (laid out apart from the number), or a dash standing for "none"
@@ -215,15 +216,22 @@ def order_documents(texts: dict[str, str], doc_ids) -> tuple[list[str], dict[str
     return order, dates
 
 
-def _collect(texts: dict[str, str], params: FigureParams
+def document_mentions(doc_id: str, texts: dict[str, str], params: FigureParams
+                      ) -> tuple[list[Mention], list[Mention]]:
+    """One document's table rows and value phrases (the per-document pass, run by worker processes)."""
+    return row_mentions(doc_id, texts[doc_id], params), phrase_mentions(doc_id, texts[doc_id], params)
+
+
+def _collect(texts: dict[str, str], params: FigureParams, workers: Workers
              ) -> tuple[dict[str, dict[str, Mention]], dict[str, dict[str, Counter]]]:
     """label key -> doc id -> the document's first mention (a row before a phrase), and label key ->
     doc id -> how often each first number is stated with the label in that document."""
     by_key: dict[str, dict[str, Mention]] = defaultdict(dict)
     values: dict[str, dict[str, Counter]] = defaultdict(lambda: defaultdict(Counter))
-    rows_of = {doc_id: row_mentions(doc_id, texts[doc_id], params) for doc_id in sorted(texts)}
-    generic = generic_labels(rows_of.values())
-    for doc_id, rows in rows_of.items():
+    doc_ids = sorted(texts)
+    found = dict(zip(doc_ids, workers.map(document_mentions, doc_ids, texts, params)))
+    generic = generic_labels(rows for rows, _ in found.values())
+    for doc_id, (rows, phrases) in found.items():
         top: dict[str, set[str]] = defaultdict(set)     # a generic label's values under no section
         for r in rows:
             if r.key in generic and not r.section:
@@ -233,7 +241,7 @@ def _collect(texts: dict[str, str], params: FigureParams
         rows = [qualified(r) if r.key in generic else r for r in rows]
         rows = [r for r in rows if r.key not in generic or len(top[r.key]) == 1]
         row_keys = {r.key for r in rows}
-        for m in rows + [p for p in phrase_mentions(doc_id, texts[doc_id], params) if p.key not in row_keys]:
+        for m in rows + [p for p in phrases if p.key not in row_keys]:
             by_key[m.key].setdefault(doc_id, m)
             values[m.key][doc_id][_first_number(m.value)] += 1
     return by_key, values
@@ -279,7 +287,7 @@ def qualified(m: Mention) -> Mention:
 _CAPITALISED = re.compile(r"(?<=[a-z,;] )[A-Z][\w'’-]*(?: (?:of |and |for |to |the )?[A-Z][\w'’-]*){1,4}")
 
 
-def named_labels(texts: dict[str, str], keys: set[str]) -> set[str]:
+def named_labels(texts: dict[str, str], keys: set[str], workers: Workers | None = None) -> set[str]:
     """The phrase labels among `keys` that the corpus names somewhere: as a defined term, a heading, a
     table row or a capitalised name inside a sentence ("Initial Term", "Purchase Price"); a label the
     corpus never names is words that happen to stand before values ("take place", "deemed given").
@@ -288,15 +296,22 @@ def named_labels(texts: dict[str, str], keys: set[str]) -> set[str]:
     todo = keys - out
     if not todo:
         return out
-    for doc_id, text in texts.items():
-        names = [m.value for m in find_terms(text)] + [h.label for h in find_headings(text, 4000)]
-        names += [m.group() for m in _CAPITALISED.finditer(text)]
-        found = {_key(_WORD.findall(n)) for n in names} | {r.key for r in row_mentions(doc_id, text)}
-        out |= todo & found
+    workers = workers or Workers(1, 0)
+    for found in workers.map(_named_in, list(texts), texts, frozenset(todo)):
+        out |= found
         todo -= found
         if not todo:
             break
     return out
+
+
+def _named_in(doc_id: str, texts: dict[str, str], keys: frozenset[str]) -> set[str]:
+    """The keys one document names (the per-document pass of `named_labels`)."""
+    text = texts[doc_id]
+    names = [m.value for m in find_terms(text)] + [h.label for h in find_headings(text, 4000)]
+    names += [m.group() for m in _CAPITALISED.finditer(text)]
+    found = {_key(_WORD.findall(n)) for n in names} | {r.key for r in row_mentions(doc_id, text)}
+    return set(keys & found)
 
 
 def rank_score(per_doc: dict[str, Counter]) -> float:
@@ -317,15 +332,18 @@ def _quoted(texts: dict[str, str], m: Mention, params: FigureParams) -> Mention:
     return Mention(m.doc_id, m.key, m.label, s, e, m.value, m.kind)
 
 
-def find_figures(texts: dict[str, str], params: FigureParams = FigureParams()) -> list[Figure]:
+def find_figures(texts: dict[str, str], params: FigureParams = FigureParams(),
+                 workers: Workers | None = None) -> list[Figure]:
     """The labelled figures stated in at least min_docs documents with values that differ, best
-    `rank_score` first (then rows before phrases, then the label), at most max_figures."""
+    `rank_score` first (then rows before phrases, then the label), at most max_figures. workers: the
+    processes that read the documents (`wikigen.core.workers`); the figures are the same with any."""
+    workers = workers or Workers(1, 0)
     need = max(params.min_docs, int(params.min_doc_share * len(texts) + 0.999))
     figures = []
-    by_key, values = _collect(texts, params)
+    by_key, values = _collect(texts, params, workers)
     phrases = {k for k, per_doc in by_key.items() if len(per_doc) >= need and k
                and Counter(m.kind for m in per_doc.values()).most_common(1)[0][0] == "phrase"}
-    named = named_labels(texts, phrases)
+    named = named_labels(texts, phrases, workers)
     for key, per_doc in by_key.items():
         if len(per_doc) < need or not key or (key in phrases and key not in named):
             continue

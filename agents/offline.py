@@ -39,7 +39,8 @@ from wikigen.agents.base import KIND_PREFIX, AgentBackend, AgentTask, SessionOut
 from wikigen.agents.budget import Budget, Plan, plan_budget, quote_plan, target_chars
 from wikigen.agents.catalog import Catalog
 from wikigen.agents.figure_pages import FigurePlan, figure_page, owner_doc, plan_figures
-from wikigen.agents.figures import FigureParams, find_figures
+from wikigen.agents.document_facts import detect_facts
+from wikigen.agents.figures import Figure, FigureParams, find_figures
 from wikigen.agents.amendment_pages import strip_generated
 from wikigen.agents.consolidate import Consolidator, carry_tail, dropped_spans, redirected, split_tail
 from wikigen.agents.page_bodies import PageMaker, label
@@ -77,6 +78,7 @@ class OfflineBackend(AgentBackend):
         self._figures: FigurePlan | None = None
         self._lock = threading.Lock()
         self.sheets: dict = {}                    # doc id -> its FactSheet, read once per build
+        self._found: list[Figure] | None = None   # the corpus's figures, when `prepare` found them
 
     @property
     def dropped_kinds(self) -> frozenset[str]:
@@ -92,6 +94,17 @@ class OfflineBackend(AgentBackend):
     def scale(self) -> float:
         """The quote budgets scaled to the size budget."""
         return self.budget.scale if self.budget else 1.0
+
+    def prepare(self, texts, *, workers: int | None = 1, progress=None) -> None:
+        """Fact detection (document fact sheets, figures) for the whole corpus in `workers` processes,
+        before the sessions: the same sheets and figures the sessions would make one by one."""
+        if self._catalog is None:
+            return              # the sheets need the catalog's titles: the sessions make them on demand
+        titles = {d: o.title for d, o in self._catalog.outlines.items()}
+        facts = detect_facts(texts, titles, figures=self.figure_params, workers=workers, progress=progress)
+        with self._lock:
+            self.sheets.update(facts.sheets)
+            self._found = facts.figures
 
     def plan(self, tools: "ToolBox") -> Plan:
         cat = self.catalog(tools)
@@ -116,8 +129,8 @@ class OfflineBackend(AgentBackend):
             if self.params.target_ratio is not None:
                 chars, tokens = tools.corpus_size()
                 target = target_chars(self.params, chars or sum(o.chars for o in cat.outlines.values()), tokens)
-            self._figures = plan_figures(find_figures(tools.corpus_texts(), self.figure_params), target,
-                                         self.figure_params)
+            found = self._found if self._found is not None else find_figures(tools.corpus_texts(), self.figure_params)
+            self._figures = plan_figures(found, target, self.figure_params)
             log.info("figure pages: %d planned (%d characters), %d left out under the size budget",
                      len(self._figures.figures), self._figures.chars, self._figures.dropped)
         return self._figures

@@ -333,6 +333,9 @@ def _build(config: BuildConfig, *, on_session: Callable[[SessionLine], None] | N
                               sessions=config.sessions, token_budget=config.session_budget,
                               max_turns=config.session_turns, pacer=_pacer(config))
     price, limit = _spend_limit(config, backend)
+    with stage("fact detection"):
+        backend.prepare({d.doc_id: index.texts.text(d.doc_id) for d in docs}, workers=config.workers,
+                        progress=_stage_progress(on_progress, "fact detection"))
 
     agents = [f"agent-{i + 1}" for i in range(config.agents)]
     owners = {p.slug: p.owner for p in wiki.pages()}

@@ -19,6 +19,7 @@ from wikigen.agents.base import SessionOutcome
 from wikigen.agents.budget import (Plan, document_budget, facts_budget, key_passage_count, opening_cap,
                                    passages_budget)
 from wikigen.agents.catalog import Catalog, Outline, Topic
+from wikigen.agents.document_facts import FACTS_CHARS, document_sheet
 from wikigen.agents.params import OfflineParams
 from wikigen.agents.topics import related
 from wikigen.agents.words import norm_key
@@ -26,7 +27,7 @@ from wikigen.core.errors import WikigenError
 from wikigen.core.sentences import cap_span
 from wikigen.core.slugs import doc_slug, slugify
 from wikigen.core.text import one_line, trim_span
-from wikigen.search.facts.sheet import Fact, FactSheet, fact_sheet
+from wikigen.search.facts.sheet import Fact, FactSheet
 from wikigen.wiki.markup import Quote, format_quote
 from wikigen.wiki.secrets import redact, secrets_in_quote
 from wikigen.wiki.page import Page, parse_page
@@ -40,7 +41,6 @@ _QUOTE_HEADER_LIKE = re.compile(r"^\s*\[!quote\]", re.IGNORECASE | re.MULTILINE)
 _WHAT = {"heading": "the section under this heading", "term": "its definition",
          "entity": "passages naming it", "phrase": "passages on it"}
 
-FACTS_CHARS = 60000      # of a document's text read for its fact sheet
 SHORT_DOCUMENT = 3000    # characters: a shorter document's description leaves out its parties
 
 Rebuilt = tuple[str, str, str, str, list[str], list[str]]     # title, description, body, type, sources, aliases
@@ -112,7 +112,8 @@ class PageMaker:
         return self._titles[doc_id]
 
     def sheet(self, doc_id: str) -> FactSheet:
-        """The document's fact sheet (title, description, key facts), from its text read through the tools."""
+        """The document's fact sheet (title, description, key facts): made before the sessions by the build
+        (`wikigen.agents.document_facts`), else here from its text read through the tools."""
         if doc_id not in self._sheets:
             outline = self.cat.outlines.get(doc_id)
             chars = min(outline.chars if outline and outline.chars else FACTS_CHARS, FACTS_CHARS)
@@ -126,7 +127,7 @@ class PageMaker:
                     pos = span.end
             except WikigenError as e:
                 self.out.errors.append(f"read {doc_id}: {e}")
-            self._sheets[doc_id] = fact_sheet("".join(parts), outline.title if outline else "")
+            self._sheets[doc_id] = document_sheet("".join(parts), outline.title if outline else "")
         return self._sheets[doc_id]
 
     def description(self, doc_id: str) -> str:

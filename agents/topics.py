@@ -24,12 +24,9 @@ from __future__ import annotations
 import bisect
 import json
 import math
-import multiprocessing
-import os
 import re
 from collections import Counter, defaultdict
-from concurrent.futures import ProcessPoolExecutor
-from typing import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Callable, Iterable, Iterator, Mapping
 
 from wikigen.agents.catalog import Catalog, Collection, Heading, Outline, Topic
 from wikigen.agents.discovery_cache import DocEvidence, ShardCache, evidence_from_data, evidence_to_data
@@ -38,6 +35,7 @@ from wikigen.agents.evidence import dates, defined_terms, names, ngrams, phrase_
 from wikigen.agents.headings import find_headings
 from wikigen.agents.meaning import encoder_titles, merge_topics, word_titles
 from wikigen.agents.params import DiscoveryParams
+from wikigen.core.workers import Workers
 from wikigen.agents.words import HANGUL, STOPWORDS, display, norm_key, plural
 from wikigen.core.sentences import cap_span, sentence_span
 from wikigen.core.slugs import unique_slugs
@@ -309,41 +307,6 @@ def _make_topic(kind: str, key: str, ev: _Evidence, texts: Mapping[str, str], pa
     return t
 
 
-PARALLEL_MIN_CHARS = 4_000_000    # below this, starting worker processes costs more than it saves
-
-
-_CONTEXT: tuple | None = None          # (function, extra arguments) of a worker process's map
-
-
-def _set_context(context: tuple) -> None:
-    global _CONTEXT
-    _CONTEXT = context
-
-
-def _run_in_context(item):
-    fn, args = _CONTEXT
-    return fn(item, *args)
-
-
-class _Workers:
-    """Per-document work, in worker processes when there are several, the platform can fork (the work's
-    arguments then need no pickling) and the corpus is large enough; else in this process. Results come
-    back in document order either way, so the output does not depend on it."""
-
-    def __init__(self, workers: int | None, chars: int):
-        n = (os.cpu_count() or 1) if workers is None else workers
-        can_fork = "fork" in multiprocessing.get_all_start_methods()
-        self.n = n if n > 1 and can_fork and chars >= PARALLEL_MIN_CHARS else 1
-
-    def map(self, fn: Callable, items: Sequence, *args) -> Iterator:
-        if self.n == 1 or len(items) <= 1:          # one document (a shard's leftover): not worth a fork
-            yield from (fn(item, *args) for item in items)
-            return
-        with ProcessPoolExecutor(max_workers=self.n, mp_context=multiprocessing.get_context("fork"),
-                                 initializer=_set_context, initargs=((fn, args),)) as pool:
-            yield from pool.map(_run_in_context, items, chunksize=max(1, len(items) // (8 * self.n)))
-
-
 def discover(texts: Mapping[str, str], titles: Mapping[str, str] | None = None, *,
              params: DiscoveryParams = DiscoveryParams(), workers: int | None = 1,
              progress: Callable[[int, int], None] | None = None, encoder=None,
@@ -358,11 +321,11 @@ def discover(texts: Mapping[str, str], titles: Mapping[str, str] | None = None, 
     doc_ids = sorted(texts)
     texts = {d: texts[d] for d in doc_ids}
     titles = dict(titles or {})
-    return _discover(texts, titles, params, _Workers(workers, sum(len(t) for t in texts.values())), progress,
+    return _discover(texts, titles, params, Workers(workers, sum(len(t) for t in texts.values())), progress,
                      encoder, report, cache)
 
 
-def _passes(workers: _Workers, cache: ShardCache | None, progress: Callable[[int, int], None] | None, n: int):
+def _passes(workers: Workers, cache: ShardCache | None, progress: Callable[[int, int], None] | None, n: int):
     """A function running one per-document pass (fn over items, in order), through the cache when there
     is one, calling progress as documents finish: the first pass counts 1..n, the second n+1..2n."""
     def run(nth: int, kind: str, fn: Callable, items: list, args: tuple, extra: str, encode, decode) -> Iterator:
@@ -385,7 +348,7 @@ def _hits_from_data(v) -> list[tuple[str, int, int, str, int, int]]:
         raise ValueError(f"not a document's phrase hits: {e}") from None
 
 
-def _discover(texts: dict[str, str], titles: dict[str, str], params: DiscoveryParams, workers: _Workers,
+def _discover(texts: dict[str, str], titles: dict[str, str], params: DiscoveryParams, workers: Workers,
               progress: Callable[[int, int], None] | None = None, encoder=None, report: dict | None = None,
               cache: ShardCache | None = None) -> Catalog:
     doc_ids = list(texts)

@@ -19,8 +19,9 @@ down (ARCHITECTURE.md).
 
 Besides the stages, the child meters the CPU seconds (thread time, so the agents' threads waiting for
 the GIL do not count) of quote verification (every page write's `verify_page` and consolidation's
-re-reading) and of fact detection (fact sheets of document pages, figures): the candidates for worker
-processes. The bench prints them next to the build's seconds and whether worker processes would pay.
+re-reading), a candidate for worker processes; the bench prints them next to the build's seconds and
+whether worker processes would pay. Fact detection (fact sheets, figures) is a stage of its own, run in
+worker processes like topic discovery; the 1-worker build of --speedup-factor shows what they save.
 
 Printed: one table of seconds and peak RSS per stage and size (extraction runs inside the indexing
 pipeline, so its memory is the indexing column's), with each stage's growth exponent (the
@@ -44,12 +45,12 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 CUAD = REPO.parent / "shared" / "eval" / "cuad-dev"
-STAGES = ["extraction", "indexing", "topic discovery", "page writing", "link repair", "index page",
-          "size check", "git commit", "ask p50 ms", "ask p95 ms"]
+STAGES = ["extraction", "indexing", "topic discovery", "fact detection", "page writing", "link repair",
+          "index page", "size check", "git commit", "ask p50 ms", "ask p95 ms"]
+BUILD_STAGES = STAGES[:9]
 METERED = {                  # (module, attribute) whose calls' CPU seconds the child sums, per meter
     "quote verification": [("wikigen.wiki.store", "verify_page")],
     "quote re-reading": [("wikigen.agents.consolidate", "Consolidator.reverify")],
-    "fact detection": [("wikigen.agents.page_bodies", "fact_sheet"), ("wikigen.agents.offline", "find_figures")],
 }
 WORKER_PAYS = 0.10           # a stage is worth worker processes when it is at least this share of the build
 TARGET_DOCS, TARGET_TOKENS = 350_000, 420_000_000
@@ -206,7 +207,7 @@ def chart(sizes_mb: list[float], results: list[dict], path: Path) -> None:
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(8, 5))
-    for stage in STAGES[:8]:
+    for stage in BUILD_STAGES:
         ys = [r["seconds"].get(stage, 0.0) for r in results]
         if any(ys):
             ax.plot(sizes_mb, ys, marker="o", label=stage)
@@ -300,8 +301,10 @@ def main(argv: list[str] | None = None) -> int:
     many = [r for f, w, r in runs if f == args.speedup_factor and w == args.workers]
     if one and many:
         d1, dn = one[0]["seconds"].get("topic discovery", 0.0), many[0]["seconds"].get("topic discovery", 0.0)
+        f1, fn = one[0]["seconds"].get("fact detection", 0.0), many[0]["seconds"].get("fact detection", 0.0)
         print(f"{args.workers} workers against 1 on the {args.speedup_factor}x corpus: topic discovery "
-              f"{d1 / max(dn, 1e-9):.2f}x faster ({d1:.1f} s -> {dn:.1f} s); whole build "
+              f"{d1 / max(dn, 1e-9):.2f}x faster ({d1:.1f} s -> {dn:.1f} s); fact detection "
+              f"{f1 / max(fn, 1e-9):.2f}x ({f1:.1f} s -> {fn:.1f} s); whole build "
               f"{one[0]['total'] / many[0]['total']:.2f}x ({one[0]['total']:.0f} s -> {many[0]['total']:.0f} s)")
     worker_candidates(main_runs)
     emb = None
@@ -324,15 +327,15 @@ def cpu_table(main_runs: list[tuple[int, dict]], sizes: list[float]) -> None:
     if not all("stage_cpu" in r for _, r in main_runs):
         return
     print(f"\n{'stage CPU s':<16}" + "".join(f"{f'{f}x':>10}" for f, _ in main_runs) + f"{'exponent':>10}")
-    for stage in STAGES[:8] + ["whole build"]:
+    for stage in BUILD_STAGES + ["whole build"]:
         vals = [r["cpu_build"] if stage == "whole build" else r["stage_cpu"].get(stage, 0.0) for _, r in main_runs]
         ex = exponent(sizes, vals)
         print(f"{stage:<16}" + "".join(f"{v:>10.2f}" for v in vals) + (f"{ex:>10.2f}" if ex is not None else f"{'-':>10}"))
 
 
 def worker_candidates(main_runs: list[tuple[int, dict]]) -> None:
-    """Quote verification and fact detection: their CPU seconds beside the build's, and whether moving
-    them to worker processes would pay (at most half their time saved with 2 workers)."""
+    """Quote verification: its CPU seconds beside the build's, and whether moving it to worker processes
+    would pay (at most half its time saved with 2 workers)."""
     print(f"\n{'CPU s (share of build)':<24}" + "".join(f"{f'{f}x':>16}" for f, _ in main_runs))
     for name in METERED:
         print(f"{name:<24}" + "".join(f"{r['cpu'][name]:>8.2f} ({r['cpu'][name] / r['total']:>4.1%})" for _, r in main_runs))

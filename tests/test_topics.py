@@ -244,7 +244,7 @@ def test_worker_processes_find_the_same_catalog(monkeypatch):
 
     import pytest
 
-    import wikigen.agents.topics as topics_mod
+    import wikigen.core.workers as workers_mod
     from wikigen.agents.catalog import catalog_to_data
 
     if "fork" not in multiprocessing.get_all_start_methods():
@@ -253,8 +253,8 @@ def test_worker_processes_find_the_same_catalog(monkeypatch):
     texts.update({f"en/b{i}": EN_B for i in range(4)})
     texts.update({"ko/a": KO_A, "ko/b": KO_B})
     one = catalog_to_data(discover(texts, workers=1))
-    monkeypatch.setattr(topics_mod, "PARALLEL_MIN_CHARS", 0)
-    assert topics_mod._Workers(2, 1).n == 2
+    monkeypatch.setattr(workers_mod, "PARALLEL_MIN_CHARS", 0)
+    assert workers_mod.Workers(2, 1).n == 2
     assert catalog_to_data(discover(texts, workers=2)) == one
 
 

@@ -1,0 +1,47 @@
+"""Per-document work in worker processes: both cores for the CPU-bound passes of a build (topic
+discovery, fact detection).
+
+`Workers(n, chars).map(fn, items, *args)` runs `fn(item, *args)` over items and yields the results in
+the items' order, so the output never depends on how many processes ran it. It forks: the function and
+its extra arguments (a corpus's texts, say) are inherited by the workers rather than pickled; only the
+items and the results travel. On a platform without fork, with one worker asked for, or on a corpus
+too small to pay for starting processes, it runs in this process.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor
+from typing import Callable, Iterator, Sequence
+
+PARALLEL_MIN_CHARS = 4_000_000    # below this, starting worker processes costs more than it saves
+
+_CONTEXT: tuple | None = None          # (function, extra arguments) of a worker process's map
+
+
+def _set_context(context: tuple) -> None:
+    global _CONTEXT
+    _CONTEXT = context
+
+
+def _run_in_context(item):
+    fn, args = _CONTEXT
+    return fn(item, *args)
+
+
+class Workers:
+    """workers: processes asked for (None: one per core); chars: the size of the work, in characters."""
+
+    def __init__(self, workers: int | None, chars: int):
+        n = (os.cpu_count() or 1) if workers is None else workers
+        can_fork = "fork" in multiprocessing.get_all_start_methods()
+        self.n = n if n > 1 and can_fork and chars >= PARALLEL_MIN_CHARS else 1
+
+    def map(self, fn: Callable, items: Sequence, *args) -> Iterator:
+        if self.n == 1 or len(items) <= 1:          # one item (a shard's leftover): not worth a fork
+            yield from (fn(item, *args) for item in items)
+            return
+        with ProcessPoolExecutor(max_workers=self.n, mp_context=multiprocessing.get_context("fork"),
+                                 initializer=_set_context, initargs=((fn, args),)) as pool:
+            yield from pool.map(_run_in_context, items, chunksize=max(1, len(items) // (8 * self.n)))
