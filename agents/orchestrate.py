@@ -300,7 +300,7 @@ def _build(config: BuildConfig, *, on_session: Callable[[SessionLine], None] | N
     stage = StageClock(on_stage)
     with stage("indexing"):
         index, summary = CorpusIndex.build(corpus, index_dir, progress=_stage_progress(on_progress, "indexing"), force=config.force,
-                                           rehash=True)
+                                           rehash=True, workers=config.workers)
     if summary.skipped or summary.decoded:    # counts always; the reasons with -v or `wikigen index`
         on_warning(f"{len(summary.skipped)} files skipped, {len(summary.decoded)} decoded from a legacy encoding "
                    f"while indexing (run `wikigen -v build ...` or `wikigen index {corpus} --index {index_dir}` "

@@ -27,13 +27,14 @@ import tantivy
 from tantivy import Occur, Query
 
 from wikigen.core.atomic import private_dir
-from wikigen.core.errors import ExtractError, SearchIndexError
+from wikigen.core.errors import SearchIndexError
 from wikigen.core.text import Span
 from wikigen.core.tokens import TokenCounter
 from wikigen.search.analysis import ANALYZER, CJK_RUN
 from wikigen.search.analysis import terms as analysed_terms
-from wikigen.search.corpus import Skipped, load, read_and_hash, scan_corpus
+from wikigen.search.corpus import Skipped, scan_corpus
 from wikigen.search.extract import DEFAULT_MAX_BYTES
+from wikigen.search.reading import read_files
 from wikigen.search.manifest import MANIFEST_VERSION, read_manifest, tantivy_exists, write_manifest
 from wikigen.search.schema import SCHEMA_VERSION, build_schema
 from wikigen.search.snippets import make_snippet, phrase_ranges
@@ -153,11 +154,12 @@ class CorpusIndex:
     def build(cls, corpus_dir: Path, index_dir: Path, *, counter: TokenCounter | None = None,
               max_bytes: int = DEFAULT_MAX_BYTES,
               progress: Callable[[int, int], None] | None = None, force: bool = False,
-              rehash: bool = False) -> tuple["CorpusIndex", IndexSummary]:
+              rehash: bool = False, workers: int | None = 1) -> tuple["CorpusIndex", IndexSummary]:
         """Index corpus_dir into index_dir, incrementally. Returns the opened index and a summary.
         progress(done, total), when given, is called as the files are gone through. SearchIndexError when
         index_dir holds the index of another corpus, unless force. rehash: decide what changed by content
-        hash for every file, not by size and mtime (a build does this)."""
+        hash for every file, not by size and mtime (a build does this). workers: processes that read and
+        extract the files (`wikigen.search.reading`; None: one per core); the index is the same."""
         t0 = time.perf_counter()
         corpus_dir, index_dir = Path(corpus_dir), Path(index_dir)
         root = corpus_dir.resolve()
@@ -195,33 +197,23 @@ class CorpusIndex:
         metadata_only = False  # an mtime changed but the bytes did not: rewrite the manifest only
         job: WriteJob | None = None  # opened at the first document to (re-)index
 
+        reads = read_files(scan.files, old, rehash=rehash, workers=workers)
         try:
             for done, entry in enumerate(scan.files):
                 if progress is not None:
                     progress(done, len(scan.files))
-                rec = old.get(entry.doc_id)
-                same_path = rec is not None and rec.get("path") == entry.path
-                if same_path and not rehash and rec["size"] == entry.size and rec["mtime_ns"] == entry.mtime_ns:
-                    new_docs[entry.doc_id] = rec
-                    summary.unchanged += 1
-                    continue
                 t_read = time.perf_counter()
-                try:
-                    data, sha = read_and_hash(entry)
-                except ExtractError as e:  # unreadable
-                    skipped.append(Skipped(entry.path, str(e)))
-                    continue
-                if same_path and rec["sha256"] == sha:
-                    new_docs[entry.doc_id] = dict(rec, size=entry.size, mtime_ns=entry.mtime_ns)
-                    summary.unchanged += 1
-                    metadata_only = True
-                    continue
-                r = load(entry, data, sha)
-                del data
+                got = next(reads)         # read and extracted here, or waited for from the workers
                 summary.extract_seconds += time.perf_counter() - t_read
-                if isinstance(r, Skipped):
-                    skipped.append(r)
+                if got.record is not None:
+                    new_docs[entry.doc_id] = got.record
+                    summary.unchanged += 1
+                    metadata_only = metadata_only or got.same_bytes
                     continue
+                if got.skipped is not None:
+                    skipped.append(got.skipped)
+                    continue
+                r, rec = got.document, old.get(entry.doc_id)
                 if r.encoding not in ("utf-8", "pdf", "docx"):
                     summary.decoded.append((r.path, r.encoding))
                     log.warning("%s is not valid UTF-8: decoded as %s", r.path, r.encoding)
@@ -251,6 +243,8 @@ class CorpusIndex:
             if job is not None:
                 job.abort()
             raise
+        finally:
+            reads.close()
         if job is not None or metadata_only or fresh:
             write_manifest(index_dir, root, new_docs)
 

@@ -492,13 +492,14 @@ def test_an_interrupted_build_resumes_from_its_last_checkpoint(tmp_path, monkeyp
     """A build commits and writes its manifest every CHECKPOINT_CHARS of new text, so a run that dies
     half way resumes without extracting again the documents it had finished."""
     import wikigen.search.index as index_mod
+    import wikigen.search.reading as reading_mod
 
     root = tmp_path / "c"
     root.mkdir()
     for i in range(6):
         (root / f"d{i}.txt").write_text(f"document number {i} about bravo {'x' * 50}\n")
     monkeypatch.setattr(index_mod, "CHECKPOINT_CHARS", 100)        # a checkpoint every two documents
-    real_load, loaded = index_mod.load, []
+    real_load, loaded = reading_mod.load, []
 
     def dying_load(entry, *a, **k):
         if len(loaded) == 5:
@@ -506,12 +507,12 @@ def test_an_interrupted_build_resumes_from_its_last_checkpoint(tmp_path, monkeyp
         loaded.append(entry.doc_id)
         return real_load(entry, *a, **k)
 
-    monkeypatch.setattr(index_mod, "load", dying_load)
+    monkeypatch.setattr(reading_mod, "load", dying_load)
     with pytest.raises(KeyboardInterrupt):
         CorpusIndex.build(root, tmp_path / "ix", counter=CharCounter())
     assert loaded == ["d0", "d1", "d2", "d3", "d4"]
     loaded.clear()
-    monkeypatch.setattr(index_mod, "load", lambda entry, *a, **k: (loaded.append(entry.doc_id), real_load(entry, *a, **k))[1])
+    monkeypatch.setattr(reading_mod, "load", lambda entry, *a, **k: (loaded.append(entry.doc_id), real_load(entry, *a, **k))[1])
     idx, summary = CorpusIndex.build(root, tmp_path / "ix", counter=CharCounter())
     assert loaded == ["d4", "d5"]               # d0-d3 were committed at the checkpoints; d4 was not
     assert len(idx) == 6 and {h.doc_id for h in idx.search("bravo", k=20)} == {f"d{i}" for i in range(6)}

@@ -88,7 +88,7 @@ def cmd_index(args) -> int:
     from wikigen.search.index import CorpusIndex
 
     with _Bar("indexing", args.quiet, "file") as bar:
-        index, summary = CorpusIndex.build(Path(args.corpus), Path(args.index), progress=bar, force=args.force)
+        index, summary = CorpusIndex.build(Path(args.corpus), Path(args.index), progress=bar, force=args.force, workers=None)
     dense = None if args.no_dense else _embed(index, args.quiet)
     if args.json:
         d = dataclasses.asdict(summary)

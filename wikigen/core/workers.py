@@ -1,5 +1,5 @@
-"""Per-document work in worker processes: both cores for the CPU-bound passes of a build (topic
-discovery, fact detection).
+"""Per-document work in worker processes: both cores for the CPU-bound passes of a build (reading and
+extracting files, topic discovery, fact detection).
 
 `Workers(n, chars).map(fn, items, *args)` runs `fn(item, *args)` over items and yields the results in
 the items' order, so the output never depends on how many processes ran it. It forks: the function and
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+from collections import deque
 from concurrent.futures import ProcessPoolExecutor
 from typing import Callable, Iterator, Sequence
 
@@ -38,10 +39,22 @@ class Workers:
         can_fork = "fork" in multiprocessing.get_all_start_methods()
         self.n = n if n > 1 and can_fork and chars >= PARALLEL_MIN_CHARS else 1
 
-    def map(self, fn: Callable, items: Sequence, *args) -> Iterator:
+    def map(self, fn: Callable, items: Sequence, *args, window: int = 0) -> Iterator:
+        """fn(item, *args) for each item, in order. window: at most this many items in flight at once
+        (their results held here until taken), for results too large to hold all (files' texts);
+        0: every item handed out at once, in chunks."""
         if self.n == 1 or len(items) <= 1:          # one item (a shard's leftover): not worth a fork
             yield from (fn(item, *args) for item in items)
             return
         with ProcessPoolExecutor(max_workers=self.n, mp_context=multiprocessing.get_context("fork"),
                                  initializer=_set_context, initargs=((fn, args),)) as pool:
-            yield from pool.map(_run_in_context, items, chunksize=max(1, len(items) // (8 * self.n)))
+            if not window:
+                yield from pool.map(_run_in_context, items, chunksize=max(1, len(items) // (8 * self.n)))
+                return
+            pending: deque = deque()
+            for item in items:
+                pending.append(pool.submit(_run_in_context, item))
+                if len(pending) >= window:
+                    yield pending.popleft().result()
+            while pending:
+                yield pending.popleft().result()
