@@ -38,7 +38,7 @@ from wikigen.agents.words import STOPWORDS, display, fold
 
 log = logging.getLogger(__name__)
 
-__all__ = ["Space", "TitleSimilarity", "encoder_titles", "merge_topics", "word_titles"]
+__all__ = ["Space", "TitleSimilarity", "coherence", "encoder_titles", "merge_topics", "word_titles"]
 
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z'’-]*[A-Za-z]|[^\W\d_]+")
 KIND_RANK = {"heading": 0, "term": 1, "entity": 2, "phrase": 3}
@@ -245,6 +245,31 @@ def _late_variants(topics, heads_ok, sims, params, clusters: dict[int, list[int]
                 clusters[h].append(j)
                 cluster_of[j] = h
                 moved = True
+
+
+def coherence(topics: Sequence[Topic], texts: Mapping[str, str], df: Mapping[str, int],
+              params: DiscoveryParams) -> list[float]:
+    """How alike each topic's quotes are: the mean cosine of each document's context vector to the sum
+    of the other documents' (leave one out). A subject is quoted around the same words in every
+    document ("Insurance": insurance, policy, cover); a structural heading ("Purpose", "Scope",
+    "Background") heads something different in each. Used to rank topics, not to drop them."""
+    space = Space(texts, df, len(texts), params)
+    out = []
+    for t in topics:
+        space.add(t)
+        contexts = space.contexts[-1]
+        total: Counter = Counter()
+        for c in contexts:
+            total.update(c)
+        squared = sum(v * v for v in total.values())
+        sims = []
+        for c in contexts:
+            own = sum(w * w for w in c.values())
+            dot = sum(w * total[term] for term, w in c.items())
+            rest = squared - 2 * dot + own           # |others|^2
+            sims.append((dot - own) / math.sqrt(rest) if rest > 1e-12 and own else 0.0)
+        out.append(sum(sims) / len(sims) if sims else 0.0)
+    return out
 
 
 def merge_topics(candidates: list[Topic], variants: list[Topic], texts: Mapping[str, str], df: Mapping[str, int],

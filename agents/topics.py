@@ -33,7 +33,7 @@ from wikigen.agents.discovery_cache import DocEvidence, ShardCache, evidence_fro
 from wikigen.agents.doc_collections import collections
 from wikigen.agents.evidence import dates, defined_terms, names, ngrams, phrase_regex
 from wikigen.agents.headings import find_headings
-from wikigen.agents.meaning import encoder_titles, merge_topics, word_titles
+from wikigen.agents.meaning import coherence, encoder_titles, merge_topics, word_titles
 from wikigen.agents.params import DiscoveryParams
 from wikigen.core.workers import Workers
 from wikigen.agents.words import HANGUL, STOPWORDS, display, norm_key, plural
@@ -401,9 +401,12 @@ def _discover(texts: dict[str, str], titles: dict[str, str], params: DiscoveryPa
     _balance_scripts(again, texts)
     chosen = [by_key[key] for _, key in _round_robin(again, limit, params.kind_weights)][:limit]
     # the catalog's order (a size budget drops its last topics first): subjects the documents name
-    # themselves (headings, defined terms) before phrases and names, each by support
+    # themselves (headings, defined terms) before phrases and names, each by its support (documents)
+    # times how alike its quotes are (a subject before a structural heading such as "Purpose")
     group = {"heading": 0, "term": 0, "phrase": 1, "entity": 2}
-    order = {"all": [t.key for t in sorted(chosen, key=lambda t: (group[t.kind], -len(t.spans), position[t.key]))]}
+    alike = dict(zip((t.key for t in chosen), coherence(chosen, texts, ev.ngram_df, params)))
+    order = {"all": [t.key for t in sorted(chosen, key=lambda t: (group[t.kind], -round(len(t.spans) * alike[t.key], 6),
+                                                                   position[t.key]))]}
     _balance_scripts(order, texts)
     final = [by_key[key] for key in order["all"]]
     for t, slug in zip(final, unique_slugs("topic-", [t.title for t in final])):

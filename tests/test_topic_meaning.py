@@ -154,3 +154,33 @@ def test_a_variant_joins_a_wording_placed_after_it():
     # below the threshold it stays out
     assert _greedy(topics, [True, False, False], {(0, 1): 0.2, (0, 2): 0.5, (1, 2): 0.1},
                    DiscoveryParams()) == [[0, 2]]
+
+
+def test_a_subject_quoted_alike_is_more_coherent_than_a_structural_heading():
+    """coherence: each document's context against the others'. Insurance sections share their words;
+    "Purpose" sections head different things in each document."""
+    from collections import Counter
+
+    from wikigen.agents.catalog import Topic
+    from wikigen.agents.meaning import _words, coherence
+
+    insurance = ["The Supplier shall maintain insurance cover of public liability with a reputable insurer.",
+                 "The Contractor must hold public liability insurance cover with an insurer of good standing.",
+                 "Each party keeps insurance cover, including public liability, with a reputable insurer.",
+                 "Tenant shall insure the premises and keep liability insurance cover with an insurer."]
+    purpose = ["This policy sets the rules for travel bookings and expense claims by staff members.",
+               "The parties wish to exchange pricing information to evaluate a possible supply of metals.",
+               "This runbook explains how the operations team restores database backups after outages.",
+               "The licence allows the customer to embed mapping tiles within its delivery application."]
+    texts = {f"d{i}": f"Insurance. {a}\n\nPurpose. {b}\n\nNotices go to the registered office of each party."
+             for i, (a, b) in enumerate(zip(insurance, purpose))}
+    texts["e"] = "Notices go to the registered office. A short letter about meetings and staff rotas."
+    df = Counter(w for t in texts.values() for w in set(_words(t)))
+
+    def topic(key, word):
+        spans = {d: (t.index(word), t.index("\n\n", t.index(word))) for d, t in texts.items() if word in t}
+        return Topic(key=key, title=key.title(), kind="heading", spans=spans)
+
+    alike, apart = coherence([topic("insurance", "Insurance."), topic("purpose", "Purpose.")], texts, df, DiscoveryParams())
+    assert alike > 2 * apart and alike > 0.2, (alike, apart)
+    assert coherence([topic("insurance", "Insurance.")], texts, df, DiscoveryParams()) == [alike]    # one at a time
