@@ -76,3 +76,23 @@ def test_a_window_keeps_order_and_bounds_the_items_in_flight(monkeypatch):
 
 def _square_plus(i: int, k: int) -> int:
     return i * i + k
+
+
+def test_a_worker_that_dies_loses_no_work(monkeypatch, caplog):
+    """A worker process killed mid-map (here: it exits on item 5): the items it had not returned are
+    done in this process, the results complete and in order, with a warning."""
+    import os
+
+    monkeypatch.setattr(workers_mod, "PARALLEL_MIN_CHARS", 0)
+    for window in (0, 3):
+        got = list(Workers(2, 1).map(_dies_on_five, list(range(12)), os.getpid(), window=window))
+        assert got == [i * 10 for i in range(12)]
+    assert "a worker process died" in caplog.text
+
+
+def _dies_on_five(i: int, parent: int) -> int:
+    import os
+
+    if i == 5 and os.getpid() != parent:
+        os._exit(3)
+    return i * 10

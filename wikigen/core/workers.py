@@ -5,16 +5,21 @@ extracting files, topic discovery, fact detection).
 the items' order, so the output never depends on how many processes ran it. It forks: the function and
 its extra arguments (a corpus's texts, say) are inherited by the workers rather than pickled; only the
 items and the results travel. On a platform without fork, with one worker asked for, or on a corpus
-too small to pay for starting processes, it runs in this process.
+too small to pay for starting processes, it runs in this process. A worker that dies (killed for its
+memory, say) loses no work: what it had not returned is done again in this process, with a warning.
 """
 
 from __future__ import annotations
 
+import logging
 import multiprocessing
 import os
 from collections import deque
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Callable, Iterator, Sequence
+
+log = logging.getLogger(__name__)
 
 PARALLEL_MIN_CHARS = 4_000_000    # below this, starting worker processes costs more than it saves
 
@@ -46,6 +51,17 @@ class Workers:
         if self.n == 1 or len(items) <= 1:          # one item (a shard's leftover): not worth a fork
             yield from (fn(item, *args) for item in items)
             return
+        done = 0
+        try:
+            for result in self._pooled(items, fn, args, window):
+                yield result
+                done += 1
+        except BrokenProcessPool as e:          # a worker killed (out of memory, a signal): not the build
+            log.warning("a worker process died (%s); the remaining %d items run in this process",
+                        e, len(items) - done)
+            yield from (fn(item, *args) for item in items[done:])
+
+    def _pooled(self, items: Sequence, fn: Callable, args: tuple, window: int) -> Iterator:
         with ProcessPoolExecutor(max_workers=self.n, mp_context=multiprocessing.get_context("fork"),
                                  initializer=_set_context, initargs=((fn, args),)) as pool:
             if not window:
