@@ -134,9 +134,9 @@ def run_corpus(name: str, args) -> dict:
             "questions": len(questions), "embedding": vars(dsum), "table": table, "rows": rows}
 
 
-def summarize(rows: list[dict], kinds) -> dict:
+def summarize(rows: list[dict], kinds, methods=METHODS) -> dict:
     out: dict = {}
-    for m in METHODS:
+    for m in methods:
         for kind in kinds:
             for half, parity in (("dev", 0), ("holdout", 1), ("all", None)):
                 xs = [r["score"] for r in rows if r["method"] == m and r["kind"] == kind and r["score"] is not None
@@ -145,13 +145,13 @@ def summarize(rows: list[dict], kinds) -> dict:
     return out
 
 
-def format_table(table: dict, kinds) -> str:
+def format_table(table: dict, kinds, methods=METHODS) -> str:
     cols = [(k, h) for k in kinds for h in ("dev", "holdout", "all")]
     head = f"   {'method':<7}" + "".join(f" {k[:6] + ' ' + h:>15}" for k, h in cols)
     lines = [head, "   " + "-" * (len(head) - 3)]
     ns = "".join(f" {'n=' + str(table[f'bm25/{k}/{h}']['n']):>15}" for k, h in cols)
     lines.append(f"   {'':<7}{ns}")
-    for m in METHODS:
+    for m in methods:
         cells = []
         for k, h in cols:
             v = table[f"{m}/{k}/{h}"]["score"]
