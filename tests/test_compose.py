@@ -88,3 +88,18 @@ def test_passage_vectors_break_a_tie_between_sentences_that_hold_the_same_words(
     # a document without vectors scores as before; nothing that answers stays not found
     assert ExtractiveAnswer(1, passages=PassageVectors({})).answer(q, items, Scope("")).spans == plain.spans
     assert ExtractiveAnswer(passages=vecs).answer("What is the revenue?", items).text == "Not found in the corpus."
+
+
+def test_question_words_carry_no_weight():
+    """'which', 'how', 'much' are rare in documents, so an inverse frequency would weigh them most: a
+    sentence saying "how" must not beat the one about insurance."""
+    assert set(question_terms("Which contracts require insurance and for how much?")) == \
+        set(terms("contracts require insurance"))
+    assert set(question_terms("How many days of notice?")) == set(terms("days notice"))
+    ko = question_terms("어떤 계약에 보험 조항이 있습니까?")
+    assert "보험" in ko and not any(t.startswith("어떤") for t in ko)
+    assert question_terms("How much?") == dict.fromkeys(terms("How much?"), 1.0)    # nothing else: kept
+    text = ("Nobody knows how the weather will turn. The Supplier shall maintain product liability "
+            "insurance of at least EUR 5,000,000.")
+    g = ExtractiveAnswer().answer("How much insurance is required?", [passage("supply", text)], Scope(""))
+    assert "insurance of at least EUR 5,000,000" in g.text.splitlines()[0]

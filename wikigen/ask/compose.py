@@ -21,6 +21,7 @@ question. No sentence with a coverage of `MIN_SCORE` or more: the answer is `NOT
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, replace
 from typing import Iterable, Sequence
 
@@ -107,11 +108,20 @@ def asking_part(question: str) -> str:
     return " ".join(asking) if asking and len(asking) < len(sents) else question
 
 
+# The words that make a sentence a question, in English and Korean (a closed class of the languages, not
+# of any corpus): rare in documents, so an inverse frequency would weigh them most, yet they say nothing
+# of the answer. Stopwords the analyzer drops (is, are, the...) need not be here.
+_QUESTION_WORDS = re.compile(
+    r"\b(?:what|which|who|whom|whose|when|where|why|how|much|many|does|do|did)\b"
+    r"|(?<![가-힣])(?:무엇|무슨|어떤|어느|얼마나|얼마|언제|어디|누구|누가|어떻게|몇|왜)[가-힣]{0,2}(?![가-힣])", re.I)
+
+
 def question_terms(question: str, removed: Iterable[str] = ()) -> dict[str, float]:
-    """The question's distinct terms with their weight, without those that named its scope (all of them if
-    nothing is left): 1 for a term of the part that asks (`asking_part`), CONTEXT_WEIGHT for a term only
-    in the sentences around it (the document or setting the question names)."""
-    every = list(dict.fromkeys(terms(question)))
+    """The question's distinct terms with their weight, without its question words and without the terms
+    that named its scope (all of them if nothing is left): 1 for a term of the part that asks
+    (`asking_part`), CONTEXT_WEIGHT for a term only in the sentences around it (the document or setting
+    the question names)."""
+    every = list(dict.fromkeys(terms(_QUESTION_WORDS.sub(" ", question)))) or list(dict.fromkeys(terms(question)))
     gone = set(removed)
     kept = [t for t in every if t not in gone] or every
     asking = set(terms(asking_part(question)))
