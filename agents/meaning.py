@@ -12,7 +12,9 @@ terms, names and recurring phrases. Here the candidates are compared by what the
   a heading or defined term, and spread through its documents like a function word. Context
   coherence - the mean cosine between a candidate's per-document contexts over the corpus's chance
   level - was measured for it and did not separate: on cuad-dev "days prior" 6.6 and "forth in
-  Section" 4.6 against "governing law" 7.5, as formulaic boilerplate recurs in alike sentences.)
+  Section" 4.6 against "governing law" 7.5, as formulaic boilerplate recurs in alike sentences.
+  Coherence does rank the topics that remain (`coherence`): among headings, a subject is quoted alike
+  in every document and a structural heading, "Purpose" or "Scope", heads different things.)
 * **title similarity** - by a sentence encoder when one is given (the cosine of the titles'
   embeddings, `wikigen.search.dense`), else corpus-only: the overlap of the keys' content words.
 
