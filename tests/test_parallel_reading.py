@@ -96,3 +96,43 @@ def _dies_on_five(i: int, parent: int) -> int:
     if i == 5 and os.getpid() != parent:
         os._exit(3)
     return i * 10
+
+
+def test_workers_end_when_their_parent_is_killed(tmp_path):
+    """A parent killed with SIGKILL (the out-of-memory killer) leaves no worker waiting forever."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    if not Path("/proc").is_dir():
+        pytest.skip("needs /proc to find the worker processes")
+    script = tmp_path / "parent.py"
+    script.write_text(
+        "import sys, time\nimport wikigen.core.workers as w\nw.PARALLEL_MIN_CHARS = 0\n"
+        "def slow(i):\n    time.sleep(0.3)\n    return i\n"
+        "for n, r in enumerate(w.Workers(2, 1).map(slow, list(range(200)), window=4)):\n"
+        "    if n == 0:\n        print('started', flush=True)\n")
+    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout.readline().strip() == "started"
+        children = [int(p) for p in Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()]
+        assert len(children) == 2
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and any(Path(f"/proc/{c}").exists() and
+                                                  "Z" not in _state(c) for c in children):
+            time.sleep(0.2)
+        assert not [c for c in children if Path(f"/proc/{c}").exists() and "Z" not in _state(c)]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+
+
+def _state(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return "Z"

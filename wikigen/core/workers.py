@@ -14,6 +14,8 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import os
+import threading
+import time
 from collections import deque
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -29,6 +31,15 @@ _CONTEXT: tuple | None = None          # (function, extra arguments) of a worker
 def _set_context(context: tuple) -> None:
     global _CONTEXT
     _CONTEXT = context
+    threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True).start()
+
+
+def _exit_with_parent(parent: int) -> None:
+    """A worker whose parent was killed (SIGKILL, the out-of-memory killer) would wait on its queue
+    forever: it ends within a second instead."""
+    while os.getppid() == parent:
+        time.sleep(1.0)
+    os._exit(1)
 
 
 def _run_in_context(item):
