@@ -7,6 +7,7 @@ decide in which order they are offered to the `ContextBuilder`.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Iterable, NamedTuple, Sequence
 
 from wikigen.ask.context import Unit
@@ -174,12 +175,32 @@ class Candidates:
                 self._add_expanded(by_doc, query, expansion, doc_ids, k_doc)
         order = sorted((d for d in by_doc if by_doc[d]), key=lambda d: -by_doc[d][0].score)
         if window:
+            priors = self._dense_priors(query, by_doc, order)
             units_of = {d: pick_windows(by_doc[d], weights, window, per_doc, passage_weight=p.window_passage_weight,
-                                        heading_bonus=p.heading_bonus) for d in order}
+                                        heading_bonus=p.heading_bonus, priors=priors.get(d)) for d in order}
             order = sorted(order, key=lambda d: -(len(units_of[d]) > 0))
         else:
             units_of = {d: [Unit("passage", h.doc_id, h.start, h.end, h.text) for h in by_doc[d][:per_doc]] for d in order}
         return [[units_of[d][r] for d in order if len(units_of[d]) > r] for r in range(per_doc)]
+
+    def _dense_priors(self, query: str, by_doc: dict[str, list], order: Sequence[str]) -> dict[str, list[float]]:
+        """With passage vectors (and params.window_dense > 0): each document's `window_dense_extra` passages
+        nearest the query by meaning join its BM25 passages (a clause need not repeat the question's words),
+        and every passage gets a prior of window_dense x its cosine to the query, which its windows add to
+        their score. Only the query is encoded; the passages' vectors are the cached ones. {} otherwise."""
+        p = self.params
+        if not p.window_dense or self.dense is None:
+            return {}
+        out: dict[str, list[float]] = {}
+        for d in order:
+            lst = by_doc[d]
+            if p.window_dense_extra:
+                for h in self.dense.search(query, p.window_dense_extra, [d], snippets=False):
+                    if all(h.start != g.start for g in lst):
+                        lst.append(replace(h, score=0.0))   # no BM25 score of its own: its windows earn by terms and meaning
+            cos = self.dense.span_scores(query, [(h.doc_id, h.start, h.end) for h in lst])
+            out[d] = [p.window_dense * (c or 0.0) for c in cos]
+        return out
 
     # --- query expansion -------------------------------------------------------------------------
 

@@ -20,7 +20,9 @@ project's counter):
   rather than the passage around it comes first and more documents fit. The query is expanded
   (pseudo-relevance feedback, lower weight) with the terms shared by the quotes of the topic pages
   the query names. With no scope: topic quotes and search, interleaved; for a question about many
-  documents, search gives many documents one short window each first.
+  documents, search gives many documents one short window each first, when the documents of its best
+  passages outnumber the whole passages the budget holds. A window's score adds its passage's
+  closeness to the question by meaning where the index has passage vectors.
 
 Every context item carries the exact source spans whose text it holds verbatim, so answers can be
 cited and evaluated. The answer itself comes from an `AnswerGenerator` (generate.py): extractive by
@@ -255,11 +257,12 @@ class Answerer:
         quotes = self.candidates.earned(question, self.candidates.topic_quotes(query, hits, scope), k)
         quote_cap = int(cb.budget * p.max_quote_share)
         windows = p.open_windows and (quotes or not p.open_windows_earned)
-        if windows and p.open_window_chars and looks_aggregate(question or query, scope):
-            docs = self.candidates.open_docs(query)
+        docs = self.candidates.open_docs(query) if windows and p.open_window_chars and \
+            looks_aggregate(question or query, scope) else []
+        if docs and self._spreads(query, docs, cb.budget):
             rounds = self.candidates.scoped_passages(
                 query, docs, per_doc=p.open_per_doc, window=p.open_window_chars, passages=p.open_passages,
-                expansion=self.candidates.expansion_terms(query, hits)) if docs else []
+                expansion=self.candidates.expansion_terms(query, hits))
             passages = [u for rnd in rounds for u in rnd]
         else:
             passages = self.candidates.search_units(query, k)
@@ -271,6 +274,16 @@ class Answerer:
             if pi < len(passages):
                 cb.add(passages[pi])
                 pi += 1
+
+    def _spreads(self, query: str, docs: Sequence[str], budget: int) -> bool:
+        """Whether the documents of the question's best passages outnumber the whole passages the budget
+        holds: only then do short windows, one per document, reach documents that passages cannot. (A corpus
+        of a few long reports never spreads so: its best passages stay whole.)"""
+        top = self.candidates.search_units(query, 10)
+        if not top:
+            return False
+        per_passage = sum(self.counter.count(u.text) for u in top) / len(top)
+        return len(docs) > budget / max(1.0, per_passage)
 
     # --- answering -----------------------------------------------------------------------------
 

@@ -66,12 +66,16 @@ class WindowCandidate(NamedTuple):
 
 def pick_windows(hits: Sequence, weights: dict[str, float], width: int, per_doc: int, *,
                  passage_weight: float = DEFAULT_PARAMS.window_passage_weight,
-                 heading_bonus: float = DEFAULT_PARAMS.heading_bonus) -> list[Unit]:
-    """A document's best `per_doc` non-overlapping sentence windows among its passages `hits` (best first)."""
+                 heading_bonus: float = DEFAULT_PARAMS.heading_bonus, priors: Sequence[float] | None = None
+                 ) -> list[Unit]:
+    """A document's best `per_doc` non-overlapping sentence windows among its passages `hits` (best first).
+    A window scores its query terms, plus passage_weight x its passage's BM25 score relative to the best
+    one, plus its passage's entry in `priors` (one number per hit, e.g. its closeness by meaning)."""
     if not hits:
         return []
     top = hits[0].score or 1.0
-    cands = [WindowCandidate(sc + passage_weight * h.score / top, rank, h, a, b)
+    priors = priors or [0.0] * len(hits)
+    cands = [WindowCandidate(sc + passage_weight * h.score / top + priors[rank], rank, h, a, b)
              for rank, h in enumerate(hits) for a, b, sc in sentence_windows(h.text, weights, width, heading_bonus)]
     cands.sort(key=lambda c: (-c.score, c.rank))
     picked: list[Unit] = []

@@ -1,0 +1,135 @@
+"""Packing a question about many documents: sentence windows, one per document first, only where the
+documents outnumber the whole passages the budget holds; a window's passage closeness by meaning
+(dense cosine, where the index has vectors) in its score. Small corpora built here, real index."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+np = pytest.importorskip("numpy", reason="dense search needs numpy (a core dependency)")
+
+from wikigen.ask.candidates import Candidates  # noqa: E402
+from wikigen.ask.page_index import PageIndex  # noqa: E402
+from wikigen.ask.params import RetrievalParams  # noqa: E402
+from wikigen.ask.retrieval import Answerer  # noqa: E402
+from wikigen.ask.windows import pick_windows  # noqa: E402
+from wikigen.search.dense.hybrid import DenseSearcher  # noqa: E402
+from wikigen.search.dense.store import VectorStore  # noqa: E402
+from wikigen.search.index import CorpusIndex, Hit  # noqa: E402
+
+FILLER = ("The parties shall cooperate in good faith on the matters described in the schedule. "
+          "Each party bears its own costs of preparing this document. ")
+
+
+def _hit(start: int, text: str, score: float) -> Hit:
+    return Hit("d", "d.txt", start, start + len(text), text, score, "")
+
+
+def test_a_prior_decides_between_windows_with_the_same_terms():
+    a = _hit(0, "Orion may audit the records once a year.", 10.0)
+    b = _hit(500, "Beta may audit the books on notice.", 10.0)
+    weights = {"audit": 3.0}
+    first = pick_windows([a, b], weights, 200, 1)
+    assert [(u.start, u.text) for u in first] == [(0, a.text)]        # a tie keeps the better-ranked passage
+    second = pick_windows([a, b], weights, 200, 1, priors=[0.0, 1.0])
+    assert [(u.start, u.text) for u in second] == [(500, b.text)]
+    both = pick_windows([a, b], weights, 200, 2, priors=[0.0, 1.0])
+    assert [u.start for u in both] == [500, 0]
+
+
+def _corpus(root: Path, docs: dict[str, str]) -> CorpusIndex:
+    corpus = root / "corpus"
+    corpus.mkdir()
+    for name, text in docs.items():
+        (corpus / f"{name}.txt").write_text(text, encoding="utf-8")
+    idx, _ = CorpusIndex.build(corpus, root / "index")
+    return idx
+
+
+def _contract(i: int) -> str:
+    """About 1,600 characters: filler, the governing-law sentence, filler (two passages)."""
+    return (f"AGREEMENT NUMBER {i}\n\n" + FILLER * 4 + "\n\n" + FILLER * 2 +
+            f"This Agreement is governed by the laws of Ruritania, clause {i}. " + FILLER * 3 + "\n")
+
+
+def _docs_in(r) -> set[str]:
+    return {s["doc_id"] for c in r.context for s in c.spans}
+
+
+def test_open_question_over_many_documents_gets_one_window_each(tmp_path):
+    idx = _corpus(tmp_path, {f"c{i:02d}": _contract(i) for i in range(30)})
+    q = "Which agreements are governed by the laws of Ruritania?"
+    on = Answerer(idx, [], cache_dir=None, params=RetrievalParams(open_windows=True)).ask(q, budget=4000)
+    off = Answerer(idx, [], cache_dir=None, params=RetrievalParams(open_windows=False)).ask(q, budget=4000)
+    # whole passages reach 17 of the 30 contracts (the last one trimmed); windows reach them all
+    assert len(_docs_in(off)) < 20
+    assert len(_docs_in(on)) == 30
+    for c in on.context:                                  # windows of whole sentences, verbatim
+        sp = c.spans[0]
+        assert idx.texts.read(sp["doc_id"], sp["start"], sp["end"]) == c.text
+        assert sp["end"] - sp["start"] <= RetrievalParams().open_window_chars + 200
+    # the first window of every contract is its governing-law clause
+    first = {}
+    for c in on.context:
+        first.setdefault(c.spans[0]["doc_id"], c.text)
+    assert all("governed by the laws of Ruritania" in t for t in first.values())
+
+
+def test_a_few_long_documents_keep_whole_passages(tmp_path):
+    """Four long reports: their documents never outnumber the passages 4,000 tokens hold, so an open question
+    about all of them is answered with whole passages, as with open windows off."""
+    report = "\n\n".join(f"Section {k}. Revenue in the segment changed by {k} percent. " + FILLER * 6 for k in range(12))
+    idx = _corpus(tmp_path, {f"r{i}": report.replace("segment", f"segment {i}") for i in range(4)})
+    q = "How did revenue change across all the reports?"
+    on = Answerer(idx, [], cache_dir=None, params=RetrievalParams(open_windows=True)).retrieve(q, "wiki+search", 4000)
+    off = Answerer(idx, [], cache_dir=None, params=RetrievalParams(open_windows=False)).retrieve(q, "wiki+search", 4000)
+    assert [c.spans for c in on[0]] == [c.spans for c in off[0]]
+    assert all(len(c.text) >= 800 for c in on[0][:-1])   # whole passages (the last may be trimmed to the budget)
+
+
+WORDS = "terminate agreement law governs delaware england notice days payment royalty".split()
+
+
+class BagEncoder:
+    """A stand-in for the sentence model: one dimension per known word (+0.1 for anything else)."""
+
+    name = "bag-of-words/test"
+    dim = len(WORDS) + 1
+
+    def encode(self, texts):
+        out = np.zeros((len(texts), self.dim), np.float32)
+        for i, t in enumerate(texts):
+            low = t.lower()
+            for j, w in enumerate(WORDS):
+                out[i, j] = low.count(w)
+            out[i, -1] = 0.1
+        return out / np.linalg.norm(out, axis=1, keepdims=True)
+
+
+def test_windows_weigh_their_passage_closeness_by_meaning(tmp_path):
+    """Two clauses hold the question's one word once each; BM25 prefers the shorter passage, whose words are
+    about other things (law, notice, payment); the passage closest to the question by meaning wins once
+    its cosine counts (window_dense), and only then."""
+    near_words = "The supply runs for the initial period agreed. " * 22
+    far_words = "The law of Delaware governs notice, payment and royalty days under this agreement. " * 10
+    doc = ("1. NOTICES. The supplier may terminate the supply. " + far_words + "\n\n" +
+           "9. ENDING. Either party may terminate for convenience. " + near_words + "\n")
+    idx = _corpus(tmp_path, {"d": doc})
+    enc = BagEncoder()
+    VectorStore(idx, enc).update()
+    dense = DenseSearcher.open(idx, enc)
+    pages = PageIndex.build([])
+    known = {"d"}
+
+    passages = idx.search("terminate", k=5, doc_ids=["d"], snippets=False)
+    assert [h.text[:11] for h in passages] == ["1. NOTICES.", "9. ENDING. "]   # BM25: the shorter passage first
+
+    def best(params):
+        cands = Candidates(idx, pages, known, params, dense=dense)
+        rounds = cands.scoped_passages("terminate", ["d"], per_doc=1, window=60)
+        return rounds[0][0].text
+
+    assert "The supplier may terminate the supply." in best(RetrievalParams(window_dense=0.0))
+    assert "Either party may terminate for convenience." in best(RetrievalParams(window_dense=8.0))
