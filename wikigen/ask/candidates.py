@@ -7,7 +7,6 @@ decide in which order they are offered to the `ContextBuilder`.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Iterable, NamedTuple, Sequence
 
 from wikigen.ask.context import Unit
@@ -184,22 +183,17 @@ class Candidates:
         return [[units_of[d][r] for d in order if len(units_of[d]) > r] for r in range(per_doc)]
 
     def _dense_priors(self, query: str, by_doc: dict[str, list], order: Sequence[str]) -> dict[str, list[float]]:
-        """With passage vectors (and params.window_dense > 0): each document's `window_dense_extra` passages
-        nearest the query by meaning join its BM25 passages (a clause need not repeat the question's words),
-        and every passage gets a prior of window_dense x its cosine to the query, which its windows add to
-        their score. Only the query is encoded; the passages' vectors are the cached ones. {} otherwise."""
-        p = self.params
-        if not p.window_dense or self.dense is None:
+        """With passage vectors (and params.window_dense > 0): per document, window_dense x each of its passages'
+        cosine to the query, which the passage's windows add to their score (a clause need not repeat the
+        question's words to be the one it asks about). Only the query is encoded; the passages' vectors are the
+        cached ones. {} otherwise."""
+        w = self.params.window_dense
+        if not w or self.dense is None:
             return {}
         out: dict[str, list[float]] = {}
         for d in order:
-            lst = by_doc[d]
-            if p.window_dense_extra:
-                for h in self.dense.search(query, p.window_dense_extra, [d], snippets=False):
-                    if all(h.start != g.start for g in lst):
-                        lst.append(replace(h, score=0.0))   # no BM25 score of its own: its windows earn by terms and meaning
-            cos = self.dense.span_scores(query, [(h.doc_id, h.start, h.end) for h in lst])
-            out[d] = [p.window_dense * (c or 0.0) for c in cos]
+            cos = self.dense.span_scores(query, [(h.doc_id, h.start, h.end) for h in by_doc[d]])
+            out[d] = [w * (c or 0.0) for c in cos]
         return out
 
     # --- query expansion -------------------------------------------------------------------------

@@ -25,7 +25,7 @@ class RetrievalParams:
     # shares of the budget that topic quotes may take
     doc_quote_share: float = 0.25       # in a scope of a few named documents
     scoped_quote_share: float = 0.0     # in a many-document scope (quotes of well-named topics only; 0: they only fill
-                                        # what the windows leave; 0.1 cost cuad-dev dev aggregate 0.488 -> 0.481)
+                                        # what the windows leave; 0.1 cost cuad-dev dev aggregate 0.488 -> 0.478)
     max_quote_share: float = 0.5        # with no scope, when search can fill the rest
     # sentence windows
     window_chars: int = 600             # in a many-document scope, windows of whole sentences of about this many characters
@@ -39,9 +39,8 @@ class RetrievalParams:
     idf_power: float = 1.0              # window scoring: a term weighs idf ** idf_power
     window_passage_weight: float = 2.0  # a window's score: its query terms (idf) plus this much of its passage's relative BM25
     window_dense: float = 8.0           # ... plus this much of its passage's cosine to the question (where the index has
-                                        #     vectors; 0: off). cuad-dev dev aggregate 0.476 -> 0.488 (4: 0.481, 16: 0.464)
-    window_dense_extra: int = 2         # ... and each document's this many passages nearest the question by meaning are
-                                        #     window sources beside its best BM25 passages
+                                        #     vectors; 0: off). cuad-dev dev aggregate 0.472 -> 0.488 (4: 0.479, 12: 0.485);
+                                        #     adding each document's 2 or 4 densest passages as window sources: no change
     # pseudo-relevance feedback from the wiki
     prf_terms: int = 8                  # expansion terms from the named topics' quotes (0: none)
     prf_topics: int = 3
@@ -65,7 +64,7 @@ class RetrievalParams:
     open_windows: bool = True           # an open question about many documents: one window per document first, when
                                         # its best passages' documents outnumber the whole passages the budget holds
                                         # (Answerer._spreads; a corpus of a few reports keeps whole passages).
-                                        # cuad-dev dev aggregate with no scope 0.342 -> 0.408, sec10q-dev unchanged
+                                        # cuad-dev dev aggregate 0.478 -> 0.488 (no scope 0.342 -> 0.390), sec10q-dev unchanged
     open_windows_earned: bool = False   # ... only when a topic quote earned its share (the wiki says the subject spreads)
 
 
