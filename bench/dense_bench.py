@@ -48,6 +48,18 @@ METHODS = ("bm25", "dense", "rrf")
 
 
 
+def passage_tokens():
+    """A hit's token count (the project's counter), each passage counted once."""
+    counter, cache = default_counter(), {}
+
+    def tokens_of(h):
+        key = (h.doc_id, h.start)
+        if key not in cache:
+            cache[key] = counter.count(h.text)
+        return cache[key]
+    return tokens_of
+
+
 def cuad_subset(data: Path, out: Path, n_docs: int) -> tuple[Path, list[dict], str]:
     """A corpus folder with the first n_docs contracts (copied), and the questions about them."""
     docs = sorted(p for p in (data / "docs").glob("*.txt"))[:n_docs]
@@ -103,14 +115,7 @@ def run_corpus(name: str, args) -> dict:
     dsum = VectorStore(index, encoder).update()
     print(f"   embedding: {dsum.to_text()}")
     dense = DenseSearcher.open(index, encoder)
-    counter, cache = default_counter(), {}
-
-    def tokens_of(h):
-        key = (h.doc_id, h.start)
-        if key not in cache:
-            cache[key] = counter.count(h.text)
-        return cache[key]
-
+    tokens_of = passage_tokens()
     rows, t_bm, t_dn = [], 0.0, 0.0
     for q in questions:
         t = time.perf_counter()

@@ -32,12 +32,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from dense_bench import format_table, summarize  # noqa: E402
+from dense_bench import format_table, passage_tokens, summarize  # noqa: E402
 from eval_bench import fill  # noqa: E402
 from wikigen.ask.evaluate import score_question  # noqa: E402
 from wikigen.ask.keyfacts import score_keyfacts  # noqa: E402
 from wikigen.ask.questions import read_questions  # noqa: E402
-from wikigen.core.tokens import default_counter  # noqa: E402
 from wikigen.search.analysis import ANALYZER  # noqa: E402
 from wikigen.search.dense.encoder import load_encoder  # noqa: E402
 from wikigen.search.dense.hybrid import DenseSearcher, rrf_fuse  # noqa: E402
@@ -115,14 +114,7 @@ def run_corpus(name: str, args) -> dict:
         kinds, scorer = ("single", "aggregate"), lambda q, ctx: score_question(q, ctx)["score"]
     else:
         kinds, scorer = ("multi", "single"), score_keyfacts
-    counter, cache = default_counter(), {}
-
-    def tokens_of(h):
-        key = (h.doc_id, h.start)
-        if key not in cache:
-            cache[key] = counter.count(h.text)
-        return cache[key]
-
+    tokens_of = passage_tokens()
     rows = []
     for q in questions:
         bm = index.search(q["question"], k=args.depth)
