@@ -50,5 +50,5 @@ def detect_facts(texts: Mapping[str, str], titles: Mapping[str, str], *, figures
         out.sheets[doc_id] = sheet
         if progress is not None:
             progress(i, len(doc_ids))
-    out.figures = find_figures(dict(texts), figures, pool)
+    out.figures = find_figures(texts, figures, pool)
     return out

@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter, defaultdict
+from typing import Mapping
 from dataclasses import dataclass, field
 
 from wikigen.agents.headings import find_headings
@@ -332,7 +333,7 @@ def _quoted(texts: dict[str, str], m: Mention, params: FigureParams) -> Mention:
     return Mention(m.doc_id, m.key, m.label, s, e, m.value, m.kind)
 
 
-def find_figures(texts: dict[str, str], params: FigureParams = FigureParams(),
+def find_figures(texts: Mapping[str, str], params: FigureParams = FigureParams(),
                  workers: Workers | None = None) -> list[Figure]:
     """The labelled figures stated in at least min_docs documents with values that differ, best
     `rank_score` first (then rows before phrases, then the label), at most max_figures. workers: the

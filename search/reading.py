@@ -57,12 +57,12 @@ def read_files(entries: Sequence[FileEntry], old: Mapping[str, dict], *, rehash:
                workers: int | None = 1) -> Iterator[FileRead]:
     """What reading each entry gives, in the entries' order. old: the manifest's records by doc id;
     workers: processes for the reading (None: one per core; few bytes to read stay in this process)."""
-    todo = [e for e in entries if _stat_unchanged(e, old, rehash) is None]
+    same = [_stat_unchanged(e, old, rehash) for e in entries]
+    todo = [e for e, rec in zip(entries, same) if rec is None]
     pool = Workers(workers, sum(e.size for e in todo))
     reads = pool.map(read_file, todo, old, window=READ_WINDOW * pool.n)
     try:
-        for entry in entries:
-            rec = _stat_unchanged(entry, old, rehash)
+        for entry, rec in zip(entries, same):
             yield FileRead(entry, record=rec) if rec is not None else next(reads)
     finally:
         reads.close()          # the worker processes end here, also when the caller stops early

@@ -19,6 +19,8 @@ from wikigen.search.dense.hybrid import DenseSearcher  # noqa: E402
 from wikigen.search.dense.store import VectorStore  # noqa: E402
 from wikigen.search.index import CorpusIndex, Hit  # noqa: E402
 
+from test_dense_store import FakeEncoder  # noqa: E402  (a bag of known words, as the sentence model)
+
 FILLER = ("The parties shall cooperate in good faith on the matters described in the schedule. "
           "Each party bears its own costs of preparing this document. ")
 
@@ -92,22 +94,6 @@ def test_a_few_long_documents_keep_whole_passages(tmp_path):
 WORDS = "terminate agreement law governs delaware england notice days payment royalty".split()
 
 
-class BagEncoder:
-    """A stand-in for the sentence model: one dimension per known word (+0.1 for anything else)."""
-
-    name = "bag-of-words/test"
-    dim = len(WORDS) + 1
-
-    def encode(self, texts):
-        out = np.zeros((len(texts), self.dim), np.float32)
-        for i, t in enumerate(texts):
-            low = t.lower()
-            for j, w in enumerate(WORDS):
-                out[i, j] = low.count(w)
-            out[i, -1] = 0.1
-        return out / np.linalg.norm(out, axis=1, keepdims=True)
-
-
 def test_windows_weigh_their_passage_closeness_by_meaning(tmp_path):
     """Two clauses hold the question's one word once each; BM25 prefers the shorter passage, whose words are
     about other things (law, notice, payment); the passage closest to the question by meaning wins once
@@ -117,7 +103,7 @@ def test_windows_weigh_their_passage_closeness_by_meaning(tmp_path):
     doc = ("1. NOTICES. The supplier may terminate the supply. " + far_words + "\n\n" +
            "9. ENDING. Either party may terminate for convenience. " + near_words + "\n")
     idx = _corpus(tmp_path, {"d": doc})
-    enc = BagEncoder()
+    enc = FakeEncoder(WORDS)
     VectorStore(idx, enc).update()
     dense = DenseSearcher.open(idx, enc)
     pages = PageIndex.build([])

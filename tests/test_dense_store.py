@@ -26,9 +26,10 @@ class FakeEncoder:
     """Bag of known words, one dimension each (+1 for anything else); records what it encodes."""
 
     name = "fake-bag-of-words/v1"
-    dim = len(WORDS) + 1
 
-    def __init__(self):
+    def __init__(self, words=WORDS):
+        self.words = list(words)
+        self.dim = len(self.words) + 1
         self.calls: list[list[str]] = []
 
     def encode(self, texts):
@@ -36,7 +37,7 @@ class FakeEncoder:
         out = np.zeros((len(texts), self.dim), np.float32)
         for i, t in enumerate(texts):
             low = t.lower()
-            for j, w in enumerate(WORDS):
+            for j, w in enumerate(self.words):
                 out[i, j] = low.count(w)
             out[i, -1] = 0.1
         return out / np.linalg.norm(out, axis=1, keepdims=True)

@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Sequence
 
 from wikigen.ask.candidates import Candidates
-from wikigen.ask.context import ContextBuilder, ContextItem
+from wikigen.ask.context import ContextBuilder, ContextItem, Unit
 from wikigen.ask.figures import FigurePages
 from wikigen.ask.generate import AnswerGenerator, ExtractiveAnswer
 from wikigen.ask.modes import MODES
@@ -259,13 +259,12 @@ class Answerer:
         windows = p.open_windows and (quotes or not p.open_windows_earned)
         docs = self.candidates.open_docs(query) if windows and p.open_window_chars and \
             looks_aggregate(question or query, scope) else []
-        if docs and self._spreads(query, docs, cb.budget):
+        passages = self.candidates.search_units(query, k)
+        if docs and self._spreads(passages[:10], docs, cb.budget):
             rounds = self.candidates.scoped_passages(
                 query, docs, per_doc=p.open_per_doc, window=p.open_window_chars, passages=p.open_passages,
                 expansion=self.candidates.expansion_terms(query, hits))
             passages = [u for rnd in rounds for u in rnd]
-        else:
-            passages = self.candidates.search_units(query, k)
         qi = pi = 0
         while (qi < len(quotes) or pi < len(passages)) and not cb.full:
             if qi < len(quotes) and (cb.used < quote_cap or pi >= len(passages)):
@@ -275,11 +274,11 @@ class Answerer:
                 cb.add(passages[pi])
                 pi += 1
 
-    def _spreads(self, query: str, docs: Sequence[str], budget: int) -> bool:
+    def _spreads(self, top: Sequence[Unit], docs: Sequence[str], budget: int) -> bool:
         """Whether the documents of the question's best passages outnumber the whole passages the budget
-        holds: only then do short windows, one per document, reach documents that passages cannot. (A corpus
-        of a few long reports never spreads so: its best passages stay whole.)"""
-        top = self.candidates.search_units(query, 10)
+        holds (`top`: the best passages, their mean size): only then do short windows, one per document,
+        reach documents that passages cannot. (A corpus of a few long reports never spreads so: its best
+        passages stay whole.)"""
         if not top:
             return False
         per_passage = sum(self.counter.count(u.text) for u in top) / len(top)
