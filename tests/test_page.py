@@ -113,3 +113,39 @@ def test_front_matter_bytes_do_not_depend_on_libyaml():
     for title in ("Plain title", "한국어 제목", "emoji 🙂 title", "odd \x85 char", "colon: quote ' \""):
         fm = {"title": title, "aliases": [title]}
         assert dump_front_matter(fm) == yaml.safe_dump(fm, sort_keys=False, allow_unicode=True, width=10**6)
+
+
+def test_sources_with_hashes_are_written_once():
+    """Sources that all have a hash are written as one doc id -> hash mapping (each id spelled once)."""
+    page = Page(slug="topic-x", title="X", owner="a", description="d", sources=["b-doc", "a-doc"],
+                source_hashes={"a-doc": "0123abcd", "b-doc": "89abcdef"}, body="text\n")
+    text = render_page(page)
+    assert "source_hashes" not in text
+    assert text.count("a-doc") == 1 and text.count("b-doc") == 1
+    back = parse_page(text)
+    assert back.sources == ["b-doc", "a-doc"]          # the sources' order, not the hashes' order
+    assert back.source_hashes == page.source_hashes
+    assert render_page(back) == text
+
+
+def test_sources_partly_hashed_keep_both_fields():
+    page = Page(slug="topic-x", title="X", owner="a", description="d", sources=["a-doc", "b-doc"],
+                source_hashes={"a-doc": "0123abcd"}, body="text\n")
+    text = render_page(page)
+    assert "source_hashes:" in text
+    back = parse_page(text)
+    assert back.sources == ["a-doc", "b-doc"] and back.source_hashes == {"a-doc": "0123abcd"}
+
+
+def test_older_pages_with_two_lists_still_read():
+    text = ("---\ntitle: X\nslug: topic-x\nowner: a\ndescription: d\nsources:\n- a-doc\n"
+            "source_hashes:\n  a-doc: 0123abcd\n---\nbody\n")
+    page = parse_page(text)
+    assert page.sources == ["a-doc"] and page.source_hashes == {"a-doc": "0123abcd"}
+    assert "source_hashes" not in render_page(page)
+
+
+def test_a_source_written_without_its_hash_is_a_source_without_one():
+    text = "---\ntitle: X\nslug: topic-x\nowner: a\ndescription: d\nsources:\n  a-doc:\n  b-doc: 0123abcd\n---\nbody\n"
+    page = parse_page(text)
+    assert page.sources == ["a-doc", "b-doc"] and page.source_hashes == {"b-doc": "0123abcd"}

@@ -87,6 +87,18 @@ class Page:
                 out[k] = dict(sorted(d[k].items())) if isinstance(d[k], dict) else d[k]
         return out
 
+    def written_front_matter(self) -> dict:
+        """The front matter as the page file holds it: when the sources are exactly the documents with a hash,
+        `sources` maps each doc id to its hash, in the sources' order, and `source_hashes` is not written, so
+        each doc id is spelled once (long file names made the two lists a fifth of a wiki's tokens).
+        `parse_page` reads either form."""
+        out = self.front_matter()
+        hashes = out.get("source_hashes")
+        if hashes and set(hashes) == set(self.sources) and len(set(self.sources)) == len(self.sources):
+            out["sources"] = {s: hashes[s] for s in self.sources}
+            del out["source_hashes"]
+        return out
+
     def with_(self, **changes) -> "Page":
         return replace(self, **changes)
 
@@ -143,7 +155,7 @@ def dump_front_matter(fm: dict) -> str:
 
 def render_page(page: Page) -> str:
     validate_page(page)
-    return f"---\n{dump_front_matter(page.front_matter())}---\n{normalize_newlines(page.body)}"
+    return f"---\n{dump_front_matter(page.written_front_matter())}---\n{normalize_newlines(page.body)}"
 
 
 def split_front_matter(text: str) -> tuple[str, str, int]:
@@ -181,6 +193,8 @@ def parse_page(text: str) -> Page:
 
     def as_list(name) -> list[str]:
         v = fm.get(name) or []
+        if isinstance(v, dict):     # `sources` as doc id -> hash (Page.front_matter)
+            v = list(v)
         if isinstance(v, str):
             v = [v]
         if not isinstance(v, list):
@@ -206,6 +220,8 @@ def parse_page(text: str) -> Page:
         description=as_str(fm["description"]), type=as_str(fm.get("type", "topic")),
         status=as_str(fm.get("status", "draft")), sources=as_list("sources"), aliases=as_list("aliases"),
         created_session=as_int("created_session"), updated_session=as_int("updated_session"), body=body,
-        source_hashes=as_hashes(fm.get("source_hashes")),
+        source_hashes={**({k: h for k, h in as_hashes(fm["sources"]).items() if h}
+                          if isinstance(fm.get("sources"), dict) else {}),
+                       **as_hashes(fm.get("source_hashes"))},
     )
     return validate_page(page)
