@@ -14,6 +14,7 @@ from wikigen.ask.page_index import PageIndex, QuoteUnit, terms
 from wikigen.ask.params import DEFAULT_PARAMS, RetrievalParams
 from wikigen.ask.scope import Scope
 from wikigen.ask.windows import pick_windows
+from wikigen.core.slugs import doc_slug
 
 
 def diversify(units: Sequence[Unit]) -> list[Unit]:
@@ -62,7 +63,11 @@ class Candidates:
     # --- quotes ----------------------------------------------------------------------------------
 
     def quote_unit(self, u: QuoteUnit) -> Unit:
-        return Unit("quote", u.doc_id, u.start, u.end, u.text, page=u.slug, label=u.heading)
+        """A quote as a context unit, labelled with its heading unless the heading only names the quote's own
+        document (a topic page's heading per document): the quote's header names it already, and a long
+        document name would cost as many tokens again."""
+        label = "" if u.heading == doc_slug(u.doc_id) else u.heading
+        return Unit("quote", u.doc_id, u.start, u.end, u.text, page=u.slug, label=label)
 
     def valid(self, u: QuoteUnit) -> bool:
         return u.doc_id in self.known_docs and u.end > u.start
