@@ -242,7 +242,7 @@ class PageMaker:
         passages = []
         n_key = key_passage_count(self.p, budget)
         opening = outline.opening if outline and outline.opening else (0, 0)
-        for text, key, s, e in self.key_passages(doc_id)[:n_key] if n_key else []:
+        for text, key, s, e in sorted(self.key_passages(doc_id)[:n_key], key=lambda p: p[2]) if n_key else []:
             if opening[0] <= s and e <= opening[1] + 200:
                 continue                       # the opening already shows it
             q = self.quote(doc_id, s, e, self.p.key_passage_chars)
@@ -275,7 +275,18 @@ class PageMaker:
         return "\n\n".join(parts) + "\n"
 
     def key_passages(self, doc_id: str) -> list[tuple[str, str, int, int]]:
-        """One short passage per major heading (recurring headings first), else the doc's topic quotes."""
+        """The document's subjects that no topic page quotes it on (the best-supported topics first), then one
+        short passage per major heading (recurring headings first), else the doc's topic quotes: what the
+        document says on a subject is then in the wiki once, on a topic page or on the document's own."""
+        unquoted = [(t.title, t.key, *t.spans[doc_id]) for t in self.cat.topics
+                    if doc_id in t.spans and (t.key, doc_id) not in self.plan]
+        if unquoted:
+            rest = [p for p in self._heading_passages(doc_id)
+                    if not any(p[2] < e and s < p[3] for _, _, s, e in unquoted)]
+            return unquoted + rest
+        return self._heading_passages(doc_id)
+
+    def _heading_passages(self, doc_id: str) -> list[tuple[str, str, int, int]]:
         outline = self.cat.outlines.get(doc_id)
         heads = outline.headings if outline else []
         if heads:

@@ -64,14 +64,14 @@ class OfflineParams:
     """The offline agent's quote budgets and size budget (`wikigen.agents.budget`, `wikigen.agents.offline`)."""
     topics_per_session: int = 80   # topic pages an agent writes in one session, at most
     max_docs_per_topic: int = 60   # documents quoted on one topic page, at most
-    max_key_passages: int = 6      # key passages quoted on a document page, at most
-    key_passage_chars: int = 220   # one key passage's cap
+    max_key_passages: int = 20     # key passages quoted on a document page, at most
+    key_passage_chars: int = 300   # one key passage's cap
     max_title: int = 100           # a page title or link label, at most
     related: int = 3               # related topics listed at the end of a topic page
     # Quote budgets, relative to each document's size: the wiki stays far below the corpus.
     topic_fraction: float = 0.13   # of a document's characters, spent on citing it across all topic pages
     min_slots: int = 2             # even a short document is quoted on this many topic pages
-    doc_fraction: float = 0.05     # of a document's characters, quoted on its own page (opening, key passages)
+    doc_fraction: float = 0.12     # of a document's characters, quoted on its own page (opening, key passages)
     min_quote: int = 150           # no quote shorter than this is planned (it would not carry its fact)
     min_opening: int = 200         # a document page's opening quote, at least (title, parties, date)
     max_opening: int = 500         # ... and at most
@@ -79,7 +79,7 @@ class OfflineParams:
         {"heading": 700, "term": 600, "entity": 450, "phrase": 450}))   # one quote's cap, by evidence kind
     # The size budget: wiki characters / corpus characters the agent plans for (None: no size budget,
     # the quote fractions alone), counted like the size guard (the larger of characters and tokens).
-    target_ratio: float | None = 0.36
+    target_ratio: float | None = 0.40
     min_scale: float = 0.3         # quotes shrink no further; below it the least supported topics go instead
     # What a page costs besides its quotes' text, in characters, measured on built wikis: the front matter
     # keys and a page's index.md line (page_cost), a quote's header line and blank lines (quote_cost), how

@@ -259,3 +259,23 @@ def test_the_offline_agent_acts_only_through_the_tools(setup):
     assert backend.catalog(None) == cat and backend.budget is not None
     assert {p.type for p in wiki.pages()} >= {"document", "topic"}
     assert all(c.ok for p in wiki.pages() for c in check_page_quotes(p, index))
+
+
+def test_a_document_page_quotes_the_subjects_no_topic_page_quotes_it_on():
+    """Key passages: first the document's topic spans that the quote plan gave no topic page (best-supported
+    topic first), then its major headings' sections, none overlapping."""
+    from wikigen.agents.catalog import Catalog, Heading, Outline, Topic
+    from wikigen.agents.page_bodies import PageMaker
+
+    topics = [Topic("audit", "heading", "Audit", spans={"d1": (100, 300), "d2": (50, 200)}),
+              Topic("insurance", "heading", "Insurance", spans={"d1": (400, 600), "d2": (300, 500)}),
+              Topic("notices", "term", "Notices", spans={"d1": (700, 800)})]
+    heads = [Heading("Scope", "scope", 0, 1, 10, (0, 90)), Heading("Insurance", "insurance", 390, 1, 410, (390, 650))]
+    cat = Catalog(topics, {"d1": Outline("d1", "D1", None, 1000, heads), "d2": Outline("d2", "D2", None, 600)}, [])
+    plan = {("audit", "d1"): 200, ("audit", "d2"): 200, ("insurance", "d2"): 200}
+    maker = PageMaker(cat, plan, OfflineParams(), tools=None, out=None)
+    got = [(key, s, e) for _, key, s, e in maker.key_passages("d1")]
+    # insurance and notices are on no topic page for d1; the Insurance heading's section overlaps the first
+    assert got == [("insurance", 400, 600), ("notices", 700, 800), ("scope", 0, 90)]
+    # every subject of d2 is on its topic page and d2 has no headings: its topics' spans, as before
+    assert [key for _, key, _, _ in maker.key_passages("d2")] == ["audit", "insurance"]
