@@ -87,6 +87,18 @@ class Candidates:
             return []
         return self.quotes(query, 400, slugs=slugs, doc_ids=scope.doc_ids if scope.doc_ids else None)
 
+    def quotes_by_meaning(self, query: str, doc_ids: Sequence[str] | None = None) -> list[Unit]:
+        """Every quote of the wiki (in doc_ids, when given), closest by meaning to the query first (its
+        passage's cosine), one per document first; [] without passage vectors. Finds the quotes that share
+        no word with the question."""
+        if self.dense is None:
+            return []
+        wanted = set(doc_ids) if doc_ids else None
+        units = [u for u in self.page_index.units if self.valid(u) and (wanted is None or u.doc_id in wanted)]
+        scores = self.dense.span_scores(query, [(u.doc_id, u.start, u.end) for u in units])
+        ranked = sorted((( -s, i) for i, s in enumerate(scores) if s is not None))
+        return diversify([self.quote_unit(units[i]) for _, i in ranked])
+
     # --- passages --------------------------------------------------------------------------------
 
     def idf(self, term: str) -> float:
