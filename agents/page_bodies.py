@@ -281,8 +281,8 @@ class PageMaker:
         unquoted = [(t.title, t.key, *t.spans[doc_id]) for t in self.cat.topics
                     if doc_id in t.spans and (t.key, doc_id) not in self.plan]
         if unquoted:
-            rest = [p for p in self._heading_passages(doc_id)
-                    if not any(p[2] < e and s < p[3] for _, _, s, e in unquoted)]
+            rest = [h for h in self._heading_passages(doc_id)
+                    if not any(h[2] < e and s < h[3] for _, _, s, e in unquoted)]
             return unquoted + rest
         return self._heading_passages(doc_id)
 

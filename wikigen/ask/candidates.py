@@ -96,8 +96,8 @@ class Candidates:
         wanted = set(doc_ids) if doc_ids else None
         units = [u for u in self.page_index.units if self.valid(u) and (wanted is None or u.doc_id in wanted)]
         scores = self.dense.span_scores(query, [(u.doc_id, u.start, u.end) for u in units])
-        ranked = sorted((( -s, i) for i, s in enumerate(scores) if s is not None))
-        return diversify([self.quote_unit(units[i]) for _, i in ranked])
+        ranked = sorted((i for i, s in enumerate(scores) if s is not None), key=lambda i: (-scores[i], i))
+        return diversify([self.quote_unit(units[i]) for i in ranked])
 
     # --- passages --------------------------------------------------------------------------------
 
