@@ -193,7 +193,7 @@ def parse_page(text: str) -> Page:
 
     def as_list(name) -> list[str]:
         v = fm.get(name) or []
-        if isinstance(v, dict):     # `sources` as doc id -> hash (Page.front_matter)
+        if isinstance(v, dict):     # `sources` as doc id -> hash (Page.written_front_matter)
             v = list(v)
         if isinstance(v, str):
             v = [v]
