@@ -3,10 +3,11 @@
 `quote_plan` grants each (topic, document) pair a quote cap from each document's quote budget;
 `estimate_chars` predicts the wiki's size under a plan; `plan_budget` finds the largest plan whose
 wiki is expected within the target ratio of the corpus (counted like the size guard: the larger of
-characters and tokens). Under pressure, in this order: the collections least worth a page go (a kind
-of two or three documents, or one inside another collection; their members then link each other),
-every document's quote budget shrinks, then the least supported topics go. All knobs are in
-`OfflineParams`; same catalog and knobs, same plan.
+characters and tokens). Under pressure, in this order: topic pages link at most `max_listed` of the
+documents they do not quote and count the rest (those documents' pages link the topic), the
+collections least worth a page go (a kind of two or three documents, or one inside another
+collection; their members then link each other), every document's quote budget shrinks, then the
+least supported topics go. All knobs are in `OfflineParams`; same catalog and knobs, same plan.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ class Budget:
     scale: float = 1.0                 # of the quote budgets (topic_fraction, doc_fraction, min_slots)
     dropped_kinds: frozenset[str] = frozenset()
     dropped_topics: frozenset[str] = frozenset()
+    max_listed: int | None = None      # of the documents a topic page does not quote, it links this many (None: all)
 
 
 def _ranked_docs(t: Topic, max_docs: int) -> list[str]:
@@ -142,7 +144,8 @@ def key_passage_count(params: OfflineParams, budget: float) -> int:
     return min(params.max_key_passages, int((budget / 2) // params.key_passage_chars))
 
 
-def _topic_pages_chars(cat: Catalog, plan: Plan, params: OfflineParams) -> tuple[int, dict[str, int]]:
+def _topic_pages_chars(cat: Catalog, plan: Plan, params: OfflineParams, max_listed: int | None = None
+                       ) -> tuple[int, dict[str, int]]:
     """Characters of the topic pages, and per document the characters of its links to them."""
     total = 0
     topic_links: dict[str, int] = {}
@@ -158,7 +161,11 @@ def _topic_pages_chars(cat: Catalog, plan: Plan, params: OfflineParams) -> tuple
         for d, cap in quoted:
             total += int(cap * params.quote_fill) + params.quote_cost + 2 * len(d) + len(doc_slug(d)) + 10
             topic_links[d] = topic_links.get(d, 0) + len(t.slug) + 6
-        total += sum(len(doc_slug(d)) + 6 for d in t.doc_ids[len(quoted):])
+        rest = t.doc_ids[len(quoted):]
+        for d in rest:                         # the documents it does not quote link it; it links them ...
+            topic_links[d] = topic_links.get(d, 0) + len(t.slug) + 6
+        total += sum(len(doc_slug(d)) + 6 for d in rest[:max_listed])
+        total += 30 if max_listed is not None and len(rest) > max_listed else 0     # ... or counts the rest
     return total, topic_links
 
 
@@ -179,10 +186,11 @@ def _document_pages_chars(cat: Catalog, topic_links: dict[str, int], scale: floa
 
 
 def estimate_chars(cat: Catalog, plan: Plan, scale: float, dropped_kinds: frozenset[str],
-                   params: OfflineParams = OfflineParams(), agents: int = 2, sessions: int = 2) -> int:
+                   params: OfflineParams = OfflineParams(), agents: int = 2, sessions: int = 2,
+                   max_listed: int | None = None) -> int:
     """The wiki's expected size in characters (pages, index.md, log.md) under a quote plan."""
     total = params.log_cost * agents * sessions + 200
-    topic_chars, topic_links = _topic_pages_chars(cat, plan, params)
+    topic_chars, topic_links = _topic_pages_chars(cat, plan, params, max_listed)
     total += topic_chars
     for c in cat.collections:
         if c.key in dropped_kinds:
@@ -200,9 +208,14 @@ class _Fitter:
         self.cat, self.target, self.params = cat, target, params
         self.agents, self.sessions = agents, sessions
         self.kinds: frozenset[str] = frozenset()
+        self.max_listed: int | None = None
 
     def estimate(self, plan: Plan, scale: float) -> int:
-        return estimate_chars(self.cat, plan, scale, self.kinds, self.params, self.agents, self.sessions)
+        return estimate_chars(self.cat, plan, scale, self.kinds, self.params, self.agents, self.sessions,
+                              self.max_listed)
+
+    def budget(self, e: int, scale: float = 1.0, skip: frozenset[str] = frozenset()) -> Budget:
+        return Budget(self.target, e, scale, self.kinds, skip, self.max_listed)
 
     def shrink(self, lo: float, skip: frozenset[str]) -> tuple[float, Plan, int, bool]:
         """Quotes shrunk in steps of 0.05 until the wiki fits or the scale would go below lo."""
@@ -227,8 +240,9 @@ def target_chars(params: OfflineParams, corpus_chars: int, corpus_tokens: int = 
 def plan_budget(cat: Catalog, corpus_chars: int, params: OfflineParams = OfflineParams(), *, agents: int = 2,
                 sessions: int = 2, corpus_tokens: int = 0, reserve: int = 0) -> tuple[Budget, Plan]:
     """The largest quote plan whose wiki is expected within params.target_ratio x corpus_chars. Under
-    pressure, in this order: weak collections go (they carry no quote), quotes shrink down to min_scale,
-    then the least supported topics go (the catalog's last first, at most its weaker half), then quotes
+    pressure, in this order: topic pages link at most params.max_listed of the documents they do not quote
+    and count the rest (a doc slug can run to 80 characters; those documents' pages link the topic), weak
+    collections go (they carry no quote), quotes shrink down to min_scale, then the least supported topics go (the catalog's last first, at most its weaker half), then quotes
     shrink further. `reserve` characters of the target are kept for other pages (figure pages)."""
     if params.target_ratio is None:
         raise ValueError("plan_budget needs a target_ratio (without one, quote_plan alone is the plan)")
@@ -237,21 +251,25 @@ def plan_budget(cat: Catalog, corpus_chars: int, params: OfflineParams = Offline
     plan = quote_plan(cat, params)
     e = fit.estimate(plan, 1.0)
     if e <= target:
-        return Budget(target, e), plan
+        return fit.budget(e), plan
+    fit.max_listed = params.max_listed
+    e = fit.estimate(plan, 1.0)
+    if e <= target:
+        return fit.budget(e), plan
     for key in weak_collections(cat):
         fit.kinds = fit.kinds | {key}
         e = fit.estimate(plan, 1.0)
         if e <= target:
-            return Budget(target, e, 1.0, fit.kinds), plan
+            return fit.budget(e), plan
     scale, plan, e, ok = fit.shrink(params.min_scale, frozenset())
     if ok:
-        return Budget(target, e, scale, fit.kinds), plan
+        return fit.budget(e, scale), plan
     skip: frozenset[str] = frozenset()
     for t in reversed(cat.topics[len(cat.topics) // 2:]):
         skip = skip | {t.key}
         plan = quote_plan(cat, params, params.min_scale, skip)
         e = fit.estimate(plan, params.min_scale)
         if e <= target:
-            return Budget(target, e, params.min_scale, fit.kinds, skip), plan
+            return fit.budget(e, params.min_scale, skip), plan
     scale, plan, e, _ = fit.shrink(0.1, skip)
-    return Budget(target, e, scale, fit.kinds, skip), plan
+    return fit.budget(e, scale, skip), plan

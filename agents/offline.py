@@ -164,7 +164,8 @@ class _Session(PageMaker):
     def __init__(self, backend: OfflineBackend, cat: Catalog, plan: Plan, task: AgentTask, tools: "ToolBox",
                  out: SessionOutcome):
         super().__init__(cat, plan, backend.params, tools, out, scale=backend.scale,
-                         dropped_kinds=backend.dropped_kinds, sheets=backend.sheets)
+                         dropped_kinds=backend.dropped_kinds, sheets=backend.sheets,
+                         max_listed=backend.budget.max_listed if backend.budget else None)
         self.dropped_topics = backend.dropped_topics
         self.figure_plan = backend.figures(tools)
         self.figure_params = backend.figure_params

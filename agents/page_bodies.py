@@ -3,10 +3,11 @@ plan and what the agent knows of the wiki, every quote read through the ToolBox.
 
 * a **document page** names its collections, links the topics its defined terms and key passages
   belong to, lists dates near its start, quotes its opening and one short passage per major
-  heading, and links the topic pages that quote it;
+  heading, and links the topic pages of its subjects (whether they quote it or only list or count it);
 * a **collection page** lists its members;
-* a **topic page** quotes the topic from each covered document the quote plan grants, names the
-  other documents that have it, and links related topics.
+* a **topic page** quotes the topic from each covered document the quote plan grants, links the
+  other documents that have it (under the size budget, the first few, and counts the rest: their
+  pages link it), and links related topics.
 """
 
 from __future__ import annotations
@@ -77,10 +78,11 @@ class PageMaker:
 
     def __init__(self, cat: Catalog, plan: Plan, params: OfflineParams, tools: "ToolBox", out: SessionOutcome, *,
                  scale: float = 1.0, dropped_kinds: frozenset[str] = frozenset(),
-                 sheets: dict[str, FactSheet] | None = None):
+                 sheets: dict[str, FactSheet] | None = None, max_listed: int | None = None):
         self.cat, self.plan, self.p, self.tools, self.out = cat, plan, params, tools, out
         self.scale = scale
         self.dropped_kinds = dropped_kinds
+        self.max_listed = max_listed     # a topic page links this many of the documents it does not quote (None: all)
         self.known = Known()
         self._titles: dict[str, str] = {}
         self._sheets: dict[str, FactSheet] = {} if sheets is None else sheets   # shared by a build's sessions
@@ -262,8 +264,9 @@ class PageMaker:
             parts += facts + self._key_passages(doc_id, outline, passages_budget(self.p, self.scale, budget, spent))
         else:
             parts += self._dates_and_opening(doc_id, outline, budget) + self._key_passages(doc_id, outline, budget)
+        has = {t.slug for t in self.cat.topics if doc_id in t.spans}     # quoted there, or listed or counted in "Also in"
         topics = [(slug, info) for slug, info in sorted(self.known.pages.items())
-                  if info.get("type") == "topic" and doc_id in self.sources_of(slug)]
+                  if info.get("type") == "topic" and (slug in has or doc_id in self.sources_of(slug))]
         if topics:
             parts.append("Topics: " + ", ".join(self.link(slug, info.get("title") or slug)
                                                 for slug, info in topics) + ".")
@@ -340,8 +343,10 @@ class PageMaker:
             return None
         parts = list(sections)
         rest = [d for d in docs if d not in quoted]
-        if rest:
-            parts.append("Also in " + ", ".join(f"[[{doc_slug(d)}]]" for d in rest) + ".")
+        if rest:        # under the size budget the list is cut: their pages link this one (a topic slug is shorter)
+            listed = rest[:self.max_listed]
+            more = f" and {len(rest) - len(listed)} other documents" if len(listed) < len(rest) else ""
+            parts.append("Also in " + ", ".join(f"[[{doc_slug(d)}]]" for d in listed) + more + ".")
         rel = [o for o in related(t, self.cat.topics, k=12) if self.known.has(o.slug)][:self.p.related]
         if rel:
             parts.append("Related: " + ", ".join(self.link(o.slug, o.title) for o in rel) + ".")

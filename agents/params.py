@@ -67,6 +67,8 @@ class OfflineParams:
     max_key_passages: int = 20     # key passages quoted on a document page, at most
     key_passage_chars: int = 300   # one key passage's cap
     max_title: int = 100           # a page title or link label, at most
+    max_listed: int = 10           # under the size budget, a topic page links this many of the documents it does not
+                                   # quote and counts the rest
     related: int = 3               # related topics listed at the end of a topic page
     # Quote budgets, relative to each document's size: the wiki stays far below the corpus.
     topic_fraction: float = 0.13   # of a document's characters, spent on citing it across all topic pages

@@ -5,13 +5,14 @@ named by boilerplate. The product code has no acme vocabulary; these names are o
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 
 from wikigen.agents.catalog import catalog_from_data
+from wikigen.agents.params import OfflineParams
 from wikigen.agents.orchestrate import BuildConfig, build
-from wikigen.core.slugs import doc_slug
 from wikigen.wiki.store import Wiki
 
 ACME = Path(__file__).resolve().parent.parent / "corpora" / "acme"
@@ -33,34 +34,43 @@ def topics(acme_wiki):
 
 
 @pytest.fixture(scope="module")
+def documents(acme_wiki):
+    return [p for p in Wiki.open(acme_wiki).pages() if p.type == "document"]
+
+
+def _cited(page, documents):
+    """The documents a topic page quotes or links ("Also in ..."), and those whose pages link it."""
+    return set(page.sources) | {d.sources[0] for d in documents if page.slug in d.links() or d.slug in page.links()}
+
+
+@pytest.fixture(scope="module")
 def catalog(acme_wiki):
     cached = sorted((acme_wiki / ".wikigen" / "cache").glob("catalog-*.json"))
     assert len(cached) == 1
     return catalog_from_data(json.loads(cached[0].read_text(encoding="utf-8"))["catalog"])
 
 
-_DOCS = [str(p.relative_to(ACME).with_suffix("")) for p in ACME.rglob("*") if p.is_file()]
 
 
 def _named(topics, word):
     return [p for p in topics if word in p.title.lower() or any(word in a.lower() for a in p.aliases)]
 
 
-def test_one_governing_law_page_with_its_wordings(topics):
+def test_one_governing_law_page_with_its_wordings(topics, documents):
     law = _named(topics, "governing law")
     assert len(law) == 1, [p.title for p in law]
     page = law[0]
     assert page.title == "Governing Law"
     names = {a.lower() for a in page.aliases}
     assert "applicable law" in names                             # contracts/nda-orrin-metals: "6. Applicable law"
-    cited = set(page.sources) | {d for d in _DOCS if doc_slug(d) in page.links()}     # quoted or "Also in"
+    cited = _cited(page, documents)
     assert {"contracts/nda-orrin-metals", "contracts/nda-meridian-rail", "contracts/msa-brightline-logistics"} <= cited
     assert len(cited) >= 8 and len(page.sources) >= 2
     others = [p.title for p in topics if p is not page and "applicable law" in p.title.lower()]
     assert others == []
 
 
-def test_insurance_and_renewal(topics, catalog):
+def test_insurance_and_renewal(topics, documents, catalog):
     assert _named(topics, "renewal")                      # a page on the term, "Term and Renewal" among its names
     insurance = [t for t in catalog.topics if "insurance" in t.title.lower()]
     assert insurance and len(insurance[0].spans) >= 3
@@ -69,7 +79,7 @@ def test_insurance_and_renewal(topics, catalog):
     # ranks before structural headings that head something different in each, so insurance has its page
     page = [p for p in topics if p.title == insurance[0].title]
     assert page, [p.title for p in topics]
-    cited = set(page[0].sources) | {d for d in _DOCS if doc_slug(d) in page[0].links()}     # quoted or "Also in"
+    cited = _cited(page[0], documents)
     assert cited == set(insurance[0].spans) and len(page[0].sources) >= 2
     rank = {t.title: n for n, t in enumerate(catalog.topics)}
     assert all(rank["Insurance"] < rank[h] for h in ("Purpose", "Scope", "Background") if h in rank)
@@ -85,3 +95,25 @@ def test_topic_slugs_read_as_their_titles(topics):
     for p in topics:
         assert p.slug.startswith("topic-")
         assert slugify(p.title)[:20].strip("-") in p.slug, (p.slug, p.title)
+
+
+def test_a_topic_page_under_the_size_budget_lists_a_few_of_the_documents_it_does_not_quote(topics, documents,
+                                                                                          catalog):
+    """The acme build is under size pressure (it drops topics), so a topic page links at most max_listed of the
+    documents that have its subject but no quote on it and counts the rest; their pages link the topic once
+    their agent knows the page (a revision in a later session)."""
+    cap = OfflineParams().max_listed
+    by_slug = {t.slug: t for t in catalog.topics}
+    have_page = {d.sources[0]: d.slug for d in documents}
+    seen = 0
+    for page in topics:
+        t = by_slug[page.slug]
+        unquoted = [d for d in t.doc_ids if d in have_page and d not in page.sources]
+        listed = {d for d in unquoted if have_page[d] in page.links()}
+        m = re.search(r"and (\d+) other documents\.", page.body)
+        assert len(listed) == min(cap, len(unquoted)), page.slug
+        assert (int(m.group(1)) if m else 0) == len(unquoted) - len(listed), page.slug
+        linking = {d.sources[0] for d in documents if page.slug in d.links()}
+        assert linking - set(page.sources) <= set(unquoted)
+        seen += len(unquoted)
+    assert seen > 0

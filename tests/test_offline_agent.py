@@ -220,11 +220,13 @@ def test_size_budget_drops_weak_collections_then_shrinks_quotes(setup):
     chars = index.corpus_chars
     roomy, plan = plan_budget(cat, chars, OfflineParams(target_ratio=10.0))
     assert roomy.scale == 1.0 and not roomy.dropped_kinds and not roomy.dropped_topics
+    assert roomy.max_listed is None                                     # topic pages link every document they name
     assert plan == quote_plan(cat)
     assert roomy.estimate == estimate_chars(cat, plan, 1.0, frozenset())
     tight_params = OfflineParams(target_ratio=0.01)
     tight, tight_plan = plan_budget(cat, chars, tight_params)
-    assert tight.dropped_kinds == frozenset(weak_collections(cat))     # pages without quotes go first
+    assert tight.max_listed == tight_params.max_listed                 # long lists of links go first,
+    assert tight.dropped_kinds == frozenset(weak_collections(cat))     # then pages without quotes
     assert tight.scale < tight_params.min_scale and tight.estimate < roomy.estimate
     assert sum(tight_plan.values()) <= sum(plan.values())
     assert plan_budget(cat, chars, tight_params) == (tight, tight_plan)         # deterministic
