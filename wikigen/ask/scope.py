@@ -28,6 +28,7 @@ class Scope:
     doc_ids: list[str] = field(default_factory=list)
     removed: set[str] = field(default_factory=set)   # query terms that named the scope
     phrase: list[str] = field(default_factory=list)  # for a collection: the title phrase the question used
+    rare: set[str] = field(default_factory=set)      # for documents: the identifying words that named them
 
     def to_dict(self) -> dict:
         return {"kind": self.kind, "pages": self.pages, "docs": len(self.doc_ids)}
@@ -46,6 +47,7 @@ class DocCandidate(NamedTuple):
     score: float         # the page's search score for the question (0 when found by a rare word only)
     slug: str
     named_by: set[str]   # the question's terms that named it
+    rare: set[str]       # ... of which the words that identify it (in at most rare_df pages' identity text)
 
 
 class CollectionCandidate(NamedTuple):
@@ -110,9 +112,16 @@ class ScopeResolver:
             self._head_postings.setdefault(t, []).append(p.slug)
 
     def resolve(self, question: str, hits) -> Scope:
-        """The scope of a question, given the page hits for it: documents first, else a collection."""
+        """The scope of a question, given the page hits for it: documents first, else a collection; but a
+        collection the question names by a phrase wins over documents it names only by scattered title words."""
         q_seq = terms(question)
-        return self._document_scope(question, set(q_seq), hits) or self._collection_scope(q_seq, hits) or Scope("")
+        docs = self._document_scope(question, set(q_seq), hits)
+        if docs is not None and not self._title_words_only(docs, q_seq):
+            return docs
+        coll = self._collection_scope(q_seq, hits)
+        if docs is not None and (coll is None or not coll.phrase):
+            return docs
+        return coll or Scope("")
 
     # --- documents -------------------------------------------------------------------------------
 
@@ -135,8 +144,23 @@ class ScopeResolver:
             whole_title = share >= 0.99 and len(matched) >= 3 and slug not in self._shared_title
             if len(rare) >= 2 or (rare and share >= 0.5) or whole_title:
                 strength = 2 * share + sum(math.log(n_docs / self._head_df.get(t, 1)) for t in rare)
-                out.append(DocCandidate(strength, score_of.get(slug, 0.0), slug, matched | rare))
+                named = matched | rare
+                out.append(DocCandidate(strength, score_of.get(slug, 0.0), slug, named,
+                                        {t for t in named if self._head_df.get(t, 0) <= rare_df}))
         return out
+
+    def _title_words_only(self, docs: Scope, q_seq: list[str]) -> bool:
+        """Whether documents were named by their titles' common words alone (no party, no identifying word),
+        none said as a phrase: "Which of the Reseller agreements contain a license grant?" holds every word of
+        one member's title, "License Agreement - Reseller Agreement", and names the collection "Reseller
+        agreements" (cuad-dev: 1 dev and 5 holdout aggregate questions were scoped to that one member)."""
+        return not docs.rare and not any(self._says_title(s, q_seq) for s in docs.pages)
+
+    def _says_title(self, slug: str, q_seq: list[str]) -> bool:
+        """Whether the question says the page's title (or an alias) as a phrase."""
+        page = self.pages.get(slug)
+        names = [page.title or "", *(page.aliases or [])] if page is not None else []
+        return any(_phrase_in(terms(n), q_seq) for n in names)
 
     def _document_scope(self, question: str, q_set: set[str], hits) -> Scope | None:
         cands = self._document_candidates(question, q_set, hits)
@@ -152,7 +176,8 @@ class ScopeResolver:
             removed |= c.named_by | self.page_index.title_terms(c.slug)
         if not docs:
             return None
-        return Scope("document", [c.slug for c in chosen], list(dict.fromkeys(docs)), removed & q_set)
+        return Scope("document", [c.slug for c in chosen], list(dict.fromkeys(docs)), removed & q_set,
+                     rare={t for c in chosen for t in c.rare})
 
     # --- collections -----------------------------------------------------------------------------
 
