@@ -4,11 +4,9 @@ question naming the member's parties, or saying its title as a phrase, still nam
 
 import pytest
 
-from wikigen.ask.retrieval import Answerer
-from wikigen.search.index import CorpusIndex
+from tests.ask_helpers import answerer_over
 from wikigen.wiki.markup import Quote, format_quote
 from wikigen.wiki.page import Page
-from wikigen.wiki.store import Wiki
 
 DOCS = {
     "resellers/acme-zeta": ("LICENSE AGREEMENT - RESELLER AGREEMENT\n\nThis agreement is made between ACME LTD and "
@@ -34,13 +32,6 @@ def _slug(doc: str) -> str:
 @pytest.fixture(scope="module")
 def answerer(tmp_path_factory):
     root = tmp_path_factory.mktemp("kind-words")
-    corpus = root / "corpus"
-    for d, t in DOCS.items():
-        p = corpus / f"{d}.txt"
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(t, encoding="utf-8")
-    idx, _ = CorpusIndex.build(corpus, root / "index")
-    wiki = Wiki.create(root / "wiki", idx, max_ratio=10.0)
     resellers = [d for d in DOCS if d.startswith("resellers/")]
     pages = []
     for d, text in DOCS.items():
@@ -54,9 +45,7 @@ def answerer(tmp_path_factory):
                       type="collection", sources=resellers, body="".join(f"- [[{_slug(d)}]]\n" for d in resellers)))
     pages.append(Page(slug="kind-nda", title="Non-disclosure agreements", owner="agent-1", description="1 document.",
                       type="collection", sources=["nda/delta-echo"], body="- [[doc-nda-delta-echo]]\n"))
-    for p in pages:
-        wiki.write(p, agent="agent-1", session=1)
-    return Answerer.open(root / "wiki")
+    return answerer_over(root, DOCS, pages)
 
 
 def test_a_kind_holding_a_members_title_words_scopes_to_the_kind(answerer):

@@ -4,24 +4,15 @@ question naming a document's parties is still scoped to that document."""
 
 import pytest
 
+from tests.ask_helpers import answerer_over
 from tests.test_answer import DOCS, _q, _slug
-from wikigen.ask.retrieval import Answerer
-from wikigen.search.index import CorpusIndex
 from wikigen.wiki.markup import format_quote
 from wikigen.wiki.page import Page
-from wikigen.wiki.store import Wiki
 
 
 @pytest.fixture(scope="module")
 def answerer(tmp_path_factory):
     root = tmp_path_factory.mktemp("shared-titles")
-    corpus = root / "corpus"
-    for d, t in DOCS.items():
-        p = corpus / f"{d}.txt"
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_bytes(t.encode("utf-8"))
-    idx, _ = CorpusIndex.build(corpus, root / "index")
-    wiki = Wiki.create(root / "wiki", idx, max_ratio=10.0)
     pages = []
     for doc, title, desc, opening in [
         ("supply/alpha-supply", "MASTER SUPPLY AGREEMENT", "Between ALPHA WIDGETS LTD and ZENITH FOODS PLC.",
@@ -39,9 +30,7 @@ def answerer(tmp_path_factory):
                       body="- [[doc-supply-alpha-supply]]\n- [[doc-supply-beta-supply]]\n"))
     pages.append(Page(slug="kind-nda", title="Non-disclosure agreements", owner="agent-1", description="1 document.",
                       type="collection", sources=["nda/gamma-nda"], body="- [[doc-nda-gamma-nda]]\n"))
-    for p in pages:
-        wiki.write(p, agent="agent-1", session=1)
-    return Answerer.open(root / "wiki")
+    return answerer_over(root, DOCS, pages)
 
 
 def test_a_shared_title_scopes_to_the_collection(answerer):
