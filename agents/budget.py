@@ -242,8 +242,8 @@ def plan_budget(cat: Catalog, corpus_chars: int, params: OfflineParams = Offline
     """The largest quote plan whose wiki is expected within params.target_ratio x corpus_chars. Under
     pressure, in this order: topic pages link at most params.max_listed of the documents they do not quote
     and count the rest (a doc slug can run to 80 characters; those documents' pages link the topic), weak
-    collections go (they carry no quote), quotes shrink down to min_scale, then the least supported topics go (the catalog's last first, at most its weaker half), then quotes
-    shrink further. `reserve` characters of the target are kept for other pages (figure pages)."""
+    collections go (they carry no quote), quotes shrink down to min_scale, then the least supported topics
+    go (the catalog's last first, at most its weaker half), then quotes shrink further. `reserve` characters of the target are kept for other pages (figure pages)."""
     if params.target_ratio is None:
         raise ValueError("plan_budget needs a target_ratio (without one, quote_plan alone is the plan)")
     target = max(0, target_chars(params, corpus_chars, corpus_tokens) - reserve)
