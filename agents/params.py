@@ -88,6 +88,6 @@ class OfflineParams:
     # much of a quote's cap a quote fills on average (quote_fill), log.md per agent and session (log_cost).
     page_cost: int = 190
     quote_cost: int = 34
-    quote_fill: float = 0.8
+    quote_fill: float = 1.0
     log_cost: int = 260
     wiki_chars_per_token: float = 3.3   # wiki pages' characters a token (slugs, links and quote headers split finely)

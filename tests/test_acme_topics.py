@@ -117,3 +117,19 @@ def test_a_topic_page_under_the_size_budget_lists_a_few_of_the_documents_it_does
         assert linking - set(page.sources) <= set(unquoted)
         seen += len(unquoted)
     assert seen > 0
+
+
+def test_no_quote_ends_mid_sentence(acme_wiki):
+    """Every quote of the build ends where its source's sentence or clause ends, or where a source line ends
+    (a heading, a list item, a table row): a quote never stops at a comma or mid-phrase (issue 12, item 6)."""
+    from wikigen.search.sources import open_wiki
+
+    wiki = open_wiki(acme_wiki)
+    cut = []
+    for page in wiki.pages():
+        for q in page.quotes():
+            text = wiki.sources.texts.text(q.doc_id)
+            after = text[q.end:q.end + 1]
+            if q.text.rstrip()[-1] not in ".;:!?)\"'\u201d\u2019" and after not in ("", "\n"):
+                cut.append(f"{page.slug}: ...{q.text[-50:]!r} then {text[q.end:q.end + 30]!r}")
+    assert not cut, "\n".join(cut)

@@ -1,6 +1,6 @@
 """wikigen.core.sentences: the one sentence-boundary rule used by passages, quotes and answers."""
 
-from wikigen.core.sentences import SENTENCE, boundaries, cap_span, sentence_span, sentences
+from wikigen.core.sentences import LONGEST_SENTENCE, SENTENCE, boundaries, cap_span, sentence_span, sentences
 
 
 def test_sentences_are_whole_and_short_pieces_join_the_next():
@@ -94,3 +94,26 @@ def test_a_capped_definition_or_quote_is_not_cut_mid_sentence():
     assert text[s:e].endswith("substantially all of its assets.")      # the whole definition, not "a Person,"
     quoted = 'The Licensee said: "We accept the terms, e.g. the fees." Then it signed.'
     assert _split(quoted) == ['The Licensee said: "We accept the terms, e.g. the fees."', "Then it signed."]
+
+
+def test_a_short_cap_runs_on_to_the_end_of_a_long_legal_sentence():
+    clause = ("Section 19. Entire Agreement. This Agreement, including schedules and exhibits hereto, which are "
+              "integral parts hereof and incorporated as though set forth in full, constitutes the entire "
+              "agreement between the parties pertaining to the subject matter hereof, superseding any and all "
+              "prior or contemporaneous oral or prior written agreements, proposals, letters of intent and "
+              "understandings, and cannot be modified, changed, waived or terminated except by a writing which "
+              "is signed by both parties, and no course of dealing, usage of trade or course of performance "
+              "shall be relevant to explain or supplement any term expressed in this Agreement. ")
+    text = clause + "Section 20. Notices. All notices shall be in writing."
+    assert 600 < len(clause) < LONGEST_SENTENCE
+    s, e = cap_span(text, 0, len(text), 150)
+    assert text[s:e] == clause.strip()                       # not "... as though set forth in full,"
+    s, e = sentence_span(text, text.index("entire agreement"), text.index("entire agreement") + 16, 150)
+    assert text[s:e].endswith("expressed in this Agreement.")
+
+
+def test_a_sentence_longer_than_the_longest_is_cut_at_a_clause_end():
+    text = "The Supplier shall deliver " + "; ".join(f"item {i} of the goods listed in the schedule" for i in range(40)) + "."
+    assert len(text) > LONGEST_SENTENCE
+    s, e = cap_span(text, 0, len(text), 150)
+    assert text[s:e].endswith(";") and e - s <= 150
