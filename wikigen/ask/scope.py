@@ -16,6 +16,7 @@ from typing import NamedTuple, Sequence
 
 from wikigen.ask.page_index import PageIndex, terms
 from wikigen.ask.params import DEFAULT_PARAMS, RetrievalParams
+from wikigen.ask.periods import SeriesResolver
 
 WORD = re.compile(r"\w+", re.UNICODE)
 _AGGREGATE = re.compile(r"\b(which|list|how many|all|every|each|across|any)\b|어떤|어느|모든|몇|목록|전부", re.I)
@@ -93,6 +94,7 @@ class ScopeResolver:
             for t in set().union(*[set(terms(n)) for n in [p.title or "", *(p.aliases or [])]]):
                 cdf[t] = cdf.get(t, 0) + 1
         self._coll_generic = {t for t, n in cdf.items() if len(colls) >= 4 and n >= len(colls) / 2}
+        self.series = SeriesResolver(known_docs, index.texts.text)
 
     def _add_document_page(self, index, p) -> None:
         for d in p.sources or []:
@@ -118,6 +120,8 @@ class ScopeResolver:
         docs = self._document_scope(question, set(q_seq), hits)
         if docs is not None and not self._title_words_only(docs, q_seq):
             return docs
+        if docs is None and (series := self._series_scope(question)) is not None:
+            return series
         coll = self._collection_scope(q_seq, hits)
         if docs is not None and (coll is None or not coll.phrase):
             return docs
@@ -178,6 +182,19 @@ class ScopeResolver:
             return None
         return Scope("document", [c.slug for c in chosen], list(dict.fromkeys(docs)), removed & q_set,
                      rare={t for c in chosen for t in c.rare})
+
+    def _series_scope(self, question: str) -> Scope | None:
+        """Documents of a series named by a name and a quarter, or "the latest" (wikigen.ask.periods). The
+        names are the question's capitalised words after its first."""
+        names = [w for w in WORD.findall(question)[1:] if not w.islower()]
+        found = self.series.resolve(question, names)
+        if found is None:
+            return None
+        doc_ids, named_by = found
+        if len(doc_ids) > self.params.max_doc_scope:
+            return None
+        pages = [self.doc_page_of[d] for d in doc_ids if d in self.doc_page_of]
+        return Scope("document", pages, doc_ids, named_by, rare=named_by)
 
     # --- collections -----------------------------------------------------------------------------
 

@@ -1,0 +1,70 @@
+"""Series of periodic documents: the quarter a document reports on (from its own labels, no calendar), and a
+question naming a member by a name and a quarter, or "the latest", scoped to that member."""
+
+import pytest
+
+from tests.ask_helpers import answerer_over
+from wikigen.ask.periods import SeriesResolver, own_quarter, quarter_labels
+from wikigen.wiki.markup import Quote, format_quote
+from wikigen.wiki.page import Page
+
+
+def _report(company: str, own: str, prior: str, body: str) -> str:
+    """A quarterly report: its own quarter in every footer, last year's quarter as the comparison column."""
+    pages = [f"{company} | {own} Form 10-Q | {i}\n{body} Revenue for {own} rose from {prior}.\n" for i in range(1, 5)]
+    return f"QUARTERLY REPORT\n\n{company} Corporation reports on the quarter.\n\n" + "\n".join(pages)
+
+
+DOCS = {
+    "north-a": _report("Northwind", "Q1 2023", "Q1 2022", "Northwind sells lamps. Its gross margin was 41%."),
+    "north-b": _report("Northwind", "Q2 2023", "Q2 2022", "Northwind sells lamps. Its gross margin was 44%."),
+    "orbit-a": _report("Orbitex", "Q1 2023", "Q1 2022", "Orbitex builds satellites. Its gross margin was 30%."),
+    "orbit-b": _report("Orbitex", "Q2 2023", "Q2 2022", "Orbitex builds satellites. Its gross margin was 33%."),
+}
+
+
+def test_labels_in_english_and_korean():
+    text = "In the second quarter of fiscal 2023, against Q2 2022 and 2024 Q1; 2023년 2분기 실적"
+    assert quarter_labels(text) == {(2023, 2): 2, (2022, 2): 1, (2024, 1): 1}
+
+
+def test_a_report_names_its_own_quarter_latest_among_the_frequent_ones():
+    text = ("Q2 2022 revenue " * 50) + ("Q2 2023 revenue " * 40) + "We expect Q3 2023 to be better. " * 3
+    assert own_quarter(text) == (2023, 2)      # last year's column is more frequent; a forecast is rare
+    assert own_quarter("A contract with no quarter in it.") is None
+
+
+def test_series_members_named_by_name_and_quarter_or_latest():
+    series = SeriesResolver(DOCS, DOCS.__getitem__)
+    docs, named = series.resolve("What was Orbitex's gross margin in Q1 2023?", ["Orbitex", "Q1"])
+    assert docs == ["orbit-a"] and {"orbitex", "q1", "2023"} <= named
+    assert series.resolve("In Northwind's latest 10-Q, what was the gross margin?", ["Northwind"])[0] == ["north-b"]
+    assert series.resolve("What gross margins were reported for Q2 2023?", [])[0] == ["north-b", "orbit-b"]
+    # several periods: the series as a whole, not its latest member
+    assert series.resolve("How did Northwind's margin in the most recent quarter compare to previous quarters?",
+                          ["Northwind"]) is None
+    assert series.resolve("What was Northwind's gross margin?", ["Northwind"]) is None
+    assert series.resolve("What was Northwind's gross margin in Q4 2019?", ["Northwind"]) is None
+
+
+@pytest.fixture(scope="module")
+def answerer(tmp_path_factory):
+    pages = []
+    for d, text in DOCS.items():
+        opening = text.split("\n\n")[1]
+        start = text.index(opening)
+        pages.append(Page(slug=f"doc-{d}", title="QUARTERLY REPORT", owner="agent-1", description=opening,
+                          type="document", sources=[d],
+                          body=format_quote(Quote(d, start, start + len(opening), opening)) + "\n"))
+    return answerer_over(tmp_path_factory.mktemp("periods"), DOCS, pages)
+
+
+@pytest.mark.parametrize("mode", ["wiki", "wiki+search"])
+def test_ask_scopes_a_question_to_the_member_it_names(answerer, mode):
+    r = answerer.ask("What was Orbitex's gross margin in Q2 2023?", mode=mode)
+    assert r.scope["kind"] == "document" and r.scope["pages"] == ["doc-orbit-b"], r.scope
+    if mode == "wiki":
+        return      # the hand-written pages quote only each report's opening: the wiki alone has no margin
+    first = r.context[0]
+    assert {sp["doc_id"] for sp in first.spans} == {"orbit-b"}       # the scope's document first; search fills the rest
+    assert any("33%" in c.text for c in r.context if {sp["doc_id"] for sp in c.spans} == {"orbit-b"})

@@ -1,0 +1,127 @@
+"""Periods: the quarter a document reports on, and the document a question names by a name and a quarter.
+
+A periodic report names its own quarter often ("Q2 2023" in every page footer, or as a column head) and
+earlier quarters as comparisons ("Q2 2022"); the latest label it uses often is its own period, with no
+calendar arithmetic (fiscal years differ: one company's Q2 2023 ended in April, another's in July). A
+question names a member of such a series by a name ("Intel's") and a quarter ("Q2 2023") or by "the
+latest"; `SeriesResolver` finds it among the documents in which the name is frequent. A question that
+speaks of several periods ("compared to previous quarters") names the series, not one member.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Callable, Iterable, Iterator
+
+from wikigen.ask.page_index import terms
+
+_ORDINAL = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
+QUARTER = re.compile(
+    r"\bQ(?P<q1>[1-4])\s*(?:FY\s*)?(?P<y1>(?:19|20)\d\d)\b"
+    r"|\b(?P<y2>(?:19|20)\d\d)\s*Q(?P<q2>[1-4])\b"
+    r"|\b(?P<o3>first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?quarter\s+(?:of\s+)?(?:fiscal\s+(?:year\s+)?)?"
+    r"(?P<y3>(?:19|20)\d\d)\b"
+    r"|(?P<y4>(?:19|20)\d\d)\s*년\s*(?:제\s*)?(?P<q4>[1-4])\s*분기",
+    re.IGNORECASE)
+LATEST = re.compile(r"\b(?:latest|most\s+recent|newest)\b|최근|최신", re.IGNORECASE)
+# words of a question about several periods: then "the latest" is one of the periods compared, not the scope
+SEVERAL_PERIODS = re.compile(r"\b(?:quarters|periods|years|months|over\s+time|previous|prior|past|earlier|"
+                             r"compared?|comparison|versus|vs\.?|trends?)\b|이전|과거|비교|추이", re.IGNORECASE)
+MIN_OWN = 2              # a document names its own quarter at least this often ...
+OWN_SHARE = 0.2          # ... and at least this share of its most frequent label's count
+NAME_SHARE = 0.2         # a name belongs to the documents that use it at least this share of its top count
+KEEP_CHARS = 64_000_000  # a corpus up to this size is kept in memory once read; a larger one is read per name
+
+Quarter = tuple[int, int]    # (year, quarter)
+
+
+def quarter_labels(text: str) -> Counter:
+    """How often the text names each quarter, as (year, quarter)."""
+    out: Counter = Counter()
+    for m in QUARTER.finditer(text):
+        g = m.groupdict()
+        year = g["y1"] or g["y2"] or g["y3"] or g["y4"]
+        q = _ORDINAL[g["o3"].lower()] if g["o3"] else int(g["q1"] or g["q2"] or g["q4"])
+        out[(int(year), q)] += 1
+    return out
+
+
+def own_quarter(text: str) -> Quarter | None:
+    """The quarter a document reports on: the latest it names often (None when it names none often)."""
+    labels = quarter_labels(text)
+    if not labels:
+        return None
+    top = max(labels.values())
+    often = [k for k, n in labels.items() if n >= max(MIN_OWN, OWN_SHARE * top)]
+    return max(often) if often else None
+
+
+class SeriesResolver:
+    """Documents named by a name and a quarter (or "the latest"), read from the documents' own text."""
+
+    def __init__(self, doc_ids: Iterable[str], read: Callable[[str], str]):
+        self.doc_ids = sorted(doc_ids)
+        self._read = read
+        self._texts: dict[str, str] | None = None     # kept when the corpus is at most KEEP_CHARS
+        self._own: dict[str, Quarter | None] | None = None
+        self._names: dict[str, set[str]] = {}
+
+    def _each_text(self) -> Iterator[tuple[str, str]]:
+        if self._texts is not None:
+            yield from self._texts.items()
+            return
+        for d in self.doc_ids:
+            try:
+                yield d, self._read(d)
+            except (KeyError, OSError, ValueError):     # a document the index cannot give: not in any series
+                continue
+
+    def _own_quarters(self) -> dict[str, Quarter | None]:
+        if self._own is None:        # read on the first question that names a period
+            own, kept, chars = {}, {}, 0
+            for d, text in self._each_text():
+                own[d] = own_quarter(text)
+                chars += len(text)
+                if chars <= KEEP_CHARS:
+                    kept[d] = text
+            self._own = own
+            self._texts = kept if chars <= KEEP_CHARS else None
+        return self._own
+
+    def _named_by(self, name: str) -> set[str]:
+        """The documents that use a name often (all of them when it is spread evenly)."""
+        key = name.lower()
+        if key not in self._names:
+            pattern = re.compile(rf"\b{re.escape(name)}\b", re.IGNORECASE)
+            counts = {d: len(pattern.findall(t)) for d, t in self._each_text()}
+            top = max(counts.values(), default=0)
+            self._names[key] = {d for d, n in counts.items() if top and n >= NAME_SHARE * top}
+        return self._names[key]
+
+    def resolve(self, question: str, names: Iterable[str]) -> tuple[list[str], set[str]] | None:
+        """(documents, the question's terms that named them) when the question names one quarter, or the
+        latest, of documents its names narrow down to; None otherwise."""
+        asked = set(quarter_labels(question))
+        latest = not asked and bool(LATEST.search(question)) and not SEVERAL_PERIODS.search(question)
+        if len(asked) != 1 and not latest:
+            return None
+        own = self._own_quarters()
+        docs = set(own)
+        used: set[str] = set()
+        for name in names:
+            if len(name) < 2 or not name.isalpha():
+                continue
+            named = self._named_by(name)
+            if named and len(named) < len(docs) and docs & named:
+                docs &= named
+                used |= set(terms(name))
+        dated = {d: own[d] for d in docs if own.get(d)}
+        if not dated:
+            return None
+        want = next(iter(asked)) if asked else max(dated.values())
+        chosen = sorted(d for d, q in dated.items() if q == want)
+        if not chosen:
+            return None
+        period_terms = {t for m in QUARTER.finditer(question) for t in terms(m.group(0))}
+        return chosen, used | period_terms
