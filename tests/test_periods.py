@@ -68,3 +68,12 @@ def test_ask_scopes_a_question_to_the_member_it_names(answerer, mode):
     first = r.context[0]
     assert {sp["doc_id"] for sp in first.spans} == {"orbit-b"}       # the scope's document first; search fills the rest
     assert any("33%" in c.text for c in r.context if {sp["doc_id"] for sp in c.spans} == {"orbit-b"})
+
+
+def test_a_report_without_quarter_labels_reports_on_the_quarter_its_period_ends_in():
+    from wikigen.ask.periods import report_quarter
+    assert report_quarter("FORM 10-Q\nFor the quarterly period ended June 30, 2023\nNorthwind Corporation") == (2023, 2)
+    assert report_quarter("FORM 10-Q\nFor the quarterly period ended July 1, 2023\nIntel Corporation") == (2023, 2)
+    assert report_quarter("Apple | Q2 2023 Form 10-Q | 1\nFor the quarterly period ended April 1, 2023\n"
+                          "Apple | Q2 2023 Form 10-Q | 2") == (2023, 2)      # its own label, not the calendar
+    assert report_quarter("This Agreement is dated June 30, 2023 between Acme and Zeta.") is None

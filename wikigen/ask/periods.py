@@ -2,7 +2,8 @@
 
 A periodic report names its own quarter often ("Q2 2023" in every page footer, or as a column head) and
 earlier quarters as comparisons ("Q2 2022"); the latest label it uses often is its own period, with no
-calendar arithmetic (fiscal years differ: one company's Q2 2023 ended in April, another's in July). A
+calendar arithmetic (fiscal years differ: one company's Q2 2023 ended in April, another's in July); only a
+report with no such labels falls back to the calendar quarter of the period its opening says it ends. A
 question names a member of such a series by a name ("Intel's") and a quarter ("Q2 2023") or by "the
 latest"; `SeriesResolver` finds it among the documents in which the name is frequent. A question that
 speaks of several periods ("compared to previous quarters") names the series, not one member.
@@ -12,8 +13,11 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from datetime import date, timedelta
 from typing import Callable, Iterable, Iterator
 
+from wikigen.search.facts.dates import document_date
+from wikigen.search.facts.sheet import date_role
 from wikigen.ask.page_index import terms
 
 _ORDINAL = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
@@ -57,6 +61,23 @@ def own_quarter(text: str) -> Quarter | None:
     return max(often) if often else None
 
 
+def report_quarter(text: str) -> Quarter | None:
+    """The quarter a document reports on: its own quarter label (`own_quarter`), else the calendar quarter of
+    the period its opening says it ends ("for the quarterly period ended June 30, 2023"; a period ending in
+    a month's first week, as 52-53-week years do, belongs to the month before)."""
+    own = own_quarter(text)
+    if own is not None:
+        return own
+    d = document_date(text)
+    if d is None or len(d.iso) != 10 or date_role(text, d) != "period":
+        return None
+    try:
+        day = date.fromisoformat(d.iso) - timedelta(days=7)
+    except ValueError:
+        return None
+    return day.year, (day.month - 1) // 3 + 1
+
+
 class SeriesResolver:
     """Documents named by a name and a quarter (or "the latest"), read from the documents' own text."""
 
@@ -81,7 +102,7 @@ class SeriesResolver:
         if self._own is None:        # read on the first question that names a period
             own, kept, chars = {}, {}, 0
             for d, text in self._each_text():
-                own[d] = own_quarter(text)
+                own[d] = report_quarter(text)
                 chars += len(text)
                 if chars <= KEEP_CHARS:
                     kept[d] = text
