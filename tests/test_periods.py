@@ -56,6 +56,14 @@ def answerer(tmp_path_factory):
         pages.append(Page(slug=f"doc-{d}", title="QUARTERLY REPORT", owner="agent-1", description=opening,
                           type="document", sources=[d],
                           body=format_quote(Quote(d, start, start + len(opening), opening)) + "\n"))
+    lines = []
+    for d, text in DOCS.items():      # a figure page: each report's margin line
+        line = text[text.index("Its gross margin"):text.index("%.") + 2]
+        start = text.index(line)
+        lines.append(f"## [[doc-{d}]]\n\n" + format_quote(Quote(d, start, start + len(line), line)))
+    pages.append(Page(slug="figure-gross-margin", title="Gross margin", owner="agent-1", type="figure",
+                      description="Gross margin as 4 documents state it", sources=sorted(DOCS),
+                      body="\n\n".join(lines) + "\n"))
     return answerer_over(tmp_path_factory.mktemp("periods"), DOCS, pages)
 
 
@@ -77,3 +85,9 @@ def test_a_report_without_quarter_labels_reports_on_the_quarter_its_period_ends_
     assert report_quarter("Apple | Q2 2023 Form 10-Q | 1\nFor the quarterly period ended April 1, 2023\n"
                           "Apple | Q2 2023 Form 10-Q | 2") == (2023, 2)      # its own label, not the calendar
     assert report_quarter("This Agreement is dated June 30, 2023 between Acme and Zeta.") is None
+
+
+def test_a_named_reports_figure_line_comes_with_the_search_passages(answerer):
+    r = answerer.ask("What was Orbitex's gross margin in Q2 2023?", mode="wiki+search")
+    lines = [c for c in r.context if c.ref == "figure-gross-margin"]
+    assert [sp["doc_id"] for c in lines for sp in c.spans] == ["orbit-b"], [c.ref for c in r.context]

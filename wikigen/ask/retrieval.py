@@ -113,6 +113,7 @@ class Answerer:
         self.dense = dense
         self.params = params
         self.pages = {p.slug: p for p in pages}
+        self.figure_slugs = [p.slug for p in pages if p.type == "figure"]   # a labelled figure across documents
         self.page_index = page_index or PageIndex.build(list(pages), cache_dir=cache_dir)
         self.counter = counter or default_counter()
         self.known_docs = {d.doc_id for d in index.documents()}
@@ -225,14 +226,18 @@ class Answerer:
                 cb.add(u)
 
     def _fill_scoped(self, cb: ContextBuilder, query: str, hits, scope: Scope, k: int) -> None:
-        """wiki+search inside a scope: topic quotes first (within a share of the budget), then each
-        in-scope document's best unit not already covered, then second-best, ..., then the other quotes."""
+        """wiki+search inside a scope: topic quotes first (in turn with the documents' lines on figure pages, when
+        the scope names a few documents), within a share of the budget; then each in-scope document's best unit
+        not already covered, then second-best, ..., then the other quotes."""
         p = self.params
         many = len(scope.doc_ids) > p.max_doc_scope
         # only topics the query names well (title/alias) speak for a clause inside a scope
         q_set = set(terms(query))
         named = [h for h in hits if h.type != "topic" or self.page_index.title_match(h.slug, q_set)[0] >= 0.5]
         quotes = self.candidates.topic_quotes(query, named, scope, extra_slugs=self._linked_slugs(hits, scope))
+        if p.doc_figure_rows and not many and self.figure_slugs:
+            quotes = interleave(quotes, self.candidates.quotes(query, 400, slugs=self.figure_slugs,
+                                                               doc_ids=scope.doc_ids))
         if p.wiki_gate_scoped:
             quotes = self.candidates.earned(query, quotes, k)
         quote_cap = int(cb.budget * (p.scoped_quote_share if many else p.doc_quote_share))
