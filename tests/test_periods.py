@@ -39,6 +39,10 @@ def test_series_members_named_by_name_and_quarter_or_latest():
     docs, named = series.resolve("What was Orbitex's gross margin in Q1 2023?", ["Orbitex", "Q1"])
     assert docs == ["orbit-a"] and {"orbitex", "q1", "2023"} <= named
     assert series.resolve("In Northwind's latest 10-Q, what was the gross margin?", ["Northwind"])[0] == ["north-b"]
+    assert series.resolve("What margin did Northwind report in its latest filing, and how does it compare to "
+                          "Orbitex's?", ["Northwind", "Orbitex"])[0] == ["north-b", "orbit-b"]    # each name's latest
+    assert series.resolve("What margin did Northwind report in its latest filing, and how does it compare to "
+                          "the industry's?", ["Northwind"])[0] == ["north-b"]
     assert series.resolve("What gross margins were reported for Q2 2023?", [])[0] == ["north-b", "orbit-b"]
     # several periods: the series as a whole, not its latest member
     assert series.resolve("How did Northwind's margin in the most recent quarter compare to previous quarters?",

@@ -30,8 +30,9 @@ QUARTER = re.compile(
     re.IGNORECASE)
 LATEST = re.compile(r"\b(?:latest|most\s+recent|newest)\b|최근|최신", re.IGNORECASE)
 # words of a question about several periods: then "the latest" is one of the periods compared, not the scope
+# ("compare" alone is no such word: "how does the tax rate compare to the statutory rate")
 SEVERAL_PERIODS = re.compile(r"\b(?:quarters|periods|years|months|over\s+time|previous|prior|past|earlier|"
-                             r"compared?|comparison|versus|vs\.?|trends?)\b|이전|과거|비교|추이", re.IGNORECASE)
+                             r"trends?)\b|이전|과거|추이", re.IGNORECASE)
 MIN_OWN = 2              # a document names its own quarter at least this often ...
 OWN_SHARE = 0.2          # ... and at least this share of its most frequent label's count
 NAME_SHARE = 0.2         # a name belongs to the documents that use it at least this share of its top count
@@ -128,21 +129,27 @@ class SeriesResolver:
         if len(asked) != 1 and not latest:
             return None
         own = self._own_quarters()
-        docs = set(own)
+        groups: list[set[str]] = []      # the documents each name (or names used together) narrow to
         used: set[str] = set()
         for name in names:
             if len(name) < 2 or not name.isalpha():
                 continue
             named = self._named_by(name)
-            if named and len(named) < len(docs) and docs & named:
-                docs &= named
-                used |= set(terms(name))
-        dated = {d: own[d] for d in docs if own.get(d)}
-        if not dated:
-            return None
-        want = next(iter(asked)) if asked else max(dated.values())
-        chosen = sorted(d for d, q in dated.items() if q == want)
+            if not named or len(named) == len(own):
+                continue
+            used |= set(terms(name))
+            at = next((i for i, g in enumerate(groups) if g & named), None)
+            if at is None:
+                groups.append(named)           # another name's documents: "Northwind's ... Orbitex's"
+            else:
+                groups[at] &= named
+        chosen: set[str] = set()
+        for docs in groups or [set(own)]:
+            dated = {d: own[d] for d in docs if own.get(d)}
+            if dated:
+                want = next(iter(asked)) if asked else max(dated.values())
+                chosen |= {d for d, q in dated.items() if q == want}
         if not chosen:
             return None
         period_terms = {t for m in QUARTER.finditer(question) for t in terms(m.group(0))}
-        return chosen, used | period_terms
+        return sorted(chosen), used | period_terms
