@@ -95,3 +95,36 @@ def test_a_named_reports_figure_line_comes_with_the_search_passages(answerer):
     r = answerer.ask("What was Orbitex's gross margin in Q2 2023?", mode="wiki+search")
     lines = [c for c in r.context if c.ref == "figure-gross-margin"]
     assert [sp["doc_id"] for c in lines for sp in c.spans] == ["orbit-b"], [c.ref for c in r.context]
+
+
+@pytest.mark.dense
+@pytest.mark.timeout(600)
+def test_a_figure_line_sharing_no_word_with_the_question_comes_by_meaning(tmp_path):
+    """The report's line 'Research and development ...' shares no word with 'spend on its laboratories': with
+    passage vectors, the scope's figure lines closest by meaning come in too."""
+    from wikigen.ask.retrieval import Answerer
+    from wikigen.search.dense.encoder import DenseUnavailable, load_encoder
+    from wikigen.search.dense.service import update_vectors
+    from wikigen.search.index import CorpusIndex
+    try:
+        load_encoder()
+    except DenseUnavailable as e:
+        pytest.skip(f"the dense model cannot run here: {e}")
+    docs = {d: t.replace("Its gross margin", "Research and development  410  380. Its gross margin")
+            for d, t in DOCS.items()}
+    pages = []
+    for d, text in docs.items():
+        line = "Research and development  410  380."
+        start = text.index(line)
+        pages.append(f"## [[doc-{d}]]\n\n" + format_quote(Quote(d, start, start + len(line), line)))
+    figure = Page(slug="figure-research-and-development", title="Research and development", owner="agent-1",
+                  type="figure", description="Research and development as 4 documents state it",
+                  sources=sorted(docs), body="\n\n".join(pages) + "\n")
+    answerer_over(tmp_path, docs, [figure])
+    assert update_vectors(CorpusIndex.open(tmp_path / "index")).ok
+    answerer = Answerer.open(tmp_path / "wiki")
+    assert answerer.dense is not None
+    r = answerer.ask("How much did Orbitex spend on its laboratories in Q2 2023?", mode="wiki+search")
+    assert r.scope["kind"] == "document"
+    lines = [c for c in r.context if c.ref == "figure-research-and-development"]
+    assert [sp["doc_id"] for c in lines for sp in c.spans] == ["orbit-b"], [c.ref for c in r.context]

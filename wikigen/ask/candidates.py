@@ -87,14 +87,17 @@ class Candidates:
             return []
         return self.quotes(query, 400, slugs=slugs, doc_ids=scope.doc_ids if scope.doc_ids else None)
 
-    def quotes_by_meaning(self, query: str, doc_ids: Sequence[str] | None = None) -> list[Unit]:
-        """Every quote of the wiki (in doc_ids, when given), closest by meaning to the query first (its
-        passage's cosine), one per document first; [] without passage vectors. Finds the quotes that share
-        no word with the question."""
+    def quotes_by_meaning(self, query: str, doc_ids: Sequence[str] | None = None,
+                          slugs: Sequence[str] | None = None) -> list[Unit]:
+        """Every quote of the wiki (in doc_ids, on the pages `slugs`, when given), closest by meaning to the
+        query first (its passage's cosine), one per document first; [] without passage vectors. Finds the
+        quotes that share no word with the question."""
         if self.dense is None:
             return []
         wanted = set(doc_ids) if doc_ids else None
-        units = [u for u in self.page_index.units if self.valid(u) and (wanted is None or u.doc_id in wanted)]
+        pages = set(slugs) if slugs is not None else None
+        units = [u for u in self.page_index.units if self.valid(u) and (wanted is None or u.doc_id in wanted)
+                 and (pages is None or u.slug in pages)]
         scores = self.dense.span_scores(query, [(u.doc_id, u.start, u.end) for u in units])
         ranked = sorted((i for i, s in enumerate(scores) if s is not None), key=lambda i: (-scores[i], i))
         return diversify([self.quote_unit(units[i]) for i in ranked])

@@ -25,9 +25,10 @@ class RetrievalParams:
     # shares of the budget that topic quotes may take
     doc_quote_share: float = 0.25       # in a scope of a few named documents
     doc_figure_rows: bool = True        # ... the topic quotes taken in turn with those documents' figure-page lines
-                                        # that match the question (sec10q-dev single 0.492 / 0.510 -> 0.559 / 0.524,
-                                        # cuad-dev single 0.816 / 0.811 -> 0.818 / 0.811; any of their quotes
-                                        # instead: cuad-dev dev single 0.808)
+                                        # that match the question, by words and by meaning (sec10q-dev single
+                                        # 0.492 / 0.510 -> 0.559 / 0.566, cuad-dev single 0.816 / 0.811 -> 0.818 /
+                                        # 0.811; by words only: 0.559 / 0.524; any of their quotes instead of figure
+                                        # lines: cuad-dev dev single 0.808)
     scoped_quote_share: float = 0.0     # in a many-document scope (quotes of well-named topics only; 0: they only fill
                                         # what the windows leave; 0.1 cost cuad-dev dev aggregate 0.488 -> 0.478)
     max_quote_share: float = 0.5        # with no scope, when search can fill the rest

@@ -236,8 +236,9 @@ class Answerer:
         named = [h for h in hits if h.type != "topic" or self.page_index.title_match(h.slug, q_set)[0] >= 0.5]
         quotes = self.candidates.topic_quotes(query, named, scope, extra_slugs=self._linked_slugs(hits, scope))
         if p.doc_figure_rows and not many and self.figure_slugs:
-            quotes = interleave(quotes, self.candidates.quotes(query, 400, slugs=self.figure_slugs,
-                                                               doc_ids=scope.doc_ids))
+            rows = interleave(self.candidates.quotes(query, 400, slugs=self.figure_slugs, doc_ids=scope.doc_ids),
+                              self.candidates.quotes_by_meaning(query, scope.doc_ids, slugs=self.figure_slugs))
+            quotes = interleave(quotes, rows)
         if p.wiki_gate_scoped:
             quotes = self.candidates.earned(query, quotes, k)
         quote_cap = int(cb.budget * (p.scoped_quote_share if many else p.doc_quote_share))
