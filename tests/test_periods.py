@@ -4,7 +4,7 @@ question naming a member by a name and a quarter, or "the latest", scoped to tha
 import pytest
 
 from tests.ask_helpers import answerer_over
-from wikigen.ask.periods import SeriesResolver, own_quarter, quarter_labels
+from wikigen.ask.periods import SeriesResolver, own_quarter, quarter_labels, question_names
 from wikigen.wiki.markup import Quote, format_quote
 from wikigen.wiki.page import Page
 
@@ -128,3 +128,19 @@ def test_a_figure_line_sharing_no_word_with_the_question_comes_by_meaning(tmp_pa
     assert r.scope["kind"] == "document"
     lines = [c for c in r.context if c.ref == "figure-research-and-development"]
     assert [sp["doc_id"] for c in lines for sp in c.spans] == ["orbit-b"], [c.ref for c in r.context]
+
+
+def test_korean_reports_named_by_company_and_quarter():
+    def report(company, own, prior):
+        return "\n".join(f"{company}의 {own} 분기보고서 {i}쪽\n{company}의 {own} 매출은 {prior} 대비 늘었다." for i in range(4))
+    docs = {"hanbit-1": report("한빛전자", "2023년 1분기", "2022년 1분기"),
+            "hanbit-2": report("한빛전자", "2023년 2분기", "2022년 2분기"),
+            "daon-2": report("다온화학", "2023년 2분기", "2022년 2분기")}
+    series = SeriesResolver(docs, docs.__getitem__)
+    for q in ("한빛전자의 2023년 2분기 보고서에서 매출은 얼마인가?", "한빛전자의 최신 보고서에서 매출은?"):
+        assert series.resolve(q, question_names(q))[0] == ["hanbit-2"], q      # the opening word is the name
+
+
+def test_question_names_are_written_like_names():
+    assert question_names("In Apple's Q1 2023 10-Q, what did R&D cost?") == ["Apple", "Q1", "2023", "10", "Q", "R", "D"]
+    assert question_names("한빛전자의 매출은?") == ["한빛전자의", "매출은"]

@@ -79,6 +79,16 @@ def report_quarter(text: str) -> Quarter | None:
     return day.year, (day.month - 1) // 3 + 1
 
 
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+def question_names(question: str) -> list[str]:
+    """The words of a question written like names: capitalised or in an uncased script (Korean), not the
+    capital a sentence opens with ("What", "In")."""
+    words = _WORD.findall(question)
+    return [w for i, w in enumerate(words) if not w.islower() and (i > 0 or w.lower() == w.upper())]
+
+
 class SeriesResolver:
     """Documents named by a name and a quarter (or "the latest"), read from the documents' own text."""
 

@@ -16,7 +16,7 @@ from typing import NamedTuple, Sequence
 
 from wikigen.ask.page_index import PageIndex, terms
 from wikigen.ask.params import DEFAULT_PARAMS, RetrievalParams
-from wikigen.ask.periods import SeriesResolver
+from wikigen.ask.periods import SeriesResolver, question_names
 
 WORD = re.compile(r"\w+", re.UNICODE)
 _AGGREGATE = re.compile(r"\b(which|list|how many|all|every|each|across|any)\b|어떤|어느|모든|몇|목록|전부", re.I)
@@ -184,10 +184,8 @@ class ScopeResolver:
                      rare={t for c in chosen for t in c.rare})
 
     def _series_scope(self, question: str) -> Scope | None:
-        """Documents of a series named by a name and a quarter, or "the latest" (wikigen.ask.periods). The
-        names are the question's capitalised words after its first."""
-        names = [w for w in WORD.findall(question)[1:] if not w.islower()]
-        found = self.series.resolve(question, names)
+        """Documents of a series named by a name and a quarter, or "the latest" (wikigen.ask.periods)."""
+        found = self.series.resolve(question, question_names(question))
         if found is None:
             return None
         doc_ids, named_by = found
