@@ -26,6 +26,9 @@ DOCS = {
 def test_labels_in_english_and_korean():
     text = "In the second quarter of fiscal 2023, against Q2 2022 and 2024 Q1; 2023년 2분기 실적"
     assert quarter_labels(text) == {(2023, 2): 2, (2022, 2): 1, (2024, 1): 1}
+    for label in ("Q3 FY2023", "Q3 fiscal 2023", "Q3 FY23", "FY23 Q3", "3Q23", "3Q 2023", "third fiscal quarter of 2023"):
+        assert quarter_labels(f"Results for {label} were strong.") == {(2023, 3): 1}, label
+    assert quarter_labels("Section 3 of the 2023 plan; Q5 2023; 23 Q3") == {}
 
 
 def test_a_report_names_its_own_quarter_latest_among_the_frequent_ones():

@@ -21,11 +21,17 @@ from wikigen.search.facts.sheet import date_role
 from wikigen.ask.page_index import terms
 
 _ORDINAL = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
+_FISCAL = r"(?:(?:FY|fiscal(?:\s+year)?)\s*)"
+_YEAR = r"'?(?:(?:19|20)\d\d)"
+# "Q2 2023", "Q2 FY2023", "Q2 fiscal 2023", "Q2 FY23", "2023 Q2", "FY23 Q2", "2Q23", "2Q 2023",
+# "second quarter of (fiscal) 2023", "second fiscal quarter of 2023", "2023년 2분기"
 QUARTER = re.compile(
-    r"\bQ(?P<q1>[1-4])\s*(?:FY\s*)?(?P<y1>(?:19|20)\d\d)\b"
-    r"|\b(?P<y2>(?:19|20)\d\d)\s*Q(?P<q2>[1-4])\b"
-    r"|\b(?P<o3>first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?quarter\s+(?:of\s+)?(?:fiscal\s+(?:year\s+)?)?"
-    r"(?P<y3>(?:19|20)\d\d)\b"
+    rf"\bQ(?P<q1>[1-4])\s*(?:{_FISCAL}?(?P<y1>{_YEAR})|FY\s*'?(?P<y1s>\d\d))\b"
+    rf"|\b{_FISCAL}?(?P<y2>(?:19|20)\d\d)\s*Q(?P<q2>[1-4])\b"
+    r"|\bFY\s*'?(?P<y2s>\d\d)\s*Q(?P<q2s>[1-4])\b"
+    r"|\b(?P<q5>[1-4])Q\s*'?(?P<y5>(?:19|20)?\d\d)\b"
+    r"|\b(?P<o3>first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?quarter\s+(?:of\s+)?"
+    rf"{_FISCAL}?(?P<y3>(?:19|20)\d\d)\b"
     r"|(?P<y4>(?:19|20)\d\d)\s*년\s*(?:제\s*)?(?P<q4>[1-4])\s*분기",
     re.IGNORECASE)
 LATEST = re.compile(r"\b(?:latest|most\s+recent|newest)\b|최근|최신", re.IGNORECASE)
@@ -46,9 +52,10 @@ def quarter_labels(text: str) -> Counter:
     out: Counter = Counter()
     for m in QUARTER.finditer(text):
         g = m.groupdict()
-        year = g["y1"] or g["y2"] or g["y3"] or g["y4"]
-        q = _ORDINAL[g["o3"].lower()] if g["o3"] else int(g["q1"] or g["q2"] or g["q4"])
-        out[(int(year), q)] += 1
+        year = next(y for k in ("y1", "y1s", "y2", "y2s", "y3", "y4", "y5") if (y := g[k]))
+        q = _ORDINAL[g["o3"].lower()] if g["o3"] else int(next(g[k] for k in ("q1", "q2", "q2s", "q4", "q5") if g[k]))
+        y = int(year.lstrip("'"))
+        out[(y + 2000 if y < 100 else y, q)] += 1
     return out
 
 
