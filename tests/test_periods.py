@@ -42,9 +42,9 @@ def test_series_members_named_by_name_and_quarter_or_latest():
     docs, named = series.resolve("What was Orbitex's gross margin in Q1 2023?", ["Orbitex", "Q1"])
     assert docs == ["orbit-a"] and {"orbitex", "q1", "2023"} <= named
     assert series.resolve("In Northwind's latest 10-Q, what was the gross margin?", ["Northwind"])[0] == ["north-b"]
-    assert series.resolve("What margin did Northwind report in its latest filing, and how does it compare to "
+    assert series.resolve("What margin did Northwind report in its latest report, and how does it compare to "
                           "Orbitex's?", ["Northwind", "Orbitex"])[0] == ["north-b", "orbit-b"]    # each name's latest
-    assert series.resolve("What margin did Northwind report in its latest filing, and how does it compare to "
+    assert series.resolve("What margin did Northwind report in its latest report, and how does it compare to "
                           "the industry's?", ["Northwind"])[0] == ["north-b"]
     assert series.resolve("What gross margins were reported for Q2 2023?", [])[0] == ["north-b", "orbit-b"]
     # several periods: the series as a whole, not its latest member
@@ -147,3 +147,9 @@ def test_korean_reports_named_by_company_and_quarter():
 def test_question_names_are_written_like_names():
     assert question_names("In Apple's Q1 2023 10-Q, what did R&D cost?") == ["Apple", "Q1", "2023", "10", "Q", "R", "D"]
     assert question_names("한빛전자의 매출은?") == ["한빛전자의", "매출은"]
+
+
+def test_the_latest_must_say_a_report():
+    series = SeriesResolver(DOCS, DOCS.__getitem__)
+    assert series.resolve("What did Northwind say in its most recent quarterly report?", ["Northwind"])[0] == ["north-b"]
+    assert series.resolve("What is the latest delivery date Northwind accepts?", ["Northwind"]) is None

@@ -42,6 +42,7 @@ SEVERAL_PERIODS = re.compile(r"\b(?:quarters|periods|years|months|over\s+time|pr
 MIN_OWN = 2              # a document names its own quarter at least this often ...
 OWN_SHARE = 0.2          # ... and at least this share of its most frequent label's count
 NAME_SHARE = 0.2         # a name belongs to the documents that use it at least this share of its top count
+HEAD_CHARS = 1500        # a report's opening, where it says what it is ("FORM 10-Q", "Quarterly Report")
 KEEP_CHARS = 64_000_000  # a corpus up to this size is kept in memory once read; a larger one is read per name
 
 Quarter = tuple[int, int]    # (year, quarter)
@@ -104,6 +105,7 @@ class SeriesResolver:
         self._read = read
         self._texts: dict[str, str] | None = None     # kept when the corpus is at most KEEP_CHARS
         self._own: dict[str, Quarter | None] | None = None
+        self._heads: dict[str, set[str]] = {}          # the terms of each report's opening
         self._names: dict[str, set[str]] = {}
 
     def _each_text(self) -> Iterator[tuple[str, str]]:
@@ -121,6 +123,8 @@ class SeriesResolver:
             own, kept, chars = {}, {}, 0
             for d, text in self._each_text():
                 own[d] = report_quarter(text)
+                if own[d] is not None:
+                    self._heads[d] = set(terms(text[:HEAD_CHARS]))
                 chars += len(text)
                 if chars <= KEEP_CHARS:
                     kept[d] = text
@@ -138,14 +142,23 @@ class SeriesResolver:
             self._names[key] = {d for d, n in counts.items() if top and n >= NAME_SHARE * top}
         return self._names[key]
 
+    def _says_report(self, after: str) -> bool:
+        """Whether the words after "the latest" say what the reports are ("10-Q", "quarterly filing", "report"):
+        a word of at least half of the reports' openings. "The latest delivery date" names no report."""
+        said = {t for w in _WORD.findall(after)[:2] for t in terms(w)}
+        reports = list(self._heads)
+        return any(2 * sum(t in self._heads[d] for d in reports) >= len(reports) for t in said) if reports else False
+
     def resolve(self, question: str, names: Iterable[str]) -> tuple[list[str], set[str]] | None:
         """(documents, the question's terms that named them) when the question names one quarter, or the
         latest, of documents its names narrow down to; None otherwise."""
         asked = set(quarter_labels(question))
-        latest = not asked and bool(LATEST.search(question)) and not SEVERAL_PERIODS.search(question)
+        latest = LATEST.search(question) if not asked and not SEVERAL_PERIODS.search(question) else None
         if len(asked) != 1 and not latest:
             return None
         own = self._own_quarters()
+        if latest and not self._says_report(question[latest.end():]):
+            return None
         groups: list[set[str]] = []      # the documents each name (or names used together) narrow to
         used: set[str] = set()
         for name in names:
