@@ -43,7 +43,7 @@ MIN_OWN = 2              # a document names its own quarter at least this often 
 OWN_SHARE = 0.2          # ... and at least this share of its most frequent label's count
 NAME_SHARE = 0.2         # a name belongs to the documents that use it at least this share of its top count
 HEAD_CHARS = 1500        # a report's opening, where it says what it is ("FORM 10-Q", "Quarterly Report")
-KEEP_CHARS = 64_000_000  # a corpus up to this size is kept in memory once read; a larger one is read per name
+KEEP_CHARS = 20_000_000  # a corpus up to this size is kept in memory once read (cuad-dev: 12.5M); a larger one is read per name
 
 Quarter = tuple[int, int]    # (year, quarter)
 
