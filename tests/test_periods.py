@@ -153,3 +153,14 @@ def test_the_latest_must_say_a_report():
     series = SeriesResolver(DOCS, DOCS.__getitem__)
     assert series.resolve("What did Northwind say in its most recent quarterly report?", ["Northwind"])[0] == ["north-b"]
     assert series.resolve("What is the latest delivery date Northwind accepts?", ["Northwind"]) is None
+
+
+def test_a_corpus_too_large_to_keep_is_read_again_per_name(monkeypatch):
+    import wikigen.ask.periods as periods
+    monkeypatch.setattr(periods, "KEEP_CHARS", 100)
+    reads = []
+    series = SeriesResolver(DOCS, lambda d: reads.append(d) or DOCS[d])
+    assert series.resolve("What was Orbitex's gross margin in Q1 2023?", ["Orbitex"])[0] == ["orbit-a"]
+    assert series._texts is None and len(reads) == 2 * len(DOCS)     # the quarters, then the name
+    assert series.resolve("And Orbitex's margin in Q2 2023?", ["Orbitex"])[0] == ["orbit-b"]
+    assert len(reads) == 2 * len(DOCS)                                 # a name once read is remembered
