@@ -87,13 +87,13 @@ def report_quarter(text: str) -> Quarter | None:
     return day.year, (day.month - 1) // 3 + 1
 
 
-_WORD = re.compile(r"\w+", re.UNICODE)
+WORD = re.compile(r"\w+", re.UNICODE)
 
 
 def question_names(question: str) -> list[str]:
     """The words of a question written like names: capitalised or in an uncased script (Korean), not the
     capital a sentence opens with ("What", "In")."""
-    words = _WORD.findall(question)
+    words = WORD.findall(question)
     return [w for i, w in enumerate(words) if not w.islower() and (i > 0 or w.lower() == w.upper())]
 
 
@@ -145,7 +145,7 @@ class SeriesResolver:
     def _says_report(self, after: str) -> bool:
         """Whether the words after "the latest" say what the reports are ("10-Q", "quarterly filing", "report"):
         a word of at least half of the reports' openings. "The latest delivery date" names no report."""
-        said = {t for w in _WORD.findall(after)[:2] for t in terms(w)}
+        said = {t for w in WORD.findall(after)[:2] for t in terms(w)}
         reports = list(self._heads)
         return any(2 * sum(t in self._heads[d] for d in reports) >= len(reports) for t in said) if reports else False
 

@@ -16,9 +16,8 @@ from typing import NamedTuple, Sequence
 
 from wikigen.ask.page_index import PageIndex, terms
 from wikigen.ask.params import DEFAULT_PARAMS, RetrievalParams
-from wikigen.ask.periods import SeriesResolver, question_names
+from wikigen.ask.periods import WORD, SeriesResolver, question_names
 
-WORD = re.compile(r"\w+", re.UNICODE)
 _AGGREGATE = re.compile(r"\b(which|list|how many|all|every|each|across|any)\b|어떤|어느|모든|몇|목록|전부", re.I)
 
 

@@ -159,10 +159,10 @@ def sentences(text: str, kinds: frozenset[str] = CLAUSE, min_chars: int = MIN_SE
 
 def cap_span(text: str, start: int, end: int, cap: int, keep_to: int = 0) -> tuple[int, int]:
     """Cap the span near `cap` chars at a sentence end: the last real one before the cap, else the first
-    one after it, as long as the span stays within max(LONGEST_SENTENCE, 2 cap + 300) chars (so a sentence
-    such as a long definition is not cut off before its fact); failing that a clause end (";", then ":")
-    the same way, else the span's own end within that length, else a comma or a space before the cap. The
-    span always keeps [start, keep_to)."""
+    one after it, as long as the span stays within max(LONGEST_SENTENCE, cap + max(300, cap)) chars (so a
+    sentence such as a long definition is not cut off before its fact); failing that a clause end (";",
+    then ":") the same way, else the span's own end within that length, else a comma or a space before the
+    cap. The span always keeps [start, keep_to)."""
     start, end = trim_span(text, start, end)
     if end - start <= cap:
         return start, end
