@@ -1,6 +1,7 @@
 """wikigen.core.sentences: the one sentence-boundary rule used by passages, quotes and answers."""
 
-from wikigen.core.sentences import LONGEST_SENTENCE, SENTENCE, boundaries, cap_span, sentence_span, sentences
+from wikigen.core.sentences import (LONGEST_SENTENCE, SENTENCE, boundaries, cap_span, heading_like, sentence_span,
+                                     sentences)
 
 
 def test_sentences_are_whole_and_short_pieces_join_the_next():
@@ -117,3 +118,34 @@ def test_a_sentence_longer_than_the_longest_is_cut_at_a_clause_end():
     assert len(text) > LONGEST_SENTENCE
     s, e = cap_span(text, 0, len(text), 150)
     assert text[s:e].endswith(";") and e - s <= 150
+
+
+def test_a_quote_never_stops_at_its_heading():
+    # cuad-dev's topic pages quoted "2. Grant of License.\n\n(a) Products." and "(i) Audit Right.": a
+    # short cap stopped at the headings' dots, before the clause they head
+    text = ("2. Grant of License.\n\n    (a) Products. Upon the terms of this Agreement, KI hereby grants to "
+            "Diplomat the right to use KI's name solely on the following products:\n\n    (1) sunglasses and "
+            "frames;\n\n    (b) Territory. The license is limited to North America.")
+    s, e = cap_span(text, 0, len(text), 150)
+    assert text[s:e].startswith("2. Grant of License.") and text[s:e].endswith("sunglasses and frames;")
+    audit = ("(b) Financial Audits. (i) Audit Right. Upon thirty (30) days prior written notice, the Audited "
+             "Party shall permit an independent accountant to examine its books. (ii) Costs. The Auditing "
+             "Party bears the cost.")
+    i = audit.index("Audit Right")
+    s, e = sentence_span(audit, i, i + len("Audit Right"), 450)
+    assert audit[s:e].endswith("to examine its books.")
+    # a sentence that carries a fact stays alone, capitalised defined terms and all
+    made = 'This Master Services Agreement is made on 1 March 2023 (the "Effective Date")\n\nBETWEEN\n\n(1) Kestrel'
+    i = made.index("1 March")
+    assert made[slice(*sentence_span(made, i, i + 12, 190))].endswith('(the "Effective Date")')
+
+
+def test_heading_like_pieces():
+    assert heading_like("11.5 Effect of Termination or Expiration: Surviving Obligations.")
+    assert heading_like("Section 11.07. Third-Party Beneficiaries.")
+    assert heading_like("(a) Products.")
+    assert not heading_like("The provisions of this Agreement are deemed severable.")
+    assert not heading_like('This Master Services Agreement is made on 1 March 2023 (the "Effective Date")')
+    assert heading_like("Date:") and heading_like("4.2") and heading_like("제5조 비밀유지")
+    assert not heading_like("해지 통지 기간은 90일로 한다.")      # short, but a sentence: Hangul is dense
+    assert not heading_like("Payment is due.")

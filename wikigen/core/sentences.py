@@ -157,18 +157,54 @@ def sentences(text: str, kinds: frozenset[str] = CLAUSE, min_chars: int = MIN_SE
     return out
 
 
+def first_body_end(text: str, start: int, end: int) -> int:
+    """Where the first sentence of text[start:end] that is not `heading_like` ends, the headings before it
+    ("2. Grant of License.", "(a) Products.") joined to it; `start` when there is none. A quote stopping
+    earlier would hold a heading and no fact."""
+    pos = start
+    for b in boundaries(text, start, end, SENTENCE):
+        if not real_end(text, b):
+            continue
+        a, e = trim_span(text, pos, b.end)
+        if not heading_like(text[a:e]):
+            return b.end
+        pos = b.next
+    return start
+
+
+_WORD = re.compile(r"[^\W\d_]{2,}")
+_ENDS_STOP = re.compile(rf"[.!?\u3002\uff01\uff1f][{CLOSERS}]*$")
+
+
+def heading_like(piece: str) -> bool:
+    """A piece with no fact of its own: no letters ("4.2"), a short line whose words are capitalised but the
+    short ones ("(i) Audit Right.", "11.5 Effect of Termination or Expiration: Surviving Obligations.",
+    "(a) Products."), or a short piece that ends
+    with no stop ("Date:", "제5조 비밀유지"). Uncased scripts are judged by the last rule alone."""
+    piece = piece.strip()
+    if not any(c.isalpha() for c in piece):
+        return True
+    words = _WORD.findall(piece)
+    later = [w for w in words[1:] if len(w) >= 4]        # a sentence's first word is capitalised anyway
+    if len(piece) <= 120 and (all(w[0].isupper() for w in later) if later
+                              else 0 < len(words) <= 2 and all(w[0].isupper() for w in words)):
+        return True
+    return len(piece) < MIN_SENTENCE and not _ENDS_STOP.search(piece)
+
+
 def cap_span(text: str, start: int, end: int, cap: int, keep_to: int = 0) -> tuple[int, int]:
     """Cap the span near `cap` chars at a sentence end: the last real one before the cap, else the first
     one after it, as long as the span stays within max(LONGEST_SENTENCE, cap + max(300, cap)) chars (so a
     sentence such as a long definition is not cut off before its fact); failing that a clause end (";",
     then ":") the same way, else the span's own end within that length, else a comma or a space before the
-    cap. The span always keeps [start, keep_to)."""
+    cap. The span always keeps [start, keep_to) and its first body sentence (`first_body_end`): a heading
+    alone is no quote."""
     start, end = trim_span(text, start, end)
     if end - start <= cap:
         return start, end
     limit = start + cap
-    floor = max(keep_to, start + cap // 4)
     over = min(end, start + max(LONGEST_SENTENCE, cap + max(300, cap)))
+    floor = max(keep_to, start + cap // 4, first_body_end(text, start, over))
     best = None
     for kinds in (SENTENCE, frozenset({"semicolon"}), frozenset({"colon"})):
         ends = [b.end for b in boundaries(text, start, limit, kinds) if b.end >= floor and real_end(text, b)]
@@ -190,7 +226,8 @@ def cap_span(text: str, start: int, end: int, cap: int, keep_to: int = 0) -> tup
 
 
 def sentence_span(text: str, s: int, e: int, cap: int) -> tuple[int, int]:
-    """The sentence(s) around text[s:e], capped at cap chars and kept containing [s, e) when possible."""
+    """The sentence(s) around text[s:e], capped at cap chars and kept containing [s, e) when possible; a
+    heading-short sentence is joined by the one after it."""
     lo = max(0, s - cap)
     left = lo
     for b in boundaries(text, lo, s):
@@ -198,7 +235,9 @@ def sentence_span(text: str, s: int, e: int, cap: int) -> tuple[int, int]:
     if left == lo and lo > 0:            # no sentence start nearby: begin at a word
         sp = text.find(" ", lo, s)
         left = sp + 1 if sp != -1 else s
-    b = next(boundaries(text, e, min(len(text), e + max(2 * cap, LONGEST_SENTENCE))), None)
+    # a heading-like sentence ("(i) Audit Right.") carries no fact: the next one joins it
+    b = next((b for b in boundaries(text, e, min(len(text), e + max(2 * cap, LONGEST_SENTENCE)))
+              if not heading_like(text[left:b.end])), None)
     right = b.end if b else min(len(text), e + cap // 2)
     left, right = trim_span(text, left, right)
     if e - left > cap:                   # the sentence starts far before the match
