@@ -413,3 +413,20 @@ def test_batch_leaves_an_earlier_results_file_whole_when_it_fails(wiki_dir, answ
     assert ask_batch(qfile, out, wiki=wiki_dir, answerer=answerer) == 2
     rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert [r["id"] for r in rows] == ["q1", "q3"] and rows[1]["question"] == "What is the liability cap?"
+
+
+def test_a_quote_on_its_own_document_page_does_not_repeat_the_document_id():
+    counter = default_counter()
+    doc = "acme-master-services-agreement-between-acme-holdings-and-beta-logistics-2023"
+    own = Unit("quote", doc, 10, 40, "Beta may audit the books yearly.", page="doc-" + doc)
+    topic = Unit("quote", doc, 50, 80, "Governed by the laws of Ontario.", page="topic-governing-law")
+    cb = ContextBuilder(counter, 1000, {"doc-" + doc: "MASTER SERVICES AGREEMENT", "topic-governing-law": "Governing Law"})
+    assert cb.add(own) and cb.add(topic)
+    items, n = cb.finish()
+    text = render_context(items)
+    assert text.count(doc) == 2                      # the page's slug and the topic quote's header
+    assert "[chars 10-40]\nBeta may audit" in text
+    assert n == counter.count(text)
+    # a context read back from its JSON finds each quote's text under either header
+    again = [ContextItem(**{k: v for k, v in i.to_dict().items() if k != "flags"}) for i in items]
+    assert [u.text for i in again for u in i.pieces()] == [own.text, topic.text]

@@ -14,6 +14,7 @@ from typing import Sequence
 
 from wikigen.ask.params import DEFAULT_PARAMS
 from wikigen.core.sentences import LINE, boundaries
+from wikigen.core.slugs import doc_slug
 from wikigen.core.tokens import TokenCounter
 from wikigen.wiki.injection import kinds_of
 from wikigen.wiki.secrets import redact
@@ -38,7 +39,11 @@ class Unit:
 
 
 def quote_header(u: Unit) -> str:
+    """A quote's header in the context. On its own document's page the page names the document, so the
+    header gives only the span (a cuad-dev document id costs about 35 tokens)."""
     label = f" {u.label}" if u.label else ""
+    if u.page == doc_slug(u.doc_id):
+        return f"[chars {u.start}-{u.end}]{label}"
     return f"[{u.doc_id} chars {u.start}-{u.end}]{label}"
 
 
@@ -46,6 +51,9 @@ def span_text_in(page_text: str, sp: dict) -> str | None:
     """The text of the quote with span sp inside a page item's rendered text (None when absent)."""
     head = f"[{sp['doc_id']} chars {sp['start']}-{sp['end']}]"
     i = page_text.find(head)
+    if i < 0:
+        head = f"[chars {sp['start']}-{sp['end']}]"
+        i = page_text.find(head)
     if i < 0:
         return None
     j = page_text.find("\n", i)
