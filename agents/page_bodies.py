@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from wikigen.agents.base import SessionOutcome
 from wikigen.agents.budget import (Plan, document_budget, facts_budget, key_passage_count, opening_cap,
                                    passages_budget)
-from wikigen.agents.catalog import Catalog, Outline, Topic
+from wikigen.agents.catalog import REACH, Catalog, Outline, Topic
 from wikigen.agents.document_facts import FACTS_CHARS, document_sheet
 from wikigen.agents.params import OfflineParams
 from wikigen.agents.topics import related
@@ -264,7 +264,8 @@ class PageMaker:
             parts += facts + self._key_passages(doc_id, outline, passages_budget(self.p, self.scale, budget, spent))
         else:
             parts += self._dates_and_opening(doc_id, outline, budget) + self._key_passages(doc_id, outline, budget)
-        has = {t.slug for t in self.cat.topics if doc_id in t.spans}     # quoted there, or listed or counted in "Also in"
+        # quoted there, or listed or counted in "Also in" (reached by its words only: when quoted there)
+        has = {t.slug for t in self.cat.topics if doc_id in t.spans and t.via.get(doc_id) != REACH}
         topics = [(slug, info) for slug, info in sorted(self.known.pages.items())
                   if info.get("type") == "topic" and (slug in has or doc_id in self.sources_of(slug))]
         if topics:

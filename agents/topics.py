@@ -35,6 +35,7 @@ from wikigen.agents.evidence import dates, defined_terms, names, ngrams, phrase_
 from wikigen.agents.headings import find_headings
 from wikigen.agents.meaning import coherence, encoder_titles, merge_topics, word_titles
 from wikigen.agents.params import DiscoveryParams
+from wikigen.agents.topic_reach import reach
 from wikigen.core.workers import Workers
 from wikigen.agents.words import HANGUL, STOPWORDS, display, norm_key, plural
 from wikigen.core.sentences import cap_span, sentence_span
@@ -409,6 +410,7 @@ def _discover(texts: dict[str, str], titles: dict[str, str], params: DiscoveryPa
                                                                    position[t.key]))]}
     _balance_scripts(order, texts)
     final = [by_key[key] for key in order["all"]]
+    reach(final, texts, ev.ngram_df, params)
     for t, slug in zip(final, unique_slugs("topic-", [t.title for t in final])):
         t.page = slug
     return Catalog(topics=final, outlines=outlines,
