@@ -359,7 +359,7 @@ class Consolidator(Mover):
         reached: set[tuple[str, str, int, int]] = set()
         for p in pages:
             for probe in dict.fromkeys([p.title, *p.aliases]):
-                for h in index.search_quotes(probe, k=PROBE_K):
+                for h in index.search_quotes(probe, k=PROBE_K, by_page=False):   # by what the quote says
                     u = h.unit
                     reached.add((u.slug, u.doc_id, u.start, u.end))
         return {(p.slug, q.doc_id, q.start, q.end) for p in self.mine() for q in p.quotes()} - reached

@@ -38,12 +38,12 @@ log = logging.getLogger(__name__)
 
 EN = "wg_en"        # simple + remove_long + lowercase + English stemmer
 CJK = "wg_cjk"      # character 1-2 grams, lowercased
-FORMAT = 1          # bump when the schema or the unit extraction changes: invalidates caches
+FORMAT = 3          # bump when the schema, the unit extraction or what is indexed changes: invalidates caches
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 
 PAGE_BOOSTS = {"title": 3.0, "aliases": 3.0, "description": 1.5, "body": 1.0, "cjk_head": 3.0, "cjk_body": 1.0}
-QUOTE_BOOSTS = {"text": 1.0, "context": 0.6, "cjk": 1.0}
+QUOTE_BOOSTS = {"text": 1.0, "context": 0.6, "about": 0.6, "cjk": 1.0, "cjk_about": 0.6}
 
 
 def cjk_analyzer() -> tantivy.TextAnalyzer:
@@ -144,7 +144,9 @@ def _quote_schema() -> tantivy.Schema:
     sb.add_integer_field("uid", stored=True, indexed=True)
     sb.add_text_field("text", stored=False, tokenizer_name=EN)
     sb.add_text_field("context", stored=False, tokenizer_name=EN)
+    sb.add_text_field("about", stored=False, tokenizer_name=EN)
     sb.add_text_field("cjk", stored=False, tokenizer_name=CJK)
+    sb.add_text_field("cjk_about", stored=False, tokenizer_name=CJK)
     return sb.build()
 
 
@@ -215,9 +217,12 @@ class PageIndex:
         w.commit()
         w.wait_merging_threads()
         w = qidx.writer(heap_size=50_000_000, num_threads=1)
+        # a topic page's quote is about its topic whatever its words: the title and aliases (field "about")
+        about = {p.slug: " ; ".join([p.title or "", *(p.aliases or [])]) for p in pages if p.type == "topic"}
         for uid, u in enumerate(units):
-            w.add_document(tantivy.Document(slug=u.slug, doc_id=u.doc_id, uid=uid, text=u.text,
-                                            context=u.heading, cjk=cjk_runs(u.text + " " + u.heading)))
+            w.add_document(tantivy.Document(slug=u.slug, doc_id=u.doc_id, uid=uid, text=u.text, context=u.heading,
+                                            about=about.get(u.slug, ""), cjk=cjk_runs(u.text + " " + u.heading),
+                                            cjk_about=cjk_runs(about.get(u.slug, ""))))
         w.commit()
         w.wait_merging_threads()
         pidx.reload()
@@ -295,10 +300,12 @@ class PageIndex:
         return out
 
     def search_quotes(self, query: str, k: int = 50, *, doc_ids: Iterable[str] | None = None,
-                      slugs: Iterable[str] | None = None) -> list[QuoteHit]:
-        """Quote units best matching the query, optionally only from some documents and/or pages."""
+                      slugs: Iterable[str] | None = None, by_page: bool = True) -> list[QuoteHit]:
+        """Quote units best matching the query, optionally only from some documents and/or pages; by_page:
+        a quote also matches by its topic page's title and aliases (False: by its own words and heading)."""
         schema = self._qidx.schema
-        q = self._query(schema, query, QUOTE_BOOSTS, ["text", "context"], ["cjk"])
+        q = self._query(schema, query, QUOTE_BOOSTS, ["text", "context", "about"] if by_page else ["text", "context"],
+                        ["cjk", "cjk_about"] if by_page else ["cjk"])
         if q is None:
             return []
         must = [(Occur.Must, q)]
