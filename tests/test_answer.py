@@ -430,3 +430,15 @@ def test_a_quote_on_its_own_document_page_does_not_repeat_the_document_id():
     # a context read back from its JSON finds each quote's text under either header
     again = [ContextItem(**{k: v for k, v in i.to_dict().items() if k != "flags"}) for i in items]
     assert [u.text for i in again for u in i.pieces()] == [own.text, topic.text]
+
+
+def test_question_words_name_no_page():
+    # cuad-dev: "how many contain an audit right?" put the Know-How topic's quotes first in wiki mode
+    from wikigen.ask.page_index import PageIndex
+
+    pages = [Page(slug="topic-know-how", owner="a", title="Know-How", type="topic", description="Know-how.", body="x"),
+             Page(slug="topic-audit-rights", owner="a", title="Audit Rights", type="topic", description="Audits.",
+                  body="y")]
+    index = PageIndex.build(pages)
+    assert [h.slug for h in index.search("How many contracts contain an audit right?", 5)] == ["topic-audit-rights"]
+    assert [h.slug for h in index.search("know-how", 5)] == ["topic-know-how"]

@@ -53,6 +53,8 @@ def cjk_analyzer() -> tantivy.TextAnalyzer:
 _EN_INDEX = en_analyzer(False)
 _EN_QUERY = en_analyzer(True)
 _CJK = cjk_analyzer()
+# the words that make a sentence a question name no page: "how many contain ..." is not about "Know-How"
+QUESTION_WORDS = frozenset("how what which who whom whose when where why".split())
 
 
 def cjk_runs(text: str) -> str:
@@ -270,7 +272,7 @@ class PageIndex:
     def _query(self, schema, text: str, boosts: dict[str, float], en_fields: Sequence[str],
                cjk_fields: Sequence[str]) -> Query | None:
         subs: list[tuple[Occur, Query]] = []
-        en_terms = list(dict.fromkeys(_EN_QUERY.analyze(text or "")))[:64]
+        en_terms = [t for t in dict.fromkeys(_EN_QUERY.analyze(text or "")) if t not in QUESTION_WORDS][:64]
         for f in en_fields:
             for t in en_terms:
                 subs.append((Occur.Should, Query.boost_query(Query.term_query(schema, f, t), boosts.get(f, 1.0))))
