@@ -19,7 +19,7 @@ from wikigen.agents.catalog import REACH, Catalog, Topic
 from wikigen.agents.params import OfflineParams
 from wikigen.core.slugs import doc_slug
 
-_VIA_RANK = {"heading": 0, "term": 1, "entity": 2, "phrase": 3, REACH: 4}
+_VIA_RANK = {"heading": 0, "term": 1, "entity": 2, "phrase": 3}
 
 Plan = dict[tuple[str, str], int]     # (topic key, doc id) -> the quote's length cap
 
@@ -36,10 +36,12 @@ class Budget:
 
 
 def _ranked_docs(t: Topic, max_docs: int) -> list[str]:
-    """A topic's documents, best evidence first (a heading's section, a definition, a sentence), spread
-    evenly (by a hash) within one kind of evidence; at most max_docs."""
-    return sorted((d for d in t.spans if t.via.get(d) != REACH), key=lambda d: (_VIA_RANK.get(t.via.get(d, "phrase"), 3),
-                                          hashlib.sha1(f"{t.key}\0{d}".encode()).hexdigest()))[:max_docs]
+    """A topic's documents found by its wording, best evidence first (a heading's section, a definition, a
+    sentence), spread evenly (by a hash) within one kind of evidence; at most max_docs. Documents it reaches by
+    other words (REACH) are quoted on their own pages instead (page_bodies.key_passages)."""
+    return sorted((d for d in t.spans if t.via.get(d) != REACH),
+                  key=lambda d: (_VIA_RANK.get(t.via.get(d, "phrase"), 3),
+                                 hashlib.sha1(f"{t.key}\0{d}".encode()).hexdigest()))[:max_docs]
 
 
 def _grant(topics: list[Topic], ranked: dict[str, list[str]], slots: dict[str, int]) -> dict[str, list[str]]:

@@ -49,7 +49,7 @@ Vec = dict[str, float]
 TitleSimilarity = Callable[[list[Topic], list[tuple[int, int]]], dict[tuple[int, int], float]]
 
 
-def _words(text: str) -> list[str]:
+def content_words(text: str) -> list[str]:
     """Content words of a text as topic discovery counts them (`evidence.ngrams`): lower case, folded
     unless ASCII, no function word, no number, ASCII words of three letters or more."""
     out = []
@@ -87,7 +87,7 @@ class Space:
 
     def context(self, text: str, own: set[str]) -> Vec:
         # a word of one document only (a name, a place) cannot show what documents share
-        counts = Counter(w for w in _words(text) if fold(w) not in own and self.df.get(w, 0) >= 2)
+        counts = Counter(w for w in content_words(text) if fold(w) not in own and self.df.get(w, 0) >= 2)
         return _unit({w: (1 + math.log(c)) * self.idf(w) for w, c in counts.items()}, self.params.context_terms)
 
     def add(self, t: Topic) -> None:

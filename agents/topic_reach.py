@@ -8,7 +8,8 @@ scores every sentence of the corpus through an inverted index of sentence words;
 the topic joins it when its best sentence scores at least as high as the members' own best sentences
 do at the `reach_quantile` (the lower quartile: a document must hold the subject as plainly as most
 members). Its span is that sentence (`sentence_span`, so a heading-like one takes the sentence after
-it), its evidence kind "reach", ranked after every kind found by wording (`wikigen.agents.budget`).
+it), its evidence kind REACH: it is quoted on its document's page, under a heading that links the topic,
+not on the topic page (`wikigen.agents.budget._ranked_docs`).
 
 Measured on cuad-dev (`bench/topic_reach_bench.py`): 10,618 pairs added to 10,854; 21.0% of the added
 spans cover an expert-labelled clause, against 18.8% of the spans found by wording and 9.5% for a
@@ -21,9 +22,10 @@ from collections import defaultdict
 from typing import Mapping, Sequence
 
 from wikigen.agents.catalog import REACH, Topic
-from wikigen.agents.meaning import Space, _words
+from wikigen.agents.meaning import Space, content_words
 from wikigen.agents.params import DiscoveryParams
 from wikigen.core.sentences import SENTENCE, sentence_span, sentences
+
 
 class SentenceIndex:
     """Every sentence of the corpus (doc id, start, end), and for each content word the sentences holding it."""
@@ -36,7 +38,7 @@ class SentenceIndex:
             for s, e in sentences(text, SENTENCE):
                 i = len(self.spans)
                 self.spans.append((d, s, e))
-                for w in set(_words(text[s:e])):
+                for w in set(content_words(text[s:e])):
                     self.postings[w].append(i)
 
     def best_per_doc(self, vector: Mapping[str, float]) -> dict[str, tuple[float, int]]:

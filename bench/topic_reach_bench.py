@@ -51,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     from wikigen.agents.params import DiscoveryParams
     from wikigen.agents.topic_reach import reach
     from wikigen.agents.topics import discover
-    from wikigen.agents.meaning import _words
+    from wikigen.agents.meaning import content_words
     from wikigen.core.sentences import SENTENCE, sentences
 
     texts = {p.stem: p.read_text(encoding="utf-8") for p in sorted((args.data / "docs").glob("*.txt"))}
@@ -62,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     before = {(t.key, d) for t in cat.topics for d in t.spans}
     df: dict[str, int] = defaultdict(int)
     for text in texts.values():
-        for w in set(_words(text)):
+        for w in set(content_words(text)):
             df[w] += 1
     t0 = time.perf_counter()
     added = reach(cat.topics, texts, df, dataclasses.replace(params, reach_quantile=args.quantile))

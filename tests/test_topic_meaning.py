@@ -162,7 +162,7 @@ def test_a_subject_quoted_alike_is_more_coherent_than_a_structural_heading():
     from collections import Counter
 
     from wikigen.agents.catalog import Topic
-    from wikigen.agents.meaning import _words, coherence
+    from wikigen.agents.meaning import content_words, coherence
 
     insurance = ["The Supplier shall maintain insurance cover of public liability with a reputable insurer.",
                  "The Contractor must hold public liability insurance cover with an insurer of good standing.",
@@ -175,7 +175,7 @@ def test_a_subject_quoted_alike_is_more_coherent_than_a_structural_heading():
     texts = {f"d{i}": f"Insurance. {a}\n\nPurpose. {b}\n\nNotices go to the registered office of each party."
              for i, (a, b) in enumerate(zip(insurance, purpose))}
     texts["e"] = "Notices go to the registered office. A short letter about meetings and staff rotas."
-    df = Counter(w for t in texts.values() for w in set(_words(t)))
+    df = Counter(w for t in texts.values() for w in set(content_words(t)))
 
     def topic(key, word):
         spans = {d: (t.index(word), t.index("\n\n", t.index(word))) for d, t in texts.items() if word in t}
