@@ -222,9 +222,10 @@ class PageIndex:
         # a topic page's quote is about its topic whatever its words: the title and aliases (field "about")
         about = {p.slug: " ; ".join([p.title or "", *(p.aliases or [])]) for p in pages if p.type == "topic"}
         for uid, u in enumerate(units):
+            topic = about.get(u.slug, "")
             w.add_document(tantivy.Document(slug=u.slug, doc_id=u.doc_id, uid=uid, text=u.text, context=u.heading,
-                                            about=about.get(u.slug, ""), cjk=cjk_runs(u.text + " " + u.heading),
-                                            cjk_about=cjk_runs(about.get(u.slug, ""))))
+                                            about=topic, cjk=cjk_runs(u.text + " " + u.heading),
+                                            cjk_about=cjk_runs(topic)))
         w.commit()
         w.wait_merging_threads()
         pidx.reload()
@@ -306,8 +307,8 @@ class PageIndex:
         """Quote units best matching the query, optionally only from some documents and/or pages; by_page:
         a quote also matches by its topic page's title and aliases (False: by its own words and heading)."""
         schema = self._qidx.schema
-        q = self._query(schema, query, QUOTE_BOOSTS, ["text", "context", "about"] if by_page else ["text", "context"],
-                        ["cjk", "cjk_about"] if by_page else ["cjk"])
+        en, cjk = (["text", "context", "about"], ["cjk", "cjk_about"]) if by_page else (["text", "context"], ["cjk"])
+        q = self._query(schema, query, QUOTE_BOOSTS, en, cjk)
         if q is None:
             return []
         must = [(Occur.Must, q)]

@@ -177,10 +177,10 @@ _ENDS_STOP = re.compile(rf"[.!?\u3002\uff01\uff1f][{CLOSERS}]*$")
 
 
 def heading_like(piece: str) -> bool:
-    """A piece with no fact of its own: no letters ("4.2"), a short line whose words are capitalised but the
+    """A piece with no fact of its own: no letters ("4.2"); a short line whose words are capitalised but the
     short ones ("(i) Audit Right.", "11.5 Effect of Termination or Expiration: Surviving Obligations.",
-    "(a) Products."), or a short piece that ends
-    with no stop ("Date:", "제5조 비밀유지"). Uncased scripts are judged by the last rule alone."""
+    "(a) Products."); or a piece under MIN_SENTENCE that ends with no stop ("Date:", "제5조 비밀유지").
+    Uncased scripts are judged by the last rule alone."""
     piece = piece.strip()
     if not any(c.isalpha() for c in piece):
         return True
@@ -227,7 +227,7 @@ def cap_span(text: str, start: int, end: int, cap: int, keep_to: int = 0) -> tup
 
 def sentence_span(text: str, s: int, e: int, cap: int) -> tuple[int, int]:
     """The sentence(s) around text[s:e], capped at cap chars and kept containing [s, e) when possible; a
-    heading-short sentence is joined by the one after it."""
+    `heading_like` sentence is joined by the one after it."""
     lo = max(0, s - cap)
     left = lo
     for b in boundaries(text, lo, s):
