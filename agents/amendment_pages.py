@@ -138,11 +138,11 @@ def _strip(body: str, which: str) -> str:
     return _BLOCK[which].sub("\n\n", body).strip("\n") + "\n" if _BLOCK[which].search(body) else body
 
 
-def _beside(body: str, texts, current: dict[str, list[tuple[Amendment, Change]]]) -> str:
+def _beside(body: str, texts, current: dict[str, list[tuple[Amendment, Change]]], page_doc: str | None = None) -> str:
     """The body with, after each quote overlapping a superseded text, the note and the current term."""
     lines = body.split("\n")
     inserts: list[tuple[int, str]] = []
-    for b in scan_quotes(body):
+    for b in scan_quotes(body, page_doc):
         q = b.quote
         for a, c in current.get(q.doc_id, ()):
             if q.start < c.old_span[1] and c.old_span[0] < q.end:
@@ -166,7 +166,7 @@ def _wanted(page, texts, chains_of: dict[str, list[Amendment]], by_doc: dict[str
         elif doc in by_doc:
             body = body.rstrip("\n") + "\n\n" + _amendment_section(by_doc[doc]) + "\n"
         return body
-    return _beside(body, texts, current)
+    return _beside(body, texts, current, page.quote_doc)
 
 
 def apply_amendments(wiki, found: Findings, session: int) -> AmendmentReport:

@@ -180,10 +180,10 @@ def _document_pages_chars(cat: Catalog, topic_links: dict[str, int], scale: floa
         budget = document_budget(params, scale, o.chars)
         if o.opening:      # the key facts or the opening quote (the facts' excess comes out of the key passages)
             cap = min(opening_cap(params, scale, budget), o.opening[1] - o.opening[0])
-            total += int(cap * params.quote_fill) + 2 * (params.quote_cost + len(d))
+            total += int(cap * params.quote_fill) + 2 * params.quote_cost     # its quotes do not spell the doc id
         total += 2 * 110          # the description, in the front matter and in index.md
         n_key = key_passage_count(params, budget)
-        total += n_key * (int(params.key_passage_chars * params.quote_fill) + params.quote_cost + len(d) + 30)
+        total += n_key * (int(params.key_passage_chars * params.quote_fill) + params.quote_cost + 30)
         total += 60 if o.dates else 0
     return total
 

@@ -371,7 +371,7 @@ class Consolidator(Mover):
         drop = self.unreached()
         changed, dropped = [], []
         for page in self.mine():
-            gone = [b for b in scan_quotes(page.body) if (page.slug, b.quote.doc_id, b.quote.start, b.quote.end) in drop]
+            gone = [b for b in page.quote_blocks() if (page.slug, b.quote.doc_id, b.quote.start, b.quote.end) in drop]
             if not gone or len(gone) == len(page.quotes()):
                 continue              # a page keeps at least one quote: pruning never empties a page
             lines = page.body.split("\n")

@@ -10,7 +10,7 @@ import re
 from collections import defaultdict
 
 from wikigen.agents.tails import FURTHER, split_tail, tail_start
-from wikigen.wiki.markup import scan_quotes
+from wikigen.wiki.markup import explicit_quotes, scan_quotes
 from wikigen.wiki.page import Page
 
 
@@ -24,8 +24,8 @@ def subject_patterns(page: Page) -> list[tuple[re.Pattern, int]]:
     return out
 
 
-def parse_page_quotes(body: str):
-    return [b.quote for b in scan_quotes(body)]
+def parse_page_quotes(body: str, page_doc: str | None = None):
+    return [b.quote for b in scan_quotes(body, page_doc)]
 
 
 class Mover:
@@ -56,7 +56,7 @@ class Mover:
             offset = tail_start(page.body)
             if offset is None:
                 continue
-            blocks = [b for b in scan_quotes(page.body) if b.header_line >= offset]
+            blocks = [b for b in page.quote_blocks() if b.header_line >= offset]
             kept = len(page.quotes())
             for b in blocks:
                 text = b.quote.text
@@ -89,7 +89,7 @@ class Mover:
         changed, moved = [], []
         for slug, items in sorted(moves.items()):
             page = self.pages[slug]
-            lines_of = {src: self.pages[src].body.split("\n") for src, _ in items}
+            lines_of = {src: explicit_quotes(self.pages[src].body, self.pages[src].quote_doc).split("\n") for src, _ in items}
             sections = [f"## [[{doc_slug(b.quote.doc_id)}]]\n\n" + "\n".join(lines_of[src][b.header_line:b.end_line]).strip("\n")
                         for src, b in items]
             head, tail = split_tail(page.body)
@@ -122,7 +122,7 @@ class Mover:
             body = "\n".join(x for i, x in enumerate(lines) if i not in cut)
             while "\n\n\n" in body:
                 body = body.replace("\n\n\n", "\n\n")
-            gone = {b.quote.doc_id for b in go} - {q.doc_id for q in parse_page_quotes(body)}
+            gone = {b.quote.doc_id for b in go} - {q.doc_id for q in parse_page_quotes(body, page.quote_doc)}
             sources = [d for d in page.sources if d not in gone]
             if self._write(page.with_(body=body.rstrip("\n") + "\n", sources=sources), grow=False):
                 changed.append(slug)

@@ -192,15 +192,15 @@ class _Session(PageMaker):
         # pages from earlier sessions (anyone's), and my own pages (I know what I wrote)
         self.known.pages = {s: p for s, p in listed.items() if s in earlier or p["owner"] == self.me}
 
-    def quote(self, doc_id: str, start: int, end: int, cap: int | None = None) -> str | None:
+    def quote(self, doc_id: str, start: int, end: int, cap: int | None = None, *, implicit: bool = False) -> str | None:
         """A quote as PageMaker makes it, except one a consolidation pruned (wikigen.agents.consolidate)."""
-        made = super().quote(doc_id, start, end, cap)
+        made = super().quote(doc_id, start, end, cap, implicit=implicit)
         if made is None:
             return None
         if self.dropped is None:
             self.dropped = dropped_spans(self.tools)
         m = QUOTE_HEADER_RE.match(made.split("\n", 1)[0])
-        if m and (m.group("doc_id"), int(m.group("start")), int(m.group("end"))) in self.dropped:
+        if m and (doc_id, int(m.group("start")), int(m.group("end"))) in self.dropped:
             return None
         return made
 

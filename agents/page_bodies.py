@@ -140,8 +140,9 @@ class PageMaker:
         short = outline is not None and 0 < outline.chars < SHORT_DOCUMENT
         return one_line(redact(sheet.short if short and sheet.short else sheet.description), 200)
 
-    def quote(self, doc_id: str, start: int, end: int, cap: int | None = None) -> str | None:
-        """The quote form for text[start:end] read through the tools, cut to cap; None if unusable."""
+    def quote(self, doc_id: str, start: int, end: int, cap: int | None = None, *, implicit: bool = False) -> str | None:
+        """The quote form for text[start:end] read through the tools, cut to cap; None if unusable. implicit:
+        without the doc id (for the document's own page, whose only source it is)."""
         try:
             span = self.tools.read_document(doc_id, start, end)
         except WikigenError as e:
@@ -160,7 +161,7 @@ class PageMaker:
             self.out.errors.append(kept_out)
             return None
         try:
-            return format_quote(Quote(doc_id, span.start + s, span.start + e, body))
+            return format_quote(Quote(doc_id, span.start + s, span.start + e, body), implicit=implicit)
         except WikigenError as err:     # one bad document is skipped with an error line, never ends the session
             self.out.errors.append(f"quote {doc_id!r}: {err}")
             return None
@@ -210,7 +211,7 @@ class PageMaker:
             first = (span, facts) in rest and all(f.kind == "title" for f in shown)
             if spent + cost > (2 * budget if first and not short else budget):
                 continue            # the first fact after the title (parties or date) may take twice
-            q = self.quote(doc_id, s, e)        # the sheet's span: the whole sentence, capped around its fact
+            q = self.quote(doc_id, s, e, implicit=True)        # the sheet's span: the whole sentence, capped around its fact
             if not q:
                 continue
             said = "; ".join(f"{f.label}: {self.label(redact(f.value))}" for f in facts)
@@ -235,7 +236,7 @@ class PageMaker:
         if dates:
             parts.append("Dates near the start: " + "; ".join(dates[:4]) + ".")
         if outline and outline.opening:
-            q = self.quote(doc_id, *outline.opening, cap=int(opening_cap(self.p, self.scale, budget)))
+            q = self.quote(doc_id, *outline.opening, cap=int(opening_cap(self.p, self.scale, budget)), implicit=True)
             if q:
                 parts.append(q)
         return parts
@@ -247,7 +248,7 @@ class PageMaker:
         for text, key, s, e in sorted(self.key_passages(doc_id)[:n_key], key=lambda p: p[2]) if n_key else []:
             if opening[0] <= s and e <= opening[1] + 200:
                 continue                       # the opening already shows it
-            q = self.quote(doc_id, s, e, self.p.key_passage_chars)
+            q = self.quote(doc_id, s, e, self.p.key_passage_chars, implicit=True)
             if not q:
                 continue
             t = self.cat.topic(key)

@@ -1,7 +1,7 @@
 import pytest
 
 from wikigen.core.errors import PageError
-from wikigen.wiki.markup import Quote, format_quote, scan_quotes
+from wikigen.wiki.markup import Quote, explicit_quotes, format_quote, scan_quotes
 from wikigen.wiki.page import Page, parse_page, render_page, validate_owner, validate_slug
 
 
@@ -44,11 +44,26 @@ def test_quote_ends_at_first_non_quote_line_and_at_next_header():
     assert [(b.quote.doc_id, b.quote.text) for b in scan_quotes(body)] == [("a", "abc"), ("b", "def")]
 
 
-@pytest.mark.parametrize("header", ["> [!quote] doc (chars 1-)", "> [!quote] (chars 1-2)", "> [!QUOTE] doc chars 1-2",
+@pytest.mark.parametrize("header", ["> [!quote] doc (chars 1-)", "> [!quote]  (chars 1-2)", "> [!QUOTE] doc chars 1-2",
                                     "> [!quote] doc (chars 9-2)", ">[!quote] doc (chars 1-2)"])
 def test_malformed_quote_header(header):
     with pytest.raises(PageError, match="malformed quote header"):
         scan_quotes(f"text\n\n{header}\n> abc\n")
+
+
+def test_a_quote_without_doc_id_quotes_the_pages_only_source():
+    q = Quote("kr/계약 (2)", 0, 9, "제1조 (목적) 이")
+    body = "Intro.\n\n" + format_quote(q, implicit=True) + "\n"
+    assert "> [!quote] (chars 0-9)\n> 제1조 (목적) 이" in body
+    one = Page(slug="doc-kr", title="계약", owner="a", description="d", type="document", sources=[q.doc_id], body=body)
+    assert one.quotes() == [q]
+    assert parse_page(render_page(one)).quotes() == [q]
+    with pytest.raises(PageError, match="names no document"):      # two sources: which one is not said
+        one.with_(sources=[q.doc_id, "other"]).quotes()
+    with pytest.raises(PageError, match="names no document"):
+        scan_quotes(body)
+    spelled = explicit_quotes(body, one.quote_doc)                   # for text that moves to another page
+    assert "> [!quote] kr/계약 (2) (chars 0-9)" in spelled and scan_quotes(spelled)[0].quote == q
 
 
 def test_quote_in_code_fence_is_not_a_quote():

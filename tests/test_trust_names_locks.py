@@ -50,11 +50,11 @@ def test_one_bad_document_does_not_end_an_offline_session(tmp_path, monkeypatch)
 
     real = page_bodies.format_quote
 
-    def fussy(q):
+    def fussy(q, **kw):
         if "acme" in q.doc_id:
             from wikigen.core.errors import PageError
             raise PageError(f"bad doc id in quote: {q.doc_id!r}")
-        return real(q)
+        return real(q, **kw)
 
     monkeypatch.setattr(page_bodies, "format_quote", fussy)
     corpus = make_corpus(tmp_path, docs=3)

@@ -28,7 +28,7 @@ from pathlib import Path
 from wikigen.core.atomic import atomic_write
 from wikigen.core.errors import UsageError
 from wikigen.wiki.index_page import Entry, build_index, count_lines
-from wikigen.wiki.markup import WIKI_RE, body_links, split_target
+from wikigen.wiki.markup import WIKI_RE, body_links, explicit_quotes, split_target
 from wikigen.wiki.page import dump_front_matter
 from wikigen.wiki.page import Page
 
@@ -115,7 +115,7 @@ def topic_file(page: Page, exported: dict[str, str]) -> str:
     """One page as a memory topic file: name/description/type front matter, the body with markdown links."""
     fm = {"name": _one_line(page.title, DESCRIPTION_MAX), "description": _description(page), "type": "reference"}
     head = dump_front_matter(fm)
-    body = markdown_links(page.body.strip("\n"), exported)
+    body = markdown_links(explicit_quotes(page.body, page.quote_doc).strip("\n"), exported)   # the export has no sources list
     sources = ", ".join(page.sources) if page.sources else "none listed"
     foot = (f"_From wikigen page `{page.slug}` ({page.type}, {page.status}, owner {page.owner}); "
             f"documents: {sources}._")

@@ -68,7 +68,7 @@ class FigurePages:
         if slug not in self._units:
             page = self.pages[slug]
             out = []
-            for b in scan_quotes(page.body):
+            for b in page.quote_blocks():
                 q = b.quote
                 if q.end > q.start:
                     out.append(Unit("quote", q.doc_id, q.start, q.end, q.text, page=slug, label=page.title))

@@ -111,7 +111,7 @@ def _quotes_with_headings(page) -> list[QuoteUnit]:
             current = WIKI_RE.sub(lambda mm: mm.group(2) or mm.group(1), m.group(2))
         heading_at.append(current)
     out = []
-    for n, block in enumerate(scan_quotes(page.body or "")):
+    for n, block in enumerate(scan_quotes(page.body or "", page.quote_doc)):
         q = block.quote
         i = block.header_line
         heading = heading_at[i] if 0 <= i < len(heading_at) else ""

@@ -88,11 +88,13 @@ def quote_html(q: Quote, links: Links, verified: bool | None) -> Markup:
         q.doc_id, q.start, q.end, q.text, cite, state[0], state[1], state[0])
 
 
-def body_html(body: str, links: Links, verify: Callable[[Quote], bool | None]) -> tuple[Markup, str | None]:
-    """A page body as HTML, and a warning when its quotes could not be parsed (then it is plain markdown)."""
+def body_html(body: str, links: Links, verify: Callable[[Quote], bool | None], page_doc: str | None = None
+              ) -> tuple[Markup, str | None]:
+    """A page body as HTML, and a warning when its quotes could not be parsed (then it is plain markdown).
+    page_doc: the document a quote without a doc id quotes (Page.quote_doc)."""
     body = normalize_newlines(body)
     try:
-        blocks = scan_quotes(body)
+        blocks = scan_quotes(body, page_doc)
     except PageError as e:
         return markdown_html(body, links), f"quotes not shown as quotes: {e}"
     lines = body.split("\n")

@@ -93,7 +93,7 @@ class Views:
         links = self.data.links("../")
         p = self.data.pages.get(slug)
         if p is not None:
-            body, warning = body_html(p.body, links, self.data.verify)
+            body, warning = body_html(p.body, links, self.data.verify, p.quote_doc)
             fields = [(f.replace("_", " "), getattr(p, f)) for f in PAGE_FIELDS]
             sources = [(d, links.source(d)) for d in p.sources]
             backlinks = self.data.backlinks(slug)

@@ -42,7 +42,7 @@ def _doc_hashes(sources) -> dict[str, str]:
 
 def stamp_hashes(page: Page, sources, hashes: dict[str, str] | None = None) -> Page:
     """The page with source_hashes = the current sha256 of every document it quotes (or lists as a source)."""
-    quoted = {b.quote.doc_id for b in scan_quotes(page.body)} | set(page.sources)
+    quoted = {b.quote.doc_id for b in page.quote_blocks()} | set(page.sources)
     if hashes is None:
         one = getattr(sources, "document", None)
         if one is None:
@@ -96,7 +96,7 @@ def _archive(wiki, page: Page) -> None:
 def _drop_vanished(page: Page, sources) -> tuple[Page, list[str]]:
     lines = page.body.split("\n")
     drop, removed = set(), []
-    for b in scan_quotes(page.body):
+    for b in page.quote_blocks():
         c = check_quote(b.quote, sources)
         if not c.ok:
             drop.update(range(b.header_line, b.end_line))
@@ -118,7 +118,7 @@ def refresh_wiki(wiki, session: int) -> RefreshReport:
         return report
     for page in wiki.pages():
         stale = stale_sources(page, hashes)
-        quoted = {b.quote.doc_id for b in scan_quotes(page.body)}
+        quoted = {b.quote.doc_id for b in page.quote_blocks()}
         unknown = [d for d in quoted | set(page.sources) if d not in hashes]
         if not stale and not unknown and (page.source_hashes or not (quoted or page.sources)):
             continue

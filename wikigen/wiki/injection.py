@@ -114,7 +114,7 @@ def _is_marker(line: str) -> bool:
 def flagged_quotes(body: str) -> list[tuple[QuoteBlock, tuple[str, ...], bool]]:
     """(quote block, kinds, whether the marker stands right before it) for every flagged quote of a body."""
     try:
-        blocks = scan_quotes(body)
+        blocks = scan_quotes(body, page_doc="")   # where quotes sit and what they say; not whose
     except PageError:
         return []
     lines = normalize_newlines(body).split("\n")
@@ -135,7 +135,7 @@ def mark_page(body: str) -> str:
     (and the blank line that separates them) are ever added or removed; the rest stays as it was."""
     body = normalize_newlines(body)
     try:
-        blocks = scan_quotes(body)
+        blocks = scan_quotes(body, page_doc="")   # where quotes sit and what they say; not whose
     except PageError:
         return body          # a malformed quote is refused by the quote checks
     lines = body.split("\n")

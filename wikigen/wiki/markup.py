@@ -9,6 +9,10 @@ A quote is an Obsidian ``quote`` callout (plain markdown shows it as a blockquot
 Every following line that starts with ``>`` belongs to the quote; the quote ends at the first line
 that does not (or at the next quote header). Quotes inside fenced code blocks are not quotes.
 
+On a page with exactly one source (a document's own page) a quote may leave out the document:
+``> [!quote] (chars 1200-1350)`` quotes that source (`Page.quote_doc`). Long file names made the
+repeated doc id a third of a document page's tokens.
+
 Links are ``[[slug]]`` or ``[[slug|label]]``, parsed with markdown-it-py: links in code are not
 links, and neither is anything inside a quote (a quote is data).
 """
@@ -24,7 +28,7 @@ from markdown_it import MarkdownIt
 from wikigen.core.errors import PageError
 from wikigen.core.text import normalize_newlines
 
-QUOTE_HEADER_RE = re.compile(r"^> \[!quote\] (?P<doc_id>.+) \(chars (?P<start>\d+)-(?P<end>\d+)\)$")
+QUOTE_HEADER_RE = re.compile(r"^> \[!quote\] (?:(?P<doc_id>.+) )?\(chars (?P<start>\d+)-(?P<end>\d+)\)$")
 _QUOTE_ATTEMPT_RE = re.compile(r"^>\s*\[!quote\]", re.IGNORECASE)
 _FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 WIKI_RE = re.compile(r"\[\[([^\[\]\|\n]+?)(?:\|([^\[\]\n]+?))?\]\]")
@@ -53,18 +57,25 @@ class QuoteBlock:
     end_line: int
 
 
-def format_quote(q: Quote) -> str:
-    """The quote form, without a trailing newline. Separate it from other blocks by a blank line."""
+def quote_header(doc_id: str | None, start: int, end: int) -> str:
+    """A quote's header line; doc_id None for a quote of the page's only source."""
+    return f"> [!quote] (chars {start}-{end})" if doc_id is None else f"> [!quote] {doc_id} (chars {start}-{end})"
+
+
+def format_quote(q: Quote, *, implicit: bool = False) -> str:
+    """The quote form, without a trailing newline. Separate it from other blocks by a blank line.
+    implicit: leave the doc id out (only on a page whose one source is q.doc_id)."""
     if "\n" in q.doc_id or "\r" in q.doc_id or not q.doc_id.strip():
         raise PageError(f"bad doc id in quote: {q.doc_id!r}")
-    lines = [f"> [!quote] {q.doc_id} (chars {q.start}-{q.end})"]
+    lines = [quote_header(None if implicit else q.doc_id, q.start, q.end)]
     for line in normalize_newlines(q.text).split("\n"):
         lines.append(f"> {line}" if line else ">")
     return "\n".join(lines)
 
 
-def scan_quotes(body: str) -> list[QuoteBlock]:
-    """Every quote in a body, in order. PageError on a malformed quote header."""
+def scan_quotes(body: str, page_doc: str | None = None) -> list[QuoteBlock]:
+    """Every quote in a body, in order. A header without a doc id quotes page_doc (the page's only
+    source); PageError on a malformed header, or one without a doc id when there is no page_doc."""
     lines = normalize_newlines(body).split("\n")
     out: list[QuoteBlock] = []
     fence: str | None = None
@@ -91,6 +102,10 @@ def scan_quotes(body: str) -> list[QuoteBlock]:
         start, end = int(h.group("start")), int(h.group("end"))
         if end < start:
             raise PageError(f"malformed quote header on body line {i + 1}: end {end} is before start {start}")
+        doc_id = h.group("doc_id") or page_doc
+        if doc_id is None:
+            raise PageError(f"quote on body line {i + 1} names no document: {line[:100]!r}; only a page with exactly "
+                            "one source may leave it out (use '> [!quote] DOC_ID (chars START-END)')")
         j = i + 1
         text_lines: list[str] = []
         while j < len(lines) and lines[j].startswith(">") and not _QUOTE_ATTEMPT_RE.match(lines[j]):
@@ -100,7 +115,7 @@ def scan_quotes(body: str) -> list[QuoteBlock]:
         text = "\n".join(text_lines)
         if not text:
             raise PageError(f"empty quote on body line {i + 1}: {line[:100]!r}; put the quoted text on '> ' lines below")
-        out.append(QuoteBlock(Quote(h.group("doc_id"), start, end, text), i, j))
+        out.append(QuoteBlock(Quote(doc_id, start, end, text), i, j))
         i = j
     return out
 
@@ -112,7 +127,15 @@ def rewrite_quote_spans(body: str, spans: dict[int, tuple[int, int]]) -> str:
         m = QUOTE_HEADER_RE.match(lines[idx])
         if not m:
             raise PageError(f"body line {idx + 1} is not a quote header")
-        lines[idx] = f"> [!quote] {m.group('doc_id')} (chars {start}-{end})"
+        lines[idx] = quote_header(m.group("doc_id"), start, end)
+    return "\n".join(lines)
+
+
+def explicit_quotes(body: str, page_doc: str | None) -> str:
+    """The body with every quote header naming its document (for text that moves to a page of other sources)."""
+    lines = normalize_newlines(body).split("\n")
+    for b in scan_quotes(body, page_doc):
+        lines[b.header_line] = quote_header(b.quote.doc_id, b.quote.start, b.quote.end)
     return "\n".join(lines)
 
 
@@ -166,7 +189,7 @@ def _body_links(body: str) -> tuple[BodyLink, ...]:
     (link repair per session, the index page, the final check), and parsing is most of that cost."""
     quote_lines: set[int] = set()
     try:
-        blocks = scan_quotes(body)
+        blocks = scan_quotes(body, page_doc="")   # only where quotes sit matters here
     except PageError:
         blocks = []  # a malformed quote is reported by quote checks; links are still read
     for b in blocks:

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from wikigen.core.atomic import atomic_write
 from wikigen.core.errors import OwnershipError, PageError, WikigenError
-from wikigen.wiki.markup import WIKI_RE, format_quote, scan_quotes, split_target
+from wikigen.wiki.markup import WIKI_RE, explicit_quotes, format_quote, scan_quotes, split_target
 from wikigen.wiki.page import Page, render_page, validate_slug
 
 ARCHIVE_DIR = "archive"
@@ -71,7 +71,7 @@ def _relink(body: str, gone: str, keep: str) -> str:
     """[[gone]] and [[gone|label]] become links to keep (outside quotes: quote lines are left as they are)."""
     quote_lines: set[int] = set()
     try:
-        for b in scan_quotes(body):
+        for b in scan_quotes(body, page_doc=""):
             quote_lines.update(range(b.header_line, b.end_line))
     except PageError:
         return body
@@ -89,10 +89,10 @@ def _relink(body: str, gone: str, keep: str) -> str:
 
 def merged_body(keep: Page, gone: Page) -> tuple[str, int, int]:
     """The kept page's body with the gone page's new quotes appended; (body, moved, shared)."""
-    have = {(b.quote.doc_id, b.quote.start, b.quote.end) for b in scan_quotes(keep.body)}
-    new = [b.quote for b in scan_quotes(gone.body) if (b.quote.doc_id, b.quote.start, b.quote.end) not in have]
-    shared = len(scan_quotes(gone.body)) - len(new)
-    body = _relink(keep.body, gone.slug, keep.slug)
+    have = {(b.quote.doc_id, b.quote.start, b.quote.end) for b in keep.quote_blocks()}
+    new = [b.quote for b in gone.quote_blocks() if (b.quote.doc_id, b.quote.start, b.quote.end) not in have]
+    shared = len(gone.quote_blocks()) - len(new)
+    body = _relink(explicit_quotes(keep.body, keep.quote_doc) if new else keep.body, gone.slug, keep.slug)
     if new:
         parts = [body.rstrip("\n"), f"{MERGED_HEADING}{gone.title} ({gone.slug})",
                  *(format_quote(q) for q in new)]

@@ -7,7 +7,7 @@ Obsidian ``quote`` callout (plain markdown shows it as a blockquote)::
     > Either party may terminate this Agreement
     > upon ninety (90) days' written notice.
 
-Every following line that starts with ``>`` belongs to the quote; the quote ends at the first line
+(On a page with exactly one source the doc id may be left out: `Page.quote_doc`.) Every following line that starts with ``>`` belongs to the quote; the quote ends at the first line
 that does not (or at the next quote header). Quotes inside fenced code blocks are not quotes.
 ``parse_page(render_page(p)) == p`` for every valid page (bodies use ``\\n`` line endings).
 """
@@ -22,7 +22,7 @@ import yaml
 from wikigen.core.errors import PageError
 from wikigen.core.slugs import SLUG_PATTERN, is_slug
 from wikigen.core.text import normalize_newlines
-from wikigen.wiki.markup import Quote, body_links, scan_quotes
+from wikigen.wiki.markup import Quote, QuoteBlock, body_links, scan_quotes
 
 SLUG_RE = re.compile(SLUG_PATTERN)   # the one slug rule: wikigen.core.slugs (Unicode letters, digits, '-')
 OWNER_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
@@ -71,8 +71,16 @@ class Page:
     body: str = ""
     source_hashes: dict[str, str] = field(default_factory=dict)   # doc id -> sha256 of the source it quotes
 
+    @property
+    def quote_doc(self) -> str | None:
+        """The document a quote header without a doc id quotes: the page's only source (else None)."""
+        return self.sources[0] if len(self.sources) == 1 else None
+
+    def quote_blocks(self) -> list[QuoteBlock]:
+        return scan_quotes(self.body, self.quote_doc)
+
     def quotes(self) -> list[Quote]:
-        return [b.quote for b in scan_quotes(self.body)]
+        return [b.quote for b in self.quote_blocks()]
 
     def links(self) -> list[str]:
         """Target slugs of the page's [[links]], in order (not in code, not in quotes)."""

@@ -78,12 +78,12 @@ def check_quote(q: Quote, sources) -> QuoteCheck:
 
 
 def check_page_quotes(page: Page, sources) -> list[QuoteCheck]:
-    return [check_quote(b.quote, sources) for b in scan_quotes(page.body)]
+    return [check_quote(b.quote, sources) for b in page.quote_blocks()]
 
 
 def verify_page(page: Page, sources) -> tuple[Page, list[QuoteCheck]]:
     """The page with drifted spans re-anchored, and the checks. QuoteError naming the first bad quote."""
-    blocks = scan_quotes(page.body)
+    blocks = page.quote_blocks()
     checks = [check_quote(b.quote, sources) for b in blocks]
     bad = [c for c in checks if not c.ok]
     if bad:

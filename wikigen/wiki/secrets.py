@@ -188,7 +188,7 @@ def refuse_secrets(page) -> None:
     found = find_secrets(page.body)
     if found:
         try:
-            blocks = scan_quotes(page.body)
+            blocks = page.quote_blocks()
         except Exception:  # noqa: BLE001 - a malformed quote is reported by verification, not here
             blocks = []
         for b in blocks:

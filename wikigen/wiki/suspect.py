@@ -37,7 +37,7 @@ def suspect_quotes(body: str) -> list[tuple[int, str]]:
     lines = normalize_newlines(body).split("\n")
     in_quote: set[int] = set()
     try:
-        for b in scan_quotes(body):
+        for b in scan_quotes(body, page_doc=""):
             in_quote.update(range(b.header_line, b.end_line))
     except PageError:
         pass     # reported by the quote checks
