@@ -172,8 +172,25 @@ def _topic_pages_chars(cat: Catalog, plan: Plan, params: OfflineParams, max_list
     return total, topic_links
 
 
-def _document_pages_chars(cat: Catalog, topic_links: dict[str, int], scale: float, params: OfflineParams) -> int:
+def _passages_available(cat: Catalog, plan: Plan) -> dict[str, int]:
+    """Per document, how many key passages its page could quote at most (page_bodies.key_passages): its topics
+    that no topic page quotes it on, and its major headings."""
+    out: dict[str, int] = {}
+    for t in cat.topics:
+        for d in t.spans:
+            if (t.key, d) not in plan:
+                out[d] = out.get(d, 0) + 1
+    for d, o in cat.outlines.items():
+        if o.headings:
+            top = min(h.level for h in o.headings)
+            out[d] = out.get(d, 0) + sum(1 for h in o.headings if h.level == top)
+    return out
+
+
+def _document_pages_chars(cat: Catalog, plan: Plan, topic_links: dict[str, int], scale: float,
+                          params: OfflineParams) -> int:
     total = 0
+    available = _passages_available(cat, plan)
     for d, o in cat.outlines.items():
         title = (o.title or d)[:params.max_title]
         total += params.page_cost + 2 * len(doc_slug(d)) + 2 * len(title) + len(d) + topic_links.get(d, 0)
@@ -182,8 +199,10 @@ def _document_pages_chars(cat: Catalog, topic_links: dict[str, int], scale: floa
             cap = min(opening_cap(params, scale, budget), o.opening[1] - o.opening[0])
             total += int(cap * params.quote_fill) + 2 * params.quote_cost     # its quotes do not spell the doc id
         total += 2 * 110          # the description, in the front matter and in index.md
-        n_key = key_passage_count(params, budget)
-        total += n_key * (int(params.key_passage_chars * params.quote_fill) + params.quote_cost + 30)
+        # key passages: their text fills the share; a passage runs to its sentence's end, past a short cap
+        text = min(key_passage_count(params, budget), available.get(d, 0)) * params.key_passage_chars
+        count = -(-text // max(params.key_passage_chars, params.sentence_chars))
+        total += int(text * params.quote_fill) + count * (params.quote_cost + 30)
         total += 60 if o.dates else 0
     return total
 
@@ -201,7 +220,7 @@ def estimate_chars(cat: Catalog, plan: Plan, scale: float, dropped_kinds: frozen
         total += params.page_cost + 2 * len(c.slug) + 2 * len(c.title) + 40 + sum(len(a) + 4 for a in c.aliases)
         for d in c.members:
             total += len(d) + 2 * len(doc_slug(d)) + 12
-    return total + _document_pages_chars(cat, topic_links, scale, params)
+    return total + _document_pages_chars(cat, plan, topic_links, scale, params)
 
 
 class _Fitter:

@@ -66,17 +66,20 @@ class DiscoveryParams:
 class OfflineParams:
     """The offline agent's quote budgets and size budget (`wikigen.agents.budget`, `wikigen.agents.offline`)."""
     topics_per_session: int = 80   # topic pages an agent writes in one session, at most
-    max_docs_per_topic: int = 60   # documents quoted on one topic page, at most
-    max_key_passages: int = 20     # key passages quoted on a document page, at most
-    key_passage_chars: int = 300   # one key passage's cap
+    max_docs_per_topic: int = 8    # documents quoted on one topic page, at most: a quote costs about twice as much
+                                   # there as on its document's page (the doc id in its header, a heading linking the
+                                   # document, an entry in `sources`), so the rest are quoted on their own pages
+                                   # (cuad-dev wiki aggregate 0.224 / 0.206 at 60 -> 0.257 / 0.266 with the budgets below)
+    max_key_passages: int = 100    # key passages quoted on a document page, at most (the budget binds first)
+    key_passage_chars: int = 160   # one key passage's cap (it still runs to its sentence's end: sentence_chars)
     max_title: int = 100           # a page title or link label, at most
-    max_listed: int = 10           # under the size budget, a topic page links this many of the documents it does not
+    max_listed: int = 3            # under the size budget, a topic page links this many of the documents it does not
                                    # quote and counts the rest
     related: int = 3               # related topics listed at the end of a topic page
     # Quote budgets, relative to each document's size: the wiki stays far below the corpus.
-    topic_fraction: float = 0.13   # of a document's characters, spent on citing it across all topic pages
+    topic_fraction: float = 0.04   # of a document's characters, spent on citing it across all topic pages
     min_slots: int = 2             # even a short document is quoted on this many topic pages
-    doc_fraction: float = 0.12     # of a document's characters, quoted on its own page (opening, key passages)
+    doc_fraction: float = 0.45     # of a document's characters, quoted on its own page (opening, key passages)
     min_quote: int = 150           # no quote shorter than this is planned (it would not carry its fact)
     min_opening: int = 200         # a document page's opening quote, at least (title, parties, date)
     max_opening: int = 500         # ... and at most
@@ -92,5 +95,8 @@ class OfflineParams:
     page_cost: int = 190
     quote_cost: int = 34
     quote_fill: float = 1.0
+    sentence_chars: int = 300      # a quote under a shorter cap still runs to its sentence's end: its length then
+                                   # (key passages under a 160 cap: mean 342, median 294 on cuad-dev)
     log_cost: int = 260
-    wiki_chars_per_token: float = 3.3   # wiki pages' characters a token (slugs, links and quote headers split finely)
+    wiki_chars_per_token: float = 3.8   # wiki pages' characters a token (cuad-dev: 3.5 with most quotes on topic pages,
+                                        # each spelling its doc id; 3.9 with most on document pages, which do not)

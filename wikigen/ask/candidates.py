@@ -239,7 +239,7 @@ class Candidates:
         if not p.prf_terms:
             return {}
         q_set = set(terms(query))
-        quotes = [u for s in self._named_topics(q_set, hits) for u in self.page_index.units_by_slug.get(s, [])]
+        quotes = [u for s in self._named_topics(q_set, hits) for u in self.page_index.units_about.get(s, [])]
         if len(quotes) < 3:
             return {}
         qdf: dict[str, int] = {}

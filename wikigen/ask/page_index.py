@@ -38,7 +38,7 @@ log = logging.getLogger(__name__)
 
 EN = "wg_en"        # simple + remove_long + lowercase + English stemmer
 CJK = "wg_cjk"      # character 1-2 grams, lowercased
-FORMAT = 3          # bump when the schema, the unit extraction or what is indexed changes: invalidates caches
+FORMAT = 4          # bump when the schema, the unit extraction or what is indexed changes: invalidates caches
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 
@@ -83,6 +83,7 @@ class QuoteUnit:
     end: int
     text: str
     heading: str        # nearest heading above the quote on its page ('' if none)
+    heading_link: str = ""   # the page that heading links first ('' if none): on a document page, the quote's topic
 
 
 @dataclass(frozen=True)
@@ -103,20 +104,32 @@ def _quotes_with_headings(page) -> list[QuoteUnit]:
     from wikigen.wiki.markup import scan_quotes
 
     lines = (page.body or "").splitlines()
-    heading_at: list[str] = []
-    current = ""
+    heading_at: list[tuple[str, str]] = []
+    current = ("", "")
     for line in lines:
         m = _HEADING.match(line)
         if m:
-            current = WIKI_RE.sub(lambda mm: mm.group(2) or mm.group(1), m.group(2))
+            link = WIKI_RE.search(m.group(2))
+            current = (WIKI_RE.sub(lambda mm: mm.group(2) or mm.group(1), m.group(2)),
+                       link.group(1).strip() if link else "")
         heading_at.append(current)
     out = []
     for n, block in enumerate(scan_quotes(page.body or "", page.quote_doc)):
         q = block.quote
         i = block.header_line
-        heading = heading_at[i] if 0 <= i < len(heading_at) else ""
-        out.append(QuoteUnit(page.slug, n, q.doc_id, int(q.start), int(q.end), q.text, heading))
+        heading, link = heading_at[i] if 0 <= i < len(heading_at) else ("", "")
+        out.append(QuoteUnit(page.slug, n, q.doc_id, int(q.start), int(q.end), q.text, heading, link))
     return out
+
+
+def topic_of(u: QuoteUnit, pages: dict) -> str:
+    """The topic page a quote is about: its own page when that is a topic page, else the topic page its
+    heading links (a document page's key passage); '' when none."""
+    for slug in (u.slug, u.heading_link):
+        p = pages.get(slug)
+        if p is not None and p.type == "topic":
+            return slug
+    return ""
 
 
 def pages_fingerprint(pages: Sequence) -> str:
@@ -167,6 +180,12 @@ class PageIndex:
         self.units_by_slug: dict[str, list[QuoteUnit]] = {}
         for u in units:
             self.units_by_slug.setdefault(u.slug, []).append(u)
+        # a topic's quotes: its own page's, and the document pages' quotes under a heading that links it
+        self.units_about: dict[str, list[QuoteUnit]] = {}
+        for u in units:
+            t = topic_of(u, self.pages)
+            if t:
+                self.units_about.setdefault(t, []).append(u)
         self._pidx = page_index
         self._qidx = quote_index
         self._psearcher = page_index.searcher()
@@ -219,10 +238,12 @@ class PageIndex:
         w.commit()
         w.wait_merging_threads()
         w = qidx.writer(heap_size=50_000_000, num_threads=1)
-        # a topic page's quote is about its topic whatever its words: the title and aliases (field "about")
+        # a quote about a topic (on its page, or under its link on a document page) is about it whatever its
+        # words: the topic's title and aliases (field "about")
         about = {p.slug: " ; ".join([p.title or "", *(p.aliases or [])]) for p in pages if p.type == "topic"}
+        by_slug = {p.slug: p for p in pages}
         for uid, u in enumerate(units):
-            topic = about.get(u.slug, "")
+            topic = about.get(topic_of(u, by_slug), "")
             w.add_document(tantivy.Document(slug=u.slug, doc_id=u.doc_id, uid=uid, text=u.text, context=u.heading,
                                             about=topic, cjk=cjk_runs(u.text + " " + u.heading),
                                             cjk_about=cjk_runs(topic)))
