@@ -29,7 +29,7 @@ from wikigen.core.sentences import cap_span
 from wikigen.core.slugs import doc_slug, slugify
 from wikigen.core.text import one_line, trim_span
 from wikigen.search.facts.sheet import Fact, FactSheet
-from wikigen.wiki.markup import Quote, format_quote
+from wikigen.wiki.markup import WIKI_RE, Quote, format_quote
 from wikigen.wiki.secrets import redact, secrets_in_quote
 from wikigen.wiki.page import Page, parse_page
 
@@ -247,19 +247,27 @@ class PageMaker:
         return parts
 
     def _key_passages(self, doc_id: str, outline: Outline | None, budget: float) -> list[str]:
-        passages = []
+        """The document's key passages, best first, while their text fits the passages' share of the budget
+        (a quote runs past its cap to keep its sentence whole, so the count alone would overshoot); then in
+        the document's order."""
         n_key = key_passage_count(self.p, budget)
+        share = n_key * self.p.key_passage_chars
         opening = outline.opening if outline and outline.opening else (0, 0)
-        for text, key, s, e in sorted(self.key_passages(doc_id)[:n_key], key=lambda p: p[2]) if n_key else []:
+        picked: list[tuple[int, str]] = []
+        used = 0
+        for text, key, s, e in self.key_passages(doc_id)[:n_key] if n_key else []:
+            if used >= share:
+                break
             if opening[0] <= s and e <= opening[1] + 200:
                 continue                       # the opening already shows it
             q = self.quote(doc_id, s, e, self.p.key_passage_chars, implicit=True)
             if not q:
                 continue
+            used += sum(len(line) - 1 for line in q.split("\n")[1:])
             t = self.cat.topic(key)
             head = self.link(t.slug, text) if t is not None and self.known.has(t.slug) else self.label(text)
-            passages.append(f"## {head}\n\n{q}")
-        return ["\n\n".join(passages)] if passages else []
+            picked.append((s, f"## {head}\n\n{q}"))
+        return ["\n\n".join(block for _, block in sorted(picked, key=lambda x: x[0]))] if picked else []
 
     def doc_body(self, doc_id: str) -> str:
         outline = self.cat.outlines.get(doc_id)
@@ -272,8 +280,9 @@ class PageMaker:
             parts += self._dates_and_opening(doc_id, outline, budget) + self._key_passages(doc_id, outline, budget)
         # quoted there, or listed or counted in "Also in" (reached by its words only: when quoted there)
         has = {t.slug for t in self.cat.topics if doc_id in t.spans and t.via.get(doc_id) != REACH}
+        linked = {m.group(1) for m in WIKI_RE.finditer("\n".join(parts))}     # a key passage's heading links its topic
         topics = [(slug, info) for slug, info in sorted(self.known.pages.items())
-                  if info.get("type") == "topic" and (slug in has or doc_id in self.sources_of(slug))]
+                  if info.get("type") == "topic" and (slug in has or doc_id in self.sources_of(slug)) and slug not in linked]
         if topics:
             parts.append("Topics: " + ", ".join(self.link(slug, info.get("title") or slug)
                                                 for slug, info in topics) + ".")

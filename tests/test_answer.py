@@ -442,3 +442,28 @@ def test_question_words_name_no_page():
     index = PageIndex.build(pages)
     assert [h.slug for h in index.search("How many contracts contain an audit right?", 5)] == ["topic-audit-rights"]
     assert [h.slug for h in index.search("know-how", 5)] == ["topic-know-how"]
+
+
+def test_a_key_passage_is_about_the_topic_its_heading_links():
+    # a document page quotes each subject under a heading linking its topic page: the quote matches the
+    # topic's title and aliases, and query expansion reads it with the topic page's own quotes
+    from wikigen.ask.page_index import PageIndex
+
+    def _lit(doc_id: str, text: str) -> Quote:
+        return Quote(doc_id, 0, len(text), text)
+
+    doc = "supply-2021"
+    topic = Page(slug="topic-audit-rights", owner="a", title="Audit Rights", aliases=["Inspection of Records"],
+                 type="topic", description="Audits.", sources=["other"],
+                 body="## [[doc-other]]\n\n" + format_quote(_lit("other", "The books may be examined yearly.")) + "\n")
+    page = Page(slug="doc-" + doc, owner="a", title="SUPPLY AGREEMENT", type="document", description="Supply.",
+                sources=[doc], body="## [[topic-audit-rights|Audit Rights]]\n\n"
+                + format_quote(_lit(doc, "Seller keeps ledgers open to the buyer's accountants."), implicit=True) + "\n\n"
+                + "## Price\n\n" + format_quote(_lit(doc, "The price is fixed for two years."), implicit=True) + "\n")
+    index = PageIndex.build([topic, page])
+    about = index.units_about["topic-audit-rights"]
+    assert sorted(u.slug for u in about) == ["doc-" + doc, "topic-audit-rights"]
+    assert [u.doc_id for u in about if u.slug == page.slug] == [doc]          # the page's only source
+    hits = index.search_quotes("inspection of records", 5, doc_ids=[doc])
+    assert [h.unit.text for h in hits] == ["Seller keeps ledgers open to the buyer's accountants."]
+    assert index.search_quotes("inspection of records", 5, doc_ids=[doc], by_page=False) == []
