@@ -281,3 +281,35 @@ def test_a_document_page_quotes_the_subjects_no_topic_page_quotes_it_on():
     assert got == [("insurance", 400, 600), ("notices", 700, 800), ("scope", 0, 90)]
     # every subject of d2 is on its topic page and d2 has no headings: its topics' spans, as before
     assert [key for _, key, _, _ in maker.key_passages("d2")] == ["audit", "insurance"]
+
+
+def test_key_passages_fill_their_share_by_their_real_lengths():
+    """A key passage runs past its cap to keep its sentence whole, so the page stops quoting when the text
+    quoted reaches the passages' share (count x cap), not after `count` passages; and a document page's
+    quotes leave the doc id out (the page's only source)."""
+    from types import SimpleNamespace
+
+    from wikigen.agents.budget import key_passage_count
+    from wikigen.agents.catalog import Catalog, Outline, Topic
+    from wikigen.agents.page_bodies import PageMaker
+    from wikigen.wiki.markup import scan_quotes
+
+    sentence = ("The supplier shall keep complete and accurate records of every delivery made under this agreement, "
+                "including the date, the quantity, the carrier and the place of delivery, for at least six years after "
+                "the delivery. ")
+    text = "".join(f"{i}. " + sentence * 3 for i in range(10))
+    step = len(text) // 10
+    topics = [Topic(f"t{i}", "heading", f"Subject {i}", spans={"d": (i * step, (i + 1) * step)}) for i in range(10)]
+    cat = Catalog(topics, {"d": Outline("d", "D", None, len(text))}, [])
+    tools = SimpleNamespace(read_document=lambda d, s, e: SimpleNamespace(text=text[s:e], start=s))
+    params = OfflineParams(key_passage_chars=100, max_key_passages=10)
+    maker = PageMaker(cat, {}, params, tools=tools, out=SimpleNamespace(errors=[]))
+    budget = 2 * 4 * params.key_passage_chars            # room for 4 passages of the cap
+    assert key_passage_count(params, budget) == 4
+    [section] = maker._key_passages("d", cat.outlines["d"], budget)
+    quotes = [b.quote for b in scan_quotes(section, page_doc="d")]
+    assert all(len(q.text) > params.key_passage_chars for q in quotes)       # whole sentences, past the cap
+    assert sum(len(q.text) for q in quotes) < 4 * params.key_passage_chars + 200   # the share, not 4 sentences
+    assert 1 <= len(quotes) < 4
+    assert "> [!quote] (chars " in section and "> [!quote] d " not in section
+    assert all(text[q.start:q.end] == q.text for q in quotes)
