@@ -205,14 +205,16 @@ class PageMaker:
         lines, spent, shown = [], 0.0, []
         title = [(span, facts) for span, facts in groups if all(f.kind == "title" for f in facts)]
         rest = [(span, facts) for span, facts in groups if not all(f.kind == "title" for f in facts)]
-        def cost_of(span) -> float:
-            return (span[1] - span[0]) + 40 + 20 * len(dict(groups)[span])
+
+        def cost_of(span: tuple[int, int], facts: list) -> float:
+            return (span[1] - span[0]) + 40 + 20 * len(facts)
 
         # the first fact after the title (parties or date) may take twice the budget, when none fits in it
-        stretch = not short and not any(cost_of(span) + sum(cost_of(t) for t, _ in title) <= budget for span, _ in rest)
+        title_cost = sum(cost_of(*g) for g in title)
+        stretch = not short and not any(title_cost + cost_of(*g) <= budget for g in rest)
         for span, facts in (rest + title if short else title + rest):   # a short page: the title if room is left
             s, e = span
-            cost = cost_of(span)
+            cost = cost_of(span, facts)
             first = (span, facts) in rest and all(f.kind == "title" for f in shown)
             if spent + cost > (2 * budget if first and stretch else budget):
                 continue
