@@ -41,25 +41,36 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from wikigen.search.facts.amendments import Amendment, Change, find_amendments
+from wikigen.search.facts.conflicts import Conflict, find_conflicts
+
 from wikigen.core.atomic import atomic_write
 from wikigen.core.errors import WikigenError
 from wikigen.core.slugs import doc_slug
 from wikigen.core.text import trim_span
-from wikigen.search.facts.amendments import Amendment, Change, find_amendments
-from wikigen.search.facts.conflicts import Conflict, find_conflicts
 from wikigen.wiki.conflicts_page import write_conflicts
 from wikigen.wiki.markup import Quote, format_quote, scan_quotes
 
 log = logging.getLogger(__name__)
 
-__all__ = ["apply_amendments", "detect_amendments", "strip_generated", "AmendmentReport", "Findings", "STORE", "SUPERSEDED_NOTE"]
+__all__ = [
+    "STORE",
+    "SUPERSEDED_NOTE",
+    "AmendmentReport",
+    "Findings",
+    "apply_amendments",
+    "detect_amendments",
+    "strip_generated",
+]
 
 STORE = Path(".wikigen") / "amendments.json"
 SECTION = ("<!-- wikigen:amendments -->", "<!-- /wikigen:amendments -->")
 BESIDE = ("<!-- wikigen:current -->", "<!-- /wikigen:current -->")
 SUPERSEDED_NOTE = "> [!note] superseded by"
-_BLOCK = {m: re.compile(rf"\n*{re.escape(a)}.*?{re.escape(b)}\n?", re.S) for m, (a, b) in
-          (("section", SECTION), ("beside", BESIDE))}
+_BLOCK = {
+    m: re.compile(rf"\n*{re.escape(a)}.*?{re.escape(b)}\n?", re.S)
+    for m, (a, b) in (("section", SECTION), ("beside", BESIDE))
+}
 
 
 @dataclass
@@ -67,7 +78,7 @@ class AmendmentReport:
     chains: int = 0
     changes: int = 0
     conflicts: int = 0
-    pages: list[str] = field(default_factory=list)      # pages rewritten
+    pages: list[str] = field(default_factory=list)  # pages rewritten
     errors: list[str] = field(default_factory=list)
 
 
@@ -113,9 +124,18 @@ def _base_section(texts, base_id: str, chains: list[Amendment], current: list[tu
     parts = [SECTION[0], "## Current terms", "", f"Amended by {links}."]
     for a, c in current:
         slug = doc_slug(a.doc_id)
-        parts += ["", f"### {c.label or c.kind}", "", f"Current term{_when(a)}:", "",
-                  _quote(texts, a.doc_id, c.new_quote), "", f"{SUPERSEDED_NOTE} [[{slug}]]{_when(a)}", "",
-                  _quote(texts, base_id, c.old_quote)]
+        parts += [
+            "",
+            f"### {c.label or c.kind}",
+            "",
+            f"Current term{_when(a)}:",
+            "",
+            _quote(texts, a.doc_id, c.new_quote),
+            "",
+            f"{SUPERSEDED_NOTE} [[{slug}]]{_when(a)}",
+            "",
+            _quote(texts, base_id, c.old_quote),
+        ]
     parts.append(SECTION[1])
     return "\n".join(parts)
 
@@ -123,8 +143,15 @@ def _base_section(texts, base_id: str, chains: list[Amendment], current: list[tu
 def _amendment_section(a: Amendment) -> str:
     terms = "; ".join(dict.fromkeys(c.label or c.kind for c in a.changes))
     said = f": it changes {terms}" if terms else ""
-    return "\n".join([SECTION[0], "## Amends", "",
-                      f"Amends [[{doc_slug(a.base_id)}]]{said}. The current terms are quoted there.", SECTION[1]])
+    return "\n".join(
+        [
+            SECTION[0],
+            "## Amends",
+            "",
+            f"Amends [[{doc_slug(a.base_id)}]]{said}. The current terms are quoted there.",
+            SECTION[1],
+        ]
+    )
 
 
 def strip_generated(body: str) -> str:
@@ -147,8 +174,16 @@ def _beside(body: str, texts, current: dict[str, list[tuple[Amendment, Change]]]
         for a, c in current.get(q.doc_id, ()):
             if q.start < c.old_span[1] and c.old_span[0] < q.end:
                 slug = doc_slug(a.doc_id)
-                block = "\n".join(["", BESIDE[0], f"{SUPERSEDED_NOTE} [[{slug}]]{_when(a)}; the current term:", "",
-                                   _quote(texts, a.doc_id, c.new_quote), BESIDE[1]])
+                block = "\n".join(
+                    [
+                        "",
+                        BESIDE[0],
+                        f"{SUPERSEDED_NOTE} [[{slug}]]{_when(a)}; the current term:",
+                        "",
+                        _quote(texts, a.doc_id, c.new_quote),
+                        BESIDE[1],
+                    ]
+                )
                 inserts.append((b.end_line, block))
                 break
     for at, block in sorted(inserts, reverse=True):
@@ -156,8 +191,13 @@ def _beside(body: str, texts, current: dict[str, list[tuple[Amendment, Change]]]
     return "\n".join(lines)
 
 
-def _wanted(page, texts, chains_of: dict[str, list[Amendment]], by_doc: dict[str, Amendment],
-            current: dict[str, list[tuple[Amendment, Change]]]) -> str:
+def _wanted(
+    page,
+    texts,
+    chains_of: dict[str, list[Amendment]],
+    by_doc: dict[str, Amendment],
+    current: dict[str, list[tuple[Amendment, Change]]],
+) -> str:
     body = _strip(_strip(page.body, "section"), "beside")
     if page.type == "document" and len(page.sources) == 1:
         doc = page.sources[0]

@@ -13,13 +13,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from wikigen.agents.base import AgentBackend
+
 from wikigen.core.errors import UsageError
 
 if TYPE_CHECKING:
-    from wikigen.agents.pacing import RatePacer
-    from wikigen.ask.generate import AnswerGenerator
     from wikigen.agents.catalog import Catalog
+    from wikigen.agents.pacing import RatePacer
     from wikigen.agents.params import OfflineParams
+
+    from wikigen.ask.generate import AnswerGenerator
 
 __all__ = ["BACKENDS", "DEFAULT_BACKEND", "answer_generator", "get_backend"]
 
@@ -27,10 +29,18 @@ BACKENDS = ("offline", "claude")
 DEFAULT_BACKEND = "offline"
 
 
-def get_backend(name: str, *, model: str | None = None, catalog: "Catalog | None" = None, agents: int = 2,
-                sessions: int = 2, offline_params: "OfflineParams | None" = None,
-                token_budget: int | None = None, max_turns: int | None = None,
-                pacer: "RatePacer | None" = None) -> AgentBackend:
+def get_backend(
+    name: str,
+    *,
+    model: str | None = None,
+    catalog: Catalog | None = None,
+    agents: int = 2,
+    sessions: int = 2,
+    offline_params: OfflineParams | None = None,
+    token_budget: int | None = None,
+    max_turns: int | None = None,
+    pacer: RatePacer | None = None,
+) -> AgentBackend:
     """The backend called `name`. The offline one plans over `catalog` (found lazily when None) for a
     build of `agents` x `sessions`; the Claude one talks to `model`, each agent's session within
     `token_budget` tokens and `max_turns` turns. Raises UsageError for an unknown
@@ -41,15 +51,18 @@ def get_backend(name: str, *, model: str | None = None, catalog: "Catalog | None
 
         return OfflineBackend(catalog, params=offline_params or OfflineParams(), agents=agents, sessions=sessions)
     if name == "claude":
-        from wikigen.agents.claude import ClaudeBackend    # imports the anthropic SDK: only when asked for
+        from wikigen.agents.claude import ClaudeBackend  # imports the anthropic SDK: only when asked for
 
-        limits = {k: v for k, v in (("token_budget", token_budget), ("max_turns", max_turns), ("pacer", pacer))
-                  if v is not None}
+        limits = {
+            k: v
+            for k, v in (("token_budget", token_budget), ("max_turns", max_turns), ("pacer", pacer))
+            if v is not None
+        }
         return ClaudeBackend(model=model, **limits)
     raise UsageError(f"unknown backend {name!r}; choose one of: {', '.join(BACKENDS)}")
 
 
-def answer_generator(name: str, *, model: str | None = None) -> "AnswerGenerator":
+def answer_generator(name: str, *, model: str | None = None) -> AnswerGenerator:
     """What writes `wikigen ask`'s answer for the backend called `name`: the extractive answer offline,
     Claude with the context passed as data. Raises UsageError for an unknown name."""
     if name == "offline":

@@ -8,22 +8,23 @@ offline agent and the Claude agent both derive from it and act on the wiki only 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Mapping
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from wikigen.agents.tools import ToolBox
 
-KIND_PREFIX = "kind:"          # AgentTask.topics entries naming a collection rather than a topic
+KIND_PREFIX = "kind:"  # AgentTask.topics entries naming a collection rather than a topic
 
 
 @dataclass
 class AgentTask:
-    agent: str                      # e.g. "agent-1": owns the pages it creates
-    session: int                    # 1-based session number across the wiki's whole history
-    doc_ids: list[str]              # this agent's share of the corpus
-    topics: list[str] = field(default_factory=list)   # topic keys (and KIND_PREFIX + collection keys) assigned
-    brief: str = ""                 # what the orchestrator wants from this session (plain text)
+    agent: str  # e.g. "agent-1": owns the pages it creates
+    session: int  # 1-based session number across the wiki's whole history
+    doc_ids: list[str]  # this agent's share of the corpus
+    topics: list[str] = field(default_factory=list)  # topic keys (and KIND_PREFIX + collection keys) assigned
+    brief: str = ""  # what the orchestrator wants from this session (plain text)
 
 
 @dataclass
@@ -33,7 +34,7 @@ class TokenUsage:
     cache_creation: int = 0
     cache_read: int = 0
 
-    def add(self, other: "TokenUsage") -> None:
+    def add(self, other: TokenUsage) -> None:
         self.input += other.input
         self.output += other.output
         self.cache_creation += other.cache_creation
@@ -44,8 +45,12 @@ class TokenUsage:
         return self.input + self.output + self.cache_creation + self.cache_read
 
     def to_dict(self) -> dict:
-        return {"input": self.input, "output": self.output,
-                "cache_creation": self.cache_creation, "cache_read": self.cache_read}
+        return {
+            "input": self.input,
+            "output": self.output,
+            "cache_creation": self.cache_creation,
+            "cache_read": self.cache_read,
+        }
 
 
 @dataclass
@@ -53,24 +58,26 @@ class SessionOutcome:
     agent: str
     session: int
     pages_written: list[str] = field(default_factory=list)
-    errors: list[str] = field(default_factory=list)       # tool errors and refused writes, one line each
+    errors: list[str] = field(default_factory=list)  # tool errors and refused writes, one line each
     usage: TokenUsage = field(default_factory=TokenUsage)
     turns: int = 0
-    stop_reason: str = "done"   # done | budget | turn_limit | spend_limit | api_error
-    fatal: str | None = None    # set when the session ended on an unrecoverable backend error
-    consolidation: dict[str, int] = field(default_factory=dict)   # action -> count, in a consolidation session
+    stop_reason: str = "done"  # done | budget | turn_limit | spend_limit | api_error
+    fatal: str | None = None  # set when the session ended on an unrecoverable backend error
+    consolidation: dict[str, int] = field(default_factory=dict)  # action -> count, in a consolidation session
 
 
 class AgentBackend(ABC):
     """A way to run one agent's session. `name` is what `wikigen build --backend` calls it."""
+
     name: str = ""
 
-    def prepare(self, texts: Mapping[str, str], *, workers: int | None = 1,
-                progress: Callable[[int, int], None] | None = None) -> None:
+    def prepare(  # noqa: B027
+        self, texts: Mapping[str, str], *, workers: int | None = 1, progress: Callable[[int, int], None] | None = None
+    ) -> None:
         """Whole-corpus work done once a build, before its sessions, with `workers` processes (the
         corpus's {doc_id: text}); progress(done, total) as it goes. None by default."""
 
     @abstractmethod
-    def run_session(self, task: AgentTask, tools: "ToolBox") -> SessionOutcome:
+    def run_session(self, task: AgentTask, tools: ToolBox) -> SessionOutcome:
         """Work on the wiki through `tools` for one session; report what happened. Raises BackendError
         when the backend cannot go on at all (the build then stops after this session)."""

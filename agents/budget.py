@@ -17,31 +17,34 @@ from dataclasses import dataclass
 
 from wikigen.agents.catalog import REACH, Catalog, Topic
 from wikigen.agents.params import OfflineParams
+
 from wikigen.core.slugs import doc_slug
 
 _VIA_RANK = {"heading": 0, "term": 1, "entity": 2, "phrase": 3}
 
-Plan = dict[tuple[str, str], int]     # (topic key, doc id) -> the quote's length cap
+Plan = dict[tuple[str, str], int]  # (topic key, doc id) -> the quote's length cap
 
 
 @dataclass
 class Budget:
     """How the offline agent fits the wiki into target_ratio x the corpus's characters."""
-    target: int                        # characters the wiki may take
-    estimate: int                      # characters it is expected to take under this budget
-    scale: float = 1.0                 # of the quote budgets (topic_fraction, doc_fraction, min_slots)
+
+    target: int  # characters the wiki may take
+    estimate: int  # characters it is expected to take under this budget
+    scale: float = 1.0  # of the quote budgets (topic_fraction, doc_fraction, min_slots)
     dropped_kinds: frozenset[str] = frozenset()
     dropped_topics: frozenset[str] = frozenset()
-    max_listed: int | None = None      # of the documents a topic page does not quote, it links this many (None: all)
+    max_listed: int | None = None  # of the documents a topic page does not quote, it links this many (None: all)
 
 
 def _ranked_docs(t: Topic, max_docs: int) -> list[str]:
     """A topic's documents found by its wording, best evidence first (a heading's section, a definition, a
     sentence), spread evenly (by a hash) within one kind of evidence; at most max_docs. Documents it reaches by
     other words (REACH) are quoted on their own pages instead (page_bodies.key_passages)."""
-    return sorted((d for d in t.spans if t.via.get(d) != REACH),
-                  key=lambda d: (_VIA_RANK.get(t.via.get(d, "phrase"), 3),
-                                 hashlib.sha1(f"{t.key}\0{d}".encode()).hexdigest()))[:max_docs]
+    return sorted(
+        (d for d in t.spans if t.via.get(d) != REACH),
+        key=lambda d: (_VIA_RANK.get(t.via.get(d, "phrase"), 3), hashlib.sha1(f"{t.key}\0{d}".encode()).hexdigest()),
+    )[:max_docs]
 
 
 def _grant(topics: list[Topic], ranked: dict[str, list[str]], slots: dict[str, int]) -> dict[str, list[str]]:
@@ -64,8 +67,9 @@ def _grant(topics: list[Topic], ranked: dict[str, list[str]], slots: dict[str, i
     return granted
 
 
-def quote_plan(cat: Catalog, params: OfflineParams = OfflineParams(), scale: float = 1.0,
-               skip: frozenset[str] = frozenset()) -> Plan:
+def quote_plan(
+    cat: Catalog, params: OfflineParams = OfflineParams(), scale: float = 1.0, skip: frozenset[str] = frozenset()
+) -> Plan:
     """(topic key, doc id) -> the quote's length cap, for the pairs that get a quote at all.
 
     A topic quotes at most max_docs_per_topic documents (the best evidence first: a heading's section,
@@ -107,8 +111,9 @@ def weak_collections(cat: Catalog) -> list[str]:
         if c.folder:
             continue
         members = set(c.members)
-        inside = any(o is not c and len(o.members) > len(c.members) and members <= set(o.members)
-                     for o in cat.collections)
+        inside = any(
+            o is not c and len(o.members) > len(c.members) and members <= set(o.members) for o in cat.collections
+        )
         if len(c.members) <= 3 or inside:
             weak.append(c)
     return [c.key for c in sorted(weak, key=lambda c: (len(c.members), c.key))]
@@ -124,7 +129,7 @@ def opening_cap(params: OfflineParams, scale: float, budget: float) -> float:
     return min(params.max_opening, max(params.min_opening * max(scale, 0.75), budget / 2))
 
 
-FACTS_SHARE = 1.5      # x the opening quote's cap: what a document page may spend on its key facts
+FACTS_SHARE = 1.5  # x the opening quote's cap: what a document page may spend on its key facts
 
 
 def facts_budget(params: OfflineParams, scale: float, budget: float) -> float:
@@ -146,8 +151,9 @@ def key_passage_count(params: OfflineParams, budget: float) -> int:
     return min(params.max_key_passages, int((budget / 2) // params.key_passage_chars))
 
 
-def _topic_pages_chars(cat: Catalog, plan: Plan, params: OfflineParams, max_listed: int | None = None
-                       ) -> tuple[int, dict[str, int]]:
+def _topic_pages_chars(
+    cat: Catalog, plan: Plan, params: OfflineParams, max_listed: int | None = None
+) -> tuple[int, dict[str, int]]:
     """Characters of the topic pages, and per document the characters of its links to them."""
     total = 0
     topic_links: dict[str, int] = {}
@@ -163,12 +169,12 @@ def _topic_pages_chars(cat: Catalog, plan: Plan, params: OfflineParams, max_list
         for d, cap in quoted:
             total += int(cap * params.quote_fill) + params.quote_cost + 2 * len(d) + len(doc_slug(d)) + 10
             topic_links[d] = topic_links.get(d, 0) + len(t.slug) + 6
-        rest = t.doc_ids[len(quoted):]
-        for d in rest:                         # the documents it does not quote link it; it links them ...
-            if t.via.get(d) != REACH:          # ... but those it reaches by its words only (page_bodies.doc_body)
+        rest = t.doc_ids[len(quoted) :]
+        for d in rest:  # the documents it does not quote link it; it links them ...
+            if t.via.get(d) != REACH:  # ... but those it reaches by its words only (page_bodies.doc_body)
                 topic_links[d] = topic_links.get(d, 0) + len(t.slug) + 6
         total += sum(len(doc_slug(d)) + 6 for d in rest[:max_listed])
-        total += 30 if max_listed is not None and len(rest) > max_listed else 0     # ... or counts the rest
+        total += 30 if max_listed is not None and len(rest) > max_listed else 0  # ... or counts the rest
     return total, topic_links
 
 
@@ -187,18 +193,19 @@ def _passages_available(cat: Catalog, plan: Plan) -> dict[str, int]:
     return out
 
 
-def _document_pages_chars(cat: Catalog, plan: Plan, topic_links: dict[str, int], scale: float,
-                          params: OfflineParams) -> int:
+def _document_pages_chars(
+    cat: Catalog, plan: Plan, topic_links: dict[str, int], scale: float, params: OfflineParams
+) -> int:
     total = 0
     available = _passages_available(cat, plan)
     for d, o in cat.outlines.items():
-        title = (o.title or d)[:params.max_title]
+        title = (o.title or d)[: params.max_title]
         total += params.page_cost + 2 * len(doc_slug(d)) + 2 * len(title) + len(d) + topic_links.get(d, 0)
         budget = document_budget(params, scale, o.chars)
-        if o.opening:      # the key facts or the opening quote (the facts' excess comes out of the key passages)
+        if o.opening:  # the key facts or the opening quote (the facts' excess comes out of the key passages)
             cap = min(opening_cap(params, scale, budget), o.opening[1] - o.opening[0])
-            total += int(cap * params.quote_fill) + 2 * params.quote_cost     # its quotes do not spell the doc id
-        total += 2 * 110          # the description, in the front matter and in index.md
+            total += int(cap * params.quote_fill) + 2 * params.quote_cost  # its quotes do not spell the doc id
+        total += 2 * 110  # the description, in the front matter and in index.md
         # key passages: their text fills the share; a passage runs to its sentence's end, past a short cap
         text = min(key_passage_count(params, budget), available.get(d, 0)) * params.key_passage_chars
         count = -(-text // max(params.key_passage_chars, params.sentence_chars))
@@ -207,9 +214,16 @@ def _document_pages_chars(cat: Catalog, plan: Plan, topic_links: dict[str, int],
     return total
 
 
-def estimate_chars(cat: Catalog, plan: Plan, scale: float, dropped_kinds: frozenset[str],
-                   params: OfflineParams = OfflineParams(), agents: int = 2, sessions: int = 2,
-                   max_listed: int | None = None) -> int:
+def estimate_chars(
+    cat: Catalog,
+    plan: Plan,
+    scale: float,
+    dropped_kinds: frozenset[str],
+    params: OfflineParams = OfflineParams(),
+    agents: int = 2,
+    sessions: int = 2,
+    max_listed: int | None = None,
+) -> int:
     """The wiki's expected size in characters (pages, index.md, log.md) under a quote plan."""
     total = params.log_cost * agents * sessions + 200
     topic_chars, topic_links = _topic_pages_chars(cat, plan, params, max_listed)
@@ -233,8 +247,9 @@ class _Fitter:
         self.max_listed: int | None = None
 
     def estimate(self, plan: Plan, scale: float) -> int:
-        return estimate_chars(self.cat, plan, scale, self.kinds, self.params, self.agents, self.sessions,
-                              self.max_listed)
+        return estimate_chars(
+            self.cat, plan, scale, self.kinds, self.params, self.agents, self.sessions, self.max_listed
+        )
 
     def budget(self, e: int, scale: float = 1.0, skip: frozenset[str] = frozenset()) -> Budget:
         return Budget(self.target, e, scale, self.kinds, skip, self.max_listed)
@@ -254,13 +269,21 @@ def target_chars(params: OfflineParams, corpus_chars: int, corpus_tokens: int = 
     """The characters the wiki may take under params.target_ratio (which must be set)."""
     ratio = float(params.target_ratio or 0.0)
     target = int(ratio * corpus_chars)
-    if corpus_tokens:       # the guard takes the larger ratio: wiki markup has fewer characters a token
+    if corpus_tokens:  # the guard takes the larger ratio: wiki markup has fewer characters a token
         target = min(target, int(ratio * corpus_tokens * params.wiki_chars_per_token))
     return target
 
 
-def plan_budget(cat: Catalog, corpus_chars: int, params: OfflineParams = OfflineParams(), *, agents: int = 2,
-                sessions: int = 2, corpus_tokens: int = 0, reserve: int = 0) -> tuple[Budget, Plan]:
+def plan_budget(
+    cat: Catalog,
+    corpus_chars: int,
+    params: OfflineParams = OfflineParams(),
+    *,
+    agents: int = 2,
+    sessions: int = 2,
+    corpus_tokens: int = 0,
+    reserve: int = 0,
+) -> tuple[Budget, Plan]:
     """The largest quote plan whose wiki is expected within params.target_ratio x corpus_chars. Under
     pressure, in this order: topic pages link at most params.max_listed of the documents they do not quote
     and count the rest (a doc slug can run to 80 characters; those documents' pages link the topic), weak
@@ -287,7 +310,7 @@ def plan_budget(cat: Catalog, corpus_chars: int, params: OfflineParams = Offline
     if ok:
         return fit.budget(e, scale), plan
     skip: frozenset[str] = frozenset()
-    for t in reversed(cat.topics[len(cat.topics) // 2:]):
+    for t in reversed(cat.topics[len(cat.topics) // 2 :]):
         skip = skip | {t.key}
         plan = quote_plan(cat, params, params.min_scale, skip)
         e = fit.estimate(plan, params.min_scale)

@@ -18,17 +18,18 @@ from wikigen.agents.catalog import Catalog, catalog_from_data, catalog_to_data
 from wikigen.agents.discovery_cache import ShardCache
 from wikigen.agents.params import DiscoveryParams
 from wikigen.agents.topics import discover
+
 from wikigen.core.atomic import atomic_write
 
 log = logging.getLogger(__name__)
 
-CATALOG_VERSION = 13     # 13: topics reach documents that hold their subject in other words (agents.topic_reach); 12: a quote carries the sentence after its heading (sentences.first_body_end); 11: quotes run on to end their sentence (wikigen.core.sentences.LONGEST_SENTENCE); 10: ranked by support x coherence; 9: shared titles as written again (8 told them apart: cuad-dev wiki+search aggregate 0.452 -> 0.415); 7: titles by search.facts.title; 6: topics merged by meaning; 5: JSON; 4-: pickle
+CATALOG_VERSION = 13  # 13: topics reach documents that hold their subject in other words (agents.topic_reach); 12: a quote carries the sentence after its heading (sentences.first_body_end); 11: quotes run on to end their sentence (wikigen.core.sentences.LONGEST_SENTENCE); 10: ranked by support x coherence; 9: shared titles as written again (8 told them apart: cuad-dev wiki+search aggregate 0.452 -> 0.415); 7: titles by search.facts.title; 6: topics merged by meaning; 5: JSON; 4-: pickle
 
 
 def cache_path(index, cache_dir: Path, params: DiscoveryParams = DiscoveryParams()) -> Path:
     h = hashlib.sha256(f"v{CATALOG_VERSION}\0{params!r}\n".encode())
     for d in sorted(index.documents(), key=lambda d: d.doc_id):
-        h.update(f"{d.doc_id}\0{d.sha256}\0{d.title}\n".encode("utf-8"))
+        h.update(f"{d.doc_id}\0{d.sha256}\0{d.title}\n".encode())
     return Path(cache_dir) / f"catalog-{h.hexdigest()[:16]}.json"
 
 
@@ -62,8 +63,9 @@ def write_cached(path: Path, cat: Catalog) -> None:
     atomic_write(path, text)
 
 
-def load_catalog(index, cache_dir: Path, params: DiscoveryParams = DiscoveryParams(),
-                 workers: int | None = 1, progress=None) -> Catalog:
+def load_catalog(
+    index, cache_dir: Path, params: DiscoveryParams = DiscoveryParams(), workers: int | None = 1, progress=None
+) -> Catalog:
     """The corpus's catalog: from the cache when it has this corpus's, else discovered (with `workers`
     processes; the catalog does not depend on how many) and cached."""
     path = cache_path(index, cache_dir, params)
@@ -75,8 +77,9 @@ def load_catalog(index, cache_dir: Path, params: DiscoveryParams = DiscoveryPara
     # an interrupted run resumes; the catalog's version is in the key, so a rule change (which bumps it)
     # does not reuse per-document evidence found under the old rules
     shards = ShardCache(Path(cache_dir) / "discovery", f"catalog v{CATALOG_VERSION} {params!r}")
-    cat = discover(texts, {d.doc_id: d.title for d in docs}, params=params, workers=workers, progress=progress,
-                   cache=shards)
+    cat = discover(
+        texts, {d.doc_id: d.title for d in docs}, params=params, workers=workers, progress=progress, cache=shards
+    )
     log.info("topic discovery: %s", ", ".join(f"{k} {v}" for k, v in sorted(shards.stats.items())))
     write_cached(path, cat)
     return cat

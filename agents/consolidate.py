@@ -50,13 +50,14 @@ import logging
 import math
 from collections import Counter, defaultdict
 
+from wikigen.agents.flagged import HEADING as FLAG_HEADING
+from wikigen.agents.flagged import flagged_section
+from wikigen.agents.moves import Mover, subject_patterns
+from wikigen.agents.tails import FURTHER, RELATED, carry_tail, split_tail  # noqa: F401 - carry_tail re-exported
+
 from wikigen.core.errors import WikigenError
 from wikigen.core.sentences import sentence_span
 from wikigen.core.text import one_line
-from wikigen.wiki.markup import scan_quotes
-from wikigen.agents.flagged import HEADING as FLAG_HEADING, flagged_section
-from wikigen.agents.moves import Mover, subject_patterns
-from wikigen.agents.tails import FURTHER, RELATED, carry_tail, split_tail  # noqa: F401 - carry_tail re-exported
 from wikigen.wiki.page import Page, parse_page
 
 log = logging.getLogger(__name__)
@@ -64,14 +65,14 @@ log = logging.getLogger(__name__)
 RELATE_PER_SESSION = 3
 RELATE_MAX = 9
 MIN_SHARED = 1
-TIGHT = 0.9          # above this share of the size limit, prune; below it nothing is dropped
-GROW_BELOW = 0.6     # actions that add text (relate, flag, describe) run only below this share
+TIGHT = 0.9  # above this share of the size limit, prune; below it nothing is dropped
+GROW_BELOW = 0.6  # actions that add text (relate, flag, describe) run only below this share
 EXTEND_BELOW = 0.75  # ... extend (quotes on topic pages, what the wiki knows) up to this share, each write
-                     # projected (the guard warns at 0.8)
+# projected (the guard warns at 0.8)
 EXTEND_PER_SESSION = 8
-SAID_ROUNDS = 4     # searches of 20 passages a page a session, for documents that say its title
-SAID_CAP = 300      # characters of the sentence quoted from such a document
-SAID_MIN = 80       # a shorter one (a heading) is quoted with the sentence that follows it
+SAID_ROUNDS = 4  # searches of 20 passages a page a session, for documents that say its title
+SAID_CAP = 300  # characters of the sentence quoted from such a document
+SAID_MIN = 80  # a shorter one (a heading) is quoted with the sentence that follows it
 PROBE_K = 20
 ACTIONS = ("reverify", "merge", "move", "relate", "extend", "flag", "prune", "describe")
 REASONS = {
@@ -93,7 +94,7 @@ def _cosine(a: set, b: set) -> float:
 class Consolidator(Mover):
     def __init__(self, tools, agent: str, session: int, maker=None):
         self.tools, self.me, self.session = tools, agent, session
-        self.maker = maker          # the agent's PageMaker (catalog, plan, quote): needed by extend only
+        self.maker = maker  # the agent's PageMaker (catalog, plan, quote): needed by extend only
         self.pages: dict[str, Page] = {}
         self.counts: Counter = Counter()
         self._docs: list[str] | None = None
@@ -105,7 +106,7 @@ class Consolidator(Mover):
             try:
                 self.pages[info["slug"]] = parse_page(self.tools.read_page(info["slug"]))
             except WikigenError as e:
-                log.info("consolidation: %s: %s", info["slug"], e)   # merged by another agent meanwhile
+                log.info("consolidation: %s: %s", info["slug"], e)  # merged by another agent meanwhile
 
     def mine(self, type_: str | None = None) -> list[Page]:
         return [p for s, p in sorted(self.pages.items()) if p.owner == self.me and (type_ is None or p.type == type_)]
@@ -118,7 +119,7 @@ class Consolidator(Mover):
         self.reverify()
         self.merge()
         self.move()
-        self.flag()           # the small, telling additions first; extend, which fills the budget, last
+        self.flag()  # the small, telling additions first; extend, which fills the budget, last
         self.describe()
         self.relate()
         self.extend()
@@ -135,8 +136,16 @@ class Consolidator(Mover):
         if grow and self.fullness(len(page.body) - len(old.body) if old is not None else len(page.body)) >= below:
             return False
         try:
-            self.tools.write_page(slug=page.slug, title=page.title, description=page.description, body=page.body,
-                                  type=page.type, sources=page.sources, aliases=page.aliases, status=page.status)
+            self.tools.write_page(
+                slug=page.slug,
+                title=page.title,
+                description=page.description,
+                body=page.body,
+                type=page.type,
+                sources=page.sources,
+                aliases=page.aliases,
+                status=page.status,
+            )
         except WikigenError as e:
             log.info("consolidation: %s not written: %s", page.slug, e)
             return False
@@ -156,9 +165,13 @@ class Consolidator(Mover):
                     ok = False
                 if not ok:
                     failed.append(f"{page.slug}: {q.doc_id} (chars {q.start}-{q.end})")
-        self.entry("reverify", [p.slug for p in self.mine()] if failed else [],
-                   f"{checked} quotes re-read from the sources, {len(failed)} no longer at their span",
-                   quotes=checked, failed=failed[:20])
+        self.entry(
+            "reverify",
+            [p.slug for p in self.mine()] if failed else [],
+            f"{checked} quotes re-read from the sources, {len(failed)} no longer at their span",
+            quotes=checked,
+            failed=failed[:20],
+        )
 
     def merge(self) -> None:
         topics = self.mine("topic")
@@ -168,8 +181,14 @@ class Consolidator(Mover):
         for small in sorted(topics, key=lambda p: (len(spans[p.slug]), p.slug)):
             if small.slug in gone or not spans[small.slug]:
                 continue
-            into = [p for p in topics if p.slug != small.slug and p.slug not in gone
-                    and spans[small.slug] <= spans[p.slug] and len(spans[p.slug]) > len(spans[small.slug])]
+            into = [
+                p
+                for p in topics
+                if p.slug != small.slug
+                and p.slug not in gone
+                and spans[small.slug] <= spans[p.slug]
+                and len(spans[p.slug]) > len(spans[small.slug])
+            ]
             if not into:
                 continue
             keep = min(into, key=lambda p: (len(spans[p.slug]), p.slug))
@@ -182,13 +201,15 @@ class Consolidator(Mover):
             merged += [small.slug, keep.slug]
         if gone:
             self.load()
-        self.entry("merge", merged, f"{len(gone)} pages merged into pages that carry all their quotes",
-                   merged=len(gone))
+        self.entry(
+            "merge", merged, f"{len(gone)} pages merged into pages that carry all their quotes", merged=len(gone)
+        )
 
     def _doc_sets(self) -> tuple[dict[str, set[str]], dict[str, set[str]]]:
         """{topic slug: documents it quotes}, {document page slug: topic pages quoting its document}."""
-        topic_docs = {s: {q.doc_id for q in p.quotes()} | set(p.sources) for s, p in self.pages.items()
-                      if p.type == "topic"}
+        topic_docs = {
+            s: {q.doc_id for q in p.quotes()} | set(p.sources) for s, p in self.pages.items() if p.type == "topic"
+        }
         doc_page = {p.sources[0]: s for s, p in self.pages.items() if p.type == "document" and p.sources}
         doc_topics: dict[str, set[str]] = defaultdict(set)
         for t, docs in topic_docs.items():
@@ -208,19 +229,27 @@ class Consolidator(Mover):
                 continue
             have = set(page.links())
             mine = table[page.slug]
-            ranked = sorted(((len(mine & other), _cosine(mine, other), s) for s, other in table.items()
-                             if s != page.slug and s not in have and len(mine & other) >= MIN_SHARED),
-                            key=lambda x: (-x[0], -x[1], x[2]))
+            ranked = sorted(
+                (
+                    (len(mine & other), _cosine(mine, other), s)
+                    for s, other in table.items()
+                    if s != page.slug and s not in have and len(mine & other) >= MIN_SHARED
+                ),
+                key=lambda x: (-x[0], -x[1], x[2]),
+            )
             head, tail = split_tail(page.body)
             related = [line for line in tail.split("\n") if line.startswith(RELATED)]
-            old = [x.strip() for x in related[0][len(RELATED):].split(",")] if related else []
+            old = [x.strip() for x in related[0][len(RELATED) :].split(",")] if related else []
             room = min(RELATE_PER_SESSION, RELATE_MAX - len(old))
-            new = [f"[[{s}]]" for _, _, s in ranked[:max(0, room)]]
+            new = [f"[[{s}]]" for _, _, s in ranked[: max(0, room)]]
             if not new:
                 continue
             line = RELATED + ", ".join(old + new)
             rest = [x for x in tail.split("\n") if not x.startswith(RELATED)] if tail else []
-            body = "\n\n".join([head, line] + (["\n".join(rest).strip("\n")] if any(r.strip() for r in rest) else [])) + "\n"
+            body = (
+                "\n\n".join([head, line] + (["\n".join(rest).strip("\n")] if any(r.strip() for r in rest) else []))
+                + "\n"
+            )
             if self._write(page.with_(body=body)):
                 changed.append(page.slug)
                 added += len(new)
@@ -280,7 +309,7 @@ class Consolidator(Mover):
                 sections.append((d, f"## [[{doc_slug(d)}]]\n\n{q}"))
                 quoted.add(d)
 
-        for d in (t.doc_ids if t is not None else []):
+        for d in t.doc_ids if t is not None else []:
             if len(sections) >= EXTEND_PER_SESSION:
                 return sections
             if d not in quoted and d in t.spans and self.maker.known.has(doc_slug(d)):
@@ -296,7 +325,7 @@ class Consolidator(Mover):
         """(doc id, start, end) of the sentence, in up to `need` documents not in `quoted`, that says the
         page's title or one of its aliases (as a phrase), found by searching the corpus for the title."""
         pats = [p for p, _ in subject_patterns(page)]
-        if need <= 0 or not pats or self._docs is None and not self._load_docs():
+        if need <= 0 or not pats or (self._docs is None and not self._load_docs()):
             return []
         out: list[tuple[str, int, int]] = []
         tried = set(quoted)
@@ -318,12 +347,12 @@ class Consolidator(Mover):
                 if m is None:
                     continue
                 s, e = sentence_span(h.text, m.start(), m.end(), SAID_CAP)
-                if e - s < SAID_MIN and e < len(h.text):    # a heading ("Termination."): and the sentence after it
+                if e - s < SAID_MIN and e < len(h.text):  # a heading ("Termination."): and the sentence after it
                     s, e = sentence_span(h.text, m.start(), e + 1, SAID_CAP)
                 out.append((h.doc_id, h.start + s, h.start + e))
                 if len(out) >= need:
                     return out
-            tried.update(h.doc_id for h in hits)    # their best passages do not say it: not this session
+            tried.update(h.doc_id for h in hits)  # their best passages do not say it: not this session
         return out
 
     def _load_docs(self) -> bool:
@@ -359,7 +388,7 @@ class Consolidator(Mover):
         reached: set[tuple[str, str, int, int]] = set()
         for p in pages:
             for probe in dict.fromkeys([p.title, *p.aliases]):
-                for h in index.search_quotes(probe, k=PROBE_K, by_page=False):   # by what the quote says
+                for h in index.search_quotes(probe, k=PROBE_K, by_page=False):  # by what the quote says
                     u = h.unit
                     reached.add((u.slug, u.doc_id, u.start, u.end))
         return {(p.slug, q.doc_id, q.start, q.end) for p in self.mine() for q in p.quotes()} - reached
@@ -373,7 +402,7 @@ class Consolidator(Mover):
         for page in self.mine():
             gone = [b for b in page.quote_blocks() if (page.slug, b.quote.doc_id, b.quote.start, b.quote.end) in drop]
             if not gone or len(gone) == len(page.quotes()):
-                continue              # a page keeps at least one quote: pruning never empties a page
+                continue  # a page keeps at least one quote: pruning never empties a page
             lines = page.body.split("\n")
             cut = {i for b in gone for i in range(b.header_line, b.end_line)}
             body = "\n".join(x for i, x in enumerate(lines) if i not in cut)
@@ -382,8 +411,13 @@ class Consolidator(Mover):
             if self._write(page.with_(body=body), grow=False):
                 changed.append(page.slug)
                 dropped += [f"{b.quote.doc_id}|{b.quote.start}|{b.quote.end}" for b in gone]
-        self.entry("prune", changed, f"{len(dropped)} quotes no probe reaches dropped (wiki at {full:.0%} "
-                   "of its size limit)", dropped=dropped, quotes_dropped=len(dropped))
+        self.entry(
+            "prune",
+            changed,
+            f"{len(dropped)} quotes no probe reaches dropped (wiki at {full:.0%} of its size limit)",
+            dropped=dropped,
+            quotes_dropped=len(dropped),
+        )
 
     def describe(self) -> None:
         if self.fullness() >= GROW_BELOW:
@@ -406,12 +440,23 @@ class Consolidator(Mover):
 
     def entry(self, action: str, pages: list[str], note: str, **extra) -> None:
         """Count the action and log it with its reason (a reverify only when some quote failed)."""
-        n = {"reverify": extra.get("quotes", 0), "merge": extra.get("merged", 0),
-             "prune": extra.get("quotes_dropped", 0), "move": extra.get("quotes_moved", 0), "extend": extra.get("quotes_added", 0)}.get(action, len(pages))
+        n = {
+            "reverify": extra.get("quotes", 0),
+            "merge": extra.get("merged", 0),
+            "prune": extra.get("quotes_dropped", 0),
+            "move": extra.get("quotes_moved", 0),
+            "extend": extra.get("quotes_added", 0),
+        }.get(action, len(pages))
         self.counts[action] += n
         if (n and action != "reverify") or extra.get("failed"):
-            self.tools.append_log(f"consolidation: {action}", note=note, pages=pages, consolidation=action,
-                                  reason=REASONS[action], **{k: v for k, v in extra.items() if v not in ([], None)})
+            self.tools.append_log(
+                f"consolidation: {action}",
+                note=note,
+                pages=pages,
+                consolidation=action,
+                reason=REASONS[action],
+                **{k: v for k, v in extra.items() if v not in ([], None)},
+            )
 
 
 def dropped_spans(tools) -> set[tuple[str, int, int]]:

@@ -27,21 +27,35 @@ from dataclasses import dataclass, field
 
 from wikigen.agents.base import TokenUsage
 
-__all__ = ["PRICES", "PRICES_AS_OF", "PRICE_NOTE", "Price", "price_for", "cost_of", "SessionEstimate",
-           "BuildEstimate", "estimate_session", "estimate_build", "SpendLimit"]
+__all__ = [
+    "PRICES",
+    "PRICES_AS_OF",
+    "PRICE_NOTE",
+    "BuildEstimate",
+    "Price",
+    "SessionEstimate",
+    "SpendLimit",
+    "cost_of",
+    "estimate_build",
+    "estimate_session",
+    "price_for",
+]
 
 PRICES_AS_OF = "2025-11"
-PRICE_NOTE = (f"estimate: cl100k token counts and Anthropic list prices as of {PRICES_AS_OF} "
-              "(see wikigen/agents/cost.py; check current prices before relying on them)")
+PRICE_NOTE = (
+    f"estimate: cl100k token counts and Anthropic list prices as of {PRICES_AS_OF} "
+    "(see wikigen/agents/cost.py; check current prices before relying on them)"
+)
 
 
 @dataclass(frozen=True)
 class Price:
     """USD per million tokens."""
+
     input: float
     output: float
-    cache_write: float      # 5-minute cache writes: 1.25 x input
-    cache_read: float       # 0.1 x input
+    cache_write: float  # 5-minute cache writes: 1.25 x input
+    cache_read: float  # 0.1 x input
 
 
 def _p(inp: float, out: float) -> Price:
@@ -58,16 +72,16 @@ PRICES: dict[str, Price] = {
     "claude-sonnet-4-5": _p(3.0, 15.0),
     "claude-sonnet-4-0": _p(3.0, 15.0),
     "claude-sonnet-4": _p(3.0, 15.0),
-    "claude-sonnet-4-*": _p(3.0, 15.0),     # every Sonnet 4.x so far
+    "claude-sonnet-4-*": _p(3.0, 15.0),  # every Sonnet 4.x so far
     "claude-3-7-sonnet": _p(3.0, 15.0),
     "claude-haiku-4-5": _p(1.0, 5.0),
     "claude-3-5-haiku": _p(0.8, 4.0),
     "claude-3-haiku": _p(0.25, 1.25),
 }
 
-WRITE_SHARE = 0.3          # output tokens per token read: pages quote the decisive sentences
-TURN_OUTPUT = 80           # tokens of a tool call's own framing, per turn
-READ_OVERHEAD = 40         # tokens of the <document ...> wrapper around each read
+WRITE_SHARE = 0.3  # output tokens per token read: pages quote the decisive sentences
+TURN_OUTPUT = 80  # tokens of a tool call's own framing, per turn
+READ_OVERHEAD = 40  # tokens of the <document ...> wrapper around each read
 
 
 def price_for(model: str) -> tuple[str, Price] | None:
@@ -75,8 +89,8 @@ def price_for(model: str) -> tuple[str, Price] | None:
     m = model.strip().lower()
     keys = sorted((k for k in PRICES if not k.endswith("*")), key=len, reverse=True)
     for k in keys:
-        rest = m[len(k) + 1:] if m.startswith(k + "-") else ""
-        if m == k or (len(rest) == 8 and rest.isdigit()):      # a dated snapshot of that model
+        rest = m[len(k) + 1 :] if m.startswith(k + "-") else ""
+        if m == k or (len(rest) == 8 and rest.isdigit()):  # a dated snapshot of that model
             return k, PRICES[k]
     for k in PRICES:
         if k.endswith("*") and m.startswith(k[:-1]):
@@ -87,11 +101,16 @@ def price_for(model: str) -> tuple[str, Price] | None:
 def cost_of(usage: TokenUsage, price: Price | None) -> float | None:
     if price is None:
         return None
-    return (usage.input * price.input + usage.output * price.output + usage.cache_creation * price.cache_write
-            + usage.cache_read * price.cache_read) / 1e6
+    return (
+        usage.input * price.input
+        + usage.output * price.output
+        + usage.cache_creation * price.cache_write
+        + usage.cache_read * price.cache_read
+    ) / 1e6
 
 
 # --- the estimate -----------------------------------------------------------------------------------
+
 
 @dataclass
 class SessionEstimate:
@@ -100,13 +119,19 @@ class SessionEstimate:
     document_tokens: int
     turns: int
     usage: TokenUsage
-    covered: float                   # share of the agent's documents read before the turn limit or budget
-    stopped_by: str                  # done | turn_limit | budget
+    covered: float  # share of the agent's documents read before the turn limit or budget
+    stopped_by: str  # done | turn_limit | budget
 
     def to_dict(self) -> dict:
-        return {"agent": self.agent, "documents": self.documents, "document_tokens": self.document_tokens,
-                "turns": self.turns, "usage": self.usage.to_dict(), "covered": round(self.covered, 3),
-                "stopped_by": self.stopped_by}
+        return {
+            "agent": self.agent,
+            "documents": self.documents,
+            "document_tokens": self.document_tokens,
+            "turns": self.turns,
+            "usage": self.usage.to_dict(),
+            "covered": round(self.covered, 3),
+            "stopped_by": self.stopped_by,
+        }
 
 
 @dataclass
@@ -115,7 +140,7 @@ class BuildEstimate:
     price_key: str | None
     price: Price | None
     sessions: int
-    agents: list[SessionEstimate] = field(default_factory=list)    # one session of each agent
+    agents: list[SessionEstimate] = field(default_factory=list)  # one session of each agent
     documents: int = 0
     corpus_tokens: int = 0
 
@@ -138,36 +163,55 @@ class BuildEstimate:
 
     def to_dict(self) -> dict:
         s, t = self.session_usage(), self.total_usage()
-        return {"model": self.model, "price_table_key": self.price_key,
-                "price_per_mtok": None if self.price is None else vars(self.price),
-                "prices_as_of": PRICES_AS_OF, "note": PRICE_NOTE, "documents": self.documents,
-                "corpus_tokens": self.corpus_tokens, "sessions": self.sessions,
-                "per_session": {"usage": s.to_dict(), "cache_share": round(self.cache_share(s), 3),
-                                "cost_usd": _round(cost_of(s, self.price)),
-                                "agents": [a.to_dict() for a in self.agents]},
-                "total": {"usage": t.to_dict(), "cost_usd": _round(cost_of(t, self.price))}}
+        return {
+            "model": self.model,
+            "price_table_key": self.price_key,
+            "price_per_mtok": None if self.price is None else vars(self.price),
+            "prices_as_of": PRICES_AS_OF,
+            "note": PRICE_NOTE,
+            "documents": self.documents,
+            "corpus_tokens": self.corpus_tokens,
+            "sessions": self.sessions,
+            "per_session": {
+                "usage": s.to_dict(),
+                "cache_share": round(self.cache_share(s), 3),
+                "cost_usd": _round(cost_of(s, self.price)),
+                "agents": [a.to_dict() for a in self.agents],
+            },
+            "total": {"usage": t.to_dict(), "cost_usd": _round(cost_of(t, self.price))},
+        }
 
     def to_text(self) -> str:
         s, t = self.session_usage(), self.total_usage()
-        lines = [f"dry run: {self.documents} documents, {self.corpus_tokens:,} tokens (cl100k), "
-                 f"{len(self.agents)} agents x {self.sessions} sessions, model {self.model}"]
+        lines = [
+            f"dry run: {self.documents} documents, {self.corpus_tokens:,} tokens (cl100k), "
+            f"{len(self.agents)} agents x {self.sessions} sessions, model {self.model}"
+        ]
         for a in self.agents:
             u = a.usage
-            lines.append(f"  {a.agent}: {a.documents} documents ({a.document_tokens:,} tokens), {a.turns} turns, "
-                         f"input {u.input:,} + cache write {u.cache_creation:,} + cache read {u.cache_read:,}, "
-                         f"output {u.output:,}" + ("" if a.stopped_by == "done" else
-                                                   f"; stops at the {a.stopped_by.replace('_', ' ')} "
-                                                   f"after ~{a.covered:.0%} of its documents"))
-        lines.append(f"  each session: {s.total:,} tokens sent and received, cache share {self.cache_share(s):.0%} "
-                     f"of input" + _cost_text(cost_of(s, self.price)))
+            lines.append(
+                f"  {a.agent}: {a.documents} documents ({a.document_tokens:,} tokens), {a.turns} turns, "
+                f"input {u.input:,} + cache write {u.cache_creation:,} + cache read {u.cache_read:,}, "
+                f"output {u.output:,}"
+                + (
+                    ""
+                    if a.stopped_by == "done"
+                    else f"; stops at the {a.stopped_by.replace('_', ' ')} after ~{a.covered:.0%} of its documents"
+                )
+            )
+        lines.append(
+            f"  each session: {s.total:,} tokens sent and received, cache share {self.cache_share(s):.0%} "
+            f"of input" + _cost_text(cost_of(s, self.price))
+        )
         lines.append(f"  whole run: {t.total:,} tokens" + _cost_text(cost_of(t, self.price)))
         if self.price is None:
-            lines.append(f"  no price for {self.model!r} in the table; known: "
-                         + ", ".join(k for k in PRICES))
+            lines.append(f"  no price for {self.model!r} in the table; known: " + ", ".join(k for k in PRICES))
         else:
             p = self.price
-            lines.append(f"  prices ({self.price_key}, USD per million tokens): input {p.input}, output {p.output}, "
-                         f"cache write {p.cache_write}, cache read {p.cache_read}")
+            lines.append(
+                f"  prices ({self.price_key}, USD per million tokens): input {p.input}, output {p.output}, "
+                f"cache write {p.cache_write}, cache read {p.cache_read}"
+            )
         lines.append(f"  {PRICE_NOTE}")
         return "\n".join(lines)
 
@@ -180,14 +224,23 @@ def _cost_text(c: float | None) -> str:
     return "" if c is None else f", about ${c:,.2f}"
 
 
-def estimate_session(agent: str, doc_chars: list[int], doc_tokens: list[int], *, prefix_tokens: int,
-                     task_tokens: int, token_budget: int, max_turns: int, read_chars: int = 6000) -> SessionEstimate:
+def estimate_session(
+    agent: str,
+    doc_chars: list[int],
+    doc_tokens: list[int],
+    *,
+    prefix_tokens: int,
+    task_tokens: int,
+    token_budget: int,
+    max_turns: int,
+    read_chars: int = 6000,
+) -> SessionEstimate:
     """One agent's session, turn by turn (see the module docstring for the model)."""
     d = sum(doc_tokens) + READ_OVERHEAD * sum(max(1, math.ceil(c / read_chars)) for c in doc_chars)
     reads = sum(max(1, math.ceil(c / read_chars)) for c in doc_chars)
-    needed = reads + len(doc_chars) + 1          # reads, one write per document, a last turn
+    needed = reads + len(doc_chars) + 1  # reads, one write per document, a last turn
     o_turn = (WRITE_SHARE * sum(doc_tokens)) / needed + TURN_OUTPUT
-    added = d / needed + o_turn                  # what each turn adds to the conversation
+    added = d / needed + o_turn  # what each turn adds to the conversation
     u = TokenUsage()
     turns = 0
     stopped = "done"
@@ -209,13 +262,29 @@ def estimate_session(agent: str, doc_chars: list[int], doc_tokens: list[int], *,
     return SessionEstimate(agent, len(doc_chars), sum(doc_tokens), turns, u, min(1.0, turns / needed), stopped)
 
 
-def estimate_build(docs: list[tuple[str, int, int]], *, agents: int, sessions: int, model: str,
-                   token_budget: int, max_turns: int, counter, system_prompt: str, tool_specs: list[dict],
-                   task_text) -> BuildEstimate:
+def estimate_build(
+    docs: list[tuple[str, int, int]],
+    *,
+    agents: int,
+    sessions: int,
+    model: str,
+    token_budget: int,
+    max_turns: int,
+    counter,
+    system_prompt: str,
+    tool_specs: list[dict],
+    task_text,
+) -> BuildEstimate:
     """docs: (doc_id, chars, tokens). Shares are contiguous runs of about equal size, as the build's."""
     found = price_for(model)
-    est = BuildEstimate(model, found[0] if found else None, found[1] if found else None, sessions,
-                        documents=len(docs), corpus_tokens=sum(t for _, _, t in docs))
+    est = BuildEstimate(
+        model,
+        found[0] if found else None,
+        found[1] if found else None,
+        sessions,
+        documents=len(docs),
+        corpus_tokens=sum(t for _, _, t in docs),
+    )
     prefix = counter.count(system_prompt) + counter.count(json.dumps(tool_specs))
     total = sum(max(1, c) for _, c, _ in docs)
     target = total / agents
@@ -229,14 +298,23 @@ def estimate_build(docs: list[tuple[str, int, int]], *, agents: int, sessions: i
     for n, share in enumerate(shares, 1):
         name = f"agent-{n}"
         task_tokens = counter.count(task_text(name, [d for d, _, _ in share]))
-        est.agents.append(estimate_session(name, [c for _, c, _ in share], [t for _, _, t in share],
-                                           prefix_tokens=prefix, task_tokens=task_tokens,
-                                           token_budget=token_budget, max_turns=max_turns))
+        est.agents.append(
+            estimate_session(
+                name,
+                [c for _, c, _ in share],
+                [t for _, _, t in share],
+                prefix_tokens=prefix,
+                task_tokens=task_tokens,
+                token_budget=token_budget,
+                max_turns=max_turns,
+            )
+        )
     return est
 
 
-def estimate_corpus(corpus, *, agents: int, sessions: int, model: str, token_budget: int, max_turns: int,
-                    counter=None) -> BuildEstimate:
+def estimate_corpus(
+    corpus, *, agents: int, sessions: int, model: str, token_budget: int, max_turns: int, counter=None
+) -> BuildEstimate:
     """The estimate for building a wiki of the corpus folder with the Claude backend. Reads and extracts
     the documents (as the index would) and counts their tokens; writes nothing."""
     from pathlib import Path
@@ -244,9 +322,10 @@ def estimate_corpus(corpus, *, agents: int, sessions: int, model: str, token_bud
     from wikigen.agents.base import AgentTask
     from wikigen.agents.claude import SYSTEM_PROMPT, task_message
     from wikigen.agents.tools import ToolBox
+    from wikigen.search.corpus import load_corpus
+
     from wikigen.core.errors import CorpusError
     from wikigen.core.tokens import default_counter
-    from wikigen.search.corpus import load_corpus
 
     counter = counter or default_counter()
     documents, _ = load_corpus(Path(corpus))
@@ -258,12 +337,22 @@ def estimate_corpus(corpus, *, agents: int, sessions: int, model: str, token_bud
     def task_text(agent: str, doc_ids: list[str]) -> str:
         return task_message(AgentTask(agent=agent, session=1, doc_ids=doc_ids, brief="x" * 400))
 
-    return estimate_build(docs, agents=agents, sessions=sessions, model=model, token_budget=token_budget,
-                          max_turns=max_turns, counter=counter, system_prompt=SYSTEM_PROMPT,
-                          tool_specs=ToolBox.specs(None), task_text=task_text)
+    return estimate_build(
+        docs,
+        agents=agents,
+        sessions=sessions,
+        model=model,
+        token_budget=token_budget,
+        max_turns=max_turns,
+        counter=counter,
+        system_prompt=SYSTEM_PROMPT,
+        tool_specs=ToolBox.specs(None),
+        task_text=task_text,
+    )
 
 
 # --- the limit during a run --------------------------------------------------------------------------
+
 
 class SpendLimit:
     """Usage across every agent of a build, against --max-tokens and --max-cost (thread-safe)."""

@@ -27,28 +27,30 @@ import json
 import logging
 import os
 from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Sequence
 
 from wikigen.agents.catalog import Heading, Outline
+
 from wikigen.core.atomic import atomic_write_bytes
 
-__all__ = ["DocEvidence", "ShardCache", "SHARD_VERSION", "evidence_to_data", "evidence_from_data"]
+__all__ = ["SHARD_VERSION", "DocEvidence", "ShardCache", "evidence_from_data", "evidence_to_data"]
 
 log = logging.getLogger(__name__)
 
 SHARD_VERSION = 1
-SHARD_DOCS = 48                 # documents per shard file at most
-SHARD_CHARS = 3_000_000         # ... or this much text, whichever comes first
+SHARD_DOCS = 48  # documents per shard file at most
+SHARD_CHARS = 3_000_000  # ... or this much text, whichever comes first
 
 
 @dataclass
 class DocEvidence:
     """What one document contributes, computed on its own (so documents can be read in worker processes)."""
+
     doc_id: str
     heads: list[Heading]
-    terms: list[tuple[str, str, int, int]]          # (key, surface, span start, span end), first per key
+    terms: list[tuple[str, str, int, int]]  # (key, surface, span start, span end), first per key
     names: dict[str, tuple[str, int, int]]
     ngrams: Counter
     outline: Outline
@@ -60,21 +62,36 @@ def _heading_data(h: Heading) -> list:
 
 def _heading(v: list) -> Heading:
     label, key, start, level, head_end, span = v
-    return Heading(label=str(label), key=str(key), start=int(start), level=int(level), head_end=int(head_end),
-                   span=(int(span[0]), int(span[1])))
+    return Heading(
+        label=str(label),
+        key=str(key),
+        start=int(start),
+        level=int(level),
+        head_end=int(head_end),
+        span=(int(span[0]), int(span[1])),
+    )
 
 
 def evidence_to_data(d: DocEvidence) -> dict:
     o = d.outline
     by_count: dict[int, list[str]] = {}
-    for g, c in d.ngrams.items():           # grouped by count: about half the size of a {gram: count} map
+    for g, c in d.ngrams.items():  # grouped by count: about half the size of a {gram: count} map
         by_count.setdefault(c, []).append(g)
-    return {"doc_id": d.doc_id, "heads": [_heading_data(h) for h in d.heads], "terms": [list(t) for t in d.terms],
-            "names": {k: list(v) for k, v in d.names.items()},
-            "ngrams": [[c, "\n".join(gs)] for c, gs in by_count.items()],
-            "outline": {"title": o.title, "opening": list(o.opening) if o.opening else None, "chars": o.chars,
-                        "headings": [_heading_data(h) for h in o.headings], "terms": list(o.terms),
-                        "dates": list(o.dates)}}
+    return {
+        "doc_id": d.doc_id,
+        "heads": [_heading_data(h) for h in d.heads],
+        "terms": [list(t) for t in d.terms],
+        "names": {k: list(v) for k, v in d.names.items()},
+        "ngrams": [[c, "\n".join(gs)] for c, gs in by_count.items()],
+        "outline": {
+            "title": o.title,
+            "opening": list(o.opening) if o.opening else None,
+            "chars": o.chars,
+            "headings": [_heading_data(h) for h in o.headings],
+            "terms": list(o.terms),
+            "dates": list(o.dates),
+        },
+    }
 
 
 def evidence_from_data(v: dict) -> DocEvidence:
@@ -85,14 +102,23 @@ def evidence_from_data(v: dict) -> DocEvidence:
             for g in str(joined).split("\n"):
                 grams[g] = int(c)
         o = v["outline"]
-        outline = Outline(doc_id=str(v["doc_id"]), title=str(o["title"]),
-                          opening=(int(o["opening"][0]), int(o["opening"][1])) if o["opening"] else None,
-                          chars=int(o["chars"]), headings=[_heading(h) for h in o["headings"]],
-                          terms=[str(t) for t in o["terms"]], dates=[str(t) for t in o["dates"]])
-        return DocEvidence(doc_id=str(v["doc_id"]), heads=[_heading(h) for h in v["heads"]],
-                           terms=[(str(k), str(s), int(a), int(b)) for k, s, a, b in v["terms"]],
-                           names={str(k): (str(s), int(a), int(b)) for k, (s, a, b) in v["names"].items()},
-                           ngrams=grams, outline=outline)
+        outline = Outline(
+            doc_id=str(v["doc_id"]),
+            title=str(o["title"]),
+            opening=(int(o["opening"][0]), int(o["opening"][1])) if o["opening"] else None,
+            chars=int(o["chars"]),
+            headings=[_heading(h) for h in o["headings"]],
+            terms=[str(t) for t in o["terms"]],
+            dates=[str(t) for t in o["dates"]],
+        )
+        return DocEvidence(
+            doc_id=str(v["doc_id"]),
+            heads=[_heading(h) for h in v["heads"]],
+            terms=[(str(k), str(s), int(a), int(b)) for k, s, a, b in v["terms"]],
+            names={str(k): (str(s), int(a), int(b)) for k, (s, a, b) in v["names"].items()},
+            ngrams=grams,
+            outline=outline,
+        )
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
         raise ValueError(f"not a document's evidence: {type(e).__name__}: {e}") from None
 
@@ -108,11 +134,11 @@ class ShardCache:
     def __init__(self, folder: Path, key: str):
         self.folder = Path(folder)
         self.key = key
-        self.stats: dict[str, int] = {}         # per kind: documents taken from shards, documents computed
-        self._run = os.urandom(4).hex()         # this run's shards never overwrite another's
+        self.stats: dict[str, int] = {}  # per kind: documents taken from shards, documents computed
+        self._run = os.urandom(4).hex()  # this run's shards never overwrite another's
 
     def _prefix(self, kind: str, extra: str) -> str:
-        h = hashlib.sha256(f"v{SHARD_VERSION}\0{self.key}\0{extra}".encode("utf-8")).hexdigest()[:16]
+        h = hashlib.sha256(f"v{SHARD_VERSION}\0{self.key}\0{extra}".encode()).hexdigest()[:16]
         return f"{kind}-{h}-"
 
     def _index(self, prefix: str) -> dict[str, Path]:
@@ -146,14 +172,24 @@ class ShardCache:
 
     def _write(self, prefix: str, n: int, entries: list[tuple[str, object]]) -> Path:
         path = self.folder / f"{prefix}{self._run}-{n:05d}.json.gz"
-        body = (json.dumps({"version": SHARD_VERSION, "keys": [k for k, _ in entries]}) + "\n"
-                + json.dumps([v for _, v in entries], ensure_ascii=False) + "\n").encode("utf-8")
+        body = (
+            json.dumps({"version": SHARD_VERSION, "keys": [k for k, _ in entries]})
+            + "\n"
+            + json.dumps([v for _, v in entries], ensure_ascii=False)
+            + "\n"
+        ).encode("utf-8")
         atomic_write_bytes(path, lambda f: f.write(gzip.compress(body, compresslevel=1)))
         return path
 
-    def map(self, kind: str, extra: str, items: Sequence[tuple[str, str, str]],
-            compute: Callable[[list], Iterable], encode: Callable[[object], object],
-            decode: Callable[[object], object]) -> Iterator:
+    def map(
+        self,
+        kind: str,
+        extra: str,
+        items: Sequence[tuple[str, str, str]],
+        compute: Callable[[list], Iterable],
+        encode: Callable[[object], object],
+        decode: Callable[[object], object],
+    ) -> Iterator:
         """The results of one pass over items [(doc_id, text, title)], in their order: from the shards
         where present, else from compute(the items not done) (which yields in its input's order); each
         computed result is encoded and written to a new shard once SHARD_DOCS or SHARD_CHARS are pending."""
@@ -178,7 +214,7 @@ class ShardCache:
                 except ValueError as e:
                     log.warning("discovery shard %s: %s; reading %s again", where[k], e, item[0])
             if got is None:
-                if k in where:          # in the index but not usable: compute it alone, out of the batch
+                if k in where:  # in the index but not usable: compute it alone, out of the batch
                     got = next(iter(compute([item])))
                 else:
                     got = next(computed)
@@ -193,6 +229,6 @@ class ShardCache:
             used.add(self._write(prefix, written, pending))
         self.stats[kind + " computed"] = fresh
         self.stats[kind + " cached"] = len(items) - fresh
-        for p in self.folder.glob(kind + "-*.json.gz"):     # the pass is complete: drop what it did not use
+        for p in self.folder.glob(kind + "-*.json.gz"):  # the pass is complete: drop what it did not use
             if p not in used:
                 p.unlink(missing_ok=True)

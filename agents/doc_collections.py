@@ -14,11 +14,12 @@ them (half, so two kinds can split a corpus); two collections with the same docu
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 import unicodedata
 from collections import Counter, defaultdict
-from typing import Mapping
+from collections.abc import Mapping
 
 from wikigen.agents.catalog import Collection
 from wikigen.agents.params import DiscoveryParams
@@ -75,13 +76,18 @@ class _Vocabulary:
             ps: set[str] = set()
             for toks in (names, titles):
                 ws |= {t for t in toks if t and t != "and"}
-                ps |= {f"{a} {b}" for a, b in zip(toks, toks[1:]) if a and b and "and" not in (a, b)}
+                ps |= {f"{a} {b}" for a, b in itertools.pairwise(toks) if a and b and "and" not in (a, b)}
             self.wdf.update(ws)
             self.pdf.update(ps)
 
     def sticky(self, a: str | None, b: str) -> bool:
-        return bool(a) and a != "and" and a not in self.heads and self.pdf[f"{a} {b}"] >= 2 \
+        return (
+            bool(a)
+            and a != "and"
+            and a not in self.heads
+            and self.pdf[f"{a} {b}"] >= 2
             and self.pdf[f"{a} {b}"] >= self.sticky_share * min(self.wdf[a], self.wdf[b])
+        )
 
     def is_head(self, toks: Tokens, i: int) -> bool:
         t = toks[i]
@@ -116,7 +122,7 @@ class _Vocabulary:
                 got.append((w, head))
                 j -= 1
             if j >= 0 and toks[j] == "and":
-                j -= 1          # "x and y <head>": x is a kind too
+                j -= 1  # "x and y <head>": x is a kind too
                 continue
             break
         return got
@@ -142,8 +148,14 @@ class _Vocabulary:
         return out
 
 
-def _kind_collections(names: dict[str, Tokens], heads_of: dict[str, Tokens], surface: dict[str, Counter],
-                      vocab: _Vocabulary, n_docs: int, params: DiscoveryParams) -> list[Collection]:
+def _kind_collections(
+    names: dict[str, Tokens],
+    heads_of: dict[str, Tokens],
+    surface: dict[str, Counter],
+    vocab: _Vocabulary,
+    n_docs: int,
+    params: DiscoveryParams,
+) -> list[Collection]:
     members: dict[str, set[str]] = defaultdict(set)
     head_votes: dict[str, Counter] = defaultdict(Counter)
     for d in sorted(names):
@@ -154,7 +166,7 @@ def _kind_collections(names: dict[str, Tokens], heads_of: dict[str, Tokens], sur
         for k, h in set(kinds):
             members[k].add(d)
             if h:
-                head_votes[k][h] += 1          # documents naming the kind before this head
+                head_votes[k][h] += 1  # documents naming the kind before this head
     max_df = max(2, int(params.kind_max_share * n_docs))
     out: list[Collection] = []
     for key in sorted(members):
@@ -170,13 +182,17 @@ def _kind_collections(names: dict[str, Tokens], heads_of: dict[str, Tokens], sur
         else:
             title = f"{word} documents"
             aliases = [key]
-        out.append(Collection(key=key, title=title, members=docs,
-                              aliases=[a for a in dict.fromkeys(aliases) if a != title.lower()]))
+        out.append(
+            Collection(
+                key=key, title=title, members=docs, aliases=[a for a in dict.fromkeys(aliases) if a != title.lower()]
+            )
+        )
     return out
 
 
-def _folder_collections(doc_ids: list[str], taken: list[Collection], n_docs: int,
-                        params: DiscoveryParams) -> list[Collection]:
+def _folder_collections(
+    doc_ids: list[str], taken: list[Collection], n_docs: int, params: DiscoveryParams
+) -> list[Collection]:
     """Folders with several documents, not nearly all of them, unless a kind has the same documents."""
     folders: dict[str, list[str]] = defaultdict(list)
     for d in doc_ids:
@@ -197,15 +213,23 @@ def _folder_collections(doc_ids: list[str], taken: list[Collection], n_docs: int
             continue
         label = re.sub(r"[-_]+", " ", leaf).strip() or leaf
         title = label[:1].upper() + label[1:]
-        out.append(Collection(key=key, title=title, members=docs, folder=folder,
-                              aliases=[a for a in dict.fromkeys([key, label.lower()]) if a != title.lower()]))
+        out.append(
+            Collection(
+                key=key,
+                title=title,
+                members=docs,
+                folder=folder,
+                aliases=[a for a in dict.fromkeys([key, label.lower()]) if a != title.lower()],
+            )
+        )
         seen.add(tuple(docs))
         keys.add(key)
     return out
 
 
-def collections(titles: Mapping[str, str], n_docs: int, params: DiscoveryParams = DiscoveryParams()
-                ) -> list[Collection]:
+def collections(
+    titles: Mapping[str, str], n_docs: int, params: DiscoveryParams = DiscoveryParams()
+) -> list[Collection]:
     """The collections of a corpus given {doc_id: title} (doc ids are file paths), sorted by key."""
     doc_ids = sorted(titles)
     surface: dict[str, Counter] = defaultdict(Counter)

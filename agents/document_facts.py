@@ -11,16 +11,17 @@ the first FACTS_CHARS characters of the document's text, exactly as `read_docume
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Callable, Mapping
 
 from wikigen.agents.figures import Figure, FigureParams, find_figures
-from wikigen.core.workers import Workers
 from wikigen.search.facts.sheet import FactSheet, fact_sheet
+
+from wikigen.core.workers import Workers
 
 __all__ = ["FACTS_CHARS", "DocumentFacts", "detect_facts", "document_sheet"]
 
-FACTS_CHARS = 60000      # of a document's text read for its fact sheet
+FACTS_CHARS = 60000  # of a document's text read for its fact sheet
 
 
 def document_sheet(text: str, title: str = "") -> FactSheet:
@@ -34,12 +35,18 @@ def _sheet_of(doc_id: str, texts: Mapping[str, str], titles: Mapping[str, str]) 
 
 @dataclass
 class DocumentFacts:
-    sheets: dict[str, FactSheet] = field(default_factory=dict)    # doc id -> its fact sheet
-    figures: list[Figure] = field(default_factory=list)            # find_figures' result, best first
+    sheets: dict[str, FactSheet] = field(default_factory=dict)  # doc id -> its fact sheet
+    figures: list[Figure] = field(default_factory=list)  # find_figures' result, best first
 
 
-def detect_facts(texts: Mapping[str, str], titles: Mapping[str, str], *, figures: FigureParams = FigureParams(),
-                 workers: int | None = 1, progress: Callable[[int, int], None] | None = None) -> DocumentFacts:
+def detect_facts(
+    texts: Mapping[str, str],
+    titles: Mapping[str, str],
+    *,
+    figures: FigureParams = FigureParams(),
+    workers: int | None = 1,
+    progress: Callable[[int, int], None] | None = None,
+) -> DocumentFacts:
     """Every document's fact sheet and the corpus's figures. titles: {doc_id: the title its outline
     gives}; workers: processes (None: one per core; small corpora stay in this process); progress(done,
     total) is called as the sheets are made."""

@@ -10,14 +10,15 @@ salient n-grams, each found with a regular expression over the text (no vocabula
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from collections import Counter
+from functools import lru_cache
 
 from wikigen.agents.words import HANGUL, STOPWORDS, fold, norm_key, plural
 from wikigen.search.facts.dates import find_dates
 from wikigen.search.facts.parties import find_terms
 
 _NAME = re.compile(r"(?<![\w.])[A-Z][a-z]+(?:[ \t]+(?:(?:of|and|&|for|de)[ \t]+)?[A-Z][a-z]+){1,4}")
+
 
 def defined_terms(text: str) -> list[tuple[str, int, int]]:
     """(term, start, end) of each definition, in text order; one per term position. The rule is
@@ -96,7 +97,7 @@ def phrase_regex(phrase: str) -> re.Pattern[str]:
     for w in phrase.split():
         if HANGUL.search(w):
             parts.append(re.escape(w) + r"[가-힣]*")
-        else:       # the key's word is singular (words.fold): match it and its plural
+        else:  # the key's word is singular (words.fold): match it and its plural
             forms = sorted({w, plural(w)}, key=lambda f: (-len(f), f))
             parts.append(r"\b(?:" + "|".join(re.escape(f) for f in forms) + r")(?:s|es|'s|’s)?\b")
     return re.compile(r"[\s\W]+".join(parts), re.IGNORECASE)

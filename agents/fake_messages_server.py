@@ -23,27 +23,34 @@ import collections
 import json
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Callable
+from typing import Any
 
 __all__ = ["FakeMessagesServer", "RecordedRequest"]
 
-ERROR_TYPES = {400: "invalid_request_error", 401: "authentication_error", 404: "not_found_error",
-               429: "rate_limit_error", 500: "api_error", 529: "overloaded_error"}
+ERROR_TYPES = {
+    400: "invalid_request_error",
+    401: "authentication_error",
+    404: "not_found_error",
+    429: "rate_limit_error",
+    500: "api_error",
+    529: "overloaded_error",
+}
 
 
 @dataclass
 class RecordedRequest:
     method: str
     path: str
-    headers: dict[str, str]          # lower-cased names
-    body: Any                        # the parsed JSON body (None if it was not JSON)
+    headers: dict[str, str]  # lower-cased names
+    body: Any  # the parsed JSON body (None if it was not JSON)
 
 
 @dataclass
 class _Step:
-    kind: str                        # reply | function | error | delay | raw
+    kind: str  # reply | function | error | delay | raw
     content: list[dict] = field(default_factory=list)
     stop_reason: str = "end_turn"
     status: int = 200
@@ -60,7 +67,7 @@ class FakeMessagesServer:
     def __init__(self, host: str = "127.0.0.1", port: int = 0, *, default_text: str = "Done."):
         self.default_text = default_text
         self.requests: list[RecordedRequest] = []
-        self.replies: list[dict] = []        # every message sent back (status 200), in order
+        self.replies: list[dict] = []  # every message sent back (status 200), in order
         self._steps: collections.deque[_Step] = collections.deque()
         self._forever: _Step | None = None
         self._responder: Callable[[dict], dict] | None = None
@@ -78,10 +85,11 @@ class FakeMessagesServer:
         host, port = self._httpd.server_address[:2]
         return f"http://{host}:{port}"
 
-    def start(self) -> "FakeMessagesServer":
+    def start(self) -> FakeMessagesServer:
         if self._thread is None:
-            self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05},
-                                            name="fake-messages", daemon=True)
+            self._thread = threading.Thread(
+                target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, name="fake-messages", daemon=True
+            )
             self._thread.start()
         return self
 
@@ -92,7 +100,7 @@ class FakeMessagesServer:
             self._thread = None
         self._httpd.server_close()
 
-    def __enter__(self) -> "FakeMessagesServer":
+    def __enter__(self) -> FakeMessagesServer:
         return self.start()
 
     def __exit__(self, *exc) -> None:
@@ -100,8 +108,7 @@ class FakeMessagesServer:
 
     # --- the script -----------------------------------------------------------------------------
 
-    def enqueue_tool_use(self, name: str, input: Any, *, text: str | None = None,  # noqa: A002
-                         usage: dict | None = None) -> None:
+    def enqueue_tool_use(self, name: str, input: Any, *, text: str | None = None, usage: dict | None = None) -> None:
         """A reply with one tool_use block (input may be anything, to script malformed calls), stop_reason tool_use."""
         content = [{"type": "text", "text": text}] if text else []
         content.append({"type": "tool_use", "id": None, "name": name, "input": input})
@@ -132,16 +139,17 @@ class FakeMessagesServer:
         simulated model for load tests); None goes back to the default reply."""
         self._responder = fn
 
-    def enqueue_error(self, status: int, *, retry_after_ms: int | None = None, message: str | None = None,
-                      times: int = 1) -> None:
+    def enqueue_error(
+        self, status: int, *, retry_after_ms: int | None = None, message: str | None = None, times: int = 1
+    ) -> None:
         """`times` error replies with this HTTP status (429, 529, 500, 400, ...), optionally with retry-after-ms."""
         headers = {"retry-after-ms": str(retry_after_ms)} if retry_after_ms is not None else {}
         for _ in range(times):
-            self._push(_Step("error", status=status, headers=headers,
-                             message=message or f"scripted {status} error"))
+            self._push(_Step("error", status=status, headers=headers, message=message or f"scripted {status} error"))
 
-    def enqueue_raw(self, body: bytes | str, *, status: int = 200, content_type: str = "text/html",
-                    times: int = 1) -> None:
+    def enqueue_raw(
+        self, body: bytes | str, *, status: int = 200, content_type: str = "text/html", times: int = 1
+    ) -> None:
         """`times` replies with exactly these bytes (a misbehaving endpoint: an HTML page with status 200, a
         truncated JSON body, ...)."""
         data = body.encode("utf-8") if isinstance(body, str) else body
@@ -192,9 +200,16 @@ class FakeMessagesServer:
                 content.append(b)
             self._ids += 1
             msg_id = f"msg_{self._ids:04d}"
-        reply = {"id": msg_id, "type": "message", "role": "assistant", "model": body.get("model", "fake"),
-                 "content": content, "stop_reason": step.stop_reason, "stop_sequence": None,
-                 "usage": step.usage or self._usage(body, content)}
+        reply = {
+            "id": msg_id,
+            "type": "message",
+            "role": "assistant",
+            "model": body.get("model", "fake"),
+            "content": content,
+            "stop_reason": step.stop_reason,
+            "stop_sequence": None,
+            "usage": step.usage or self._usage(body, content),
+        }
         with self._lock:
             self.replies.append(reply)
         return reply
@@ -206,18 +221,21 @@ class FakeMessagesServer:
             first = prefix_tokens and prefix not in self._cached_prefixes
             if prefix_tokens:
                 self._cached_prefixes.add(prefix)
-        return {"input_tokens": len(json.dumps(body.get("messages", []))) // 4 + 1,
-                "output_tokens": len(json.dumps(content)) // 4 + 1,
-                "cache_creation_input_tokens": prefix_tokens if first else 0,
-                "cache_read_input_tokens": 0 if first else prefix_tokens}
+        return {
+            "input_tokens": len(json.dumps(body.get("messages", []))) // 4 + 1,
+            "output_tokens": len(json.dumps(content)) // 4 + 1,
+            "cache_creation_input_tokens": prefix_tokens if first else 0,
+            "cache_read_input_tokens": 0 if first else prefix_tokens,
+        }
 
 
 class _Handler(BaseHTTPRequestHandler):
     """One request to the fake server; `fake` is set by _handler_for."""
+
     fake: FakeMessagesServer
     protocol_version = "HTTP/1.1"
 
-    def log_message(self, format, *args):  # noqa: A002 - quiet: tests read .requests instead
+    def log_message(self, format, *args):
         pass
 
     def _send(self, status: int, obj: dict, headers: dict[str, str] | None = None) -> None:
@@ -233,7 +251,7 @@ class _Handler(BaseHTTPRequestHandler):
             self.wfile.write(data)
             self.wfile.flush()
         except (BrokenPipeError, ConnectionResetError):
-            pass                     # the client gave up (a timeout test): nothing to answer
+            pass  # the client gave up (a timeout test): nothing to answer
 
     def _send_raw(self, step: _Step) -> None:
         """Exactly the scripted bytes (an endpoint that misbehaves: HTML with 200, truncated JSON)."""
@@ -251,7 +269,7 @@ class _Handler(BaseHTTPRequestHandler):
         err = ERROR_TYPES.get(status, "api_error")
         self._send(status, {"type": "error", "error": {"type": err, "message": message}}, headers)
 
-    def do_POST(self):  # noqa: N802 - http.server's name
+    def do_POST(self):
         n = int(self.headers.get("content-length") or 0)
         raw = self.rfile.read(n) if n else b""
         try:
@@ -281,7 +299,7 @@ class _Handler(BaseHTTPRequestHandler):
         if step.kind == "function":
             try:
                 made = step.fn(body)
-            except Exception as e:  # noqa: BLE001 - a broken script is a 400 (never retried) the test will see
+            except Exception as e:
                 return self._error(400, f"scripted function failed: {type(e).__name__}: {e}")
             if "status" in made:
                 return self._error(made["status"], made.get("message", "scripted error"), made.get("headers"))

@@ -21,22 +21,23 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from wikigen.agents.figures import Figure, FigureParams
+
 from wikigen.core.slugs import doc_slug
 
 if TYPE_CHECKING:
     from wikigen.agents.page_bodies import PageMaker
 
-__all__ = ["FigurePlan", "plan_figures", "figure_page", "page_chars", "owner_doc"]
+__all__ = ["FigurePlan", "figure_page", "owner_doc", "page_chars", "plan_figures"]
 
-PAGE_COST = 190          # front matter and the index line of a page, in characters (as OfflineParams.page_cost)
-QUOTE_COST = 34          # a quote's header line and blank lines
+PAGE_COST = 190  # front matter and the index line of a page, in characters (as OfflineParams.page_cost)
+QUOTE_COST = 34  # a quote's header line and blank lines
 
 
 @dataclass(frozen=True)
 class FigurePlan:
-    figures: tuple[Figure, ...]       # the figures that get a page, best first
-    chars: int                         # their pages' expected characters
-    dropped: int                       # figures found but left without a page under the budget
+    figures: tuple[Figure, ...]  # the figures that get a page, best first
+    chars: int  # their pages' expected characters
+    dropped: int  # figures found but left without a page under the budget
 
 
 def _kept_docs(f: Figure, max_docs: int) -> list[str]:
@@ -59,8 +60,7 @@ def page_chars(f: Figure, max_docs: int) -> int:
     return total
 
 
-def plan_figures(figures: list[Figure], target_chars: int | None, params: FigureParams = FigureParams()
-                 ) -> FigurePlan:
+def plan_figures(figures: list[Figure], target_chars: int | None, params: FigureParams = FigureParams()) -> FigurePlan:
     """The figures that get a page: best first while their pages fit in params.share x target_chars
     (every figure found, up to max_figures, when there is no target)."""
     kept, used = [], 0
@@ -76,11 +76,12 @@ def plan_figures(figures: list[Figure], target_chars: int | None, params: Figure
 def owner_doc(f: Figure) -> str:
     """The document whose agent writes the figure's page: one of its documents, picked by a hash of the
     figure's key and the doc id (so figures spread over the agents holding their documents)."""
-    return min(f.mentions, key=lambda d: hashlib.sha1(f"{f.key}\0{d}".encode("utf-8")).hexdigest())
+    return min(f.mentions, key=lambda d: hashlib.sha1(f"{f.key}\0{d}".encode()).hexdigest())
 
 
-def figure_page(maker: "PageMaker", f: Figure, params: FigureParams = FigureParams()
-                ) -> tuple[str, str, list[str]] | None:
+def figure_page(
+    maker: PageMaker, f: Figure, params: FigureParams = FigureParams()
+) -> tuple[str, str, list[str]] | None:
     """(body, description, quoted doc ids) of a figure's page, every quote read through the tools;
     None when fewer than two documents could be quoted."""
     sections, quoted = [], []
@@ -97,8 +98,7 @@ def figure_page(maker: "PageMaker", f: Figure, params: FigureParams = FigurePara
     dated = [f.dates[d] for d in quoted if d in f.dates]
     span = f", {dated[0]} to {dated[-1]}" if len(dated) >= 2 else ""
     desc = f"\u201c{f.title}\u201d as {len(quoted)} documents state it{span}"
-    intro = ("Each document's line, in time order of the document's own date." if dated
-             else "Each document's line.")
+    intro = "Each document's line, in time order of the document's own date." if dated else "Each document's line."
     rest = [d for d in f.order if d not in quoted]
     parts = [intro] + sections
     if rest:

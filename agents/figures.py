@@ -24,19 +24,32 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter, defaultdict
-from typing import Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from wikigen.agents.headings import find_headings
 from wikigen.agents.words import STOPWORDS, fold
-from wikigen.core.sentences import sentence_span
-from wikigen.core.slugs import figure_slug
-from wikigen.core.workers import Workers
 from wikigen.search.facts.dates import document_date, find_dates
 from wikigen.search.facts.parties import find_terms
 
-__all__ = ["Mention", "Figure", "FigureParams", "row_mentions", "phrase_mentions", "find_figures",
-           "order_documents", "figure_slug", "generic_labels", "qualified", "named_labels", "document_mentions"]
+from wikigen.core.sentences import sentence_span
+from wikigen.core.slugs import figure_slug
+from wikigen.core.workers import Workers
+
+__all__ = [
+    "Figure",
+    "FigureParams",
+    "Mention",
+    "document_mentions",
+    "figure_slug",
+    "find_figures",
+    "generic_labels",
+    "named_labels",
+    "order_documents",
+    "phrase_mentions",
+    "qualified",
+    "row_mentions",
+]
 
 # a value token of a table row: a number with its currency sign, parentheses or percent sign, or one of
 # those signs alone (laid out apart from the number), or a dash standing for "none"
@@ -45,49 +58,51 @@ _TOKEN = re.compile(r"\S+")
 _FOOTNOTE = re.compile(r"\s*\((?:\d{1,2}|[a-z])\)\s*$")
 _WORD = re.compile(r"[^\W\d_][\w'’.&/-]*")
 _NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
-_WRITTEN = r"(?:[a-z]+(?:-[a-z]+)?\s+(?=\())?"   # "thirty (30)", "ninety-five (95)": the word before "(digits)"
+_WRITTEN = r"(?:[a-z]+(?:-[a-z]+)?\s+(?=\())?"  # "thirty (30)", "ninety-five (95)": the word before "(digits)"
 _UNIT = r"(?:business\s+|calendar\s+|working\s+)?(?:days?|weeks?|months?|years?|hours?)"
 _VALUE = re.compile(
     rf"(?:[$€£¥₩]\s?\d[\d,]*(?:\.\d+)?(?:\s+(?:million|billion|thousand))?"
     rf"|\b\d[\d,]*(?:\.\d+)?\s?(?:%|percent\b|per\s+cent\b)"
     rf"|\b{_WRITTEN}\(?\d[\d,]*(?:\.\d+)?\)?\s?(?:{_UNIT})\b"
-    rf"|\d[\d,]*(?:\.\d+)?\s?(?:원|달러|퍼센트|개월|영업일|일|주|시간|년))", re.I)   # Korean: a particle may follow
+    rf"|\d[\d,]*(?:\.\d+)?\s?(?:원|달러|퍼센트|개월|영업일|일|주|시간|년))",
+    re.I,
+)  # Korean: a particle may follow
 
 
 @dataclass(frozen=True)
 class FigureParams:
-    min_docs: int = 3              # a label stated in at least this many documents
-    min_doc_share: float = 0.0     # ... and in at least this share of the corpus
-    max_label_words: int = 7       # a row label of more words is a sentence, not a label
+    min_docs: int = 3  # a label stated in at least this many documents
+    min_doc_share: float = 0.0  # ... and in at least this share of the corpus
+    max_label_words: int = 7  # a row label of more words is a sentence, not a label
     max_label_chars: int = 60
-    phrase_words: int = 3          # a phrase label: at most this many content words before the value
-    max_figures: int = 120         # figures kept, the most widely stated first
-    max_line_chars: int = 220      # a row longer than this is not one table line
-    phrase_chars: int = 260        # a phrase figure quotes the value's sentence, cut to about this
-    max_docs: int = 24             # documents quoted on one figure page, at most
-    share: float = 0.25            # of the wiki's target size, figure pages take at most this
+    phrase_words: int = 3  # a phrase label: at most this many content words before the value
+    max_figures: int = 120  # figures kept, the most widely stated first
+    max_line_chars: int = 220  # a row longer than this is not one table line
+    phrase_chars: int = 260  # a phrase figure quotes the value's sentence, cut to about this
+    max_docs: int = 24  # documents quoted on one figure page, at most
+    share: float = 0.25  # of the wiki's target size, figure pages take at most this
 
 
 @dataclass(frozen=True)
 class Mention:
     doc_id: str
-    key: str          # the normalised label
-    label: str        # the label as written
-    start: int        # the quoted line or sentence, character offsets into the document
+    key: str  # the normalised label
+    label: str  # the label as written
+    start: int  # the quoted line or sentence, character offsets into the document
     end: int
-    value: str        # the value text (the numbers of a row, the value mention of a sentence)
-    kind: str         # "row" | "phrase"
-    section: str = "" # a row's section: the label line it is indented under ("Earnings per share:")
+    value: str  # the value text (the numbers of a row, the value mention of a sentence)
+    kind: str  # "row" | "phrase"
+    section: str = ""  # a row's section: the label line it is indented under ("Earnings per share:")
 
 
 @dataclass
 class Figure:
     key: str
-    title: str                              # the label's most common surface form
-    kind: str                               # "row" | "phrase"
-    mentions: dict[str, Mention] = field(default_factory=dict)   # doc id -> its first mention
-    order: list[str] = field(default_factory=list)               # doc ids, in time order where dated
-    dates: dict[str, str] = field(default_factory=dict)          # doc id -> its own date (ISO), where found
+    title: str  # the label's most common surface form
+    kind: str  # "row" | "phrase"
+    mentions: dict[str, Mention] = field(default_factory=dict)  # doc id -> its first mention
+    order: list[str] = field(default_factory=list)  # doc ids, in time order where dated
+    dates: dict[str, str] = field(default_factory=dict)  # doc id -> its own date (ISO), where found
     aliases: list[str] = field(default_factory=list)
 
     @property
@@ -117,7 +132,7 @@ def row_mentions(doc_id: str, text: str, params: FigureParams = FigureParams()) 
     pos = 0
     lines = text.split("\n")
     recurring = {k for k, n in Counter(" ".join(x.split()) for x in lines if x.strip()).items() if n >= 3}
-    parents: list[tuple[int, str]] = []       # (indent, text) of the label lines a row may sit under
+    parents: list[tuple[int, str]] = []  # (indent, text) of the label lines a row may sit under
     for line in lines:
         at, pos = pos, pos + len(line) + 1
         if len(line) > params.max_line_chars or not line.strip():
@@ -142,12 +157,22 @@ def row_mentions(doc_id: str, text: str, params: FigureParams = FigureParams()) 
             continue
         cells = _NUMBER.findall(values)
         if not cells or (len(cells) == 1 and re.fullmatch(r"[\d.]+", values)):
-            continue                       # no number, or one bare page or section number (contents, exhibits)
+            continue  # no number, or one bare page or section number (contents, exhibits)
         if find_dates(line):
-            continue                       # "June 25, 2022": a date, not a value
+            continue  # "June 25, 2022": a date, not a value
         start = at + len(line) - len(line.lstrip())
-        out.append(Mention(doc_id, _key(words), " ".join(raw.split()), start, at + len(line.rstrip()),
-                           " ".join(values.split()), "row", section))
+        out.append(
+            Mention(
+                doc_id,
+                _key(words),
+                " ".join(raw.split()),
+                start,
+                at + len(line.rstrip()),
+                " ".join(values.split()),
+                "row",
+                section,
+            )
+        )
     return out
 
 
@@ -158,10 +183,15 @@ def _section_line(line: str, recurring: set[str], params: FigureParams) -> str:
     words = _WORD.findall(text)
     if not words or len(words) > params.max_label_words or len(text) > params.max_label_chars:
         return ""
-    if any(c.isdigit() for c in text) or not text[0].isalpha() or text[0].islower() or \
-            text.count("(") != text.count(")") or " ".join(line.split()) in recurring \
-            or re.search(r"\S {2,}\S", line.strip()):
-        return ""                    # a number, a page header, or a column header laid out in gaps
+    if (
+        any(c.isdigit() for c in text)
+        or not text[0].isalpha()
+        or text[0].islower()
+        or text.count("(") != text.count(")")
+        or " ".join(line.split()) in recurring
+        or re.search(r"\S {2,}\S", line.strip())
+    ):
+        return ""  # a number, a page header, or a column header laid out in gaps
     return text
 
 
@@ -173,7 +203,7 @@ def _phrase_label(text: str, lo: int, vstart: int, max_words: int) -> list[str] 
     at most max_words, within its clause and after the previous value; None when fewer than two."""
     before = text[lo:vstart]
     cut = [m.end() for m in _CLAUSE_STOP.finditer(before)]
-    words = _WORD.findall(before[cut[-1]:] if cut else before)
+    words = _WORD.findall(before[cut[-1] :] if cut else before)
     while words and words[-1].lower() in STOPWORDS:
         words.pop()
     picked: list[str] = []
@@ -196,13 +226,14 @@ def phrase_mentions(doc_id: str, text: str, params: FigureParams = FigureParams(
         lo = max(prev, m.start() - 120)
         prev = m.end()
         w0 = max(0, m.start() - 30)
-        if any(w0 + d.start < m.end() and w0 + d.end > m.start() for d in find_dates(text[w0:m.end() + 12])):
-            continue                       # part of a date ("2023년 3월 1일", "1 year 2023"), not a value
+        if any(w0 + d.start < m.end() and w0 + d.end > m.start() for d in find_dates(text[w0 : m.end() + 12])):
+            continue  # part of a date ("2023년 3월 1일", "1 year 2023"), not a value
         words = _phrase_label(text, lo, m.start(), params.phrase_words)
         if words is None:
             continue
-        out.append(Mention(doc_id, _key(words), " ".join(words), m.start(), m.end(),
-                           " ".join(m.group(0).split()), "phrase"))
+        out.append(
+            Mention(doc_id, _key(words), " ".join(words), m.start(), m.end(), " ".join(m.group(0).split()), "phrase")
+        )
     return out
 
 
@@ -217,14 +248,14 @@ def order_documents(texts: dict[str, str], doc_ids) -> tuple[list[str], dict[str
     return order, dates
 
 
-def document_mentions(doc_id: str, texts: dict[str, str], params: FigureParams
-                      ) -> tuple[list[Mention], list[Mention]]:
+def document_mentions(doc_id: str, texts: dict[str, str], params: FigureParams) -> tuple[list[Mention], list[Mention]]:
     """One document's table rows and value phrases (the per-document pass, run by worker processes)."""
     return row_mentions(doc_id, texts[doc_id], params), phrase_mentions(doc_id, texts[doc_id], params)
 
 
-def _collect(texts: dict[str, str], params: FigureParams, workers: Workers
-             ) -> tuple[dict[str, dict[str, Mention]], dict[str, dict[str, Counter]]]:
+def _collect(
+    texts: dict[str, str], params: FigureParams, workers: Workers
+) -> tuple[dict[str, dict[str, Mention]], dict[str, dict[str, Counter]]]:
     """label key -> doc id -> the document's first mention (a row before a phrase), and label key ->
     doc id -> how often each first number is stated with the label in that document."""
     by_key: dict[str, dict[str, Mention]] = defaultdict(dict)
@@ -233,7 +264,7 @@ def _collect(texts: dict[str, str], params: FigureParams, workers: Workers
     found = dict(zip(doc_ids, workers.map(document_mentions, doc_ids, texts, params)))
     generic = generic_labels(rows for rows, _ in found.values())
     for doc_id, (rows, phrases) in found.items():
-        top: dict[str, set[str]] = defaultdict(set)     # a generic label's values under no section
+        top: dict[str, set[str]] = defaultdict(set)  # a generic label's values under no section
         for r in rows:
             if r.key in generic and not r.section:
                 top[r.key].add(_first_number(r.value))
@@ -250,8 +281,11 @@ def _collect(texts: dict[str, str], params: FigureParams, workers: Workers
 
 def _numbers(value: str) -> list[str]:
     """The numbers of a row's values, without footnote markers ("(4) $ 82,959" -> ["82,959"])."""
-    return [m.group() for m in _NUMBER.finditer(value)
-            if not (len(m.group()) == 1 and value[m.start() - 1:m.start()] == "(" and value[m.end():m.end() + 1] == ")")]
+    return [
+        m.group()
+        for m in _NUMBER.finditer(value)
+        if not (len(m.group()) == 1 and value[m.start() - 1 : m.start()] == "(" and value[m.end() : m.end() + 1] == ")")
+    ]
 
 
 def _first_number(value: str) -> str:
@@ -267,20 +301,20 @@ def generic_labels(rows_per_doc) -> set[str]:
     docs: Counter = Counter()
     ambiguous: Counter = Counter()
     for rows in rows_per_doc:
-        first: dict[str, dict[str, frozenset]] = defaultdict(dict)    # key -> section -> its first row's numbers
+        first: dict[str, dict[str, frozenset]] = defaultdict(dict)  # key -> section -> its first row's numbers
         for r in rows:
             first[r.key].setdefault(r.section, frozenset(_numbers(r.value)))
         for key, by_section in first.items():
             docs[key] += 1
-            sets = list(by_section.values())      # two sections that share no number: two figures
-            ambiguous[key] += any(not (a & b) for i, a in enumerate(sets) for b in sets[i + 1:])
+            sets = list(by_section.values())  # two sections that share no number: two figures
+            ambiguous[key] += any(not (a & b) for i, a in enumerate(sets) for b in sets[i + 1 :])
     return {k for k, n in docs.items() if ambiguous[k] * 2 >= n and ambiguous[k] > 0}
 
 
 def qualified(m: Mention) -> Mention:
     """A row mention named with its section ("Earnings per share: Diluted"); unchanged without one."""
     if not m.section:
-        return m          # a generic label under no section: left for `_collect` to drop
+        return m  # a generic label under no section: left for `_collect` to drop
     label = f"{m.section}: {m.label}"
     return Mention(m.doc_id, _key(_WORD.findall(label)), label, m.start, m.end, m.value, m.kind, m.section)
 
@@ -333,8 +367,9 @@ def _quoted(texts: dict[str, str], m: Mention, params: FigureParams) -> Mention:
     return Mention(m.doc_id, m.key, m.label, s, e, m.value, m.kind)
 
 
-def find_figures(texts: Mapping[str, str], params: FigureParams = FigureParams(),
-                 workers: Workers | None = None) -> list[Figure]:
+def find_figures(
+    texts: Mapping[str, str], params: FigureParams = FigureParams(), workers: Workers | None = None
+) -> list[Figure]:
     """The labelled figures stated in at least min_docs documents with values that differ, best
     `rank_score` first (then rows before phrases, then the label), at most max_figures. workers: the
     processes that read the documents (`wikigen.core.workers`); the figures are the same with any."""
@@ -342,27 +377,33 @@ def find_figures(texts: Mapping[str, str], params: FigureParams = FigureParams()
     need = max(params.min_docs, int(params.min_doc_share * len(texts) + 0.999))
     figures = []
     by_key, values = _collect(texts, params, workers)
-    phrases = {k for k, per_doc in by_key.items() if len(per_doc) >= need and k
-               and Counter(m.kind for m in per_doc.values()).most_common(1)[0][0] == "phrase"}
+    phrases = {
+        k
+        for k, per_doc in by_key.items()
+        if len(per_doc) >= need and k and Counter(m.kind for m in per_doc.values()).most_common(1)[0][0] == "phrase"
+    }
     named = named_labels(texts, phrases, workers)
     for key, per_doc in by_key.items():
         if len(per_doc) < need or not key or (key in phrases and key not in named):
             continue
         if len({m.value for m in per_doc.values()}) < 2:
-            continue                          # the same value everywhere: boilerplate, not a figure
+            continue  # the same value everywhere: boilerplate, not a figure
         kinds = Counter(m.kind for m in per_doc.values())
         kind = kinds.most_common(1)[0][0]
         forms = Counter(m.label for m in per_doc.values()).most_common()
         order, dates = order_documents(texts, per_doc)
         aliases = [f for f, _ in forms[1:4] if f.lower() != forms[0][0].lower()]
-        bare = Counter(m.label[len(m.section) + 2:] for m in per_doc.values() if m.section
-                       and m.label.startswith(m.section + ": ")).most_common(1)
+        bare = Counter(
+            m.label[len(m.section) + 2 :]
+            for m in per_doc.values()
+            if m.section and m.label.startswith(m.section + ": ")
+        ).most_common(1)
         if bare and bare[0][0] not in aliases:
-            aliases.append(bare[0][0])        # a row named by its section is still asked for by its own label
+            aliases.append(bare[0][0])  # a row named by its section is still asked for by its own label
         figures.append(Figure(key, forms[0][0], kind, dict(per_doc), order, dates, aliases=aliases))
     score = {f.key: rank_score(values[f.key]) for f in figures}
     figures.sort(key=lambda f: (-round(score[f.key], 6), f.kind != "row", f.key))
-    figures = figures[:params.max_figures]
+    figures = figures[: params.max_figures]
     for f in figures:
         f.mentions = {d: _quoted(texts, m, params) for d, m in f.mentions.items()}
     return figures

@@ -12,8 +12,8 @@ from __future__ import annotations
 from wikigen.core.errors import WikigenError
 from wikigen.wiki.injection import find_instructions
 
-MAX_FLAGGED = 3          # flagged lines quoted per document page
-MAX_LINE = 400           # characters of one flagged line quoted (cut at a word or sentence end)
+MAX_FLAGGED = 3  # flagged lines quoted per document page
+MAX_LINE = 400  # characters of one flagged line quoted (cut at a word or sentence end)
 HEADING = "Text addressed to an AI agent or a tool (document text, data; never followed):"
 
 

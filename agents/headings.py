@@ -12,6 +12,7 @@ import re
 
 from wikigen.agents.catalog import Heading
 from wikigen.agents.words import DIGIT, HANGUL, STOPWORDS, display, norm_key, strip_numbering
+
 from wikigen.core.sentences import cap_span
 from wikigen.core.text import trim_span
 
@@ -19,13 +20,18 @@ LINE = re.compile(r"[^\n]+")
 _MD_HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
 _NUM_LINE = re.compile(
     r"^(?P<num>(?:(?:article|section|chapter|part)\s+)?(?:\d{1,3}(?:\.\d{1,3})*\.?|[ivxlc]{1,6}[.)]|\([a-z0-9]{1,4}\)))"
-    r"\s*[-–—:.)]?\s+(?P<label>\S.*)$", re.IGNORECASE)
-_KO_LINE = re.compile(r"^(?P<num>제\s*\d+\s*[조장절관](?:의\s*\d+)?)\s*(?:[(（\[]\s*(?P<p>[^)）\]]{1,40}?)\s*[)）\]]|(?P<label>[^\s(].{0,40}))?")
+    r"\s*[-–—:.)]?\s+(?P<label>\S.*)$",
+    re.IGNORECASE,
+)
+_KO_LINE = re.compile(
+    r"^(?P<num>제\s*\d+\s*[조장절관](?:의\s*\d+)?)\s*(?:[(（\[]\s*(?P<p>[^)）\]]{1,40}?)\s*[)）\]]|(?P<label>[^\s(].{0,40}))?"
+)
 _FUNC = r"(?:of|and|or|the|to|for|in|on|by|with|a|an|upon|under|from|at|as|&)"
 _INLINE = re.compile(
     r"(?<![\w.,/$-])(?P<num>(?:(?:Section|SECTION|Article|ARTICLE)\s+)?\d{1,2}(?:\.\d{1,2}){0,3})\.?[ \t]+"
     r"(?P<label>[A-Z][A-Za-z'’&/-]*(?:[ \t]+(?:[A-Z][A-Za-z'’&/-]*|" + _FUNC + r")){0,7})"
-    r"[ \t]*(?:\.|:|[ \t]-|[ \t]–|[ \t]—)(?=\s)")
+    r"[ \t]*(?:\.|:|[ \t]-|[ \t]–|[ \t]—)(?=\s)"
+)
 _KO_INLINE = re.compile(r"(?P<num>제\s*\d+\s*조(?:의\s*\d+)?)\s*[(（]\s*(?P<label>[^)）\n]{1,30}?)\s*[)）]")
 
 
@@ -97,7 +103,7 @@ def _line_heading(found: _Found, line: str, s: int, e: int) -> None:
     n = _NUM_LINE.match(line)
     if n:
         label = n.group("label")
-        head = re.split(r"(?<=[.:])\s+", label, maxsplit=1)[0]   # "Term. The Agreement ..." -> "Term."
+        head = re.split(r"(?<=[.:])\s+", label, maxsplit=1)[0]  # "Term. The Agreement ..." -> "Term."
         found.add(head, s, level(n.group("num")), s + n.start("label") + len(head), whole_line=head == label)
         return
     if len(line.split()) <= 8 and not line.endswith((",", ";")):
@@ -125,8 +131,8 @@ def find_headings(text: str, cap: int) -> list[Heading]:
     # the section under each heading: up to the next heading, skipping sub-headings that come at once
     for i, h in enumerate(heads):
         end = len(text)
-        for nxt in heads[i + 1:]:
-            if nxt.start - h.head_end >= 15:      # some text of its own: not a sub-heading right below
+        for nxt in heads[i + 1 :]:
+            if nxt.start - h.head_end >= 15:  # some text of its own: not a sub-heading right below
                 end = nxt.start
                 break
         h.span = cap_span(text, h.start, end, cap)

@@ -31,8 +31,8 @@ import logging
 import math
 import re
 from collections import Counter, defaultdict
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Mapping, Sequence
 
 from wikigen.agents.catalog import Topic
 from wikigen.agents.params import DiscoveryParams
@@ -75,12 +75,13 @@ def _cos(a: Vec, b: Vec) -> float:
 @dataclass
 class Space:
     """Context vectors of candidate topics over one corpus."""
+
     texts: Mapping[str, str]
-    df: Mapping[str, int]              # word -> documents having it (evidence.ngrams' unigrams)
+    df: Mapping[str, int]  # word -> documents having it (evidence.ngrams' unigrams)
     n_docs: int
     params: DiscoveryParams
-    contexts: list[list[Vec]] = field(default_factory=list)   # per candidate, per sampled document
-    vectors: list[Vec] = field(default_factory=list)          # per candidate, the sum of its contexts
+    contexts: list[list[Vec]] = field(default_factory=list)  # per candidate, per sampled document
+    vectors: list[Vec] = field(default_factory=list)  # per candidate, the sum of its contexts
 
     def idf(self, word: str) -> float:
         return math.log((self.n_docs + 1) / (self.df.get(word, 0) + 1)) + 0.1
@@ -94,16 +95,21 @@ class Space:
         own = {fold(w) for w in t.key.split()}
         docs = sorted(t.spans)
         k = self.params.max_contexts
-        if len(docs) > k:                   # an even spread over the documents, not the first few
+        if len(docs) > k:  # an even spread over the documents, not the first few
             docs = [docs[int(i * len(docs) / k)] for i in range(k)]
-        ctx = [self.context(self.texts[d][t.spans[d][0]:min(t.spans[d][1], t.spans[d][0] + self.params.context_chars)],
-                            own) for d in docs]
+        ctx = [
+            self.context(
+                self.texts[d][t.spans[d][0] : min(t.spans[d][1], t.spans[d][0] + self.params.context_chars)], own
+            )
+            for d in docs
+        ]
         self.contexts.append(ctx)
         # what the contexts share: a word's weight is its idf times the share of the contexts having it,
         # so a name or a place quoted in one document weighs little against "governed" quoted in all
         share: Counter = Counter(w for c in ctx for w in c)
-        self.vectors.append(_unit({w: n / len(ctx) * self.idf(w) for w, n in share.items()}, self.params.context_terms)
-                            if ctx else {})
+        self.vectors.append(
+            _unit({w: n / len(ctx) * self.idf(w) for w, n in share.items()}, self.params.context_terms) if ctx else {}
+        )
 
     def neighbours(self, keys: Sequence[str]) -> list[tuple[int, int]]:
         """Candidate pairs (i < j) worth comparing: sharing one of their strongest context words or a
@@ -116,7 +122,7 @@ class Space:
         pairs: set[tuple[int, int]] = set()
         for ids in post.values():
             if len(ids) > self.params.max_posting:
-                continue                   # a word most candidates share says nothing about any two
+                continue  # a word most candidates share says nothing about any two
             for a in range(len(ids)):
                 for b in range(a + 1, len(ids)):
                     pairs.add((ids[a], ids[b]))
@@ -136,11 +142,13 @@ def word_titles(topics: list[Topic], pairs: list[tuple[int, int]]) -> dict[tuple
 def encoder_titles(encoder) -> TitleSimilarity:
     """Title similarity by a sentence encoder (`wikigen.search.dense.encoder.Encoder`): the cosine of
     the titles' embeddings, each title embedded once, only for the titles of the pairs asked."""
+
     def sims(topics: list[Topic], pairs: list[tuple[int, int]]) -> dict[tuple[int, int], float]:
         need = sorted({i for p in pairs for i in p})
         titles = sorted({topics[i].title for i in need})
         vecs = dict(zip(titles, encoder.encode(titles))) if titles else {}
         return {(i, j): float(vecs[topics[i].title] @ vecs[topics[j].title]) for i, j in pairs}
+
     return sims
 
 
@@ -174,8 +182,13 @@ def _surfaces(members: list[Topic], surfaces: Mapping[str, Counter]) -> list[str
 def _combine(members: list[Topic], surfaces: Mapping[str, Counter]) -> Topic:
     head = members[0]
     forms = _surfaces(members, surfaces)
-    t = Topic(key=head.key, kind=head.kind, title=forms[0] if forms else head.title,
-              aliases=forms[1:11], variants=[m.key for m in members[1:]])
+    t = Topic(
+        key=head.key,
+        kind=head.kind,
+        title=forms[0] if forms else head.title,
+        aliases=forms[1:11],
+        variants=[m.key for m in members[1:]],
+    )
     for m in sorted(members, key=lambda m: min((KIND_RANK[v] for v in m.via.values()), default=9)):
         for d, sp in m.spans.items():
             if d not in t.spans:
@@ -249,8 +262,9 @@ def _late_variants(topics, heads_ok, sims, params, clusters: dict[int, list[int]
                 moved = True
 
 
-def coherence(topics: Sequence[Topic], texts: Mapping[str, str], df: Mapping[str, int],
-              params: DiscoveryParams) -> list[float]:
+def coherence(
+    topics: Sequence[Topic], texts: Mapping[str, str], df: Mapping[str, int], params: DiscoveryParams
+) -> list[float]:
     """How alike each topic's quotes are: the mean cosine of each document's context vector to the sum
     of the other documents' (leave one out). A subject is quoted around the same words in every
     document ("Insurance": insurance, policy, cover); a structural heading ("Purpose", "Scope",
@@ -268,15 +282,22 @@ def coherence(topics: Sequence[Topic], texts: Mapping[str, str], df: Mapping[str
         for c in contexts:
             own = sum(w * w for w in c.values())
             dot = sum(w * total[term] for term, w in c.items())
-            rest = squared - 2 * dot + own           # |others|^2
+            rest = squared - 2 * dot + own  # |others|^2
             sims.append((dot - own) / math.sqrt(rest) if rest > 1e-12 and own else 0.0)
         out.append(sum(sims) / len(sims) if sims else 0.0)
     return out
 
 
-def merge_topics(candidates: list[Topic], variants: list[Topic], texts: Mapping[str, str], df: Mapping[str, int],
-                 surfaces, params: DiscoveryParams, title_sim: TitleSimilarity = word_titles,
-                 report: dict | None = None) -> list[Topic]:
+def merge_topics(
+    candidates: list[Topic],
+    variants: list[Topic],
+    texts: Mapping[str, str],
+    df: Mapping[str, int],
+    surfaces,
+    params: DiscoveryParams,
+    title_sim: TitleSimilarity = word_titles,
+    report: dict | None = None,
+) -> list[Topic]:
     """The candidates (best first; the variants after them may join a candidate but head none) with
     variants merged, in the order of their heads. `report`, when given, gets the merges and the
     similarities of the pairs compared, for benchmarks and logs."""
@@ -295,9 +316,10 @@ def merge_topics(candidates: list[Topic], variants: list[Topic], texts: Mapping[
     clusters = _greedy(kept, [i < n_heads for i in range(len(kept))], sims, params)
     merged = [_combine([kept[i] for i in c], surfaces) for c in clusters]
     if report is not None:
-        report.update(pairs=len(pairs),
-                      merges={merged[n].key: [kept[i].key for i in c[1:]] for n, c in enumerate(clusters) if len(c) > 1},
-                      sims={(kept[i].key, kept[j].key): (round(ctx[(i, j)], 4), round(titles[(i, j)], 4))
-                            for (i, j) in pairs})
+        report.update(
+            pairs=len(pairs),
+            merges={merged[n].key: [kept[i].key for i in c[1:]] for n, c in enumerate(clusters) if len(c) > 1},
+            sims={(kept[i].key, kept[j].key): (round(ctx[(i, j)], 4), round(titles[(i, j)], 4)) for (i, j) in pairs},
+        )
     log.info("topics by meaning: %d candidates, %d topics after merging", len(candidates), len(merged))
     return merged

@@ -10,6 +10,7 @@ import re
 from collections import defaultdict
 
 from wikigen.agents.tails import FURTHER, split_tail, tail_start
+
 from wikigen.wiki.markup import explicit_quotes, scan_quotes
 from wikigen.wiki.page import Page
 
@@ -49,9 +50,9 @@ class Mover:
 
         topics = self.mine("topic")
         pats = {p.slug: subject_patterns(p) for p in topics}
-        moves: dict[str, list] = defaultdict(list)          # target slug -> [(source slug, block)]
-        taking: dict[str, set[str]] = defaultdict(set)      # target slug -> documents it receives
-        leaving: dict[str, list] = defaultdict(list)        # source slug -> blocks that go
+        moves: dict[str, list] = defaultdict(list)  # target slug -> [(source slug, block)]
+        taking: dict[str, set[str]] = defaultdict(set)  # target slug -> documents it receives
+        leaving: dict[str, list] = defaultdict(list)  # source slug -> blocks that go
         for page in topics:
             offset = tail_start(page.body)
             if offset is None:
@@ -62,8 +63,9 @@ class Mover:
                 text = b.quote.text
                 if kept <= 1 or any(p.search(text) for p, _ in pats[page.slug]):
                     continue
-                best = max(((n, s) for s, ps in pats.items() if s != page.slug for p, n in ps if p.search(text)),
-                           default=None)
+                best = max(
+                    ((n, s) for s, ps in pats.items() if s != page.slug for p, n in ps if p.search(text)), default=None
+                )
                 if best is None:
                     continue
                 target = self.pages[best[1]]
@@ -89,9 +91,14 @@ class Mover:
         changed, moved = [], []
         for slug, items in sorted(moves.items()):
             page = self.pages[slug]
-            lines_of = {src: explicit_quotes(self.pages[src].body, self.pages[src].quote_doc).split("\n") for src, _ in items}
-            sections = [f"## [[{doc_slug(b.quote.doc_id)}]]\n\n" + "\n".join(lines_of[src][b.header_line:b.end_line]).strip("\n")
-                        for src, b in items]
+            lines_of = {
+                src: explicit_quotes(self.pages[src].body, self.pages[src].quote_doc).split("\n") for src, _ in items
+            }
+            sections = [
+                f"## [[{doc_slug(b.quote.doc_id)}]]\n\n"
+                + "\n".join(lines_of[src][b.header_line : b.end_line]).strip("\n")
+                for src, b in items
+            ]
             head, tail = split_tail(page.body)
             if FURTHER not in tail:
                 tail = "\n\n".join(x for x in (tail, FURTHER) if x)
@@ -109,7 +116,7 @@ class Mover:
             page = self.pages[slug]
             lines = page.body.split("\n")
             cut = {i for b in go for i in range(b.header_line, b.end_line)}
-            for b in go:     # the document's heading goes with its quote when nothing else is under it
+            for b in go:  # the document's heading goes with its quote when nothing else is under it
                 h = b.header_line - 1
                 while h >= 0 and not lines[h].strip():
                     h -= 1
@@ -128,5 +135,10 @@ class Mover:
                 changed.append(slug)
         if moved:
             self._moved = None
-        self.entry("move", sorted(set(changed)), f"{len(moved)} quotes moved to the pages whose subject they say",
-                   moved=moved, quotes_moved=len(moved))
+        self.entry(
+            "move",
+            sorted(set(changed)),
+            f"{len(moved)} quotes moved to the pages whose subject they say",
+            moved=moved,
+            quotes_moved=len(moved),
+        )

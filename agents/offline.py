@@ -35,18 +35,19 @@ import logging
 import threading
 from typing import TYPE_CHECKING
 
+from wikigen.agents.amendment_pages import strip_generated
 from wikigen.agents.base import KIND_PREFIX, AgentBackend, AgentTask, SessionOutcome
 from wikigen.agents.budget import Budget, Plan, plan_budget, quote_plan, target_chars
 from wikigen.agents.catalog import Catalog
-from wikigen.agents.figure_pages import FigurePlan, figure_page, owner_doc, plan_figures
-from wikigen.agents.document_facts import detect_facts
-from wikigen.agents.figures import Figure, FigureParams, find_figures
-from wikigen.agents.amendment_pages import strip_generated
 from wikigen.agents.consolidate import Consolidator, carry_tail, dropped_spans, redirected, split_tail
+from wikigen.agents.document_facts import detect_facts
+from wikigen.agents.figure_pages import FigurePlan, figure_page, owner_doc, plan_figures
+from wikigen.agents.figures import Figure, FigureParams, find_figures
 from wikigen.agents.page_bodies import PageMaker, label
 from wikigen.agents.params import DiscoveryParams, OfflineParams
 from wikigen.agents.slug_moves import move_topic_pages
 from wikigen.agents.topics import discover
+
 from wikigen.core.errors import SizeLimitError, WikigenError
 from wikigen.core.slugs import doc_slug, kind_slug
 from wikigen.core.text import one_line
@@ -65,20 +66,27 @@ log = logging.getLogger(__name__)
 class OfflineBackend(AgentBackend):
     name = "offline"
 
-    def __init__(self, catalog: Catalog | None = None, *, params: OfflineParams = OfflineParams(),
-                 discovery: DiscoveryParams = DiscoveryParams(), agents: int = 2, sessions: int = 2,
-                 figures: FigureParams = FigureParams()):
+    def __init__(
+        self,
+        catalog: Catalog | None = None,
+        *,
+        params: OfflineParams = OfflineParams(),
+        discovery: DiscoveryParams = DiscoveryParams(),
+        agents: int = 2,
+        sessions: int = 2,
+        figures: FigureParams = FigureParams(),
+    ):
         self._catalog = catalog
         self.params = params
-        self.discovery = discovery                # for a catalog found here (none given)
+        self.discovery = discovery  # for a catalog found here (none given)
         self.agents, self.sessions = agents, sessions
-        self.budget: Budget | None = None         # the size budget, once planned (None: no target ratio)
+        self.budget: Budget | None = None  # the size budget, once planned (None: no target ratio)
         self._plan: Plan | None = None
         self.figure_params = figures
         self._figures: FigurePlan | None = None
         self._lock = threading.Lock()
-        self.sheets: dict = {}                    # doc id -> its FactSheet, read once per build
-        self._found: list[Figure] | None = None   # the corpus's figures, when `prepare` found them
+        self.sheets: dict = {}  # doc id -> its FactSheet, read once per build
+        self._found: list[Figure] | None = None  # the corpus's figures, when `prepare` found them
 
     @property
     def dropped_kinds(self) -> frozenset[str]:
@@ -99,14 +107,14 @@ class OfflineBackend(AgentBackend):
         """Fact detection (document fact sheets, figures) for the whole corpus in `workers` processes,
         before the sessions: the same sheets and figures the sessions would make one by one."""
         if self._catalog is None:
-            return              # the sheets need the catalog's titles: the sessions make them on demand
+            return  # the sheets need the catalog's titles: the sessions make them on demand
         titles = {d: o.title for d, o in self._catalog.outlines.items()}
         facts = detect_facts(texts, titles, figures=self.figure_params, workers=workers, progress=progress)
         with self._lock:
             self.sheets.update(facts.sheets)
             self._found = facts.figures
 
-    def plan(self, tools: "ToolBox") -> Plan:
+    def plan(self, tools: ToolBox) -> Plan:
         cat = self.catalog(tools)
         with self._lock:
             if self._plan is None:
@@ -116,13 +124,19 @@ class OfflineBackend(AgentBackend):
                 else:
                     chars, tokens = tools.corpus_size()
                     chars = chars or sum(o.chars for o in cat.outlines.values())
-                    self.budget, self._plan = plan_budget(cat, chars, self.params, agents=self.agents,
-                                                          sessions=self.sessions, corpus_tokens=tokens,
-                                                          reserve=figures.chars)
+                    self.budget, self._plan = plan_budget(
+                        cat,
+                        chars,
+                        self.params,
+                        agents=self.agents,
+                        sessions=self.sessions,
+                        corpus_tokens=tokens,
+                        reserve=figures.chars,
+                    )
                     log.info("size budget: %s", self.budget)
             return self._plan
 
-    def _plan_figures(self, tools: "ToolBox", cat: Catalog) -> FigurePlan:
+    def _plan_figures(self, tools: ToolBox, cat: Catalog) -> FigurePlan:
         """The figures that get a page (called under the lock, once a build)."""
         if self._figures is None:
             target = None
@@ -131,21 +145,25 @@ class OfflineBackend(AgentBackend):
                 target = target_chars(self.params, chars or sum(o.chars for o in cat.outlines.values()), tokens)
             found = self._found if self._found is not None else find_figures(tools.corpus_texts(), self.figure_params)
             self._figures = plan_figures(found, target, self.figure_params)
-            log.info("figure pages: %d planned (%d characters), %d left out under the size budget",
-                     len(self._figures.figures), self._figures.chars, self._figures.dropped)
+            log.info(
+                "figure pages: %d planned (%d characters), %d left out under the size budget",
+                len(self._figures.figures),
+                self._figures.chars,
+                self._figures.dropped,
+            )
         return self._figures
 
-    def figures(self, tools: "ToolBox") -> FigurePlan:
+    def figures(self, tools: ToolBox) -> FigurePlan:
         self.plan(tools)
         return self._figures or FigurePlan((), 0, 0)
 
-    def catalog(self, tools: "ToolBox") -> Catalog:
+    def catalog(self, tools: ToolBox) -> Catalog:
         with self._lock:
             if self._catalog is None:
                 self._catalog = discover(tools.corpus_texts(), tools.document_titles(), params=self.discovery)
             return self._catalog
 
-    def run_session(self, task: AgentTask, tools: "ToolBox") -> SessionOutcome:
+    def run_session(self, task: AgentTask, tools: ToolBox) -> SessionOutcome:
         out = SessionOutcome(agent=task.agent, session=task.session)
         cat = self.catalog(tools)
         plan = self.plan(tools)
@@ -161,20 +179,29 @@ class OfflineBackend(AgentBackend):
 class _Session(PageMaker):
     """One agent's session: what it knows, what it writes, in which order."""
 
-    def __init__(self, backend: OfflineBackend, cat: Catalog, plan: Plan, task: AgentTask, tools: "ToolBox",
-                 out: SessionOutcome):
-        super().__init__(cat, plan, backend.params, tools, out, scale=backend.scale,
-                         dropped_kinds=backend.dropped_kinds, sheets=backend.sheets,
-                         max_listed=backend.budget.max_listed if backend.budget else None)
+    def __init__(
+        self, backend: OfflineBackend, cat: Catalog, plan: Plan, task: AgentTask, tools: ToolBox, out: SessionOutcome
+    ):
+        super().__init__(
+            cat,
+            plan,
+            backend.params,
+            tools,
+            out,
+            scale=backend.scale,
+            dropped_kinds=backend.dropped_kinds,
+            sheets=backend.sheets,
+            max_listed=backend.budget.max_listed if backend.budget else None,
+        )
         self.dropped_topics = backend.dropped_topics
         self.figure_plan = backend.figures(tools)
         self.figure_params = backend.figure_params
         self.task = task
         self.me = task.agent
         self.topic_keys = [k for k in task.topics if not k.startswith(KIND_PREFIX)]
-        self.kind_keys = [k[len(KIND_PREFIX):] for k in task.topics if k.startswith(KIND_PREFIX)]
+        self.kind_keys = [k[len(KIND_PREFIX) :] for k in task.topics if k.startswith(KIND_PREFIX)]
         self.mine: dict[str, dict] = {}
-        self.dropped: set[tuple[str, int, int]] | None = None      # quotes a consolidation pruned
+        self.dropped: set[tuple[str, int, int]] | None = None  # quotes a consolidation pruned
 
     # -- what is known ---------------------------------------------------------------------------
 
@@ -219,21 +246,38 @@ class _Session(PageMaker):
             self.write_documents(missing)
             self.write_collections(kinds_missing)
             return
-        revisable = sorted(self.mine)        # pages from earlier sessions, revised after the new ones
+        revisable = sorted(self.mine)  # pages from earlier sessions, revised after the new ones
         new = self.write_topics()
         moved = {old for old, _ in move_topic_pages(self.tools, self.cat, self.mine, redirected(self.tools))}
         new += self.write_figures()
         new += self.revise([s for s in revisable if s not in moved])
-        if not new:                          # nothing new to write: consolidate (wikigen.agents.consolidate)
+        if not new:  # nothing new to write: consolidate (wikigen.agents.consolidate)
             self.out.consolidation = Consolidator(self.tools, self.me, self.task.session, self).run()
 
     # -- writing ---------------------------------------------------------------------------------
 
-    def write(self, slug: str, title: str, description: str, body: str, type_: str, sources: list[str],
-              aliases: list[str] | None = None, status: str = "draft") -> bool:
+    def write(
+        self,
+        slug: str,
+        title: str,
+        description: str,
+        body: str,
+        type_: str,
+        sources: list[str],
+        aliases: list[str] | None = None,
+        status: str = "draft",
+    ) -> bool:
         try:
-            self.tools.write_page(slug=slug, title=title, description=one_line(description, 200), body=body,
-                                  type=type_, sources=sources, aliases=aliases or [], status=status)
+            self.tools.write_page(
+                slug=slug,
+                title=title,
+                description=one_line(description, 200),
+                body=body,
+                type=type_,
+                sources=sources,
+                aliases=aliases or [],
+                status=status,
+            )
         except SizeLimitError:
             raise
         except WikigenError as e:
@@ -241,16 +285,21 @@ class _Session(PageMaker):
             return False
         if slug not in self.out.pages_written:
             self.out.pages_written.append(slug)
-        self.wrote(slug, {"slug": slug, "title": title, "owner": self.me, "description": description,
-                          "type": type_}, sources)
+        self.wrote(
+            slug, {"slug": slug, "title": title, "owner": self.me, "description": description, "type": type_}, sources
+        )
         return True
 
     def write_documents(self, doc_ids: list[str]) -> None:
-        done = [d for d in doc_ids
-                if self.write(doc_slug(d), self.title(d), self.description(d), self.doc_body(d), "document", [d])]
+        done = [
+            d
+            for d in doc_ids
+            if self.write(doc_slug(d), self.title(d), self.description(d), self.doc_body(d), "document", [d])
+        ]
         if done:
-            self.tools.append_log("wrote document pages", note=f"{len(done)} documents",
-                                  pages=[doc_slug(d) for d in done], docs=done)
+            self.tools.append_log(
+                "wrote document pages", note=f"{len(done)} documents", pages=[doc_slug(d) for d in done], docs=done
+            )
 
     def write_collections(self, keys: list[str]) -> None:
         done = []
@@ -260,15 +309,22 @@ class _Session(PageMaker):
                 continue
             body, desc, members = made
             coll = self.cat.collection(key)
-            if self.write(kind_slug(key), label(coll.title, self.p.max_title), desc, body, "collection", members,
-                          aliases=[label(a, self.p.max_title) for a in coll.aliases]):
+            if self.write(
+                kind_slug(key),
+                label(coll.title, self.p.max_title),
+                desc,
+                body,
+                "collection",
+                members,
+                aliases=[label(a, self.p.max_title) for a in coll.aliases],
+            ):
                 done.append(kind_slug(key))
         if done:
             self.tools.append_log("wrote collection pages", pages=done)
 
     def write_topics(self) -> list[str]:
         todo = [self.cat.topic(k) for k in self.topic_keys]
-        gone = redirected(self.tools)        # merged into other pages by a consolidation: never written again
+        gone = redirected(self.tools)  # merged into other pages by a consolidation: never written again
         todo = [t for t in todo if t is not None and t.slug not in self.mine and t.slug not in gone]
         done, left = [], 0
         for t in todo:
@@ -281,12 +337,20 @@ class _Session(PageMaker):
             if made is None:
                 continue
             body, desc, quoted = made
-            if self.write(t.slug, label(t.title, self.p.max_title), desc, body, "topic", quoted,
-                          aliases=[label(a, self.p.max_title) for a in t.aliases]):
+            if self.write(
+                t.slug,
+                label(t.title, self.p.max_title),
+                desc,
+                body,
+                "topic",
+                quoted,
+                aliases=[label(a, self.p.max_title) for a in t.aliases],
+            ):
                 done.append(t.slug)
         if done or left:
-            self.tools.append_log("wrote topic pages", note=f"{len(done)} topics written, {left} left for later sessions",
-                                  pages=done)
+            self.tools.append_log(
+                "wrote topic pages", note=f"{len(done)} topics written, {left} left for later sessions", pages=done
+            )
         return done
 
     def write_figures(self) -> list[str]:
@@ -300,12 +364,18 @@ class _Session(PageMaker):
             if made is None:
                 continue
             body, desc, quoted = made
-            if self.write(f.slug, label(f.title, self.p.max_title), desc, body, "figure", quoted,
-                          aliases=[label(a, self.p.max_title) for a in f.aliases]):
+            if self.write(
+                f.slug,
+                label(f.title, self.p.max_title),
+                desc,
+                body,
+                "figure",
+                quoted,
+                aliases=[label(a, self.p.max_title) for a in f.aliases],
+            ):
                 done.append(f.slug)
         if done:
-            self.tools.append_log("wrote figure pages", note=f"{len(done)} figures stated across documents",
-                                  pages=done)
+            self.tools.append_log("wrote figure pages", note=f"{len(done)} figures stated across documents", pages=done)
         return done
 
     def rebuild(self, old):
@@ -316,8 +386,14 @@ class _Session(PageMaker):
         if made is None:
             return None
         body, desc, quoted = made
-        return (label(f.title, self.p.max_title), desc, body, "figure", quoted,
-                [label(a, self.p.max_title) for a in f.aliases])
+        return (
+            label(f.title, self.p.max_title),
+            desc,
+            body,
+            "figure",
+            quoted,
+            [label(a, self.p.max_title) for a in f.aliases],
+        )
 
     # -- revision --------------------------------------------------------------------------------
 
@@ -349,20 +425,23 @@ class _Session(PageMaker):
             title, desc, body, type_, sources, aliases = made
             body = mark_page(carry_tail(old.body, body))  # what consolidation added stays; as the store marks it
             if strip_generated(body) == strip_generated(old.body):
-                body = old.body          # only the amendments' generated text differs: nothing new to write
+                body = old.body  # only the amendments' generated text differs: nothing new to write
             desc = desc or old.description
             aliases = list(dict.fromkeys([*aliases, *old.aliases])) if split_tail(old.body)[1] else aliases
             sources = list(dict.fromkeys([*sources, *old.sources])) if split_tail(old.body)[1] else sources
             if body != old.body or sources != old.sources or title != old.title:
                 if self.write(slug, title, desc, body, type_, sources, aliases, status="draft"):
                     changed.append(slug)
-            elif old.status == "draft" and self.reverified(slug):
-                if self.write(slug, title, desc, body, type_, sources, aliases, status="confirmed"):
-                    confirmed.append(slug)
+            elif (
+                old.status == "draft"
+                and self.reverified(slug)
+                and self.write(slug, title, desc, body, type_, sources, aliases, status="confirmed")
+            ):
+                confirmed.append(slug)
         if changed:
-            self.tools.append_log("revised pages", note="new evidence or links from other agents' pages",
-                                  pages=changed)
+            self.tools.append_log("revised pages", note="new evidence or links from other agents' pages", pages=changed)
         if confirmed:
-            self.tools.append_log("confirmed pages", note="quotes re-read from the corpus and unchanged",
-                                  pages=confirmed)
+            self.tools.append_log(
+                "confirmed pages", note="quotes re-read from the corpus and unchanged", pages=confirmed
+            )
         return changed

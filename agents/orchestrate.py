@@ -32,21 +32,31 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 from wikigen.agents.backends import BACKENDS, get_backend
 from wikigen.agents.base import AgentBackend, AgentTask, SessionOutcome, TokenUsage
 from wikigen.agents.catalog_cache import CATALOG_VERSION, load_catalog
-from wikigen.agents.shares import Plan, plan_shares
 from wikigen.agents.cost import cost_of
+from wikigen.agents.shares import Plan, plan_shares
+
 from wikigen.core.errors import BackendError, CorpusError, UsageError, WikigenError
 from wikigen.core.stages import StageClock, StageListener
 
-__all__ = ["BACKENDS", "CATALOG_VERSION", "BuildConfig", "BuildReport", "Plan", "SessionLine", "build",
-           "load_catalog", "plan_shares"]
+__all__ = [
+    "BACKENDS",
+    "CATALOG_VERSION",
+    "BuildConfig",
+    "BuildReport",
+    "Plan",
+    "SessionLine",
+    "build",
+    "load_catalog",
+    "plan_shares",
+]
 
 log = logging.getLogger(__name__)
 
@@ -61,16 +71,16 @@ class BuildConfig:
     model: str | None = None
     max_ratio: float = 1.0
     index_dir: Path | None = None
-    quiet: bool = False             # for the caller (the CLI shows no progress bar); the build prints nothing
-    session_budget: int = 200_000          # tokens one agent may use in one session (Claude backend)
-    session_turns: int = 40                # model turns one agent may take in one session
-    max_tokens: int | None = None          # stop the build once this many tokens are used in all
-    max_cost: float | None = None          # stop the build once this much (USD, estimated) is spent
-    workers: int | None = None             # processes for topic discovery (None: one per core)
-    rate_itpm: int | None = None           # the API's input tokens a minute: the agents pace themselves under it
-    rate_rpm: int | None = None            # the API's requests a minute
-    force: bool = False                    # build into a wiki or index folder made from another corpus
-    dense: bool = True                     # embed new passages after indexing (wikigen.search.dense), when it can
+    quiet: bool = False  # for the caller (the CLI shows no progress bar); the build prints nothing
+    session_budget: int = 200_000  # tokens one agent may use in one session (Claude backend)
+    session_turns: int = 40  # model turns one agent may take in one session
+    max_tokens: int | None = None  # stop the build once this many tokens are used in all
+    max_cost: float | None = None  # stop the build once this much (USD, estimated) is spent
+    workers: int | None = None  # processes for topic discovery (None: one per core)
+    rate_itpm: int | None = None  # the API's input tokens a minute: the agents pace themselves under it
+    rate_rpm: int | None = None  # the API's requests a minute
+    force: bool = False  # build into a wiki or index folder made from another corpus
+    dense: bool = True  # embed new passages after indexing (wikigen.search.dense), when it can
 
 
 @dataclass
@@ -84,13 +94,15 @@ class SessionLine:
     seconds: float
     errors: int = 0
     fatal: list[str] = field(default_factory=list)
-    usage: dict | None = None          # the session's token usage (input, output, cache_creation, cache_read)
-    cost_usd: float | None = None      # its estimated cost, when the model is in the price table
+    usage: dict | None = None  # the session's token usage (input, output, cache_creation, cache_read)
+    cost_usd: float | None = None  # its estimated cost, when the model is in the price table
 
     def text(self) -> str:
-        line = (f"session {self.session}: {self.pages} pages, {self.quotes} quotes, "
-                f"{self.links_repaired} links repaired, ratio {self.ratio:.2f}, {self.tokens} tokens, "
-                f"{self.seconds:.1f} s")
+        line = (
+            f"session {self.session}: {self.pages} pages, {self.quotes} quotes, "
+            f"{self.links_repaired} links repaired, ratio {self.ratio:.2f}, {self.tokens} tokens, "
+            f"{self.seconds:.1f} s"
+        )
         if self.cost_usd is not None:
             line += f", about ${self.cost_usd:,.2f}"
         if self.errors:
@@ -105,20 +117,25 @@ class BuildReport:
     ok: bool
     sessions: list[SessionLine] = field(default_factory=list)
     stopped_reason: str | None = None
-    usage: TokenUsage = field(default_factory=TokenUsage)      # all sessions of this run
-    cost_usd: float | None = None                              # estimated (wikigen.agents.cost)
-    stages: dict[str, float] = field(default_factory=dict)     # seconds per stage, all sessions
+    usage: TokenUsage = field(default_factory=TokenUsage)  # all sessions of this run
+    cost_usd: float | None = None  # estimated (wikigen.agents.cost)
+    stages: dict[str, float] = field(default_factory=dict)  # seconds per stage, all sessions
 
     def to_dict(self) -> dict:
         from dataclasses import asdict
 
-        return {"ok": self.ok, "stopped_reason": self.stopped_reason,
-                "sessions": [asdict(s) for s in self.sessions], "usage": self.usage.to_dict(),
-                "cost_usd": None if self.cost_usd is None else round(self.cost_usd, 6),
-                "stages": {k: round(v, 3) for k, v in self.stages.items()}}
+        return {
+            "ok": self.ok,
+            "stopped_reason": self.stopped_reason,
+            "sessions": [asdict(s) for s in self.sessions],
+            "usage": self.usage.to_dict(),
+            "cost_usd": None if self.cost_usd is None else round(self.cost_usd, 6),
+            "stages": {k: round(v, 3) for k, v in self.stages.items()},
+        }
 
 
 # --- the build ------------------------------------------------------------------------------------
+
 
 def _next_session(progress) -> int:
     last = 0
@@ -131,10 +148,12 @@ def _next_session(progress) -> int:
 
 
 def _brief(agent: str, session: int, n_docs: int, n_topics: int) -> str:
-    return (f"You are {agent}, session {session}. Your share: {n_docs} documents and {n_topics} topics or "
-            "collections. Write a document page for each of your documents that has none, then topic pages "
-            "that gather verbatim quotes on one subject from every document that has it; in later sessions "
-            "extend and link your own pages using what other agents logged. Never edit another agent's page.")
+    return (
+        f"You are {agent}, session {session}. Your share: {n_docs} documents and {n_topics} topics or "
+        "collections. Write a document page for each of your documents that has none, then topic pages "
+        "that gather verbatim quotes on one subject from every document that has it; in later sessions "
+        "extend and link your own pages using what other agents logged. Never edit another agent's page."
+    )
 
 
 def _count_quotes(pages) -> int:
@@ -156,8 +175,12 @@ def _check_config(config: BuildConfig) -> tuple[Path, Path]:
         raise UsageError(f"--agents must be at least 1 (got {config.agents})")
     if config.sessions < 0:
         raise UsageError(f"--sessions must be 0 or more (got {config.sessions})")
-    for name, value in (("--session-budget", config.session_budget), ("--session-turns", config.session_turns),
-                        ("--max-tokens", config.max_tokens), ("--max-cost", config.max_cost)):
+    for name, value in (
+        ("--session-budget", config.session_budget),
+        ("--session-turns", config.session_turns),
+        ("--max-tokens", config.max_tokens),
+        ("--max-cost", config.max_cost),
+    ):
         if value is not None and value <= 0:
             raise UsageError(f"{name} must be positive (got {value})")
     if config.max_ratio <= 0:
@@ -173,17 +196,31 @@ def _check_config(config: BuildConfig) -> tuple[Path, Path]:
     return corpus, root
 
 
-def _session_line(session: int, outcomes: list[SessionOutcome], pages, repaired: int, size, t0: float,
-                  price=None) -> tuple[SessionLine, TokenUsage]:
+def _session_line(
+    session: int, outcomes: list[SessionOutcome], pages, repaired: int, size, t0: float, price=None
+) -> tuple[SessionLine, TokenUsage]:
     usage = TokenUsage()
     for o in outcomes:
         usage.add(o.usage)
     fatal = [f"{o.agent}: {o.fatal}" for o in outcomes if o.fatal]
-    ratio = size.ratio_tokens if size.ratio_tokens is not None and size.ratio_tokens > size.ratio_chars \
+    ratio = (
+        size.ratio_tokens
+        if size.ratio_tokens is not None and size.ratio_tokens > size.ratio_chars
         else size.ratio_chars
-    line = SessionLine(session, len(pages), _count_quotes(pages), repaired, ratio, usage.total,
-                       time.perf_counter() - t0, sum(len(o.errors) for o in outcomes), fatal,
-                       usage.to_dict(), cost_of(usage, price) if usage.total else None)
+    )
+    line = SessionLine(
+        session,
+        len(pages),
+        _count_quotes(pages),
+        repaired,
+        ratio,
+        usage.total,
+        time.perf_counter() - t0,
+        sum(len(o.errors) for o in outcomes),
+        fatal,
+        usage.to_dict(),
+        cost_of(usage, price) if usage.total else None,
+    )
     return line, usage
 
 
@@ -191,6 +228,7 @@ def _tidy_up(wiki, index, progress, session: int, max_ratio: float, counter, sta
     """After a session's agents: links repaired, amendments marked (current terms, superseded text), the
     conflicts page, index.md and log.md written, the size guard checked."""
     from wikigen.agents.amendment_pages import Findings, apply_amendments
+
     from wikigen.wiki.index_page import write_index
     from wikigen.wiki.links import repair_links
     from wikigen.wiki.size_guard import check_size
@@ -219,14 +257,32 @@ def _log_summary(progress, session: int, line: SessionLine, size, pages, doc_ids
 
     cov = coverage(progress, pages, doc_ids)
     spend = {"usage": line.usage, "cost_usd": line.cost_usd} if line.tokens else {}
-    progress.append(session=session, agent=SUMMARY_AGENT, action=SUMMARY_ACTION, **session_summary(
-        size, max_ratio=max_ratio, warn_fraction=WARN_FRACTION, pages=line.pages, quotes=line.quotes,
-        links_repaired=line.links_repaired, docs_cited=len(cov.cited), docs_total=cov.docs_total), **spend)
+    progress.append(
+        session=session,
+        agent=SUMMARY_AGENT,
+        action=SUMMARY_ACTION,
+        **session_summary(
+            size,
+            max_ratio=max_ratio,
+            warn_fraction=WARN_FRACTION,
+            pages=line.pages,
+            quotes=line.quotes,
+            links_repaired=line.links_repaired,
+            docs_cited=len(cov.cited),
+            docs_total=cov.docs_total,
+        ),
+        **spend,
+    )
     progress.write_markdown()
 
 
-def build(config: BuildConfig, *, on_session: Callable[[SessionLine], None] | None = None,
-          on_warning: Callable[[str], None] | None = None, **kw) -> BuildReport:
+def build(
+    config: BuildConfig,
+    *,
+    on_session: Callable[[SessionLine], None] | None = None,
+    on_warning: Callable[[str], None] | None = None,
+    **kw,
+) -> BuildReport:
     """Build or extend the wiki (see _build for the callbacks), one build per wiki.
 
     The build lock (wikigen.wiki.buildlock) is held for the whole build: a second build is refused
@@ -234,6 +290,7 @@ def build(config: BuildConfig, *, on_session: Callable[[SessionLine], None] | No
     index.lock is removed, human edits are committed first (wikigen.wiki.guard), and at the end the wiki
     is checked: a problem a build must not leave (guard.BLOCKING) makes the report not ok."""
     from wikigen.search.sources import open_wiki
+
     from wikigen.wiki import guard
     from wikigen.wiki.buildlock import build_lock, recover_git_lock
 
@@ -279,18 +336,26 @@ def _embed(index, on_progress, on_warning, stage) -> None:
         on_warning(outcome.note)
 
 
-def _build(config: BuildConfig, *, on_session: Callable[[SessionLine], None] | None = None,
-           on_warning: Callable[[str], None] | None = None, on_agent_done: Callable[[str, int], None] | None = None,
-           on_progress: Callable[[str, int, int], None] | None = None, on_stage: StageListener | None = None,
-           backend: AgentBackend | None = None, counter=None) -> BuildReport:
+def _build(
+    config: BuildConfig,
+    *,
+    on_session: Callable[[SessionLine], None] | None = None,
+    on_warning: Callable[[str], None] | None = None,
+    on_agent_done: Callable[[str, int], None] | None = None,
+    on_progress: Callable[[str, int, int], None] | None = None,
+    on_stage: StageListener | None = None,
+    backend: AgentBackend | None = None,
+    counter=None,
+) -> BuildReport:
     """Build or extend the wiki. Each finished session goes to `on_session`, a build that stops early to
     `on_warning` (one line), each agent's finished session to `on_agent_done(agent, session)`; without
     callbacks they are logged. Returns the BuildReport (every SessionLine, ok, why it stopped)."""
     from wikigen.search.index import CorpusIndex
+
+    from wikigen.core.tokens import default_counter
     from wikigen.wiki.history import commit_session
     from wikigen.wiki.progress import ProgressLog
     from wikigen.wiki.store import Wiki
-    from wikigen.core.tokens import default_counter
 
     on_session = on_session or (lambda line: log.info("%s", line.text()))
     on_warning = on_warning or (lambda text: log.warning("%s", text))
@@ -299,12 +364,20 @@ def _build(config: BuildConfig, *, on_session: Callable[[SessionLine], None] | N
     index_dir = Path(config.index_dir) if config.index_dir else root / ".wikigen" / "index"
     stage = StageClock(on_stage)
     with stage("indexing"):
-        index, summary = CorpusIndex.build(corpus, index_dir, progress=_stage_progress(on_progress, "indexing"), force=config.force,
-                                           rehash=True, workers=config.workers)
-    if summary.skipped or summary.decoded:    # counts always; the reasons with -v or `wikigen index`
-        on_warning(f"{len(summary.skipped)} files skipped, {len(summary.decoded)} decoded from a legacy encoding "
-                   f"while indexing (run `wikigen -v build ...` or `wikigen index {corpus} --index {index_dir}` "
-                   "for the reasons)")
+        index, summary = CorpusIndex.build(
+            corpus,
+            index_dir,
+            progress=_stage_progress(on_progress, "indexing"),
+            force=config.force,
+            rehash=True,
+            workers=config.workers,
+        )
+    if summary.skipped or summary.decoded:  # counts always; the reasons with -v or `wikigen index`
+        on_warning(
+            f"{len(summary.skipped)} files skipped, {len(summary.decoded)} decoded from a legacy encoding "
+            f"while indexing (run `wikigen -v build ...` or `wikigen index {corpus} --index {index_dir}` "
+            "for the reasons)"
+        )
     stage.seconds["indexing"] -= summary.extract_seconds
     stage.add("extraction", summary.extract_seconds)
     if config.dense:
@@ -317,25 +390,38 @@ def _build(config: BuildConfig, *, on_session: Callable[[SessionLine], None] | N
     with stage("amendments"):
         found = detect_amendments(index)
     log.info("%s", summary.to_text())
-    wiki = Wiki.create(root, index, max_ratio=config.max_ratio, counter=counter, corpus_dir=corpus,
-                       index_dir=index_dir)
+    wiki = Wiki.create(root, index, max_ratio=config.max_ratio, counter=counter, corpus_dir=corpus, index_dir=index_dir)
     progress = ProgressLog(root)
-    from wikigen.wiki.freshness import refresh_wiki      # stale sources: re-anchor, archive, re-stamp
+    from wikigen.wiki.freshness import refresh_wiki  # stale sources: re-anchor, archive, re-stamp
 
     for line in refresh_wiki(wiki, _next_session(progress)).lines():
         on_warning(line)
     counter = counter or default_counter()
     with stage("topic discovery"):
-        cat = load_catalog(index, root / ".wikigen" / "cache", workers=config.workers,
-                           progress=_stage_progress(on_progress, "topic discovery"))
+        cat = load_catalog(
+            index,
+            root / ".wikigen" / "cache",
+            workers=config.workers,
+            progress=_stage_progress(on_progress, "topic discovery"),
+        )
     if backend is None:
-        backend = get_backend(config.backend, model=config.model, catalog=cat, agents=config.agents,
-                              sessions=config.sessions, token_budget=config.session_budget,
-                              max_turns=config.session_turns, pacer=_pacer(config))
+        backend = get_backend(
+            config.backend,
+            model=config.model,
+            catalog=cat,
+            agents=config.agents,
+            sessions=config.sessions,
+            token_budget=config.session_budget,
+            max_turns=config.session_turns,
+            pacer=_pacer(config),
+        )
     price, limit = _spend_limit(config, backend)
     with stage("fact detection"):
-        backend.prepare({d.doc_id: index.texts.text(d.doc_id) for d in docs}, workers=config.workers,
-                        progress=_stage_progress(on_progress, "fact detection"))
+        backend.prepare(
+            {d.doc_id: index.texts.text(d.doc_id) for d in docs},
+            workers=config.workers,
+            progress=_stage_progress(on_progress, "fact detection"),
+        )
 
     agents = [f"agent-{i + 1}" for i in range(config.agents)]
     owners = {p.slug: p.owner for p in wiki.pages()}
@@ -345,7 +431,7 @@ def _build(config: BuildConfig, *, on_session: Callable[[SessionLine], None] | N
     report = BuildReport(ok=True)
     for session in range(first, first + config.sessions):
         t0 = time.perf_counter()
-        wiki.files_changed()          # the log, human edits or a repair may have written since the last check
+        wiki.files_changed()  # the log, human edits or a repair may have written since the last check
         with stage("page writing"):
             outcomes = _run_session(backend, wiki, index, progress, plan, session, on_agent_done, price)
         repaired, size = _tidy_up(wiki, index, progress, session, config.max_ratio, counter, stage, found)
@@ -368,7 +454,7 @@ def _build(config: BuildConfig, *, on_session: Callable[[SessionLine], None] | N
             on_warning(f"build stopped after session {session}: {report.stopped_reason}")
             break
         spent = limit.exceeded() if limit is not None else None
-        if spent:                  # a limit the user set: a clean stop, every page kept and committed
+        if spent:  # a limit the user set: a clean stop, every page kept and committed
             report.stopped_reason = spent
             on_warning(f"build stopped after session {session}: {spent}")
             break
@@ -386,8 +472,10 @@ def _check_price(config: BuildConfig) -> None:
 
     model = resolve_model(config.model)
     if price_for(model) is None:
-        raise UsageError(f"--max-cost needs the model's price, and {model!r} is not in the price table "
-                         "(wikigen/agents/cost.py); use --max-tokens instead")
+        raise UsageError(
+            f"--max-cost needs the model's price, and {model!r} is not in the price table "
+            "(wikigen/agents/cost.py); use --max-tokens instead"
+        )
 
 
 def _spend_limit(config: BuildConfig, backend):
@@ -402,31 +490,46 @@ def _spend_limit(config: BuildConfig, backend):
     if config.max_tokens is None and config.max_cost is None:
         return price, None
     if config.max_cost is not None and price is None:
-        raise UsageError(f"--max-cost needs the model's price, and {backend.model!r} is not in the price table "
-                         "(wikigen/agents/cost.py); use --max-tokens instead")
+        raise UsageError(
+            f"--max-cost needs the model's price, and {backend.model!r} is not in the price table "
+            "(wikigen/agents/cost.py); use --max-tokens instead"
+        )
     limit = SpendLimit(max_tokens=config.max_tokens, max_cost=config.max_cost, price=price)
     if hasattr(backend, "limit"):
         backend.limit = limit
     return price, limit
 
 
-def _run_session(backend: AgentBackend, wiki, index, progress, plan: Plan, session: int,
-                 on_agent_done: Callable[[str, int], None] | None, price=None) -> list[SessionOutcome]:
+def _run_session(
+    backend: AgentBackend,
+    wiki,
+    index,
+    progress,
+    plan: Plan,
+    session: int,
+    on_agent_done: Callable[[str, int], None] | None,
+    price=None,
+) -> list[SessionOutcome]:
     from wikigen.agents.tools import ToolBox
 
     def one(agent: str) -> tuple[SessionOutcome, dict]:
         tools = ToolBox(wiki, index, progress, agent, session)
-        task = AgentTask(agent=agent, session=session, doc_ids=list(plan.docs[agent]),
-                         topics=list(plan.topics[agent]),
-                         brief=_brief(agent, session, len(plan.docs[agent]), len(plan.topics[agent])))
+        task = AgentTask(
+            agent=agent,
+            session=session,
+            doc_ids=list(plan.docs[agent]),
+            topics=list(plan.topics[agent]),
+            brief=_brief(agent, session, len(plan.docs[agent]), len(plan.topics[agent])),
+        )
         try:
             outcome = backend.run_session(task, tools)
         except BackendError as e:
             outcome = SessionOutcome(agent=agent, session=session, stop_reason="api_error", fatal=str(e))
-        except Exception as e:  # noqa: BLE001 - one agent's crash must not lose the others' work or its own pages
+        except Exception as e:
             log.exception("%s crashed in session %d", agent, session)
-            outcome = SessionOutcome(agent=agent, session=session, stop_reason="crashed",
-                                     fatal=f"crashed: {type(e).__name__}: {e}")
+            outcome = SessionOutcome(
+                agent=agent, session=session, stop_reason="crashed", fatal=f"crashed: {type(e).__name__}: {e}"
+            )
         outcome.pages_written = list(dict.fromkeys(outcome.pages_written + tools.activity()["pages"]))
         if on_agent_done is not None:
             on_agent_done(agent, session)
@@ -457,7 +560,14 @@ def _run_session(backend: AgentBackend, wiki, index, progress, plan: Plan, sessi
         if outcome.fatal:
             extra["fatal"] = outcome.fatal
         unlisted = [p for p in outcome.pages_written if p not in logged.get(outcome.agent, set())]
-        progress.append(session=session, agent=outcome.agent, action="session finished", pages=unlisted,
-                        queries=act["queries"], docs=act["docs"], **extra)
+        progress.append(
+            session=session,
+            agent=outcome.agent,
+            action="session finished",
+            pages=unlisted,
+            queries=act["queries"],
+            docs=act["docs"],
+            **extra,
+        )
         outcomes.append(outcome)
     return outcomes

@@ -6,21 +6,27 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Callable
+from collections.abc import Callable
 
 
 class RatePacer:
     """Blocks each request until the per-minute budgets (input tokens, requests) have room for it. The
     buckets hold one second of budget, so a burst cannot overrun the API's own short-window limits."""
 
-    def __init__(self, *, input_tokens_per_minute: float | None = None, requests_per_minute: float | None = None,
-                 clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep):
+    def __init__(
+        self,
+        *,
+        input_tokens_per_minute: float | None = None,
+        requests_per_minute: float | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep,
+    ):
         self._rates = {"tokens": (input_tokens_per_minute or 0) / 60.0, "requests": (requests_per_minute or 0) / 60.0}
-        self._level = dict(self._rates)            # a full second's budget to start
+        self._level = dict(self._rates)  # a full second's budget to start
         self._clock, self._sleep = clock, sleep
         self._t = clock()
         self._lock = threading.Lock()
-        self.waited = 0.0                          # seconds spent waiting, all requests
+        self.waited = 0.0  # seconds spent waiting, all requests
 
     def _refill(self) -> None:
         now = self._clock()
@@ -32,8 +38,11 @@ class RatePacer:
         """0 and the budgets taken when the request may go now; else how long to wait. A request larger
         than a bucket goes once the bucket is full and leaves it in debt, so the next ones wait longer."""
         self._refill()
-        waits = [(min(need[k], rate) - self._level[k]) / rate for k, rate in self._rates.items()
-                 if rate > 0 and min(need[k], rate) > self._level[k]]
+        waits = [
+            (min(need[k], rate) - self._level[k]) / rate
+            for k, rate in self._rates.items()
+            if rate > 0 and min(need[k], rate) > self._level[k]
+        ]
         if not waits:
             for k, rate in self._rates.items():
                 if rate > 0:

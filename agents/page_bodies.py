@@ -17,21 +17,21 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from wikigen.agents.base import SessionOutcome
-from wikigen.agents.budget import (Plan, document_budget, facts_budget, key_passage_count, opening_cap,
-                                   passages_budget)
+from wikigen.agents.budget import Plan, document_budget, facts_budget, key_passage_count, opening_cap, passages_budget
 from wikigen.agents.catalog import REACH, Catalog, Outline, Topic
 from wikigen.agents.document_facts import FACTS_CHARS, document_sheet
 from wikigen.agents.params import OfflineParams
 from wikigen.agents.topics import related
 from wikigen.agents.words import norm_key
+from wikigen.search.facts.sheet import Fact, FactSheet
+
 from wikigen.core.errors import WikigenError
 from wikigen.core.sentences import cap_span
 from wikigen.core.slugs import doc_slug, slugify
 from wikigen.core.text import one_line, trim_span
-from wikigen.search.facts.sheet import Fact, FactSheet
 from wikigen.wiki.markup import WIKI_RE, Quote, format_quote
-from wikigen.wiki.secrets import redact, secrets_in_quote
 from wikigen.wiki.page import Page, parse_page
+from wikigen.wiki.secrets import redact, secrets_in_quote
 
 if TYPE_CHECKING:
     from wikigen.agents.tools import ToolBox
@@ -39,12 +39,16 @@ if TYPE_CHECKING:
 __all__ = ["Known", "PageMaker", "label", "link"]
 
 _QUOTE_HEADER_LIKE = re.compile(r"^\s*\[!quote\]", re.IGNORECASE | re.MULTILINE)
-_WHAT = {"heading": "the section under this heading", "term": "its definition",
-         "entity": "passages naming it", "phrase": "passages on it"}
+_WHAT = {
+    "heading": "the section under this heading",
+    "term": "its definition",
+    "entity": "passages naming it",
+    "phrase": "passages on it",
+}
 
-SHORT_DOCUMENT = 3000    # characters: a shorter document's description leaves out its parties
+SHORT_DOCUMENT = 3000  # characters: a shorter document's description leaves out its parties
 
-Rebuilt = tuple[str, str, str, str, list[str], list[str]]     # title, description, body, type, sources, aliases
+Rebuilt = tuple[str, str, str, str, list[str], list[str]]  # title, description, body, type, sources, aliases
 
 
 def label(text: str, limit: int) -> str:
@@ -57,8 +61,11 @@ def link(slug: str, text: str, limit: int) -> str:
     documents", "topic-definition" for "Definitions"), else [[slug|label]]."""
     said = slugify(text)
     key = slug.split("-", 1)[1] if "-" in slug else slug
-    if said and len(key) >= 3 and (said == key or said.startswith(key) or key.startswith(said + "-")
-                                   or key.endswith("-" + said)):
+    if (
+        said
+        and len(key) >= 3
+        and (said == key or said.startswith(key) or key.startswith(said + "-") or key.endswith("-" + said))
+    ):
         return f"[[{slug}]]"
     return f"[[{slug}|{label(text, limit)}]]"
 
@@ -66,8 +73,9 @@ def link(slug: str, text: str, limit: int) -> str:
 @dataclass
 class Known:
     """What the agent may build on in this session."""
-    pages: dict[str, dict] = field(default_factory=dict)      # slug -> list_pages info
-    sources: dict[str, list[str]] = field(default_factory=dict)   # topic slug -> doc ids it quotes
+
+    pages: dict[str, dict] = field(default_factory=dict)  # slug -> list_pages info
+    sources: dict[str, list[str]] = field(default_factory=dict)  # topic slug -> doc ids it quotes
 
     def has(self, slug: str) -> bool:
         return slug in self.pages
@@ -76,16 +84,26 @@ class Known:
 class PageMaker:
     """Page bodies for one agent's session; `known` is filled by the session."""
 
-    def __init__(self, cat: Catalog, plan: Plan, params: OfflineParams, tools: "ToolBox", out: SessionOutcome, *,
-                 scale: float = 1.0, dropped_kinds: frozenset[str] = frozenset(),
-                 sheets: dict[str, FactSheet] | None = None, max_listed: int | None = None):
+    def __init__(
+        self,
+        cat: Catalog,
+        plan: Plan,
+        params: OfflineParams,
+        tools: ToolBox,
+        out: SessionOutcome,
+        *,
+        scale: float = 1.0,
+        dropped_kinds: frozenset[str] = frozenset(),
+        sheets: dict[str, FactSheet] | None = None,
+        max_listed: int | None = None,
+    ):
         self.cat, self.plan, self.p, self.tools, self.out = cat, plan, params, tools, out
         self.scale = scale
         self.dropped_kinds = dropped_kinds
-        self.max_listed = max_listed     # a topic page links this many of the documents it does not quote (None: all)
+        self.max_listed = max_listed  # a topic page links this many of the documents it does not quote (None: all)
         self.known = Known()
         self._titles: dict[str, str] = {}
-        self._sheets: dict[str, FactSheet] = {} if sheets is None else sheets   # shared by a build's sessions
+        self._sheets: dict[str, FactSheet] = {} if sheets is None else sheets  # shared by a build's sessions
 
     def link(self, slug: str, text: str) -> str:
         return link(slug, text, self.p.max_title)
@@ -110,7 +128,7 @@ class PageMaker:
                     title = self.tools.read_document(doc_id, 0, 1).title
                 except WikigenError:
                     title = ""
-            self._titles[doc_id] = self.label(redact(title or doc_id))     # a title never carries a secret
+            self._titles[doc_id] = self.label(redact(title or doc_id))  # a title never carries a secret
         return self._titles[doc_id]
 
     def sheet(self, doc_id: str) -> FactSheet:
@@ -157,12 +175,12 @@ class PageMaker:
         body = text[s:e]
         if not body.strip() or _QUOTE_HEADER_LIKE.search(body):
             return None
-        if kept_out := secrets_in_quote(doc_id, span.start + s, body):   # never quote a secret
+        if kept_out := secrets_in_quote(doc_id, span.start + s, body):  # never quote a secret
             self.out.errors.append(kept_out)
             return None
         try:
             return format_quote(Quote(doc_id, span.start + s, span.start + e, body), implicit=implicit)
-        except WikigenError as err:     # one bad document is skipped with an error line, never ends the session
+        except WikigenError as err:  # one bad document is skipped with an error line, never ends the session
             self.out.errors.append(f"quote {doc_id!r}: {err}")
             return None
 
@@ -174,8 +192,9 @@ class PageMaker:
         if colls:
             parts.append("In " + ", ".join(self.link(c.slug, c.title) for c in colls) + ".")
         # a collection without a page (under the size budget): its members link each other instead
-        peers = [m for c in self.cat.collections_of(doc_id) if c.key in self.dropped_kinds
-                 for m in c.members if m != doc_id]
+        peers = [
+            m for c in self.cat.collections_of(doc_id) if c.key in self.dropped_kinds for m in c.members if m != doc_id
+        ]
         if peers:
             parts.append("See also " + ", ".join(f"[[{doc_slug(m)}]]" for m in list(dict.fromkeys(peers))[:3]) + ".")
         return parts
@@ -192,16 +211,16 @@ class PageMaker:
         """A "Key facts" section: each fact as a heading ("Effective date: 2023-03-01"), then the quote of the
         sentence that states it (facts stated by one sentence share its quote), within `budget` characters;
         and the characters spent."""
-        groups: list[tuple[tuple[int, int], list[Fact]]] = []      # in the sheet's order (most telling first)
+        groups: list[tuple[tuple[int, int], list[Fact]]] = []  # in the sheet's order (most telling first)
         for f in self.sheet(doc_id).facts:
             i = next((i for i, (q, _) in enumerate(groups) if q[0] < f.quote[1] and f.quote[0] < q[1]), None)
             if i is None:
                 groups.append((f.quote, [f]))
             elif f.kind != "term":  # a term defined in a sentence already quoted (a party's alias) says nothing new
                 (qs, qe), facts = groups[i]
-                groups[i] = ((min(qs, f.quote[0]), max(qe, f.quote[1])), facts + [f])   # the quote carries every fact
+                groups[i] = ((min(qs, f.quote[0]), max(qe, f.quote[1])), facts + [f])  # the quote carries every fact
         outline = self.cat.outlines.get(doc_id)
-        short = outline is not None and 0 < outline.chars < SHORT_DOCUMENT     # no room to spare on its page
+        short = outline is not None and 0 < outline.chars < SHORT_DOCUMENT  # no room to spare on its page
         lines, spent, shown = [], 0.0, []
         title = [(span, facts) for span, facts in groups if all(f.kind == "title" for f in facts)]
         rest = [(span, facts) for span, facts in groups if not all(f.kind == "title" for f in facts)]
@@ -212,19 +231,19 @@ class PageMaker:
         # the first fact after the title (parties or date) may take twice the budget, when none fits in it
         title_cost = sum(cost_of(*g) for g in title)
         stretch = not short and not any(title_cost + cost_of(*g) <= budget for g in rest)
-        for span, facts in (rest + title if short else title + rest):   # a short page: the title if room is left
+        for span, facts in rest + title if short else title + rest:  # a short page: the title if room is left
             s, e = span
             cost = cost_of(span, facts)
             first = (span, facts) in rest and all(f.kind == "title" for f in shown)
             if spent + cost > (2 * budget if first and stretch else budget):
                 continue
-            q = self.quote(doc_id, s, e, implicit=True)        # the sheet's span: the whole sentence, capped around its fact
+            q = self.quote(doc_id, s, e, implicit=True)  # the sheet's span: the whole sentence, capped around its fact
             if not q:
                 continue
             said = "; ".join(f"{f.label}: {self.label(redact(f.value))}" for f in facts)
-            line = f"### {said}\n\n{q}"         # a heading: the quote is found by what it states
+            line = f"### {said}\n\n{q}"  # a heading: the quote is found by what it states
             if (span, facts) in title:
-                lines.insert(0, line)           # shown first
+                lines.insert(0, line)  # shown first
             else:
                 lines.append(line)
             shown += facts
@@ -261,7 +280,7 @@ class PageMaker:
             if used >= share:
                 break
             if opening[0] <= s and e <= opening[1] + 200:
-                continue                       # the opening already shows it
+                continue  # the opening already shows it
             q = self.quote(doc_id, s, e, self.p.key_passage_chars, implicit=True)
             if not q:
                 continue
@@ -276,34 +295,46 @@ class PageMaker:
         budget = document_budget(self.p, self.scale, outline.chars if outline else 0)
         parts = self._collections_line(doc_id) + self._defines_line(outline)
         facts, spent = self._key_facts(doc_id, facts_budget(self.p, self.scale, budget))
-        if facts:          # the facts carry what the opening quote was for (title, parties, date)
+        if facts:  # the facts carry what the opening quote was for (title, parties, date)
             parts += facts + self._key_passages(doc_id, outline, passages_budget(self.p, self.scale, budget, spent))
         else:
             parts += self._dates_and_opening(doc_id, outline, budget) + self._key_passages(doc_id, outline, budget)
         # quoted there, or listed or counted in "Also in" (reached by its words only: when quoted there)
         has = {t.slug for t in self.cat.topics if doc_id in t.spans and t.via.get(doc_id) != REACH}
-        linked = {m.group(1) for m in WIKI_RE.finditer("\n".join(parts))}     # a key passage's heading links its topic
-        topics = [(slug, info) for slug, info in sorted(self.known.pages.items())
-                  if info.get("type") == "topic" and (slug in has or doc_id in self.sources_of(slug)) and slug not in linked]
+        linked = {m.group(1) for m in WIKI_RE.finditer("\n".join(parts))}  # a key passage's heading links its topic
+        topics = [
+            (slug, info)
+            for slug, info in sorted(self.known.pages.items())
+            if info.get("type") == "topic" and (slug in has or doc_id in self.sources_of(slug)) and slug not in linked
+        ]
         if topics:
-            parts.append("Topics: " + ", ".join(self.link(slug, info.get("title") or slug)
-                                                for slug, info in topics) + ".")
-        figures = [(slug, info) for slug, info in sorted(self.known.pages.items())
-                   if info.get("type") == "figure" and doc_id in self.sources_of(slug)]
-        if figures:     # figure pages (wikigen.agents.figure_pages) that quote this document's line
-            parts.append("Figures: " + ", ".join(self.link(slug, info.get("title") or slug)
-                                                 for slug, info in figures) + ".")
+            parts.append(
+                "Topics: " + ", ".join(self.link(slug, info.get("title") or slug) for slug, info in topics) + "."
+            )
+        figures = [
+            (slug, info)
+            for slug, info in sorted(self.known.pages.items())
+            if info.get("type") == "figure" and doc_id in self.sources_of(slug)
+        ]
+        if figures:  # figure pages (wikigen.agents.figure_pages) that quote this document's line
+            parts.append(
+                "Figures: " + ", ".join(self.link(slug, info.get("title") or slug) for slug, info in figures) + "."
+            )
         return "\n\n".join(parts) + "\n"
 
     def key_passages(self, doc_id: str) -> list[tuple[str, str, int, int]]:
         """The document's subjects that no topic page quotes it on (the best-supported topics first), then one
         short passage per major heading (recurring headings first), else the doc's topic quotes: what the
         document says on a subject is then in the wiki once, on a topic page or on the document's own."""
-        unquoted = [(t.title, t.key, *t.spans[doc_id]) for t in self.cat.topics
-                    if doc_id in t.spans and (t.key, doc_id) not in self.plan]
+        unquoted = [
+            (t.title, t.key, *t.spans[doc_id])
+            for t in self.cat.topics
+            if doc_id in t.spans and (t.key, doc_id) not in self.plan
+        ]
         if unquoted:
-            rest = [h for h in self._heading_passages(doc_id)
-                    if not any(h[2] < e and s < h[3] for _, _, s, e in unquoted)]
+            rest = [
+                h for h in self._heading_passages(doc_id) if not any(h[2] < e and s < h[3] for _, _, s, e in unquoted)
+            ]
             return unquoted + rest
         return self._heading_passages(doc_id)
 
@@ -314,7 +345,7 @@ class PageMaker:
             top = min(h.level for h in heads)
             major = [h for h in heads if h.level == top and h.span[1] > h.span[0]]
             recurring = [h for h in major if self.cat.topic(h.key) is not None]
-            pick = (recurring + [h for h in major if h not in recurring])[:self.p.max_key_passages]
+            pick = (recurring + [h for h in major if h not in recurring])[: self.p.max_key_passages]
             seen, out = set(), []
             for h in sorted(pick, key=lambda h: h.start):
                 if h.key not in seen:
@@ -341,11 +372,11 @@ class PageMaker:
             why = f"The {n} documents of the folder `{coll.folder}/`"
         else:
             why = f"{n} documents named \u201c{self.label(coll.key)}\u201d"
-        lines = [f"- [[{doc_slug(d)}]]" for d in coll.members]     # titles: in the index and on the pages
+        lines = [f"- [[{doc_slug(d)}]]" for d in coll.members]  # titles: in the index and on the pages
         return "\n".join(lines) + "\n", why, list(coll.members)
 
     def topic_body(self, t: Topic) -> tuple[str, str, list[str]] | None:
-        docs = [d for d in t.doc_ids if self.known.has(doc_slug(d))]     # covered: a document page known
+        docs = [d for d in t.doc_ids if self.known.has(doc_slug(d))]  # covered: a document page known
         if len(docs) < 2:
             return None
         sections, quoted = [], []
@@ -361,11 +392,11 @@ class PageMaker:
             return None
         parts = list(sections)
         rest = [d for d in docs if d not in quoted]
-        if rest:        # under the size budget the list is cut: their pages link this one (a topic slug is shorter)
-            listed = rest[:self.max_listed]
+        if rest:  # under the size budget the list is cut: their pages link this one (a topic slug is shorter)
+            listed = rest[: self.max_listed]
             more = f" and {len(rest) - len(listed)} other documents" if len(listed) < len(rest) else ""
             parts.append("Also in " + ", ".join(f"[[{doc_slug(d)}]]" for d in listed) + more + ".")
-        rel = [o for o in related(t, self.cat.topics, k=12) if self.known.has(o.slug)][:self.p.related]
+        rel = [o for o in related(t, self.cat.topics, k=12) if self.known.has(o.slug)][: self.p.related]
         if rel:
             parts.append("Related: " + ", ".join(self.link(o.slug, o.title) for o in rel) + ".")
         what = _WHAT[t.kind]

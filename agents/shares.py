@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from wikigen.agents.base import KIND_PREFIX
 from wikigen.agents.catalog import Catalog
+
 from wikigen.core.slugs import doc_slug
 
 log = logging.getLogger(__name__)
@@ -17,8 +18,8 @@ log = logging.getLogger(__name__)
 @dataclass
 class Plan:
     agents: list[str]
-    docs: dict[str, list[str]]          # agent -> doc ids
-    topics: dict[str, list[str]]        # agent -> topic keys, then "kind:<key>" collection keys
+    docs: dict[str, list[str]]  # agent -> doc ids
+    topics: dict[str, list[str]]  # agent -> topic keys, then "kind:<key>" collection keys
 
 
 def _doc_order(cat: Catalog, doc_ids: list[str]) -> list[str]:
@@ -34,7 +35,7 @@ def _doc_order(cat: Catalog, doc_ids: list[str]) -> list[str]:
                 g.add_edge(("t", t.key), ("d", d))
     try:
         comms = nx.community.louvain_communities(g, seed=42)
-    except Exception:  # noqa: BLE001 - clustering only orders the split; a failure falls back to doc id order
+    except Exception:
         log.warning("document clustering failed; splitting in doc id order", exc_info=True)
         return sorted(doc_ids)
     groups = [sorted(d for kind, d in c if kind == "d") for c in comms]
@@ -44,8 +45,9 @@ def _doc_order(cat: Catalog, doc_ids: list[str]) -> list[str]:
     return order + sorted(wanted - set(order))
 
 
-def _doc_owners(cat: Catalog, doc_ids: list[str], sizes: dict[str, int], agents: list[str],
-                owners: dict[str, str]) -> dict[str, str]:
+def _doc_owners(
+    cat: Catalog, doc_ids: list[str], sizes: dict[str, int], agents: list[str], owners: dict[str, str]
+) -> dict[str, str]:
     """doc id -> agent: the owner of its existing page, else contiguous runs of the clustered order,
     about equal in size (a document whose page belongs to no agent of this build gets none)."""
     doc_owner: dict[str, str] = {}
@@ -68,8 +70,9 @@ def _doc_owners(cat: Catalog, doc_ids: list[str], sizes: dict[str, int], agents:
     return doc_owner
 
 
-def plan_shares(cat: Catalog, doc_ids: list[str], sizes: dict[str, int], agents: list[str],
-                owners: dict[str, str]) -> Plan:
+def plan_shares(
+    cat: Catalog, doc_ids: list[str], sizes: dict[str, int], agents: list[str], owners: dict[str, str]
+) -> Plan:
     """Each agent's documents, topics and collections; existing pages stay with their owners."""
     doc_owner = _doc_owners(cat, doc_ids, sizes, agents, owners)
 
@@ -77,7 +80,7 @@ def plan_shares(cat: Catalog, doc_ids: list[str], sizes: dict[str, int], agents:
         o = owners.get(slug)
         if o is not None:
             return o if o in agents else None
-        counts = {a: 0 for a in agents}
+        counts = dict.fromkeys(agents, 0)
         for d in members:
             if d in doc_owner:
                 counts[doc_owner[d]] += 1

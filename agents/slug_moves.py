@@ -18,10 +18,11 @@ import logging
 
 from wikigen.agents.catalog import Catalog
 from wikigen.agents.words import norm_key
+
 from wikigen.core.errors import WikigenError
 from wikigen.core.slugs import topic_slug
 
-__all__ = ["old_topic_slugs", "move_topic_pages"]
+__all__ = ["move_topic_pages", "old_topic_slugs"]
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +74,9 @@ def move_topic_pages(tools, cat: Catalog, mine: dict[str, dict], gone: set[str])
     for slug, _ in done:
         mine.pop(slug, None)
     if done:
-        tools.append_log("merged topic pages under old slugs",
-                         note="; ".join(f"{a} -> {b}" for a, b in done), pages=[b for _, b in done])
+        tools.append_log(
+            "merged topic pages under old slugs",
+            note="; ".join(f"{a} -> {b}" for a, b in done),
+            pages=[b for _, b in done],
+        )
     return done

@@ -4,6 +4,7 @@ documents an extension or a move brought, a flagged line), which a later revisio
 from __future__ import annotations
 
 from wikigen.agents.flagged import HEADING as FLAG_HEADING
+
 from wikigen.wiki.merge import MERGED_HEADING
 
 RELATED = "Related pages: "

@@ -19,11 +19,12 @@ sentence of the same document drawn at random.
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from wikigen.agents.catalog import REACH, Topic
 from wikigen.agents.meaning import Space, content_words
 from wikigen.agents.params import DiscoveryParams
+
 from wikigen.core.sentences import SENTENCE, sentence_span, sentences
 
 

@@ -26,7 +26,7 @@ import json
 import math
 import re
 from collections import Counter, defaultdict
-from typing import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 
 from wikigen.agents.catalog import Catalog, Collection, Heading, Outline, Topic
 from wikigen.agents.discovery_cache import DocEvidence, ShardCache, evidence_from_data, evidence_to_data
@@ -36,17 +36,17 @@ from wikigen.agents.headings import find_headings
 from wikigen.agents.meaning import coherence, encoder_titles, merge_topics, word_titles
 from wikigen.agents.params import DiscoveryParams
 from wikigen.agents.topic_reach import reach
-from wikigen.core.workers import Workers
 from wikigen.agents.words import HANGUL, STOPWORDS, display, norm_key, plural
+from wikigen.search.facts.title import document_title
+
 from wikigen.core.sentences import cap_span, sentence_span
 from wikigen.core.slugs import unique_slugs
 from wikigen.core.text import trim_span
-from wikigen.search.facts.title import document_title
+from wikigen.core.workers import Workers
 
-__all__ = ["Catalog", "Collection", "DiscoveryParams", "Heading", "Outline", "Topic", "discover", "norm_key",
-           "related"]
+__all__ = ["Catalog", "Collection", "DiscoveryParams", "Heading", "Outline", "Topic", "discover", "norm_key", "related"]
 
-KINDS = ("heading", "term", "entity", "phrase")     # the kinds of evidence, best first
+KINDS = ("heading", "term", "entity", "phrase")  # the kinds of evidence, best first
 
 
 class _Evidence:
@@ -95,9 +95,15 @@ def _read_document(item: tuple[str, str, str], params: DiscoveryParams) -> DocEv
             terms.append((key, term, span[0], span[1]))
     opening = _opening(text, params)
     head_end = opening[1] + 1500 if opening else 2500
-    outline = Outline(doc_id=doc_id, title=document_title(text, title) or doc_id, opening=opening, chars=len(text),
-                      headings=heads, terms=[t for t, s, _ in found if s < head_end][:params.outline_terms],
-                      dates=dates(text, 5000, params.outline_dates))
+    outline = Outline(
+        doc_id=doc_id,
+        title=document_title(text, title) or doc_id,
+        opening=opening,
+        chars=len(text),
+        headings=heads,
+        terms=[t for t, s, _ in found if s < head_end][: params.outline_terms],
+        dates=dates(text, 5000, params.outline_dates),
+    )
     return DocEvidence(doc_id, heads, terms, names(text), ngrams(text), outline)
 
 
@@ -117,8 +123,9 @@ def _add_document(ev: _Evidence, d: DocEvidence) -> None:
             ev.ngram_maxtf[g] = c
 
 
-def _pick_phrases(ev: _Evidence, taken: set[str], n_docs: int, limit: int,
-                  min_docs: int) -> tuple[list[str], dict[str, str]]:
+def _pick_phrases(
+    ev: _Evidence, taken: set[str], n_docs: int, limit: int, min_docs: int
+) -> tuple[list[str], dict[str, str]]:
     """Salient phrase keys (in >= min_docs documents, not in most, recurring inside the documents that
     have them), best first, and the n-gram -> key of each n-gram that stands for a picked key."""
     max_df = max(min_docs, n_docs // 2)
@@ -127,7 +134,7 @@ def _pick_phrases(ev: _Evidence, taken: set[str], n_docs: int, limit: int,
         if d < min_docs or d > max_df or ev.ngram_maxtf[g] < 2:
             continue
         if " " not in g and not HANGUL.search(g):
-            continue                      # a lone English word: headings and terms already carry those
+            continue  # a lone English word: headings and terms already carry those
         score = ev.ngram_burst[g] * math.log(1 + n_docs / d) * (1.0 + 0.5 * (g.count(" ")))
         scored.append((-score, g))
     scored.sort()
@@ -150,22 +157,23 @@ def _pick_phrases(ev: _Evidence, taken: set[str], n_docs: int, limit: int,
     return pick, gram_key
 
 
-SEGMENTS = 8     # a document is cut into this many equal parts to see where a phrase occurs
+SEGMENTS = 8  # a document is cut into this many equal parts to see where a phrase occurs
 
 
-def _phrase_hits(item: tuple[str, str, str], gram_key: dict[str, str],
-                 cap: int) -> list[tuple[str, int, int, str, int, int]]:
+def _phrase_hits(
+    item: tuple[str, str, str], gram_key: dict[str, str], cap: int
+) -> list[tuple[str, int, int, str, int, int]]:
     """(key, start, end, surface, count, parts): the sentence around each picked phrase's first
     occurrence in one document, how often the phrase occurs there, and in how many of the document's
     SEGMENTS equal parts."""
-    doc_id, text, _ = item
+    _doc_id, text, _ = item
     lower = text.lower()
     step = len(text) // SEGMENTS + 1
     count: Counter = Counter()
     parts: Counter = Counter()
     for n in range(SEGMENTS):
         seen = set()
-        for g, c in ngrams(text[n * step:(n + 1) * step]).items():
+        for g, c in ngrams(text[n * step : (n + 1) * step]).items():
             k = gram_key.get(g)
             if k is not None and g.count(" ") == k.count(" "):
                 count[k] += c
@@ -175,7 +183,7 @@ def _phrase_hits(item: tuple[str, str, str], gram_key: dict[str, str],
     fast = _aligned(text, lower)
     for k in sorted(count):
         first = k.split()[0]
-        at = lower.find(first[: max(3, len(first) - 1)]) if first.isascii() else 0   # skip to where it may start
+        at = lower.find(first[: max(3, len(first) - 1)]) if first.isascii() else 0  # skip to where it may start
         if fast and first.isascii():
             m = _first_match(text, lower, k, max(0, at - 1))
         else:
@@ -245,7 +253,7 @@ def _interleave(keys: list[str], step: int, minority_is_hangul: bool) -> list[st
     out: list[str] = []
     while minor or major:
         out.extend(major[: step - 1])
-        major = major[step - 1:]
+        major = major[step - 1 :]
         if minor:
             out.append(minor.pop(0))
     return out
@@ -308,10 +316,17 @@ def _make_topic(kind: str, key: str, ev: _Evidence, texts: Mapping[str, str], pa
     return t
 
 
-def discover(texts: Mapping[str, str], titles: Mapping[str, str] | None = None, *,
-             params: DiscoveryParams = DiscoveryParams(), workers: int | None = 1,
-             progress: Callable[[int, int], None] | None = None, encoder=None,
-             report: dict | None = None, cache: ShardCache | None = None) -> Catalog:
+def discover(
+    texts: Mapping[str, str],
+    titles: Mapping[str, str] | None = None,
+    *,
+    params: DiscoveryParams = DiscoveryParams(),
+    workers: int | None = 1,
+    progress: Callable[[int, int], None] | None = None,
+    encoder=None,
+    report: dict | None = None,
+    cache: ShardCache | None = None,
+) -> Catalog:
     """Topics, outlines and collections of a corpus, {doc_id: text} (and optional {doc_id: title}).
     workers: processes for the per-document reading (None: one per core); the catalog is the same.
     progress(done, total), when given, is called as the documents are read (each is read twice: total
@@ -322,23 +337,25 @@ def discover(texts: Mapping[str, str], titles: Mapping[str, str] | None = None, 
     doc_ids = sorted(texts)
     texts = {d: texts[d] for d in doc_ids}
     titles = dict(titles or {})
-    return _discover(texts, titles, params, Workers(workers, sum(len(t) for t in texts.values())), progress,
-                     encoder, report, cache)
+    return _discover(
+        texts, titles, params, Workers(workers, sum(len(t) for t in texts.values())), progress, encoder, report, cache
+    )
 
 
 def _passes(workers: Workers, cache: ShardCache | None, progress: Callable[[int, int], None] | None, n: int):
     """A function running one per-document pass (fn over items, in order), through the cache when there
     is one, calling progress as documents finish: the first pass counts 1..n, the second n+1..2n."""
+
     def run(nth: int, kind: str, fn: Callable, items: list, args: tuple, extra: str, encode, decode) -> Iterator:
         if cache is None:
             got = workers.map(fn, items, *args)
         else:
-            got = cache.map(kind, extra, items, lambda todo: workers.map(fn, todo, *args),
-                            encode, decode)
+            got = cache.map(kind, extra, items, lambda todo: workers.map(fn, todo, *args), encode, decode)
         for i, result in enumerate(got, 1):
             if progress is not None:
                 progress(nth * n + i, 2 * n)
             yield result
+
     return run
 
 
@@ -349,9 +366,16 @@ def _hits_from_data(v) -> list[tuple[str, int, int, str, int, int]]:
         raise ValueError(f"not a document's phrase hits: {e}") from None
 
 
-def _discover(texts: dict[str, str], titles: dict[str, str], params: DiscoveryParams, workers: Workers,
-              progress: Callable[[int, int], None] | None = None, encoder=None, report: dict | None = None,
-              cache: ShardCache | None = None) -> Catalog:
+def _discover(
+    texts: dict[str, str],
+    titles: dict[str, str],
+    params: DiscoveryParams,
+    workers: Workers,
+    progress: Callable[[int, int], None] | None = None,
+    encoder=None,
+    report: dict | None = None,
+    cache: ShardCache | None = None,
+) -> Catalog:
     doc_ids = list(texts)
     items = [(d, texts[d], titles.get(d, "")) for d in doc_ids]
     run = _passes(workers, cache, progress, len(items))
@@ -362,15 +386,26 @@ def _discover(texts: dict[str, str], titles: dict[str, str], params: DiscoveryPa
         outlines[d.doc_id] = d.outline
     ranked = {kind: ev.ranked(kind, params.min_docs) for kind in ("heading", "term", "entity")}
     limit = params.topic_limit(len(doc_ids), sum(len(t) for t in texts.values()))
-    pool = limit * params.pool_factor          # candidates: boilerplate and variants are removed below
+    pool = limit * params.pool_factor  # candidates: boilerplate and variants are removed below
     taken = set(ranked["heading"]) | set(ranked["term"]) | set(ranked["entity"])
     pick, gram_key = _pick_phrases(ev, taken, len(doc_ids), limit * params.phrase_pool, params.min_docs)
     uses: dict[str, list[tuple[int, int]]] = defaultdict(list)
     if pick:
         extra = json.dumps(sorted(gram_key.items()), ensure_ascii=False)
         # run() first: zip then exhausts it, so the pass finishes (its last shard is written)
-        for hits, (doc_id, _, _) in zip(run(1, "hits", _phrase_hits, items, (gram_key, params.phrase_cap), extra,
-                                            lambda h: [list(x) for x in h], _hits_from_data), items):
+        for hits, (doc_id, _, _) in zip(
+            run(
+                1,
+                "hits",
+                _phrase_hits,
+                items,
+                (gram_key, params.phrase_cap),
+                extra,
+                lambda h: [list(x) for x in h],
+                _hits_from_data,
+            ),
+            items,
+        ):
             for k, s, e, surface, c, parts in hits:
                 ev.cand["phrase"][k][doc_id] = (s, e, 0)
                 ev.surfaces[k][surface] += 1
@@ -381,24 +416,42 @@ def _discover(texts: dict[str, str], titles: dict[str, str], params: DiscoveryPa
     # like a function word, names no subject
     spread = {k: _spread(uses[k]) for k in pick}
     where = {k: _section_share(ev.cand["phrase"][k], outlines) for k in pick}
-    boiler = {k for k in pick if (spread[k] >= params.max_spread or where[k] < params.min_section_share)
-              and k not in ev.cand["heading"] and k not in ev.cand["term"]}
+    boiler = {
+        k
+        for k in pick
+        if (spread[k] >= params.max_spread or where[k] < params.min_section_share)
+        and k not in ev.cand["heading"]
+        and k not in ev.cand["term"]
+    }
     if report is not None:
         report.update(spread=spread, section_share=where, boilerplate=sorted(boiler))
     ranked["phrase"] = [k for k in pick if len(ev.cand["phrase"][k]) >= params.min_docs and k not in boiler]
     _balance_scripts(ranked, texts)
     order = _round_robin(ranked, pool, params.kind_weights)
     position = {key: n for n, (_, key) in enumerate(order)}
-    cands = [t for t in (_make_topic(kind, key, ev, texts, params) for kind, key in order)
-             if len(t.spans) >= params.min_docs]
+    cands = [
+        t for t in (_make_topic(kind, key, ev, texts, params) for kind, key in order) if len(t.spans) >= params.min_docs
+    ]
     cands.sort(key=lambda t: (-len(t.spans), KINDS.index(t.kind), position[t.key]))
     variants = _variant_headings(ev, cands, texts, params, limit)
-    merged = merge_topics(cands, variants, texts, ev.ngram_df, ev.surfaces, params,
-                          encoder_titles(encoder) if encoder is not None else word_titles, report)
+    merged = merge_topics(
+        cands,
+        variants,
+        texts,
+        ev.ngram_df,
+        ev.surfaces,
+        params,
+        encoder_titles(encoder) if encoder is not None else word_titles,
+        report,
+    )
     # the limit, round-robin across kinds again, each kind's merged topics by support (documents)
     by_key = {t.key: t for t in merged}
-    again = {kind: [t.key for t in sorted((t for t in merged if t.kind == kind),
-                                          key=lambda t: (-len(t.spans), position[t.key]))] for kind in KINDS}
+    again = {
+        kind: [
+            t.key for t in sorted((t for t in merged if t.kind == kind), key=lambda t: (-len(t.spans), position[t.key]))
+        ]
+        for kind in KINDS
+    }
     _balance_scripts(again, texts)
     chosen = [by_key[key] for _, key in _round_robin(again, limit, params.kind_weights)][:limit]
     # the catalog's order (a size budget drops its last topics first): subjects the documents name
@@ -406,25 +459,39 @@ def _discover(texts: dict[str, str], titles: dict[str, str], params: DiscoveryPa
     # times how alike its quotes are (a subject before a structural heading such as "Purpose")
     group = {"heading": 0, "term": 0, "phrase": 1, "entity": 2}
     alike = dict(zip((t.key for t in chosen), coherence(chosen, texts, ev.ngram_df, params)))
-    order = {"all": [t.key for t in sorted(chosen, key=lambda t: (group[t.kind], -round(len(t.spans) * alike[t.key], 6),
-                                                                   position[t.key]))]}
+    order = {
+        "all": [
+            t.key
+            for t in sorted(
+                chosen, key=lambda t: (group[t.kind], -round(len(t.spans) * alike[t.key], 6), position[t.key])
+            )
+        ]
+    }
     _balance_scripts(order, texts)
     final = [by_key[key] for key in order["all"]]
     reach(final, texts, ev.ngram_df, params)
     for t, slug in zip(final, unique_slugs("topic-", [t.title for t in final])):
         t.page = slug
-    return Catalog(topics=final, outlines=outlines,
-                   collections=collections({d: outlines[d].title for d in doc_ids}, len(doc_ids), params))
+    return Catalog(
+        topics=final,
+        outlines=outlines,
+        collections=collections({d: outlines[d].title for d in doc_ids}, len(doc_ids), params),
+    )
 
 
-def _variant_headings(ev: _Evidence, cands: list[Topic], texts: Mapping[str, str], params: DiscoveryParams,
-                      limit: int) -> list[Topic]:
+def _variant_headings(
+    ev: _Evidence, cands: list[Topic], texts: Mapping[str, str], params: DiscoveryParams, limit: int
+) -> list[Topic]:
     """Headings of one document only that share a content word with a candidate: possible variant
     wordings ("Applicable law and disputes" beside "Governing Law"), top-level headings first."""
     words = {w for t in cands for w in t.key.split() if w not in STOPWORDS}
     keys = {t.key for t in cands}
-    singles = [(lvl, k) for k, got in ev.cand["heading"].items() if len(got) == 1 and k not in keys
-               and words & set(k.split()) for (_s, _e, lvl) in got.values()]
+    singles = [
+        (lvl, k)
+        for k, got in ev.cand["heading"].items()
+        if len(got) == 1 and k not in keys and words & set(k.split())
+        for (_s, _e, lvl) in got.values()
+    ]
     singles.sort()
     return [_make_topic("heading", k, ev, texts, params) for _, k in singles[: params.variant_pool * limit]]
 

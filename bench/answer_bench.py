@@ -40,11 +40,22 @@ def retrieve_all(wiki: Path, questions: list[dict], limit: int | None, budget: i
     answerer = Answerer.open(wiki)
     rows = []
     for half, sub in (("dev", questions[0::2]), ("holdout", questions[1::2])):
-        for q in (spread_sample(sub, limit) if limit else sub):
+        for q in spread_sample(sub, limit) if limit else sub:
             items, _, scope = answerer.retrieve(q["question"], "wiki+search", budget)
-            rows.append({"half": half, "q": q, "context": [c.to_dict() for c in items],
-                         "scope": {"kind": scope.kind, "pages": scope.pages, "doc_ids": scope.doc_ids,
-                                   "removed": sorted(scope.removed), "phrase": scope.phrase}})
+            rows.append(
+                {
+                    "half": half,
+                    "q": q,
+                    "context": [c.to_dict() for c in items],
+                    "scope": {
+                        "kind": scope.kind,
+                        "pages": scope.pages,
+                        "doc_ids": scope.doc_ids,
+                        "removed": sorted(scope.removed),
+                        "phrase": scope.phrase,
+                    },
+                }
+            )
     return rows
 
 
@@ -67,13 +78,18 @@ def score_rows(rows: list[dict], generator) -> dict:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--wiki", required=True, help="a built wiki of the corpus")
-    ap.add_argument("--data", default=str(ROOT.parent / "shared" / "eval" / "cuad-dev"), help="folder with questions.jsonl")
+    ap.add_argument(
+        "--data", default=str(ROOT.parent / "shared" / "eval" / "cuad-dev"), help="folder with questions.jsonl"
+    )
     ap.add_argument("--limit", type=int, default=None, help="a deterministic sample of N questions per half")
     ap.add_argument("--budget", type=int, default=4000)
     ap.add_argument("--contexts", default=None, help="cache of the retrieved contexts (default: next to the wiki)")
     ap.add_argument("--dense", action="store_true", help="also score the generator with the dense encoder")
-    ap.add_argument("--passages", action="store_true",
-                    help="also score the generator with the index's passage vectors (only the question is encoded)")
+    ap.add_argument(
+        "--passages",
+        action="store_true",
+        help="also score the generator with the index's passage vectors (only the question is encoded)",
+    )
     args = ap.parse_args(argv)
     qfile = Path(args.data) / "questions.jsonl"
     if not qfile.is_file() or not Path(args.wiki).is_dir():
@@ -99,17 +115,22 @@ def main(argv=None) -> int:
             generators["passages"] = ExtractiveAnswer(passages=dense)
     if args.dense:
         from wikigen.search.dense.encoder import load_encoder
+
         generators["dense"] = ExtractiveAnswer(encoder=load_encoder())
-    print(f"{'generator':<9} {'half':<8} {'kind':<10} {'n':>4} {'context':>8} {'answer':>7} {'quotes':>6} "
-          f"{'not found':>9} {'s/q':>5}")
+    print(
+        f"{'generator':<9} {'half':<8} {'kind':<10} {'n':>4} {'context':>8} {'answer':>7} {'quotes':>6} "
+        f"{'not found':>9} {'s/q':>5}"
+    )
     for name, gen in generators.items():
         t0 = time.perf_counter()
         res = score_rows(rows, gen)
         per_q = (time.perf_counter() - t0) / max(1, len(rows))
         for (half, kind), v in sorted(res.items()):
             n = len(v)
-            print(f"{name:<9} {half:<8} {kind:<10} {n:>4} {sum(x[1] for x in v) / n:>8.3f} {sum(x[0] for x in v) / n:>7.3f} "
-                  f"{sum(x[2] for x in v) / n:>6.2f} {sum(x[3] for x in v):>9} {per_q:>5.2f}")
+            print(
+                f"{name:<9} {half:<8} {kind:<10} {n:>4} {sum(x[1] for x in v) / n:>8.3f} {sum(x[0] for x in v) / n:>7.3f} "
+                f"{sum(x[2] for x in v) / n:>6.2f} {sum(x[3] for x in v):>9} {per_q:>5.2f}"
+            )
     return 0
 
 

@@ -23,20 +23,23 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 DEFAULT_DOCS = REPO.parent / "shared" / "eval" / "cuad-dev" / "docs"
-ONE_TIME = ("extraction", "indexing", "embedding")   # build stages done once per corpus (the first build's)
+ONE_TIME = ("extraction", "indexing", "embedding")  # build stages done once per corpus (the first build's)
 
 
 def run(docs: Path, work: Path, agents: int, sessions: int, index_dir: Path) -> dict:
     from wikigen.agents.orchestrate import BuildConfig, build
     from wikigen.search.sources import open_wiki
+
     from wikigen.wiki.lint import wiki_stats
 
     wiki = work / f"wiki-{agents}x{sessions}"
     t0 = time.perf_counter()
     lines: list[str] = []
-    report = build(BuildConfig(corpus=docs, wiki=wiki, agents=agents, sessions=sessions, quiet=True,
-                               index_dir=index_dir), on_session=lambda line: lines.append(line.text()),
-                   on_warning=lambda text: lines.append(f"warning: {text}"))
+    report = build(
+        BuildConfig(corpus=docs, wiki=wiki, agents=agents, sessions=sessions, quiet=True, index_dir=index_dir),
+        on_session=lambda line: lines.append(line.text()),
+        on_warning=lambda text: lines.append(f"warning: {text}"),
+    )
     print(f"[{agents} agents x {sessions} sessions]")
     print("\n".join(lines))
     seconds = time.perf_counter() - t0
@@ -65,12 +68,15 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     docs = Path(args.docs)
     if not docs.is_dir():
-        print(f"no corpus at {docs}: the benchmark needs the CUAD dev set (../shared/eval/cuad-dev/docs "
-              "beside the repository), or give --docs DIR", file=sys.stderr)
+        print(
+            f"no corpus at {docs}: the benchmark needs the CUAD dev set (../shared/eval/cuad-dev/docs "
+            "beside the repository), or give --docs DIR",
+            file=sys.stderr,
+        )
         return 2
     with tempfile.TemporaryDirectory(prefix="wikigen-build-bench-") as tmp:
         work = Path(tmp)
-        index_dir = work / "index"        # indexed once (timed in the first run), shared by both builds
+        index_dir = work / "index"  # indexed once (timed in the first run), shared by both builds
         t0 = time.perf_counter()
         base = run(docs, work, 1, 1, index_dir)
         main_run = run(docs, work, args.agents, args.sessions, index_dir)
@@ -79,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     w = max(len(k) for k in rows)
     print(f"{'':{w}}  {'baseline':>24}  {'build':>24}")
     for k in rows:
-        print(f"{k:{w}}  {str(base[k]):>24}  {str(main_run[k]):>24}")
+        print(f"{k:{w}}  {base[k]!s:>24}  {main_run[k]!s:>24}")
     once = base["one-time index, s"] + main_run["one-time index, s"]
     targets = {
         "under 5 minutes (both builds, without the one-time index)": total - once < 300,

@@ -21,6 +21,7 @@ folder that is removed afterwards.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
@@ -35,12 +36,24 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-REFUSED = 3          # BuildLockedError.exit_code
+REFUSED = 3  # BuildLockedError.exit_code
 
 
 def build_cmd(corpus: Path, wiki: Path, sessions: int) -> list[str]:
-    return [sys.executable, "-m", "wikigen.cli", "build", str(corpus), "--wiki", str(wiki), "--agents", "2",
-            "--sessions", str(sessions), "--quiet"]
+    return [
+        sys.executable,
+        "-m",
+        "wikigen.cli",
+        "build",
+        str(corpus),
+        "--wiki",
+        str(wiki),
+        "--agents",
+        "2",
+        "--sessions",
+        str(sessions),
+        "--quiet",
+    ]
 
 
 def pages_on_disk(wiki: Path) -> set[str]:
@@ -64,15 +77,14 @@ def git_children(pgid: int) -> bool:
 
 
 def kill_group(proc: subprocess.Popen) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError):
         os.killpg(proc.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
     proc.wait()
 
 
 def quotes_unverified(wiki: Path) -> tuple[int, int]:
     from wikigen.search.sources import open_wiki
+
     from wikigen.wiki.lint import wiki_stats
 
     s = wiki_stats(open_wiki(wiki))
@@ -95,8 +107,13 @@ def duplicate_sessions(wiki: Path) -> int:
 
 def kill_trial(corpus: Path, wiki: Path, at: float | None, rng: random.Random) -> dict:
     before = pages_on_disk(wiki)
-    proc = subprocess.Popen(build_cmd(corpus, wiki, 2), cwd=REPO, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, start_new_session=True)
+    proc = subprocess.Popen(
+        build_cmd(corpus, wiki, 2),
+        cwd=REPO,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     t0 = time.perf_counter()
     during_git = False
     while proc.poll() is None:
@@ -115,22 +132,34 @@ def kill_trial(corpus: Path, wiki: Path, at: float | None, rng: random.Random) -
     rec = subprocess.run(build_cmd(corpus, wiki, 1), cwd=REPO, capture_output=True, text=True)
     after = pages_on_disk(wiki)
     bad, total = quotes_unverified(wiki)
-    return {"killed_at": round(time.perf_counter() - t0, 2) if not finished else None, "during_git": during_git,
-            "index_lock_left": lock_left, "recovery_rc": rec.returncode,
-            "recovery_err": rec.stderr.strip().splitlines()[-1:] if rec.returncode else [],
-            "pages_lost": sorted(before - after), "unverified": bad, "quotes": total}
+    return {
+        "killed_at": round(time.perf_counter() - t0, 2) if not finished else None,
+        "during_git": during_git,
+        "index_lock_left": lock_left,
+        "recovery_rc": rec.returncode,
+        "recovery_err": rec.stderr.strip().splitlines()[-1:] if rec.returncode else [],
+        "pages_lost": sorted(before - after),
+        "unverified": bad,
+        "quotes": total,
+    }
 
 
 def concurrent_trial(corpus: Path, wiki: Path) -> dict:
-    procs = [subprocess.Popen(build_cmd(corpus, wiki, 1), cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              text=True) for _ in range(2)]
+    procs = [
+        subprocess.Popen(
+            build_cmd(corpus, wiki, 1), cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        for _ in range(2)
+    ]
     outs = [p.communicate() for p in procs]
     codes = [p.returncode for p in procs]
     errs = [o[1] for o in outs]
-    clean_refusals = sum(1 for c, e in zip(codes, errs) if c == REFUSED and "another build is running" in e
-                         and "pid " in e)
-    blocked = sum(1 for c in codes if c not in (0, REFUSED)) + sum(1 for c, e in zip(codes, errs)
-                                                                 if c == REFUSED and "pid " not in e)
+    clean_refusals = sum(
+        1 for c, e in zip(codes, errs) if c == REFUSED and "another build is running" in e and "pid " in e
+    )
+    blocked = sum(1 for c in codes if c not in (0, REFUSED)) + sum(
+        1 for c, e in zip(codes, errs) if c == REFUSED and "pid " not in e
+    )
     tracebacks = sum("Traceback" in e for e in errs)
     return {"codes": codes, "clean_refusals": clean_refusals, "blocked": blocked, "tracebacks": tracebacks}
 
@@ -152,9 +181,11 @@ def main() -> int:
         first = subprocess.run(build_cmd(corpus, wiki, 2), cwd=REPO, capture_output=True, text=True)
         t1 = time.perf_counter()
         again = subprocess.run(build_cmd(corpus, wiki, 2), cwd=REPO, capture_output=True, text=True)
-        base = time.perf_counter() - t1     # kill points fall within a continuing build, like the trials
-        print(f"baseline: first build (2 sessions) {t1 - t0:.1f} s exit {first.returncode}; continuing build "
-              f"(2 sessions) {base:.1f} s exit {again.returncode}; {len(pages_on_disk(wiki))} pages")
+        base = time.perf_counter() - t1  # kill points fall within a continuing build, like the trials
+        print(
+            f"baseline: first build (2 sessions) {t1 - t0:.1f} s exit {first.returncode}; continuing build "
+            f"(2 sessions) {base:.1f} s exit {again.returncode}; {len(pages_on_disk(wiki))} pages"
+        )
         git_at = set(rng.sample(range(args.kills), min(args.git_kills, args.kills)))
         lost, unverified, blocked, locks = 0, 0, 0, 0
         for i in range(args.kills):
@@ -164,18 +195,24 @@ def main() -> int:
             unverified += r["unverified"]
             blocked += r["recovery_rc"] != 0
             locks += r["index_lock_left"]
-            where = "during git" if r["during_git"] else f"at {r['killed_at']} s" if r["killed_at"] else "after it ended"
-            print(f"kill {i + 1:2d} {where:>14}: index.lock left {str(r['index_lock_left']):5}, recovery exit "
-                  f"{r['recovery_rc']}, pages lost {len(r['pages_lost'])}, quotes {r['quotes']} "
-                  f"({r['unverified']} unverified)" + (f"; {r['recovery_err']}" if r["recovery_err"] else ""))
+            where = (
+                "during git" if r["during_git"] else f"at {r['killed_at']} s" if r["killed_at"] else "after it ended"
+            )
+            print(
+                f"kill {i + 1:2d} {where:>14}: index.lock left {r['index_lock_left']!s:5}, recovery exit "
+                f"{r['recovery_rc']}, pages lost {len(r['pages_lost'])}, quotes {r['quotes']} "
+                f"({r['unverified']} unverified)" + (f"; {r['recovery_err']}" if r["recovery_err"] else "")
+            )
         refusals, tracebacks = 0, 0
         for i in range(args.concurrent):
             r = concurrent_trial(corpus, wiki)
             blocked += r["blocked"]
             refusals += r["clean_refusals"]
             tracebacks += r["tracebacks"]
-            print(f"concurrent pair {i + 1}: exit codes {r['codes']}, clean refusals {r['clean_refusals']}, "
-                  f"blocked {r['blocked']}, tracebacks {r['tracebacks']}")
+            print(
+                f"concurrent pair {i + 1}: exit codes {r['codes']}, clean refusals {r['clean_refusals']}, "
+                f"blocked {r['blocked']}, tracebacks {r['tracebacks']}"
+            )
         after = subprocess.run(build_cmd(corpus, wiki, 1), cwd=REPO, capture_output=True, text=True)
         blocked += after.returncode != 0
         bad, total = quotes_unverified(wiki)

@@ -35,17 +35,17 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from eval_bench import fill  # noqa: E402  (the plain-BM25 baseline's budget filling, one copy)
-from wikigen.ask.evaluate import score_question  # noqa: E402
-from wikigen.ask.questions import read_questions  # noqa: E402
-from wikigen.ask.keyfacts import score_keyfacts  # noqa: E402
-from wikigen.core.tokens import default_counter  # noqa: E402
 from wikigen.search.dense.encoder import load_encoder  # noqa: E402
 from wikigen.search.dense.hybrid import DenseSearcher, rrf_fuse  # noqa: E402
 from wikigen.search.dense.store import VectorStore  # noqa: E402
 from wikigen.search.index import CorpusIndex  # noqa: E402
 
-METHODS = ("bm25", "dense", "rrf")
+from wikigen.ask.evaluate import score_question  # noqa: E402
+from wikigen.ask.keyfacts import score_keyfacts  # noqa: E402
+from wikigen.ask.questions import read_questions  # noqa: E402
+from wikigen.core.tokens import default_counter  # noqa: E402
 
+METHODS = ("bm25", "dense", "rrf")
 
 
 def passage_tokens():
@@ -57,6 +57,7 @@ def passage_tokens():
         if key not in cache:
             cache[key] = counter.count(h.text)
         return cache[key]
+
     return tokens_of
 
 
@@ -109,8 +110,10 @@ def run_corpus(name: str, args) -> dict:
     corpus, questions, note, kinds, scorer = prepare(name, data, out, args.cuad_docs)
     t0 = time.perf_counter()
     index, isum = CorpusIndex.build(corpus, out / "index")
-    print(f"\n== {name} ({note}): {isum.documents} documents, {isum.passages} passages, "
-          f"{len(questions)} questions; index {time.perf_counter() - t0:.1f} s")
+    print(
+        f"\n== {name} ({note}): {isum.documents} documents, {isum.passages} passages, "
+        f"{len(questions)} questions; index {time.perf_counter() - t0:.1f} s"
+    )
     encoder = load_encoder(batch_size=args.batch_size)
     dsum = VectorStore(index, encoder).update()
     print(f"   embedding: {dsum.to_text()}")
@@ -135,8 +138,16 @@ def run_corpus(name: str, args) -> dict:
     unscored = sum(1 for r in rows if r["method"] == "bm25" and r["score"] is None)
     if unscored:
         print(f"   ({unscored} questions have no key facts and are left out)")
-    return {"corpus": name, "subset": note, "documents": isum.documents, "passages": isum.passages,
-            "questions": len(questions), "embedding": vars(dsum), "table": table, "rows": rows}
+    return {
+        "corpus": name,
+        "subset": note,
+        "documents": isum.documents,
+        "passages": isum.passages,
+        "questions": len(questions),
+        "embedding": vars(dsum),
+        "table": table,
+        "rows": rows,
+    }
 
 
 def summarize(rows: list[dict], kinds, methods=METHODS) -> dict:
@@ -144,8 +155,14 @@ def summarize(rows: list[dict], kinds, methods=METHODS) -> dict:
     for m in methods:
         for kind in kinds:
             for half, parity in (("dev", 0), ("holdout", 1), ("all", None)):
-                xs = [r["score"] for r in rows if r["method"] == m and r["kind"] == kind and r["score"] is not None
-                      and (parity is None or r["position"] % 2 == parity)]
+                xs = [
+                    r["score"]
+                    for r in rows
+                    if r["method"] == m
+                    and r["kind"] == kind
+                    and r["score"] is not None
+                    and (parity is None or r["position"] % 2 == parity)
+                ]
                 out[f"{m}/{kind}/{half}"] = {"n": len(xs), "score": sum(xs) / len(xs) if xs else None}
     return out
 

@@ -83,20 +83,29 @@ def main(argv=None) -> int:
         return 2
     enc = load_encoder(batch_size=args.batch_size)
     toks = [len(x) for x in enc.token_ids(texts)]
-    print(f"{len(texts)} passages, {sum(map(len, texts)) / len(texts):.0f} characters and "
-          f"{sum(toks) / len(toks):.0f} tokens on average ({sum(t == enc.max_tokens for t in toks)} truncated at "
-          f"{enc.max_tokens}); load average {os.getloadavg()[0]:.1f}; OPENBLAS_CORETYPE="
-          f"{os.environ.get('OPENBLAS_CORETYPE', '(unset)')}")
+    print(
+        f"{len(texts)} passages, {sum(map(len, texts)) / len(texts):.0f} characters and "
+        f"{sum(toks) / len(toks):.0f} tokens on average ({sum(t == enc.max_tokens for t in toks)} truncated at "
+        f"{enc.max_tokens}); load average {os.getloadavg()[0]:.1f}; OPENBLAS_CORETYPE="
+        f"{os.environ.get('OPENBLAS_CORETYPE', '(unset)')}"
+    )
     enc.encode(texts[:4])
     tmp = Path(tempfile.mkdtemp(prefix="encoder-bench-"))
     worker, names = None, ["numpy-f32"]
     if args.torch_python:
         (tmp / "texts.json").write_text(json.dumps(texts), encoding="utf-8")
         (tmp / "worker.py").write_text(_WORKER, encoding="utf-8")
-        cmd = [args.torch_python, str(tmp / "worker.py"), str(model_dir()), str(tmp / "texts.json"),
-               str(tmp / "out"), str(args.batch_size)] + (["--int8"] if args.int8 else [])
-        worker = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                                  stderr=subprocess.DEVNULL)
+        cmd = [
+            args.torch_python,
+            str(tmp / "worker.py"),
+            str(model_dir()),
+            str(tmp / "texts.json"),
+            str(tmp / "out"),
+            str(args.batch_size),
+        ] + (["--int8"] if args.int8 else [])
+        worker = subprocess.Popen(
+            cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, stderr=subprocess.DEVNULL
+        )
         ready = json.loads(worker.stdout.readline())
         names += ready["ready"]
         print(f"reference: torch {ready['torch']}, {ready['threads']} threads")
@@ -118,7 +127,9 @@ def main(argv=None) -> int:
         if worker is not None:
             worker.stdin.close()
             worker.wait(timeout=60)
-    print(f"\n{'encoder':<12} {'best p/s':>9} {'median p/s':>11} {'min cos':>8} {'mean cos':>9}   (cosine to numpy-f32)")
+    print(
+        f"\n{'encoder':<12} {'best p/s':>9} {'median p/s':>11} {'min cos':>8} {'mean cos':>9}   (cosine to numpy-f32)"
+    )
     for name in names:
         best, med = len(texts) / min(times[name]), len(texts) / statistics.median(times[name])
         cos = (vecs[name] * vecs["numpy-f32"]).sum(axis=1)

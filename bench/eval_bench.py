@@ -44,10 +44,22 @@ def build_wiki(corpus: Path, wiki: Path, index_dir: Path, agents: int, sessions:
     from wikigen.agents.orchestrate import BuildConfig, build
 
     t0 = time.perf_counter()
-    config = BuildConfig(corpus=corpus, wiki=wiki, agents=agents, sessions=sessions, backend="offline",
-                         model=None, max_ratio=1.0, index_dir=index_dir, quiet=True)
-    report = build(config, on_session=lambda line: print("  " + line.text(), flush=True),
-                   on_warning=lambda text: print(f"warning: {text}", file=sys.stderr))
+    config = BuildConfig(
+        corpus=corpus,
+        wiki=wiki,
+        agents=agents,
+        sessions=sessions,
+        backend="offline",
+        model=None,
+        max_ratio=1.0,
+        index_dir=index_dir,
+        quiet=True,
+    )
+    report = build(
+        config,
+        on_session=lambda line: print("  " + line.text(), flush=True),
+        on_warning=lambda text: print(f"warning: {text}", file=sys.stderr),
+    )
     if not report.ok:
         print(f"warning: the build reported problems: {report}", file=sys.stderr)
     return time.perf_counter() - t0
@@ -71,9 +83,17 @@ def plain_bm25_rows(index, questions: list[dict], budget: int, counter) -> list[
         t0 = time.perf_counter()
         ctx = fill(index.search(q["question"], k=100), budget, lambda h: counter.count(h.text))
         s = score_question(q, ctx)
-        rows.append({"id": q["id"], "mode": BM25, "kind": q.get("kind", "single"), "score": s["score"],
-                     "precision": s["precision"], "tokens": sum(c["tokens"] for c in ctx),
-                     "latency_ms": (time.perf_counter() - t0) * 1000.0})
+        rows.append(
+            {
+                "id": q["id"],
+                "mode": BM25,
+                "kind": q.get("kind", "single"),
+                "score": s["score"],
+                "precision": s["precision"],
+                "tokens": sum(c["tokens"] for c in ctx),
+                "latency_ms": (time.perf_counter() - t0) * 1000.0,
+            }
+        )
     return rows
 
 
@@ -83,7 +103,9 @@ def summarize(rows: list[dict], position: dict[str, int], kinds) -> dict:
     for r in rows:
         half = HALVES[position[r["id"]] % 2]
         for h in (half, "all"):
-            c = out.setdefault((r["mode"], r["kind"], h), {"n": 0, "unscored": 0, "s": 0.0, "p": 0.0, "np": 0, "t": 0.0})
+            c = out.setdefault(
+                (r["mode"], r["kind"], h), {"n": 0, "unscored": 0, "s": 0.0, "p": 0.0, "np": 0, "t": 0.0}
+            )
             if r["score"] is None:
                 c["unscored"] += 1
                 continue
@@ -93,9 +115,16 @@ def summarize(rows: list[dict], position: dict[str, int], kinds) -> dict:
             if r.get("precision") is not None:
                 c["p"] += r["precision"]
                 c["np"] += 1
-    return {k: {"n": c["n"], "unscored": c["unscored"], "score": c["s"] / c["n"] if c["n"] else None,
-                "precision": c["p"] / c["np"] if c["np"] else None, "tokens": c["t"] / c["n"] if c["n"] else None}
-            for k, c in out.items()}
+    return {
+        k: {
+            "n": c["n"],
+            "unscored": c["unscored"],
+            "score": c["s"] / c["n"] if c["n"] else None,
+            "precision": c["p"] / c["np"] if c["np"] else None,
+            "tokens": c["t"] / c["n"] if c["n"] else None,
+        }
+        for k, c in out.items()
+    }
 
 
 def _cell(v) -> str:
@@ -129,11 +158,12 @@ def checks(name: str, table: dict, kinds) -> list[tuple[str, bool, str]]:
         return (table.get((mode, kind, half)) or {}).get("score")
 
     for half in HALVES:
+
         def add(what, a, b, factor=1.0, floor=None):
             if a is None or (b is None and floor is None):
                 return
             want = floor if floor is not None else factor * b
-            out.append((f"{name} {half}: {what}", a >= want - 1e-9, f"{a:.3f} vs {want:.3f}"))
+            out.append((f"{name} {half}: {what}", a >= want - 1e-9, f"{a:.3f} vs {want:.3f}"))  # noqa: B023
 
         if name == "cuad-dev":
             add("wiki+search aggregate >= 0.45", v("wiki+search", "aggregate", half), None, floor=0.45)
@@ -164,8 +194,11 @@ def run_corpus(name: str, args) -> dict | None:
     if (wiki / ".wikigen" / "config.json").is_file() and any(wiki.glob("*.md")):
         print(f"{name}: reusing the wiki at {wiki}")
     else:
-        print(f"{name}: building the offline wiki into {wiki} ({args.agents} agents, {args.sessions} sessions, "
-              f"index {index_dir})...", flush=True)
+        print(
+            f"{name}: building the offline wiki into {wiki} ({args.agents} agents, {args.sessions} sessions, "
+            f"index {index_dir})...",
+            flush=True,
+        )
         print(f"{name}: built in {build_wiki(corpus, wiki, index_dir, args.agents, args.sessions):.1f} s")
     all_q = read_questions(qfile)
     position = {q["id"]: i for i, q in enumerate(all_q)}
@@ -175,20 +208,34 @@ def run_corpus(name: str, args) -> dict | None:
     dense = "hybrid (BM25 + dense)" if answerer.dense is not None else "BM25 only (no dense vectors)"
     print(f"{name}: {len(questions)} questions, budget {args.budget} tokens; search is {dense}", flush=True)
     rows = plain_bm25_rows(answerer.index, questions, args.budget, default_counter())
-    report = run_eval(questions, wiki=wiki, modes=args.modes, budget=args.budget, out_dir=Path(args.out) / name,
-                      answerer=answerer, chart=False)
+    report = run_eval(
+        questions,
+        wiki=wiki,
+        modes=args.modes,
+        budget=args.budget,
+        out_dir=Path(args.out) / name,
+        answerer=answerer,
+        chart=False,
+    )
     rows += report.rows
     secs = time.perf_counter() - t0
     kinds = KINDS.get(name) or tuple(sorted({q.get("kind", "single") for q in questions}))
     table = summarize(rows, position, kinds)
     print(format_table(name, table, [BM25, *args.modes], kinds))
-    unscored = (table.get((BM25, kinds[0], "all")) or {}).get("unscored", 0) + \
-        (table.get((BM25, kinds[-1], "all")) or {}).get("unscored", 0)
+    unscored = (table.get((BM25, kinds[0], "all")) or {}).get("unscored", 0) + (
+        table.get((BM25, kinds[-1], "all")) or {}
+    ).get("unscored", 0)
     if unscored:
         print(f"({unscored} questions without a key fact left out)")
     print(f"{name}: evaluated in {secs:.1f} s\n")
-    return {"corpus": name, "questions": len(questions), "seconds": secs, "dense": answerer.dense is not None,
-            "table": {"|".join(k): v for k, v in table.items()}, "checks": checks(name, table, kinds)}
+    return {
+        "corpus": name,
+        "questions": len(questions),
+        "seconds": secs,
+        "dense": answerer.dense is not None,
+        "table": {"|".join(k): v for k, v in table.items()},
+        "checks": checks(name, table, kinds),
+    }
 
 
 def main(argv=None) -> int:

@@ -70,12 +70,14 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     import wikigen.core.workers as workers_mod
 
-    workers_mod.PARALLEL_MIN_CHARS = 0          # a small corpus, so that both runs read the same way
+    workers_mod.PARALLEL_MIN_CHARS = 0  # a small corpus, so that both runs read the same way
     t0 = time.perf_counter()
     pdf_dir, txt_dir = make_corpora(Path(args.out), args.docs, args.chars)
     mb = sum(p.stat().st_size for p in pdf_dir.glob("*.pdf")) / 1e6
-    print(f"{args.docs} PDFs ({mb:.1f} MB) and the same texts as .txt, made in {time.perf_counter() - t0:.0f} s; "
-          f"load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    print(
+        f"{args.docs} PDFs ({mb:.1f} MB) and the same texts as .txt, made in {time.perf_counter() - t0:.0f} s; "
+        f"load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+    )
     print(f"{'corpus':<8}{'workers':>8}{'build s':>10}{'extraction s':>14}{'Mchars':>9}")
     rows = {}
     for name, corpus in (("pdf", pdf_dir), ("txt", txt_dir)):

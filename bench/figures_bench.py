@@ -69,8 +69,10 @@ def main(argv=None) -> int:
                     continue
                 halves["dev" if pos % 2 == 0 else "holdout"].append(s)
             both = halves["dev"] + halves["holdout"]
-            print(f"{kind:7} {mode:12} dev {_mean(halves['dev'])}  holdout {_mean(halves['holdout'])}  "
-                  f"all {_mean(both)}  (no key facts: {unscored})")
+            print(
+                f"{kind:7} {mode:12} dev {_mean(halves['dev'])}  holdout {_mean(halves['holdout'])}  "
+                f"all {_mean(both)}  (no key facts: {unscored})"
+            )
     return 0
 
 

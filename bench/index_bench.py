@@ -19,8 +19,8 @@ import collections
 import gc
 import os
 import random
-import resource
 import re
+import resource
 import shutil
 import sys
 import tempfile
@@ -31,13 +31,13 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 import tantivy  # noqa: E402
-
-from wikigen.search.corpus import load_corpus  # noqa: E402
 from wikigen.search.analysis import cjk_grams  # noqa: E402
+from wikigen.search.corpus import load_corpus  # noqa: E402
 from wikigen.search.index import CorpusIndex  # noqa: E402
+from wikigen.search.passages import split_passages  # noqa: E402
 from wikigen.search.schema import build_schema  # noqa: E402
 from wikigen.search.writer import WRITER_HEAP, WRITER_THREADS  # noqa: E402
-from wikigen.search.passages import split_passages  # noqa: E402
+
 from wikigen.core.tokens import CharCounter, default_counter  # noqa: E402
 
 
@@ -82,7 +82,7 @@ def query_words(docs, n_queries: int, seed: int) -> list[str]:
 
 def pct(values: list[float], p: float) -> float:
     values = sorted(values)
-    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
+    return values[min(len(values) - 1, round(p / 100 * (len(values) - 1)))]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -94,8 +94,11 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     corpus = Path(args.corpus)
     if not corpus.is_dir():
-        print(f"index_bench: corpus folder {corpus} not found. Pass a folder of .txt/.md/.html/.pdf files, "
-              f"or put the CUAD dev set at {REPO.parent / 'shared' / 'eval' / 'cuad-dev' / 'docs'}.", file=sys.stderr)
+        print(
+            f"index_bench: corpus folder {corpus} not found. Pass a folder of .txt/.md/.html/.pdf files, "
+            f"or put the CUAD dev set at {REPO.parent / 'shared' / 'eval' / 'cuad-dev' / 'docs'}.",
+            file=sys.stderr,
+        )
         return 2
 
     default_counter()  # load tiktoken once, outside every timing (both runs would pay it otherwise)
@@ -107,8 +110,10 @@ def main(argv: list[str] | None = None) -> int:
         for s, e in split_passages(d.text):
             body = d.text[s:e]
             prepared.append((d.doc_id, d.title, s, e, body, cjk_grams(body)))
-    print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}  ({os.cpu_count()} CPUs; "
-          "other load on the machine slows both builds and skews the ratio)")
+    print(
+        f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}  ({os.cpu_count()} CPUs; "
+        "other load on the machine slows both builds and skews the ratio)"
+    )
     print(f"corpus: {corpus}  {n_docs} documents, {mb:.1f} MB, {len(prepared)} passages, {len(skipped)} skipped")
 
     tmp = Path(tempfile.mkdtemp(prefix="wikigen-bench-"))
@@ -125,14 +130,20 @@ def main(argv: list[str] | None = None) -> int:
         (t_bare, c_bare), (t_wg, c_wg), (t_c, c_c) = min(bare), min(wg), min(wg_chars)
         last = tmp / f"wikigen{args.repeat - 1}"
         print(f"best of {args.repeat} interleaved runs each:")
-        print(f"wikigen first build : {t_wg:6.2f} s  {n_docs / t_wg:7.1f} docs/s  {mb / t_wg:6.2f} MB/s  "
-              f"(CPU {c_wg:.2f} s; {summary.tokens:,} tokens)")
-        print(f"bare tantivy        : {t_bare:6.2f} s  {n_docs / t_bare:7.1f} docs/s  {mb / t_bare:6.2f} MB/s  "
-              f"(CPU {c_bare:.2f} s)")
+        print(
+            f"wikigen first build : {t_wg:6.2f} s  {n_docs / t_wg:7.1f} docs/s  {mb / t_wg:6.2f} MB/s  "
+            f"(CPU {c_wg:.2f} s; {summary.tokens:,} tokens)"
+        )
+        print(
+            f"bare tantivy        : {t_bare:6.2f} s  {n_docs / t_bare:7.1f} docs/s  {mb / t_bare:6.2f} MB/s  "
+            f"(CPU {c_bare:.2f} s)"
+        )
         ratio = t_bare / t_wg
         print(f"throughput ratio wikigen/bare: {ratio:.2f}  (target >= 0.70: {'OK' if ratio >= 0.7 else 'MISSED'})")
-        print(f"  for reference, wikigen with a chars/4 token counter injected (no tiktoken): {t_c:.2f} s, "
-              f"{mb / t_c:.2f} MB/s, CPU {c_c:.2f} s, ratio {t_bare / t_c:.2f}")
+        print(
+            f"  for reference, wikigen with a chars/4 token counter injected (no tiktoken): {t_c:.2f} s, "
+            f"{mb / t_c:.2f} MB/s, CPU {c_c:.2f} s, ratio {t_bare / t_c:.2f}"
+        )
 
         gc.collect()
         t = time.perf_counter()
@@ -140,8 +151,10 @@ def main(argv: list[str] | None = None) -> int:
         t_re = time.perf_counter() - t
         assert s2.unchanged == n_docs and s2.added == s2.changed == s2.removed == 0
         share = 100 * t_re / t_wg
-        print(f"unchanged re-run    : {t_re:6.3f} s  = {share:.1f}% of the first build  "
-              f"(target < 10%: {'OK' if share < 10 else 'MISSED'})")
+        print(
+            f"unchanged re-run    : {t_re:6.3f} s  = {share:.1f}% of the first build  "
+            f"(target < 10%: {'OK' if share < 10 else 'MISSED'})"
+        )
 
         queries = query_words(docs, args.queries, args.seed)
         idx.search(queries[0])  # warm
@@ -151,8 +164,10 @@ def main(argv: list[str] | None = None) -> int:
             hits = idx.search(q, k=10)
             lat.append((time.perf_counter() - t) * 1000)
             n_hits += len(hits)
-        print(f"query latency over {len(queries)} queries (k=10, with snippets): p50 {pct(lat, 50):.2f} ms  "
-              f"p95 {pct(lat, 95):.2f} ms  max {max(lat):.2f} ms  ({n_hits / len(queries):.1f} hits/query)")
+        print(
+            f"query latency over {len(queries)} queries (k=10, with snippets): p50 {pct(lat, 50):.2f} ms  "
+            f"p95 {pct(lat, 95):.2f} ms  max {max(lat):.2f} ms  ({n_hits / len(queries):.1f} hits/query)"
+        )
         print(f"  e.g. {queries[0]!r}, {queries[1]!r}, {queries[2]!r}")
         print(f"load average at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     finally:

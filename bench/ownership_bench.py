@@ -18,10 +18,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from wikigen.core.text import Span  # noqa: E402
-from wikigen.search.texts import TextStore  # noqa: E402
-from wikigen.wiki.page import Page  # noqa: E402
-from wikigen.wiki.store import Wiki  # noqa: E402
+from wikigen.search.texts import TextStore
+
+from wikigen.core.text import Span
+from wikigen.wiki.page import Page
+from wikigen.wiki.store import Wiki
 
 DOC = "A small corpus document for the ownership benchmark. " * 2000
 
@@ -44,7 +45,7 @@ class Sources:
 def shared_agent(path: str, agent: int, rounds: int, start) -> None:
     start.wait()
     for r in range(rounds):
-        with open(path, encoding="utf-8") as f:            # what an agent without ownership does
+        with open(path, encoding="utf-8") as f:  # what an agent without ownership does
             table = f.read()
         table += f"| agent-{agent} | fact {r} |\n"
         with open(path, "w", encoding="utf-8") as f:
@@ -94,14 +95,29 @@ def main(argv=None) -> int:
         t_own = run(own_agent, lambda i: (str(wiki.root), str(tmp / "texts"), i, rounds), n)
         kept_own = sum(len(re.findall(r"^\| agent-\d+ \| fact \d+ \|$", p.body, re.M)) for p in wiki.pages())
 
-    line = (f"shared page: {kept_shared}/{total} kept ({100 * kept_shared / total:.1f}%)  "
-            f"own pages: {kept_own}/{total} kept ({100 * kept_own / total:.1f}%)")
+    line = (
+        f"shared page: {kept_shared}/{total} kept ({100 * kept_shared / total:.1f}%)  "
+        f"own pages: {kept_own}/{total} kept ({100 * kept_own / total:.1f}%)"
+    )
     print(line)
-    print(f"agents={n} rounds={rounds} processes; shared {t_shared:.2f}s, own pages via wiki.write {t_own:.2f}s "
-          f"({total / t_own:.0f} writes/s, process start-up included)")
+    print(
+        f"agents={n} rounds={rounds} processes; shared {t_shared:.2f}s, own pages via wiki.write {t_own:.2f}s "
+        f"({total / t_own:.0f} writes/s, process start-up included)"
+    )
     if a.json:
-        print(json.dumps({"agents": n, "rounds": rounds, "written": total, "shared_kept": kept_shared,
-                          "own_kept": kept_own, "shared_s": round(t_shared, 3), "own_s": round(t_own, 3)}))
+        print(
+            json.dumps(
+                {
+                    "agents": n,
+                    "rounds": rounds,
+                    "written": total,
+                    "shared_kept": kept_shared,
+                    "own_kept": kept_own,
+                    "shared_s": round(t_shared, 3),
+                    "own_s": round(t_own, 3),
+                }
+            )
+        )
     return 0
 
 

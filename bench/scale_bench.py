@@ -45,16 +45,27 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 CUAD = REPO.parent / "shared" / "eval" / "cuad-dev"
-STAGES = ["extraction", "indexing", "topic discovery", "fact detection", "page writing", "link repair",
-          "index page", "size check", "git commit", "ask p50 ms", "ask p95 ms"]
+STAGES = [
+    "extraction",
+    "indexing",
+    "topic discovery",
+    "fact detection",
+    "page writing",
+    "link repair",
+    "index page",
+    "size check",
+    "git commit",
+    "ask p50 ms",
+    "ask p95 ms",
+]
 BUILD_STAGES = STAGES[:9]
-METERED = {                  # (module, attribute) whose calls' CPU seconds the child sums, per meter
+METERED = {  # (module, attribute) whose calls' CPU seconds the child sums, per meter
     "quote verification": [("wikigen.wiki.store", "verify_page")],
     "quote re-reading": [("wikigen.agents.consolidate", "Consolidator.reverify")],
 }
-WORKER_PAYS = 0.10           # a stage is worth worker processes when it is at least this share of the build
+WORKER_PAYS = 0.10  # a stage is worth worker processes when it is at least this share of the build
 TARGET_DOCS, TARGET_TOKENS = 350_000, 420_000_000
-EMBED_SECONDS = 90           # the encoder's rate is measured for at most this long
+EMBED_SECONDS = 90  # the encoder's rate is measured for at most this long
 
 
 class RssSampler:
@@ -77,7 +88,7 @@ class RssSampler:
             self.peak[self.stage] = max(self.peak.get(self.stage, 0.0), rss)
             self._stop.wait(0.02)
 
-    def __enter__(self) -> "RssSampler":
+    def __enter__(self) -> RssSampler:
         self._thread.start()
         return self
 
@@ -92,8 +103,8 @@ class Meter:
     def __init__(self) -> None:
         import importlib
 
-        self.cpu: dict[str, float] = {name: 0.0 for name in METERED}
-        self.calls: dict[str, int] = {name: 0 for name in METERED}
+        self.cpu: dict[str, float] = dict.fromkeys(METERED, 0.0)
+        self.calls: dict[str, int] = dict.fromkeys(METERED, 0)
         self._lock = threading.Lock()
         for name, targets in METERED.items():
             for module, attr in targets:
@@ -112,6 +123,7 @@ class Meter:
                 with self._lock:
                     self.cpu[name] += time.thread_time() - t
                     self.calls[name] += 1
+
         return timed
 
 
@@ -124,16 +136,18 @@ def _cpu() -> float:
 def child(corpus: Path, wiki: Path, agents: int, sessions: int, questions: int, workers: int) -> dict:
     """One size: build with stage hooks (dense embedding off), then ask; the figures as a dict."""
     from wikigen.agents.orchestrate import BuildConfig, build
-    from wikigen.ask.retrieval import Answerer
     from wikigen.search.index import CorpusIndex
+
+    from wikigen.ask.retrieval import Answerer
 
     meter = Meter()
     seconds: dict[str, float] = {}
-    cpu: dict[str, float] = {}                     # per stage: CPU seconds of this process and its workers
+    cpu: dict[str, float] = {}  # per stage: CPU seconds of this process and its workers
     started: dict[str, float] = {}
     with RssSampler() as rss:
+
         def on_stage(name: str, secs: float | None) -> None:
-            if secs is None:                       # a stage starts
+            if secs is None:  # a stage starts
                 rss.stage = name
                 started[name] = _cpu()
             else:
@@ -141,8 +155,12 @@ def child(corpus: Path, wiki: Path, agents: int, sessions: int, questions: int, 
                 cpu[name] = cpu.get(name, 0.0) + _cpu() - started.pop(name, _cpu())
 
         t0 = time.perf_counter()
-        report = build(BuildConfig(corpus=corpus, wiki=wiki, agents=agents, sessions=sessions, quiet=True,
-                                   workers=workers, dense=False), on_stage=on_stage)
+        report = build(
+            BuildConfig(
+                corpus=corpus, wiki=wiki, agents=agents, sessions=sessions, quiet=True, workers=workers, dense=False
+            ),
+            on_stage=on_stage,
+        )
         total = time.perf_counter() - t0
         cpu_build = _cpu()
         rss.stage = "ask"
@@ -160,9 +178,19 @@ def child(corpus: Path, wiki: Path, agents: int, sessions: int, questions: int, 
         rss.peak.setdefault("ask", 0.0)
     idx = CorpusIndex.open(wiki / ".wikigen" / "index")
     docs = idx.documents()
-    return {"seconds": seconds, "rss": rss.peak, "total": total, "ok": report.ok, "cpu": meter.cpu, "stage_cpu": cpu,
-            "calls": meter.calls, "cpu_build": cpu_build, "documents": len(docs),
-            "passages": sum(idx._docs[d.doc_id]["passages"] for d in docs), "tokens": sum(d.tokens for d in docs)}
+    return {
+        "seconds": seconds,
+        "rss": rss.peak,
+        "total": total,
+        "ok": report.ok,
+        "cpu": meter.cpu,
+        "stage_cpu": cpu,
+        "calls": meter.calls,
+        "cpu_build": cpu_build,
+        "documents": len(docs),
+        "passages": sum(idx._docs[d.doc_id]["passages"] for d in docs),
+        "tokens": sum(d.tokens for d in docs),
+    }
 
 
 def embed_rate(corpus: Path, sample: int) -> dict:
@@ -182,10 +210,10 @@ def embed_rate(corpus: Path, sample: int) -> dict:
         t = f.read_text(encoding="utf-8")
         texts.extend(t[a:b] for a, b in split_passages(t)[:8])
     texts = texts[:sample]
-    enc.encode(texts[:8])                           # warm up (first call loads and plans)
+    enc.encode(texts[:8])  # warm up (first call loads and plans)
     t0, done = time.perf_counter(), 0
-    while done < len(texts) and time.perf_counter() - t0 < EMBED_SECONDS:     # a busy machine: stop early
-        batch = texts[done:done + 32]
+    while done < len(texts) and time.perf_counter() - t0 < EMBED_SECONDS:  # a busy machine: stop early
+        batch = texts[done : done + 32]
         enc.encode(batch)
         done += len(batch)
     secs = time.perf_counter() - t0
@@ -203,6 +231,7 @@ def exponent(sizes: list[float], values: list[float]) -> float | None:
 
 def chart(sizes_mb: list[float], results: list[dict], path: Path) -> None:
     import matplotlib
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
@@ -211,7 +240,9 @@ def chart(sizes_mb: list[float], results: list[dict], path: Path) -> None:
         ys = [r["seconds"].get(stage, 0.0) for r in results]
         if any(ys):
             ax.plot(sizes_mb, ys, marker="o", label=stage)
-    ax.plot(sizes_mb, [results[0]["total"] * s / sizes_mb[0] for s in sizes_mb], "k--", lw=1, label="linear from 1x (total)")
+    ax.plot(
+        sizes_mb, [results[0]["total"] * s / sizes_mb[0] for s in sizes_mb], "k--", lw=1, label="linear from 1x (total)"
+    )
     ax.plot(sizes_mb, [r["total"] for r in results], "k-", marker="s", label="whole build")
     ax.set_xscale("log")
     ax.set_yscale("log")
@@ -230,10 +261,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sessions", type=int, default=2)
     ap.add_argument("--questions", type=int, default=200)
     ap.add_argument("--workers", type=int, default=2, help="worker processes for topic discovery")
-    ap.add_argument("--speedup-factor", type=int, default=4,
-                    help="the size whose build is repeated with 1 worker, for the speedup of --workers (0: none)")
+    ap.add_argument(
+        "--speedup-factor",
+        type=int,
+        default=4,
+        help="the size whose build is repeated with 1 worker, for the speedup of --workers (0: none)",
+    )
     ap.add_argument("--out", default=str(REPO / "bench-out" / "scale"))
-    ap.add_argument("--embed-sample", type=int, default=320, help="passages embedded to measure the encoder's rate (0: none)")
+    ap.add_argument(
+        "--embed-sample", type=int, default=320, help="passages embedded to measure the encoder's rate (0: none)"
+    )
     ap.add_argument("--child", nargs=2, metavar=("CORPUS", "WIKI"), help=argparse.SUPPRESS)
     ap.add_argument("--child-embed", metavar="CORPUS", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
@@ -241,18 +278,26 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(embed_rate(Path(args.child_embed), args.embed_sample)))
         return 0
     if args.child:
-        print(json.dumps(child(Path(args.child[0]), Path(args.child[1]), args.agents, args.sessions,
-                               args.questions, args.workers)))
+        print(
+            json.dumps(
+                child(
+                    Path(args.child[0]), Path(args.child[1]), args.agents, args.sessions, args.questions, args.workers
+                )
+            )
+        )
         return 0
     if not (CUAD / "docs").is_dir():
         print(f"cuad-dev not found at {CUAD}: the scale bench makes its corpora from it", file=sys.stderr)
         return 2
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from scale_corpus import generate  # noqa: E402 - the generator beside this script
+    from scale_corpus import generate
 
-    print(f"dense embedding OFF in the builds (dense=False, as --no-dense); the encoder's rate is measured "
-          f"after them on {args.embed_sample} passages. load: {os.getloadavg()[0]:.1f} (1 min average) "
-          f"on {os.cpu_count()} cores", flush=True)
+    print(
+        f"dense embedding OFF in the builds (dense=False, as --no-dense); the encoder's rate is measured "
+        f"after them on {args.embed_sample} passages. load: {os.getloadavg()[0]:.1f} (1 min average) "
+        f"on {os.cpu_count()} cores",
+        flush=True,
+    )
     started = time.perf_counter()
     out = Path(args.out)
     runs: list[tuple[int, int, dict]] = []
@@ -267,16 +312,35 @@ def main(argv: list[str] | None = None) -> int:
         wiki = out / f"wiki-{factor}x-w{workers}"
         subprocess.run(["rm", "-rf", str(wiki)], check=True)
         t0 = time.perf_counter()
-        proc = subprocess.run([sys.executable, __file__, "--child", str(corpus), str(wiki), "--agents", str(args.agents),
-                               "--sessions", str(args.sessions), "--questions", str(args.questions),
-                               "--workers", str(workers)], capture_output=True, text=True)
+        proc = subprocess.run(
+            [
+                sys.executable,
+                __file__,
+                "--child",
+                str(corpus),
+                str(wiki),
+                "--agents",
+                str(args.agents),
+                "--sessions",
+                str(args.sessions),
+                "--questions",
+                str(args.questions),
+                "--workers",
+                str(workers),
+            ],
+            capture_output=True,
+            text=True,
+        )
         if proc.returncode != 0:
             print(proc.stderr[-3000:], file=sys.stderr)
             return 1
         res = json.loads(proc.stdout.strip().splitlines()[-1])
         res["mb"] = sum(p.stat().st_size for p in corpus.rglob("*.txt")) / 1e6
-        print(f"{factor}x ({res['mb']:.0f} MB, {workers} workers): built and asked in {time.perf_counter() - t0:.0f} s, "
-              f"peak RSS {max(res['rss'].values()):.0f} MB", flush=True)
+        print(
+            f"{factor}x ({res['mb']:.0f} MB, {workers} workers): built and asked in {time.perf_counter() - t0:.0f} s, "
+            f"peak RSS {max(res['rss'].values()):.0f} MB",
+            flush=True,
+        )
         runs.append((factor, workers, res))
 
     main_runs = [(f, r) for f, w, r in runs if w == args.workers]
@@ -285,39 +349,64 @@ def main(argv: list[str] | None = None) -> int:
     print("\n" + head + "\n" + "-" * len(head))
     for stage in STAGES + ["whole build"]:
         vals = [r["total"] if stage == "whole build" else r["seconds"].get(stage, 0.0) for _, r in main_runs]
-        mems = [max(r["rss"].values()) if stage == "whole build" else r["rss"].get(stage.replace(" p50 ms", "").replace(" p95 ms", ""), 0.0)
-                for _, r in main_runs]
+        mems = [
+            max(r["rss"].values())
+            if stage == "whole build"
+            else r["rss"].get(stage.replace(" p50 ms", "").replace(" p95 ms", ""), 0.0)
+            for _, r in main_runs
+        ]
         ex = exponent(sizes, vals)
-        print(f"{stage:<16}" + "".join(f"{v:>10.2f}" + (f"{m:>7.0f}" if m else f"{'(idx)':>7}") for v, m in zip(vals, mems))
-              + (f"{ex:>10.2f}" if ex is not None else f"{'-':>10}"))
+        print(
+            f"{stage:<16}"
+            + "".join(f"{v:>10.2f}" + (f"{m:>7.0f}" if m else f"{'(idx)':>7}") for v, m in zip(vals, mems))
+            + (f"{ex:>10.2f}" if ex is not None else f"{'-':>10}")
+        )
     cpu_table(main_runs, sizes)
     if len(main_runs) >= 2:
         (f1, r1), (fn, rn) = main_runs[0], main_runs[-1]
         target = rn["mb"] / r1["mb"] * r1["total"] * 1.1
-        print(f"\nbuild at {fn}x: {rn['total']:.0f} s against the target {target:.0f} s (linear from {f1}x plus 10%): "
-              f"{'OK' if rn['total'] <= target else 'MISSED'}; peak RSS {max(rn['rss'].values()):.0f} MB "
-              f"(target 2,000 MB: {'OK' if max(rn['rss'].values()) < 2000 else 'MISSED'})")
+        print(
+            f"\nbuild at {fn}x: {rn['total']:.0f} s against the target {target:.0f} s (linear from {f1}x plus 10%): "
+            f"{'OK' if rn['total'] <= target else 'MISSED'}; peak RSS {max(rn['rss'].values()):.0f} MB "
+            f"(target 2,000 MB: {'OK' if max(rn['rss'].values()) < 2000 else 'MISSED'})"
+        )
     one = [r for f, w, r in runs if f == args.speedup_factor and w == 1]
     many = [r for f, w, r in runs if f == args.speedup_factor and w == args.workers]
     if one and many:
         d1, dn = one[0]["seconds"].get("topic discovery", 0.0), many[0]["seconds"].get("topic discovery", 0.0)
         f1, fn = one[0]["seconds"].get("fact detection", 0.0), many[0]["seconds"].get("fact detection", 0.0)
-        print(f"{args.workers} workers against 1 on the {args.speedup_factor}x corpus: topic discovery "
-              f"{d1 / max(dn, 1e-9):.2f}x faster ({d1:.1f} s -> {dn:.1f} s); fact detection "
-              f"{f1 / max(fn, 1e-9):.2f}x ({f1:.1f} s -> {fn:.1f} s); whole build "
-              f"{one[0]['total'] / many[0]['total']:.2f}x ({one[0]['total']:.0f} s -> {many[0]['total']:.0f} s)")
+        print(
+            f"{args.workers} workers against 1 on the {args.speedup_factor}x corpus: topic discovery "
+            f"{d1 / max(dn, 1e-9):.2f}x faster ({d1:.1f} s -> {dn:.1f} s); fact detection "
+            f"{f1 / max(fn, 1e-9):.2f}x ({f1:.1f} s -> {fn:.1f} s); whole build "
+            f"{one[0]['total'] / many[0]['total']:.2f}x ({one[0]['total']:.0f} s -> {many[0]['total']:.0f} s)"
+        )
     worker_candidates(main_runs)
     emb = None
     if args.embed_sample and main_runs:
-        proc = subprocess.run([sys.executable, __file__, "--child-embed", str(out / f"corpus-{main_runs[0][0]}x"),
-                               "--embed-sample", str(args.embed_sample)], capture_output=True, text=True)
-        emb = json.loads(proc.stdout.strip().splitlines()[-1]) if proc.returncode == 0 else {"error": proc.stderr[-500:]}
+        proc = subprocess.run(
+            [
+                sys.executable,
+                __file__,
+                "--child-embed",
+                str(out / f"corpus-{main_runs[0][0]}x"),
+                "--embed-sample",
+                str(args.embed_sample),
+            ],
+            capture_output=True,
+            text=True,
+        )
+        emb = (
+            json.loads(proc.stdout.strip().splitlines()[-1]) if proc.returncode == 0 else {"error": proc.stderr[-500:]}
+        )
         embedding_projection(main_runs, emb)
     chart(sizes, [r for _, r in main_runs], out / "scale.png")
     (out / "scale.json").write_text(json.dumps({"runs": runs, "embedding": emb}, indent=1))
     print(f"chart: {out / 'scale.png'}")
-    print(f"bench: {time.perf_counter() - started:.0f} s; load {os.getloadavg()[0]:.1f} / {os.getloadavg()[1]:.1f} / "
-          f"{os.getloadavg()[2]:.1f} (1 / 5 / 15 min) at the end")
+    print(
+        f"bench: {time.perf_counter() - started:.0f} s; load {os.getloadavg()[0]:.1f} / {os.getloadavg()[1]:.1f} / "
+        f"{os.getloadavg()[2]:.1f} (1 / 5 / 15 min) at the end"
+    )
     return 0
 
 
@@ -330,7 +419,9 @@ def cpu_table(main_runs: list[tuple[int, dict]], sizes: list[float]) -> None:
     for stage in BUILD_STAGES + ["whole build"]:
         vals = [r["cpu_build"] if stage == "whole build" else r["stage_cpu"].get(stage, 0.0) for _, r in main_runs]
         ex = exponent(sizes, vals)
-        print(f"{stage:<16}" + "".join(f"{v:>10.2f}" for v in vals) + (f"{ex:>10.2f}" if ex is not None else f"{'-':>10}"))
+        print(
+            f"{stage:<16}" + "".join(f"{v:>10.2f}" for v in vals) + (f"{ex:>10.2f}" if ex is not None else f"{'-':>10}")
+        )
 
 
 def worker_candidates(main_runs: list[tuple[int, dict]]) -> None:
@@ -338,15 +429,23 @@ def worker_candidates(main_runs: list[tuple[int, dict]]) -> None:
     would pay (at most half its time saved with 2 workers)."""
     print(f"\n{'CPU s (share of build)':<24}" + "".join(f"{f'{f}x':>16}" for f, _ in main_runs))
     for name in METERED:
-        print(f"{name:<24}" + "".join(f"{r['cpu'][name]:>8.2f} ({r['cpu'][name] / r['total']:>4.1%})" for _, r in main_runs))
+        print(
+            f"{name:<24}"
+            + "".join(f"{r['cpu'][name]:>8.2f} ({r['cpu'][name] / r['total']:>4.1%})" for _, r in main_runs)
+        )
     print(f"{'build wall s':<24}" + "".join(f"{r['total']:>16.1f}" for _, r in main_runs))
     f, r = main_runs[-1]
     for name in METERED:
         share = r["cpu"][name] / r["total"]
-        print(f"{name} at {f}x: {r['cpu'][name]:.2f} s CPU in {r['calls'][name]} calls, {share:.1%} of the build; "
-              + (f"worth worker processes (at least {WORKER_PAYS:.0%})" if share >= WORKER_PAYS else
-                 f"worker processes would save at most {r['cpu'][name] / 2:.2f} s of {r['total']:.0f} s with 2 "
-                 f"workers, before forking and sending texts and pages: not worth it (< {WORKER_PAYS:.0%})"))
+        print(
+            f"{name} at {f}x: {r['cpu'][name]:.2f} s CPU in {r['calls'][name]} calls, {share:.1%} of the build; "
+            + (
+                f"worth worker processes (at least {WORKER_PAYS:.0%})"
+                if share >= WORKER_PAYS
+                else f"worker processes would save at most {r['cpu'][name] / 2:.2f} s of {r['total']:.0f} s with 2 "
+                f"workers, before forking and sending texts and pages: not worth it (< {WORKER_PAYS:.0%})"
+            )
+        )
 
 
 def embedding_projection(main_runs: list[tuple[int, dict]], emb: dict) -> None:
@@ -355,19 +454,25 @@ def embedding_projection(main_runs: list[tuple[int, dict]], emb: dict) -> None:
         print(f"\nembedding rate not measured: {emb['error']}")
         return
     rate = emb["rate"]
-    print(f"\nembedding ({emb['model']}): {emb['passages']} passages in {emb['seconds']:.1f} s = {rate:.1f} passages/s "
-          "on this machine (one process, both cores' BLAS threads)")
+    print(
+        f"\nembedding ({emb['model']}): {emb['passages']} passages in {emb['seconds']:.1f} s = {rate:.1f} passages/s "
+        "on this machine (one process, both cores' BLAS threads)"
+    )
     for f, r in main_runs:
-        print(f"  {f}x: {r['passages']:,} passages ({r['tokens']:,} tokens): {r['passages'] / rate / 60:.1f} min "
-              f"against the build's {r['total'] / 60:.1f} min")
+        print(
+            f"  {f}x: {r['passages']:,} passages ({r['tokens']:,} tokens): {r['passages'] / rate / 60:.1f} min "
+            f"against the build's {r['total'] / 60:.1f} min"
+        )
     f, r = main_runs[-1]
     per_token = r["passages"] / max(1, r["tokens"])
     n = TARGET_TOKENS * per_token
     hours = n / rate / 3600
-    print(f"  {TARGET_DOCS:,} documents / {TARGET_TOKENS / 1e6:.0f}M tokens: about {n / 1e6:.1f}M passages "
-          f"({per_token * 1000:.2f} a thousand tokens, as at {f}x): {hours:.0f} h here; {hours / 8:.1f} h on 16 cores; "
-          f"int8 weights (about 2-3x faster on CPU) {hours / 2.5:.0f} h; a GPU (about 2,000 passages/s) "
-          f"{n / 2000 / 3600:.1f} h")
+    print(
+        f"  {TARGET_DOCS:,} documents / {TARGET_TOKENS / 1e6:.0f}M tokens: about {n / 1e6:.1f}M passages "
+        f"({per_token * 1000:.2f} a thousand tokens, as at {f}x): {hours:.0f} h here; {hours / 8:.1f} h on 16 cores; "
+        f"int8 weights (about 2-3x faster on CPU) {hours / 2.5:.0f} h; a GPU (about 2,000 passages/s) "
+        f"{n / 2000 / 3600:.1f} h"
+    )
 
 
 if __name__ == "__main__":

@@ -39,6 +39,7 @@ def _shift_digits(text: str, offset: int) -> str:
     def sub(m: re.Match) -> str:
         s = m.group()
         return str(int(s) + offset).zfill(len(s)) if len(s) <= 12 else s
+
     return _DIGITS.sub(sub, text)
 
 

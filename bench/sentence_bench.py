@@ -29,10 +29,14 @@ sys.path.insert(0, str(ROOT))
 from wikigen.core.sentences import SENTENCE, sentences  # noqa: E402
 
 GOLD = ROOT / "bench" / "data" / "sentence-gold.jsonl"
-CORPORA = {"cuad-dev": ROOT.parent / "shared" / "eval" / "cuad-dev" / "docs",
-           "sec10q-dev": ROOT.parent / "shared" / "eval" / "sec10q-dev" / "docs",
-           "acme-ko": ROOT / "corpora" / "acme" / "ko"}
-TRICKY = re.compile(r"\b(?:[A-Z]\.){2}|\b(?:Inc|Ltd|No|Co|Corp|Mr|Dr)\.|\d\.\d|e\.g\.|i\.e\.|^\s*\(?\d+(?:\.\d+)*[.)]\s", re.M)
+CORPORA = {
+    "cuad-dev": ROOT.parent / "shared" / "eval" / "cuad-dev" / "docs",
+    "sec10q-dev": ROOT.parent / "shared" / "eval" / "sec10q-dev" / "docs",
+    "acme-ko": ROOT / "corpora" / "acme" / "ko",
+}
+TRICKY = re.compile(
+    r"\b(?:[A-Z]\.){2}|\b(?:Inc|Ltd|No|Co|Corp|Mr|Dr)\.|\d\.\d|e\.g\.|i\.e\.|^\s*\(?\d+(?:\.\d+)*[.)]\s", re.M
+)
 
 
 def paragraphs(text: str):
@@ -46,10 +50,12 @@ def ours(par: str) -> list[int]:
 
 def _pysbd():
     import pysbd
+
     seg = pysbd.Segmenter(language="en", clean=False, char_span=True)
 
     def split(par: str) -> list[int]:
-        return [par.rstrip()[:s.end].rstrip().__len__() for s in seg.segment(par)]
+        return [par.rstrip()[: s.end].rstrip().__len__() for s in seg.segment(par)]
+
     return split
 
 
@@ -59,6 +65,7 @@ def _blingfire():
     def split(par: str) -> list[int]:
         _, offs = blingfire.text_to_sentences_and_offsets(par)
         return [e for _, e in offs]
+
     return split
 
 
@@ -110,12 +117,12 @@ def doc_text(corpus: str, doc_id: str) -> str:
 def show_candidates(sample: list[dict]) -> None:
     sp = splitters()
     for i, row in enumerate(sample):
-        par = doc_text(row["corpus"], row["doc_id"])[row["start"]:row["end"]]
+        par = doc_text(row["corpus"], row["doc_id"])[row["start"] : row["end"]]
         cands = sorted(set().union(*(inner_ends(f, par) for f in sp.values())))
         print(json.dumps({**row, "i": i}))
         for c in cands:
             who = ",".join(n for n, f in sp.items() if c in inner_ends(f, par))
-            print(f"   {row['start'] + c}  [{who}]  ...{par[max(0, c - 50):c]!r} | {par[c:c + 30]!r}")
+            print(f"   {row['start'] + c}  [{who}]  ...{par[max(0, c - 50) : c]!r} | {par[c : c + 30]!r}")
 
 
 def evaluate(gold: list[dict]) -> None:
@@ -125,14 +132,16 @@ def evaluate(gold: list[dict]) -> None:
         for row in gold:
             key = (row["corpus"], row["doc_id"])
             texts.setdefault(key, doc_text(*key))
-            par = texts[key][row["start"]:row["end"]]
+            par = texts[key][row["start"] : row["end"]]
             got = {row["start"] + e for e in inner_ends(split, par)}
             want = set(row["ends"])
             tp, fp, fn = tp + len(got & want), fp + len(got - want), fn + len(want - got)
         p, r = tp / max(1, tp + fp), tp / max(1, tp + fn)
         f1 = 2 * p * r / max(1e-9, p + r)
-        print(f"{name:<10} precision {p:.3f}  recall {r:.3f}  F1 {f1:.3f}  (tp {tp}, fp {fp}, fn {fn})  "
-              f"{speed(split) / 1e6:.2f} M chars/s")
+        print(
+            f"{name:<10} precision {p:.3f}  recall {r:.3f}  F1 {f1:.3f}  (tp {tp}, fp {fp}, fn {fn})  "
+            f"{speed(split) / 1e6:.2f} M chars/s"
+        )
 
 
 def speed(split) -> float:

@@ -32,7 +32,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import itertools  # noqa: E402
+
 from wikigen.agents.consolidate import ACTIONS  # noqa: E402
+
 from wikigen.ask.evaluate import run_eval, spread_sample  # noqa: E402
 from wikigen.ask.questions import read_questions  # noqa: E402
 
@@ -52,6 +55,7 @@ def _consolidation(wiki: Path, session: int) -> Counter:
 
 def _links(wiki: Path) -> int:
     from wikigen.search.sources import open_wiki
+
     from wikigen.wiki.links import analyze_links
 
     return analyze_links(open_wiki(wiki).pages()).links
@@ -62,8 +66,9 @@ def _score(questions: list[dict], wiki: Path, budget: int) -> dict[tuple[str, st
     return {(s["mode"], s["kind"]): s["score"] for s in report.summary}
 
 
-def run_corpus(name: str, data: Path, out: Path, *, agents: int, sessions: int, sample: int, budget: int,
-               index_cache: Path | None) -> dict:
+def run_corpus(
+    name: str, data: Path, out: Path, *, agents: int, sessions: int, sample: int, budget: int, index_cache: Path | None
+) -> dict:
     from wikigen.agents.orchestrate import BuildConfig, build
 
     questions = read_questions(data / "questions.jsonl")
@@ -78,33 +83,66 @@ def run_corpus(name: str, data: Path, out: Path, *, agents: int, sessions: int, 
     def after(line) -> None:
         t = time.perf_counter()
         scores = _score(dev, wiki, budget)
-        row = {"session": line.session, "pages": line.pages, "quotes": line.quotes, "links": _links(wiki),
-               "ratio": round(line.ratio, 4), "build_s": round(line.seconds, 1),
-               "eval_s": round(time.perf_counter() - t, 1),
-               "scores": {f"{m}/{k}": round(v, 4) for (m, k), v in sorted(scores.items())},
-               "consolidation": dict(_consolidation(wiki, line.session))}
+        row = {
+            "session": line.session,
+            "pages": line.pages,
+            "quotes": line.quotes,
+            "links": _links(wiki),
+            "ratio": round(line.ratio, 4),
+            "build_s": round(line.seconds, 1),
+            "eval_s": round(time.perf_counter() - t, 1),
+            "scores": {f"{m}/{k}": round(v, 4) for (m, k), v in sorted(scores.items())},
+            "consolidation": dict(_consolidation(wiki, line.session)),
+        }
         rows.append(row)
-        print(f"  {name} session {line.session}: {line.pages} pages, {row['links']} links, "
-              f"{line.quotes} quotes, ratio {line.ratio:.2f}, " + ", ".join(f"{k} {v:.3f}" for k, v in
-                                                                          row["scores"].items()), flush=True)
+        print(
+            f"  {name} session {line.session}: {line.pages} pages, {row['links']} links, "
+            f"{line.quotes} quotes, ratio {line.ratio:.2f}, "
+            + ", ".join(f"{k} {v:.3f}" for k, v in row["scores"].items()),
+            flush=True,
+        )
 
-    config = BuildConfig(corpus=data / "docs", wiki=wiki, agents=agents, sessions=sessions, backend="offline",
-                         index_dir=index, quiet=True)
+    config = BuildConfig(
+        corpus=data / "docs",
+        wiki=wiki,
+        agents=agents,
+        sessions=sessions,
+        backend="offline",
+        index_dir=index,
+        quiet=True,
+    )
     report = build(config, on_session=after, on_warning=lambda text: print(f"  warning: {text}", file=sys.stderr))
-    return {"corpus": name, "questions": len(dev), "kinds": dict(Counter(q.get("kind", "single") for q in dev)),
-            "agents": agents, "sessions": rows, "ok": report.ok, "seconds": round(time.perf_counter() - t0, 1)}
+    return {
+        "corpus": name,
+        "questions": len(dev),
+        "kinds": dict(Counter(q.get("kind", "single") for q in dev)),
+        "agents": agents,
+        "sessions": rows,
+        "ok": report.ok,
+        "seconds": round(time.perf_counter() - t0, 1),
+    }
 
 
 def table(result: dict) -> str:
     keys = sorted({k for r in result["sessions"] for k in r["scores"]})
-    head = f"{'session':>7} {'pages':>6} {'links':>7} {'quotes':>7} {'ratio':>6} " + \
-        " ".join(f"{k:>18}" for k in keys) + "  " + " ".join(f"{a:>8}" for a in ACTIONS)
-    lines = [f"{result['corpus']}: {result['questions']} dev questions {result['kinds']}, {result['agents']} agents",
-             head, "-" * len(head)]
+    head = (
+        f"{'session':>7} {'pages':>6} {'links':>7} {'quotes':>7} {'ratio':>6} "
+        + " ".join(f"{k:>18}" for k in keys)
+        + "  "
+        + " ".join(f"{a:>8}" for a in ACTIONS)
+    )
+    lines = [
+        f"{result['corpus']}: {result['questions']} dev questions {result['kinds']}, {result['agents']} agents",
+        head,
+        "-" * len(head),
+    ]
     for r in result["sessions"]:
-        lines.append(f"{r['session']:>7} {r['pages']:>6} {r['links']:>7} {r['quotes']:>7} {r['ratio']:>6.3f} "
-                     + " ".join(f"{r['scores'].get(k, float('nan')):>18.3f}" for k in keys) + "  "
-                     + " ".join(f"{r['consolidation'].get(a, 0):>8}" for a in ACTIONS))
+        lines.append(
+            f"{r['session']:>7} {r['pages']:>6} {r['links']:>7} {r['quotes']:>7} {r['ratio']:>6.3f} "
+            + " ".join(f"{r['scores'].get(k, float('nan')):>18.3f}" for k in keys)
+            + "  "
+            + " ".join(f"{r['consolidation'].get(a, 0):>8}" for a in ACTIONS)
+        )
     return "\n".join(lines)
 
 
@@ -114,18 +152,29 @@ def targets(result: dict) -> list[str]:
     out = []
     wiki_keys = sorted({k for r in rows for k in r["scores"] if k.startswith("wiki/")})
     for k in wiki_keys:
-        drops = [(a["session"], b["session"], a["scores"][k], b["scores"][k]) for a, b in zip(rows, rows[1:])
-                 if b["scores"].get(k, 0) < a["scores"].get(k, 0) - 1e-9]
-        out.append(f"{result['corpus']} {k} never drops: " + ("met" if not drops else "NOT met: " + "; ".join(
-            f"session {x} {u:.3f} -> {y} {v:.3f}" for x, y, u, v in drops)))
+        drops = [
+            (a["session"], b["session"], a["scores"][k], b["scores"][k])
+            for a, b in itertools.pairwise(rows)
+            if b["scores"].get(k, 0) < a["scores"].get(k, 0) - 1e-9
+        ]
+        out.append(
+            f"{result['corpus']} {k} never drops: "
+            + (
+                "met"
+                if not drops
+                else "NOT met: " + "; ".join(f"session {x} {u:.3f} -> {y} {v:.3f}" for x, y, u, v in drops)
+            )
+        )
     for k in ("wiki/aggregate", "wiki/multi"):
         s2 = next((r["scores"].get(k) for r in rows if r["session"] == 2), None)
         last = rows[-1]["scores"].get(k) if rows else None
         if s2 is None or last is None:
             continue
         gain = last / s2 if s2 else float("inf")
-        out.append(f"{result['corpus']} {k} after session {rows[-1]['session']} vs session 2: {last:.3f} / {s2:.3f} = "
-                   f"{gain:.2f}x (target {TARGET_GAIN}x): " + ("met" if gain >= TARGET_GAIN else "NOT met"))
+        out.append(
+            f"{result['corpus']} {k} after session {rows[-1]['session']} vs session 2: {last:.3f} / {s2:.3f} = "
+            f"{gain:.2f}x (target {TARGET_GAIN}x): " + ("met" if gain >= TARGET_GAIN else "NOT met")
+        )
     return out
 
 
@@ -141,8 +190,13 @@ def draw(results: list[dict], path: Path) -> Path:
         xs = [r["session"] for r in rows]
         ax = axes[0][col]
         for k in sorted({k for r in rows for k in r["scores"]}):
-            ax.plot(xs, [r["scores"].get(k) for r in rows], marker="o", label=k,
-                    linestyle="-" if k.startswith("wiki/") else "--")
+            ax.plot(
+                xs,
+                [r["scores"].get(k) for r in rows],
+                marker="o",
+                label=k,
+                linestyle="-" if k.startswith("wiki/") else "--",
+            )
         ax.set_title(f"{res['corpus']}: score after each session")
         ax.set_xlabel("session")
         ax.set_ylabel("score (dev sample)")
@@ -165,7 +219,9 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--corpora", nargs="+", default=["cuad-dev", "sec10q-dev"])
     ap.add_argument("--data-root", default=str(ROOT.parent / "shared" / "eval"))
-    ap.add_argument("--index-cache", default="/work/cache", help="folder holding NAME-index caches (copied, never written)")
+    ap.add_argument(
+        "--index-cache", default="/work/cache", help="folder holding NAME-index caches (copied, never written)"
+    )
     ap.add_argument("--out", default=str(ROOT / "bench-out" / "sessions"))
     ap.add_argument("--agents", type=int, default=4)
     ap.add_argument("--sessions", type=int, default=8)
@@ -184,8 +240,18 @@ def main(argv=None) -> int:
             continue
         cache = Path(args.index_cache) / f"{name}-index" if args.index_cache else None
         print(f"{name}: building {args.sessions} sessions with {args.agents} agents", flush=True)
-        results.append(run_corpus(name, data, out, agents=args.agents, sessions=args.sessions, sample=args.sample,
-                                  budget=args.budget, index_cache=cache))
+        results.append(
+            run_corpus(
+                name,
+                data,
+                out,
+                agents=args.agents,
+                sessions=args.sessions,
+                sample=args.sample,
+                budget=args.budget,
+                index_cache=cache,
+            )
+        )
     if not results:
         return 1
     print()

@@ -69,21 +69,27 @@ def main(argv=None) -> int:
             if os.environ.get("WIKIGEN_BENCH_NO_ENCODER"):
                 raise RuntimeError("WIKIGEN_BENCH_NO_ENCODER is set")
             from wikigen.search.dense.encoder import load_encoder
+
             modes["encoder"] = load_encoder()
-        except Exception as e:   # noqa: BLE001 - the bench reports the mode as skipped
+        except Exception as e:
             print(f"encoder mode skipped: {e}")
         print(f"{len(pairs)} labelled pairs, {sum(p['same'] for p in pairs)} same subject")
-        print(f"{'titles by':<9} {'seconds':>7} {'topics':>6} {'weight':>6} {'thresh':>6} {'prec':>5} {'recall':>6} {'F1':>5}")
+        print(
+            f"{'titles by':<9} {'seconds':>7} {'topics':>6} {'weight':>6} {'thresh':>6} {'prec':>5} {'recall':>6} {'F1':>5}"
+        )
         for name, enc in modes.items():
             cat, report, secs = _discover(index, enc)
             for weight in (0.0, 0.5, 0.7, 1.0):
-                best = max((_scores(pairs, report["sims"], weight, th)[2], th) for th in
-                           [x / 100 for x in range(5, 96, 5)])
+                best = max(
+                    (_scores(pairs, report["sims"], weight, th)[2], th) for th in [x / 100 for x in range(5, 96, 5)]
+                )
                 for th in sorted({0.2, 0.3, 0.4, 0.5, best[1]}):
                     p, r, f = _scores(pairs, report["sims"], weight, th)
                     mark = " <- best F1" if th == best[1] else ""
-                    print(f"{name:<9} {secs:>7.1f} {len(cat.topics):>6} {weight:>6.1f} {th:>6.2f} {p:>5.2f} {r:>6.2f} "
-                          f"{f:>5.2f}{mark}")
+                    print(
+                        f"{name:<9} {secs:>7.1f} {len(cat.topics):>6} {weight:>6.1f} {th:>6.2f} {p:>5.2f} {r:>6.2f} "
+                        f"{f:>5.2f}{mark}"
+                    )
     return 0
 
 

@@ -48,10 +48,11 @@ def main(argv: list[str] | None = None) -> int:
     if not (args.data / "docs").is_dir():
         print(f"skipped: no corpus at {args.data} (the benchmark needs cuad-dev's docs and questions)")
         return 0
+    from wikigen.agents.meaning import content_words
     from wikigen.agents.params import DiscoveryParams
     from wikigen.agents.topic_reach import reach
     from wikigen.agents.topics import discover
-    from wikigen.agents.meaning import content_words
+
     from wikigen.core.sentences import SENTENCE, sentences
 
     texts = {p.stem: p.read_text(encoding="utf-8") for p in sorted((args.data / "docs").glob("*.txt"))}
@@ -77,8 +78,10 @@ def main(argv: list[str] | None = None) -> int:
             rows["found by wording" if (t.key, d) in before else reached].append(_covers(gold.get(d, []), s, e))
             if (t.key, d) not in before and sents[d]:
                 rows["baseline: a random sentence"].append(_covers(gold.get(d, []), *rng.choice(sents[d])))
-    print(f"{len(texts)} documents, {len(cat.topics)} topics; discovery {found:.1f} s, reach {reached_s:.1f} s "
-          f"({added} pairs added)")
+    print(
+        f"{len(texts)} documents, {len(cat.topics)} topics; discovery {found:.1f} s, reach {reached_s:.1f} s "
+        f"({added} pairs added)"
+    )
     print(f"{'pairs':28s} {'n':>7s} {'cover a gold clause':>20s}")
     for name, hits in rows.items():
         share = sum(hits) / len(hits) if hits else 0.0

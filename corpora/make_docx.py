@@ -20,7 +20,7 @@ from docx.shared import Pt
 
 HERE = Path(__file__).resolve().parent
 OUT = HERE / "acme" / "policies" / "calibration-policy.docx"
-FIXED_DATE = dt.datetime(2024, 9, 2, 9, 0, 0, tzinfo=dt.timezone.utc)
+FIXED_DATE = dt.datetime(2024, 9, 2, 9, 0, 0, tzinfo=dt.UTC)
 TITLE = "Test Equipment Calibration Policy (KI-POL-011)"
 
 # (kind, content): "h" heading, "p" paragraph, "t" table (header row first)
@@ -29,48 +29,87 @@ CONTENT: list[tuple[str, object]] = [
     ("h", "TEST EQUIPMENT CALIBRATION POLICY (KI-POL-011)"),
     ("p", "Version 1.4 - effective 2 September 2024 - owner: Head of Quality (Hull)"),
     ("h", "1. Purpose"),
-    ("p", "Every sensor Kestrel ships is tested against reference equipment at the Hull production site. "
-          "If that equipment drifts, every sensor tested on it drifts with it. This policy sets how often "
-          "test and reference equipment is calibrated, who may calibrate it, and what happens when an "
-          "instrument is found out of tolerance."),
+    (
+        "p",
+        "Every sensor Kestrel ships is tested against reference equipment at the Hull production site. "
+        "If that equipment drifts, every sensor tested on it drifts with it. This policy sets how often "
+        "test and reference equipment is calibrated, who may calibrate it, and what happens when an "
+        "instrument is found out of tolerance.",
+    ),
     ("h", "2. Scope"),
-    ("p", "This policy covers all test, measurement and reference equipment used to test, adjust or "
-          "certify Kestrel products, at the Hull production site, in the Leeds engineering laboratory and "
-          "in field service kits. It does not cover office equipment or equipment owned by customers."),
+    (
+        "p",
+        "This policy covers all test, measurement and reference equipment used to test, adjust or "
+        "certify Kestrel products, at the Hull production site, in the Leeds engineering laboratory and "
+        "in field service kits. It does not cover office equipment or equipment owned by customers.",
+    ),
     ("h", "3. Calibration intervals"),
-    ("p", "Each instrument carries a calibration label with its asset number and the date its next "
-          "calibration is due. The Quality team keeps the calibration register and issues a list of "
-          "instruments falling due every month. The maximum intervals are:"),
-    ("t", [["Equipment class", "Maximum interval", "Calibrated by", "Tolerance"],
-           ["Reference gas analysers", "6 months", "UKAS-accredited laboratory", "\u00b11% of reading"],
-           ["Flow test rigs", "12 months", "UKAS-accredited laboratory", "\u00b10.5% of full scale"],
-           ["Temperature reference probes", "12 months", "Kestrel Quality (in house)", "\u00b10.1 \u00b0C"],
-           ["Multimeters and loop calibrators", "24 months", "Kestrel Quality (in house)", "manufacturer's specification"],
-           ["Field service kits", "12 months", "Kestrel Quality (in house)", "as for each instrument above"]]),
-    ("p", "An instrument that is past its due date must not be used. Anyone who finds an overdue instrument "
-          "in use must take it out of service, attach a red QUARANTINE tag and tell the Quality team the "
-          "same working day."),
+    (
+        "p",
+        "Each instrument carries a calibration label with its asset number and the date its next "
+        "calibration is due. The Quality team keeps the calibration register and issues a list of "
+        "instruments falling due every month. The maximum intervals are:",
+    ),
+    (
+        "t",
+        [
+            ["Equipment class", "Maximum interval", "Calibrated by", "Tolerance"],
+            ["Reference gas analysers", "6 months", "UKAS-accredited laboratory", "\u00b11% of reading"],
+            ["Flow test rigs", "12 months", "UKAS-accredited laboratory", "\u00b10.5% of full scale"],
+            ["Temperature reference probes", "12 months", "Kestrel Quality (in house)", "\u00b10.1 \u00b0C"],
+            [
+                "Multimeters and loop calibrators",
+                "24 months",
+                "Kestrel Quality (in house)",
+                "manufacturer's specification",
+            ],
+            ["Field service kits", "12 months", "Kestrel Quality (in house)", "as for each instrument above"],
+        ],
+    ),
+    (
+        "p",
+        "An instrument that is past its due date must not be used. Anyone who finds an overdue instrument "
+        "in use must take it out of service, attach a red QUARANTINE tag and tell the Quality team the "
+        "same working day.",
+    ),
     ("h", "4. Approved calibration providers"),
-    ("p", "External calibration may only be placed with the providers below, each of which holds UKAS "
-          "accreditation for the measurements listed. Procurement adds a provider only after the Quality "
-          "team has checked its accreditation schedule."),
-    ("t", [["Provider", "Location", "Accredited for"],
-           ["Humber Metrology Services Ltd", "Hull", "gas analysis, pressure"],
-           ["Pennine Flow Laboratory", "Huddersfield", "liquid flow"],
-           ["Aire Valley Calibration", "Bradford", "temperature, electrical"]]),
+    (
+        "p",
+        "External calibration may only be placed with the providers below, each of which holds UKAS "
+        "accreditation for the measurements listed. Procurement adds a provider only after the Quality "
+        "team has checked its accreditation schedule.",
+    ),
+    (
+        "t",
+        [
+            ["Provider", "Location", "Accredited for"],
+            ["Humber Metrology Services Ltd", "Hull", "gas analysis, pressure"],
+            ["Pennine Flow Laboratory", "Huddersfield", "liquid flow"],
+            ["Aire Valley Calibration", "Bradford", "temperature, electrical"],
+        ],
+    ),
     ("h", "5. Out-of-tolerance results"),
-    ("p", "When a calibration certificate shows that an instrument was outside its tolerance before "
-          "adjustment, the Quality team opens a non-conformance report within two (2) working days and "
-          "reviews every product batch tested on that instrument since its last good calibration. If a "
-          "shipped batch may be affected, the Head of Quality decides within ten (10) working days whether "
-          "customers must be told and whether the batch is recalled for retest."),
+    (
+        "p",
+        "When a calibration certificate shows that an instrument was outside its tolerance before "
+        "adjustment, the Quality team opens a non-conformance report within two (2) working days and "
+        "reviews every product batch tested on that instrument since its last good calibration. If a "
+        "shipped batch may be affected, the Head of Quality decides within ten (10) working days whether "
+        "customers must be told and whether the batch is recalled for retest.",
+    ),
     ("h", "6. Records"),
-    ("p", "Calibration certificates and non-conformance reports are kept for seven (7) years from the date "
-          "of the certificate, in the quality management system. Paper certificates are scanned and the "
-          "originals kept at the Hull site."),
+    (
+        "p",
+        "Calibration certificates and non-conformance reports are kept for seven (7) years from the date "
+        "of the certificate, in the quality management system. Paper certificates are scanned and the "
+        "originals kept at the Hull site.",
+    ),
     ("h", "7. Review"),
-    ("p", "The Head of Quality reviews this policy every year and after any out-of-tolerance result that "
-          "reached a customer."),
+    (
+        "p",
+        "The Head of Quality reviews this policy every year and after any out-of-tolerance result that "
+        "reached a customer.",
+    ),
 ]
 
 
@@ -83,7 +122,7 @@ def render() -> bytes:
     props.created = props.modified = FIXED_DATE.replace(tzinfo=None)
     props.revision = 1
     header = d.sections[0].header.paragraphs[0]
-    header.text = "KI-POL-011 - Kestrel Instruments Ltd - internal"   # headers are not extracted
+    header.text = "KI-POL-011 - Kestrel Instruments Ltd - internal"  # headers are not extracted
     for kind, content in CONTENT:
         if kind == "h":
             d.add_heading(content, level=1 if content.isupper() else 2)

@@ -17,7 +17,7 @@ from fpdf import FPDF
 HERE = Path(__file__).resolve().parent
 SOURCES = HERE / "pdf-sources"
 CORPUS = HERE / "acme"
-FIXED_DATE = dt.datetime(2024, 11, 1, 9, 0, 0, tzinfo=dt.timezone.utc)
+FIXED_DATE = dt.datetime(2024, 11, 1, 9, 0, 0, tzinfo=dt.UTC)
 
 
 def render(src: Path, dst: Path) -> None:

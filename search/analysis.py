@@ -38,7 +38,7 @@ def cjk_grams(text: str) -> str:
     out: list[str] = []
     for run in CJK_RUN.findall(text):
         out.extend(run)
-        out.extend(run[i:i + 2] for i in range(len(run) - 1))
+        out.extend(run[i : i + 2] for i in range(len(run) - 1))
     return " ".join(out)
 
 

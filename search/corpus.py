@@ -19,17 +19,19 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from wikigen.core.errors import CorpusError, ExtractError
 from wikigen.search.extract import DEFAULT_MAX_BYTES, SUFFIXES, extract_bytes, unsupported_reason
 
-__all__ = ["FileEntry", "Document", "Skipped", "Scan", "scan_corpus", "load", "load_corpus", "doc_ids_for"]
+from wikigen.core.errors import CorpusError, ExtractError
+
+__all__ = ["Document", "FileEntry", "Scan", "Skipped", "doc_ids_for", "load", "load_corpus", "scan_corpus"]
 
 
 @dataclass(frozen=True, slots=True)
 class FileEntry:
     """A candidate document found by the scan (stat only, nothing read)."""
+
     doc_id: str
-    path: str          # relative POSIX path inside the corpus
+    path: str  # relative POSIX path inside the corpus
     abs_path: Path
     size: int
     mtime_ns: int
@@ -139,9 +141,12 @@ def scan_corpus(root: Path, *, max_bytes: int = DEFAULT_MAX_BYTES, exclude: list
             p = d / name
             r = rel(p)
             if _odd_name(r):
-                scan.skipped.append(Skipped(r.encode("unicode_escape").decode("ascii"),
-                                            "file name holds a control character (newline, CR, tab...); "
-                                            "rename the file to index it"))
+                scan.skipped.append(
+                    Skipped(
+                        r.encode("unicode_escape").decode("ascii"),
+                        "file name holds a control character (newline, CR, tab...); rename the file to index it",
+                    )
+                )
                 continue
             suffix = p.suffix.lower()
             if p.is_symlink():

@@ -14,12 +14,22 @@ import re
 from dataclasses import dataclass
 from html.parser import HTMLParser
 
-from wikigen.core.errors import ExtractError
 from wikigen.search.facts.title import document_title, first_line
 
+from wikigen.core.errors import ExtractError
+
 __all__ = [
-    "TEXT_SUFFIXES", "SUFFIXES", "DEFAULT_MAX_BYTES", "Extracted", "ExtractError",
-    "extract_bytes", "decode_text", "html_to_text", "pdf_to_text", "docx_to_text", "title_from_text",
+    "DEFAULT_MAX_BYTES",
+    "SUFFIXES",
+    "TEXT_SUFFIXES",
+    "ExtractError",
+    "Extracted",
+    "decode_text",
+    "docx_to_text",
+    "extract_bytes",
+    "html_to_text",
+    "pdf_to_text",
+    "title_from_text",
     "unsupported_reason",
 ]
 
@@ -51,10 +61,11 @@ class Extracted:
 
 # --- plain text ----------------------------------------------------------------------------------
 
+
 def decode_text(data: bytes) -> tuple[str, str]:
     """(text, encoding). Raises ExtractError for binary or undecodable bytes."""
     if data.startswith(codecs.BOM_UTF8):
-        data = data[len(codecs.BOM_UTF8):]
+        data = data[len(codecs.BOM_UTF8) :]
         try:
             return data.decode("utf-8"), "utf-8-sig"
         except UnicodeDecodeError:
@@ -113,7 +124,7 @@ def _is_multibyte(encoding: str) -> bool:
 
 # C0 controls other than \t \n \v \f \r, and DEL. In UTF-8 and in the legacy encodings handled here
 # these byte values only ever stand for those controls, so the check runs on the bytes (fast).
-_CONTROL_BYTES = bytes(range(0x00, 0x09)) + bytes(range(0x0E, 0x20)) + b"\x7f"
+_CONTROL_BYTES = bytes(range(0x09)) + bytes(range(0x0E, 0x20)) + b"\x7f"
 
 
 def _looks_binary(data: bytes) -> bool:
@@ -124,14 +135,45 @@ def _looks_binary(data: bytes) -> bool:
 # --- HTML ----------------------------------------------------------------------------------------
 
 _SKIP_TAGS = frozenset({"script", "style", "noscript", "template", "svg", "head", "iframe", "object"})
-_BLOCK_TAGS = frozenset({
-    "p", "div", "section", "article", "header", "footer", "main", "nav", "aside", "blockquote", "pre",
-    "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "dl", "table", "form",
-    "fieldset", "figure", "figcaption", "hr", "address", "details", "summary", "body", "html",
-})
+_BLOCK_TAGS = frozenset(
+    {
+        "p",
+        "div",
+        "section",
+        "article",
+        "header",
+        "footer",
+        "main",
+        "nav",
+        "aside",
+        "blockquote",
+        "pre",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "ul",
+        "ol",
+        "dl",
+        "table",
+        "form",
+        "fieldset",
+        "figure",
+        "figcaption",
+        "hr",
+        "address",
+        "details",
+        "summary",
+        "body",
+        "html",
+    }
+)
 _LINE_TAGS = frozenset({"br", "li", "dt", "dd", "tr", "option"})
-_VOID_TAGS = frozenset({"br", "hr", "img", "input", "meta", "link", "area", "base", "col", "embed",
-                        "source", "track", "wbr", "param"})
+_VOID_TAGS = frozenset(
+    {"br", "hr", "img", "input", "meta", "link", "area", "base", "col", "embed", "source", "track", "wbr", "param"}
+)
 
 
 class _HTMLText(HTMLParser):
@@ -220,6 +262,7 @@ def html_to_text(html: str) -> tuple[str, str]:
 
 # --- PDF -----------------------------------------------------------------------------------------
 
+
 def pdf_to_text(data: bytes) -> tuple[str, str]:
     """(text of every page, metadata title). Pages are separated by a blank line."""
     try:
@@ -254,6 +297,7 @@ def pdf_to_text(data: bytes) -> tuple[str, str]:
 
 
 # --- Word (.docx) ------------------------------------------------------------------------------
+
 
 def docx_to_text(data: bytes) -> tuple[str, str]:
     """(text of the body, core-properties title) of a .docx file, with python-docx.
@@ -305,6 +349,7 @@ def unsupported_reason(suffix: str) -> str:
 
 # --- title and dispatch --------------------------------------------------------------------------
 
+
 def title_from_text(text: str, limit: int = TITLE_CHARS) -> str:
     """The title of a document's text: `wikigen.search.facts.title.document_title` (the one home of that rule)."""
     return document_title(text, limit=limit)
@@ -332,8 +377,9 @@ def extract_bytes(data: bytes, suffix: str) -> Extracted:
         if suffix in HTML_SUFFIXES:
             text, title = html_to_text(text)
     if not text.strip():
-        raise ExtractError("no extractable text (a scanned PDF?)" if suffix in PDF_SUFFIXES
-                           else "no text (empty or whitespace only)")
+        raise ExtractError(
+            "no extractable text (a scanned PDF?)" if suffix in PDF_SUFFIXES else "no text (empty or whitespace only)"
+        )
     if not title:
         title = title_from_text(text)
     elif len(title) > TITLE_CHARS:

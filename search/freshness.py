@@ -6,12 +6,12 @@ size or mtime, so an edit that keeps both (or a restored mtime) is still seen.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 from dataclasses import dataclass, field
 
-from wikigen.core.errors import CorpusError, ExtractError
 from wikigen.search.corpus import read_and_hash, scan_corpus
+
+from wikigen.core.errors import CorpusError, ExtractError
 
 log = logging.getLogger(__name__)
 
@@ -42,8 +42,9 @@ def corpus_changes(index) -> Changes:
     out = Changes()
     docs = {d.doc_id: d for d in index.documents()}
     try:
-        scan = scan_corpus(index.root, exclude=[index.index_dir, index.index_dir / "tantivy",
-                                                index.index_dir / "texts"])
+        scan = scan_corpus(
+            index.root, exclude=[index.index_dir, index.index_dir / "tantivy", index.index_dir / "texts"]
+        )
     except CorpusError as e:
         out.missing_corpus = str(e)
         return out

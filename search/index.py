@@ -19,34 +19,34 @@ import math
 import re
 import shutil
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable
 
 import tantivy
 from tantivy import Occur, Query
-
-from wikigen.core.atomic import private_dir
-from wikigen.core.errors import SearchIndexError
-from wikigen.core.text import Span
-from wikigen.core.tokens import TokenCounter
 from wikigen.search.analysis import ANALYZER, CJK_RUN
 from wikigen.search.analysis import terms as analysed_terms
 from wikigen.search.corpus import Skipped, scan_corpus
 from wikigen.search.extract import DEFAULT_MAX_BYTES
-from wikigen.search.reading import read_files
 from wikigen.search.manifest import MANIFEST_VERSION, read_manifest, tantivy_exists, write_manifest
+from wikigen.search.reading import read_files
 from wikigen.search.schema import SCHEMA_VERSION, build_schema
 from wikigen.search.snippets import make_snippet, phrase_ranges
 from wikigen.search.texts import TextStore
 from wikigen.search.writer import WriteJob
 
-__all__ = ["CorpusIndex", "Hit", "DocInfo", "IndexSummary"]
+from wikigen.core.atomic import private_dir
+from wikigen.core.errors import SearchIndexError
+from wikigen.core.text import Span
+from wikigen.core.tokens import TokenCounter
+
+__all__ = ["CorpusIndex", "DocInfo", "Hit", "IndexSummary"]
 
 log = logging.getLogger(__name__)
 
-CHECKPOINT_CHARS = 32_000_000   # commit and write the manifest after this much new text: a run that is
-                                # interrupted resumes from there instead of redoing finished documents
+CHECKPOINT_CHARS = 32_000_000  # commit and write the manifest after this much new text: a run that is
+# interrupted resumes from there instead of redoing finished documents
 TITLE_BOOST = 1.5
 PHRASE_BOOST = 2.0
 MAX_QUERY_TERMS = 256
@@ -64,8 +64,15 @@ class Hit:
     snippet: str
 
     def to_dict(self) -> dict:
-        return {"doc_id": self.doc_id, "path": self.path, "start": self.start, "end": self.end,
-                "text": self.text, "score": self.score, "snippet": self.snippet}
+        return {
+            "doc_id": self.doc_id,
+            "path": self.path,
+            "start": self.start,
+            "end": self.end,
+            "text": self.text,
+            "score": self.score,
+            "snippet": self.snippet,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,9 +96,9 @@ class IndexSummary:
     removed: int = 0
     unchanged: int = 0
     skipped: list[tuple[str, str]] = field(default_factory=list)
-    decoded: list[tuple[str, str]] = field(default_factory=list)   # (path, legacy encoding) of files not UTF-8
+    decoded: list[tuple[str, str]] = field(default_factory=list)  # (path, legacy encoding) of files not UTF-8
     seconds: float = 0.0
-    extract_seconds: float = 0.0    # of `seconds`: reading, hashing and extracting the files
+    extract_seconds: float = 0.0  # of `seconds`: reading, hashing and extracting the files
 
     def to_text(self, max_skipped: int = 20) -> str:
         lines = [
@@ -100,8 +107,10 @@ class IndexSummary:
             f"  added {self.added}, changed {self.changed}, removed {self.removed}, unchanged {self.unchanged}",
         ]
         if self.decoded:
-            lines.append(f"  decoded {len(self.decoded)} files that are not valid UTF-8 with a legacy encoding "
-                         "(check their text):")
+            lines.append(
+                f"  decoded {len(self.decoded)} files that are not valid UTF-8 with a legacy encoding "
+                "(check their text):"
+            )
             for path, enc in self.decoded[:max_skipped]:
                 lines.append(f"    {path}: {enc}")
             if len(self.decoded) > max_skipped:
@@ -116,6 +125,7 @@ class IndexSummary:
 
 
 # --- the index -----------------------------------------------------------------------------------
+
 
 class CorpusIndex:
     """An opened index. Build or update one with `CorpusIndex.build`, reopen it with `CorpusIndex.open`."""
@@ -134,27 +144,41 @@ class CorpusIndex:
     # -- opening and building ---------------------------------------------------------------------
 
     @classmethod
-    def open(cls, index_dir: Path) -> "CorpusIndex":
+    def open(cls, index_dir: Path) -> CorpusIndex:
         index_dir = Path(index_dir)
         manifest = read_manifest(index_dir)
         tdir = index_dir / "tantivy"
         if manifest is None or not tantivy_exists(tdir):
-            raise SearchIndexError(f"no search index in {index_dir}: run `wikigen index CORPUS --index {index_dir}` first")
+            raise SearchIndexError(
+                f"no search index in {index_dir}: run `wikigen index CORPUS --index {index_dir}` first"
+            )
         if manifest.get("schema") != SCHEMA_VERSION:
-            raise SearchIndexError(f"the search index in {index_dir} was made by another wikigen version: "
-                                   f"run `wikigen index CORPUS --index {index_dir}` again")
+            raise SearchIndexError(
+                f"the search index in {index_dir} was made by another wikigen version: "
+                f"run `wikigen index CORPUS --index {index_dir}` again"
+            )
         try:
             idx = tantivy.Index.open(str(tdir))
         except ValueError as e:
-            raise SearchIndexError(f"the search index in {index_dir} cannot be opened ({e}); "
-                                   f"run `wikigen index CORPUS --index {index_dir}` again") from None
+            raise SearchIndexError(
+                f"the search index in {index_dir} cannot be opened ({e}); "
+                f"run `wikigen index CORPUS --index {index_dir}` again"
+            ) from None
         return cls(index_dir, manifest, idx)
 
     @classmethod
-    def build(cls, corpus_dir: Path, index_dir: Path, *, counter: TokenCounter | None = None,
-              max_bytes: int = DEFAULT_MAX_BYTES,
-              progress: Callable[[int, int], None] | None = None, force: bool = False,
-              rehash: bool = False, workers: int | None = 1) -> tuple["CorpusIndex", IndexSummary]:
+    def build(
+        cls,
+        corpus_dir: Path,
+        index_dir: Path,
+        *,
+        counter: TokenCounter | None = None,
+        max_bytes: int = DEFAULT_MAX_BYTES,
+        progress: Callable[[int, int], None] | None = None,
+        force: bool = False,
+        rehash: bool = False,
+        workers: int | None = 1,
+    ) -> tuple[CorpusIndex, IndexSummary]:
         """Index corpus_dir into index_dir, incrementally. Returns the opened index and a summary.
         progress(done, total), when given, is called as the files are gone through. SearchIndexError when
         index_dir holds the index of another corpus, unless force. rehash: decide what changed by content
@@ -169,11 +193,17 @@ class CorpusIndex:
 
         manifest = read_manifest(index_dir)
         if manifest is not None and manifest.get("root") not in (None, str(root)) and not force:
-            raise SearchIndexError(f"{index_dir} holds the index of another corpus ({manifest.get('root')}); "
-                                   "choose another --index folder, or pass --force to replace it")
-        fresh = (manifest is None or manifest.get("schema") != SCHEMA_VERSION
-                 or manifest.get("version") != MANIFEST_VERSION or manifest.get("root") != str(root)
-                 or not tantivy_exists(tdir))
+            raise SearchIndexError(
+                f"{index_dir} holds the index of another corpus ({manifest.get('root')}); "
+                "choose another --index folder, or pass --force to replace it"
+            )
+        fresh = (
+            manifest is None
+            or manifest.get("schema") != SCHEMA_VERSION
+            or manifest.get("version") != MANIFEST_VERSION
+            or manifest.get("root") != str(root)
+            or not tantivy_exists(tdir)
+        )
         old: dict[str, dict] = {} if fresh else manifest["docs"]
         if fresh:
             # Remove only what is certainly ours: a tantivy index, and texts listed by a manifest.
@@ -203,7 +233,7 @@ class CorpusIndex:
                 if progress is not None:
                     progress(done, len(scan.files))
                 t_read = time.perf_counter()
-                got = next(reads)         # read and extracted here, or waited for from the workers
+                got = next(reads)  # read and extracted here, or waited for from the workers
                 summary.extract_seconds += time.perf_counter() - t_read
                 if got.record is not None:
                     new_docs[entry.doc_id] = got.record
@@ -226,7 +256,7 @@ class CorpusIndex:
                 else:
                     summary.changed += 1
                 if job.chars >= CHECKPOINT_CHARS:
-                    job.finish([], new_docs)            # durable: commit, texts synced, records filled
+                    job.finish([], new_docs)  # durable: commit, texts synced, records filled
                     job = None
                     # what the index holds now: the documents not yet gone through keep their records
                     write_manifest(index_dir, root, {**old, **new_docs})
@@ -288,8 +318,9 @@ class CorpusIndex:
 
     # -- searching --------------------------------------------------------------------------------
 
-    def search(self, query: str, k: int = 10, doc_ids: Iterable[str] | None = None, *,
-               snippets: bool = True) -> list[Hit]:
+    def search(
+        self, query: str, k: int = 10, doc_ids: Iterable[str] | None = None, *, snippets: bool = True
+    ) -> list[Hit]:
         """BM25 over passages (body + CJK grams + title), best first. Never raises on user input.
         snippets=False leaves each hit's snippet empty (faster, for callers that read only the text)."""
         if not isinstance(query, str) or k <= 0:
@@ -306,8 +337,12 @@ class CorpusIndex:
         for phrase in _QUOTED.findall(query)[:16]:
             words = ANALYZER.analyze(phrase)
             if len(words) >= 2:
-                clauses.append((Occur.Should, Query.boost_query(
-                    Query.phrase_query(self._schema, "body", words[:64]), PHRASE_BOOST)))
+                clauses.append(
+                    (
+                        Occur.Should,
+                        Query.boost_query(Query.phrase_query(self._schema, "body", words[:64]), PHRASE_BOOST),
+                    )
+                )
         if not clauses:
             return []
         q = Query.boolean_query(clauses)
@@ -330,8 +365,7 @@ class CorpusIndex:
             return self._run(q, k, doc_ids, [t for _, t in tokens], [], phrase=text)
         # CJK: every gram and every other word must be in the passage; then check the substring.
         clauses = [(Occur.Must, cq) for cq in (self._cjk_query(r) for r in runs) if cq is not None]
-        clauses += [(Occur.Must, Query.term_query(self._schema, "body", t))
-                    for _, t in tokens if not CJK_RUN.search(t)]
+        clauses += [(Occur.Must, Query.term_query(self._schema, "body", t)) for _, t in tokens if not CJK_RUN.search(t)]
         q = Query.boolean_query(clauses)
         wanted = " ".join(text.split()).lower()
         out = []
@@ -345,7 +379,7 @@ class CorpusIndex:
     def _cjk_query(self, run: str) -> Query | None:
         if len(run) == 1:
             return Query.term_query(self._schema, "cjk", run)
-        grams = list(dict.fromkeys(run[i:i + 2] for i in range(len(run) - 1)))[:64]
+        grams = list(dict.fromkeys(run[i : i + 2] for i in range(len(run) - 1)))[:64]
         return Query.boolean_query([(Occur.Must, Query.term_query(self._schema, "cjk", g)) for g in grams])
 
     def idf(self, term: str) -> float:
@@ -355,8 +389,16 @@ class CorpusIndex:
         df = searcher.doc_freq("body", term)
         return math.log(1 + (n - df + 0.5) / (df + 0.5))
 
-    def _run(self, q: Query, k: int, doc_ids: Iterable[str] | None, terms: list[str], runs: list[str],
-             phrase: str | None = None, snippets: bool = True) -> list[Hit]:
+    def _run(
+        self,
+        q: Query,
+        k: int,
+        doc_ids: Iterable[str] | None,
+        terms: list[str],
+        runs: list[str],
+        phrase: str | None = None,
+        snippets: bool = True,
+    ) -> list[Hit]:
         if doc_ids is not None:
             if isinstance(doc_ids, str):
                 doc_ids = [doc_ids]

@@ -6,10 +6,10 @@ import json
 from pathlib import Path
 
 import tantivy
+from wikigen.search.schema import SCHEMA_VERSION
 
 from wikigen.core.atomic import atomic_write
 from wikigen.core.errors import SearchIndexError
-from wikigen.search.schema import SCHEMA_VERSION
 
 MANIFEST_VERSION = 1
 
@@ -32,15 +32,23 @@ def read_manifest(index_dir: Path) -> dict | None:
     except FileNotFoundError:
         return None
     except (OSError, ValueError) as e:
-        raise SearchIndexError(f"the index manifest in {index_dir} is unreadable ({e}); "
-                               f"delete the folder and run `wikigen index CORPUS --index {index_dir}` again") from None
+        raise SearchIndexError(
+            f"the index manifest in {index_dir} is unreadable ({e}); "
+            f"delete the folder and run `wikigen index CORPUS --index {index_dir}` again"
+        ) from None
     if not isinstance(m, dict) or not isinstance(m.get("docs"), dict):
-        raise SearchIndexError(f"the index manifest in {index_dir} is malformed; "
-                               f"delete the folder and run `wikigen index CORPUS --index {index_dir}` again")
+        raise SearchIndexError(
+            f"the index manifest in {index_dir} is malformed; "
+            f"delete the folder and run `wikigen index CORPUS --index {index_dir}` again"
+        )
     return m
 
 
 def write_manifest(index_dir: Path, root: Path, docs: dict[str, dict]) -> None:
-    m = {"version": MANIFEST_VERSION, "schema": SCHEMA_VERSION, "root": str(root),
-         "docs": {k: docs[k] for k in sorted(docs)}}
+    m = {
+        "version": MANIFEST_VERSION,
+        "schema": SCHEMA_VERSION,
+        "root": str(root),
+        "docs": {k: docs[k] for k in sorted(docs)},
+    }
     atomic_write(manifest_path(index_dir), json.dumps(m, ensure_ascii=False, indent=0))

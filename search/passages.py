@@ -16,14 +16,14 @@ import re
 from wikigen.core.sentences import boundaries
 from wikigen.core.text import trim_span
 
-__all__ = ["split_passages", "MIN_CHARS", "MAX_CHARS"]
+__all__ = ["MAX_CHARS", "MIN_CHARS", "split_passages"]
 
 MIN_CHARS = 800
 MAX_CHARS = 1200
 
 # A blank line: a newline, optional horizontal whitespace (\r included), another newline.
 _HSPACE = " \t\r\f\v\u00a0"
-_SENTENCE_CUTS = frozenset({"stop", "semicolon"})   # passages also end at a semicolon, never at a colon
+_SENTENCE_CUTS = frozenset({"stop", "semicolon"})  # passages also end at a semicolon, never at a colon
 # Anchored at the window start with a greedy ".*": one C-level match finds the LAST whitespace.
 _LAST_SPACE = re.compile(r".*\s", re.S)
 _NON_SPACE = re.compile(r"\S")
@@ -37,7 +37,7 @@ def _cut(text: str, lo: int, hi: int) -> int:
         p = text.rfind("\n", lo, j)
         if p < 0:
             break
-        if not text[p + 1:j].strip(_HSPACE):
+        if not text[p + 1 : j].strip(_HSPACE):
             return j + 1
         j = p
     cut = None

@@ -10,22 +10,24 @@ so the index, its checkpoints and the progress reported are the same with any nu
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Iterator, Mapping, Sequence
+
+from wikigen.search.corpus import Document, FileEntry, Skipped, load, read_and_hash
 
 from wikigen.core.errors import ExtractError
 from wikigen.core.workers import Workers
-from wikigen.search.corpus import Document, FileEntry, Skipped, load, read_and_hash
 
 __all__ = ["FileRead", "read_files"]
 
-READ_WINDOW = 8       # files in flight per worker process
+READ_WINDOW = 8  # files in flight per worker process
 
 
 @dataclass(frozen=True, slots=True)
 class FileRead:
     """What reading one file gave: its unchanged manifest record (`same_bytes`: read, but only its mtime
     changed), a Document to index, or a Skipped file with its reason."""
+
     entry: FileEntry
     record: dict | None = None
     same_bytes: bool = False
@@ -44,7 +46,7 @@ def read_file(entry: FileEntry, old: Mapping[str, dict]) -> FileRead:
     """Read, hash and (when its bytes changed) extract one file. Never raises for a bad file."""
     try:
         data, sha = read_and_hash(entry)
-    except ExtractError as e:          # unreadable
+    except ExtractError as e:  # unreadable
         return FileRead(entry, skipped=Skipped(entry.path, str(e)))
     rec = old.get(entry.doc_id)
     if rec is not None and rec.get("path") == entry.path and rec["sha256"] == sha:
@@ -53,8 +55,9 @@ def read_file(entry: FileEntry, old: Mapping[str, dict]) -> FileRead:
     return FileRead(entry, skipped=r) if isinstance(r, Skipped) else FileRead(entry, document=r)
 
 
-def read_files(entries: Sequence[FileEntry], old: Mapping[str, dict], *, rehash: bool = False,
-               workers: int | None = 1) -> Iterator[FileRead]:
+def read_files(
+    entries: Sequence[FileEntry], old: Mapping[str, dict], *, rehash: bool = False, workers: int | None = 1
+) -> Iterator[FileRead]:
     """What reading each entry gives, in the entries' order. old: the manifest's records by doc id;
     workers: processes for the reading (None: one per core; few bytes to read stay in this process)."""
     same = [_stat_unchanged(e, old, rehash) for e in entries]
@@ -65,4 +68,4 @@ def read_files(entries: Sequence[FileEntry], old: Mapping[str, dict], *, rehash:
         for entry, rec in zip(entries, same):
             yield FileRead(entry, record=rec) if rec is not None else next(reads)
     finally:
-        reads.close()          # the worker processes end here, also when the caller stops early
+        reads.close()  # the worker processes end here, also when the caller stops early

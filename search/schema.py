@@ -11,7 +11,6 @@ Fields (all tokenizers are tantivy built-ins, so nothing has to be registered on
 from __future__ import annotations
 
 import tantivy
-
 from wikigen.search.analysis import cjk_grams
 
 # The passages' cut is part of the index: a change of the passage or sentence rule bumps this, so an

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from collections.abc import Iterable
 
 from wikigen.search.analysis import ANALYZER
 
@@ -18,7 +18,7 @@ def highlight_ranges(text: str, terms: set[str], runs: Iterable[str] = ()) -> li
             if tok.text in terms:
                 ranges.append((tok.char_offset_from, tok.char_offset_to))
     for run in runs:
-        pieces = [run] if run in text else ([run[i:i + 2] for i in range(len(run) - 1)] or [run])
+        pieces = [run] if run in text else ([run[i : i + 2] for i in range(len(run) - 1)] or [run])
         for piece in pieces:
             i = text.find(piece)
             while i != -1:
@@ -27,7 +27,7 @@ def highlight_ranges(text: str, terms: set[str], runs: Iterable[str] = ()) -> li
     ranges.sort()
     merged: list[tuple[int, int]] = []
     for s, e in ranges:  # overlapping, touching or only whitespace apart: one range
-        if merged and (s <= merged[-1][1] or text[merged[-1][1]:s].isspace()):
+        if merged and (s <= merged[-1][1] or text[merged[-1][1] : s].isspace()):
             if e > merged[-1][1]:
                 merged[-1] = (merged[-1][0], e)
         else:
@@ -51,8 +51,13 @@ def phrase_ranges(text: str, terms: list[str], phrase: str) -> list[tuple[int, i
     return out
 
 
-def make_snippet(text: str, terms: set[str] = frozenset(), runs: Iterable[str] = (), width: int = SNIPPET_CHARS,
-                 ranges: list[tuple[int, int]] | None = None) -> str:
+def make_snippet(
+    text: str,
+    terms: set[str] = frozenset(),
+    runs: Iterable[str] = (),
+    width: int = SNIPPET_CHARS,
+    ranges: list[tuple[int, int]] | None = None,
+) -> str:
     """About `width` chars of text around the densest cluster of matches, matches in **bold**, one line.
 
     The matches are the analyzed query terms and CJK runs (see highlight_ranges), or the given ranges.

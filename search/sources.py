@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from wikigen.core.tokens import TokenCounter
 from wikigen.search.index import CorpusIndex
+
+from wikigen.core.tokens import TokenCounter
 from wikigen.wiki.store import Wiki
 
 

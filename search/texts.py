@@ -6,6 +6,7 @@ checked against it later. Offsets are Python str indices (code points), never UT
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import hashlib
 import os
@@ -35,7 +36,7 @@ class TextStore:
         atomic_write(self._path(doc_id), text, private=True)
         self._cache.pop(doc_id, None)
 
-    def writer(self) -> "TextWriter":
+    def writer(self) -> TextWriter:
         """A background writer for many texts: see TextWriter."""
         return TextWriter(self)
 
@@ -43,21 +44,18 @@ class TextStore:
         """Write text for doc_id through a temp file and a rename, without fsync (TextWriter syncs once)."""
         path = self._path(doc_id)
         if path.parent not in made:
-            private_dir(path.parent)          # extracted texts are private (README "What is kept safe")
+            private_dir(path.parent)  # extracted texts are private (README "What is kept safe")
             made.add(path.parent)
         tmp = path.with_name(f".{path.name}.tmp")  # one writer at a time: the index's writer lock is held
-        with open(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w", encoding="utf-8",
-                  newline="") as f:
+        with open(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w", encoding="utf-8", newline="") as f:
             f.write(text)
         os.replace(tmp, path)
         return path
 
     def remove(self, doc_id: str) -> None:
         self._cache.pop(doc_id, None)
-        try:
+        with contextlib.suppress(FileNotFoundError):
             os.unlink(self._path(doc_id))
-        except FileNotFoundError:
-            pass
 
     def has(self, doc_id: str) -> bool:
         return doc_id in self._cache or self._path(doc_id).is_file()
@@ -182,7 +180,5 @@ def sync_files(root: Path, paths: list[Path]) -> None:
         for f in [pool.submit(_fsync_path, p) for p in paths]:
             f.result()
     for d in folders:
-        try:
+        with contextlib.suppress(OSError):  # some platforms cannot fsync a folder
             _fsync_path(d)
-        except OSError:  # some platforms cannot fsync a folder
-            pass

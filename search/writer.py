@@ -7,13 +7,13 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import tantivy
-
-from wikigen.core.errors import SearchIndexError
-from wikigen.core.tokens import TokenCounter, default_counter
 from wikigen.search.corpus import Document
 from wikigen.search.passages import split_passages
 from wikigen.search.schema import build_schema, passage_document
 from wikigen.search.texts import TextStore
+
+from wikigen.core.errors import SearchIndexError
+from wikigen.core.tokens import TokenCounter, default_counter
 
 log = logging.getLogger(__name__)
 
@@ -38,12 +38,13 @@ class WriteJob:
             index = tantivy.Index(build_schema(), path=str(tdir))
             self.writer = index.writer(heap_size=WRITER_HEAP, num_threads=WRITER_THREADS)
         except ValueError as e:
-            raise SearchIndexError(f"cannot write the search index in {tdir.parent} ({e}); "
-                                   "is another `wikigen index` running on it?") from None
+            raise SearchIndexError(
+                f"cannot write the search index in {tdir.parent} ({e}); is another `wikigen index` running on it?"
+            ) from None
         self.fresh = fresh
         self.texts = texts
         self.docs: list[Document] = []
-        self.chars = 0                  # characters of text added so far (the build checkpoints on it)
+        self.chars = 0  # characters of text added so far (the build checkpoints on it)
         self.n_passages: list[int] = []
         self.counts: list[Future] = []
         threads = max(1, int(getattr(c, "threads", 1)))
@@ -83,8 +84,16 @@ class WriteJob:
             self.texts.remove(doc_id)
             records.pop(doc_id, None)
         for d, n, t in zip(self.docs, self.n_passages, tokens):
-            records[d.doc_id] = {"path": d.path, "sha256": d.sha256, "size": d.size, "mtime_ns": d.mtime_ns,
-                                 "chars": len(d.text), "tokens": t, "title": d.title, "passages": n}
+            records[d.doc_id] = {
+                "path": d.path,
+                "sha256": d.sha256,
+                "size": d.size,
+                "mtime_ns": d.mtime_ns,
+                "chars": len(d.text),
+                "tokens": t,
+                "title": d.title,
+                "passages": n,
+            }
 
     def abort(self) -> None:
         for f in self.counts:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
+
+from wikigen.search.index import CorpusIndex
 
 from wikigen.ask.retrieval import Answerer
-from wikigen.search.index import CorpusIndex
 from wikigen.wiki.page import Page
 from wikigen.wiki.store import Wiki
 

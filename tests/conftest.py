@@ -1,4 +1,3 @@
-
 import pytest
 
 
@@ -11,6 +10,7 @@ def _no_real_api_key(monkeypatch):
 
 def _skip_embedding(index, progress=None, *, encoder=None):
     import wikigen.search.dense.service as service
+
     return service.DenseOutcome(None, "")
 
 

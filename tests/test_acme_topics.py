@@ -9,15 +9,24 @@ import re
 from pathlib import Path
 
 import pytest
-
 from wikigen.agents.catalog import catalog_from_data
-from wikigen.agents.params import OfflineParams
 from wikigen.agents.orchestrate import BuildConfig, build
+from wikigen.agents.params import OfflineParams
+
 from wikigen.wiki.store import Wiki
 
 ACME = Path(__file__).resolve().parent.parent / "corpora" / "acme"
-CONNECTIVES = ("subject to", "set forth", "forth in", "days prior", "notwithstanding", "including without",
-               "in accordance", "with respect", "provided that")
+CONNECTIVES = (
+    "subject to",
+    "set forth",
+    "forth in",
+    "days prior",
+    "notwithstanding",
+    "including without",
+    "in accordance",
+    "with respect",
+    "provided that",
+)
 
 
 @pytest.fixture(scope="module")
@@ -50,8 +59,6 @@ def catalog(acme_wiki):
     return catalog_from_data(json.loads(cached[0].read_text(encoding="utf-8"))["catalog"])
 
 
-
-
 def _named(topics, word):
     return [p for p in topics if word in p.title.lower() or any(word in a.lower() for a in p.aliases)]
 
@@ -62,7 +69,7 @@ def test_one_governing_law_page_with_its_wordings(topics, documents):
     page = law[0]
     assert page.title == "Governing Law"
     names = {a.lower() for a in page.aliases}
-    assert "applicable law" in names                             # contracts/nda-orrin-metals: "6. Applicable law"
+    assert "applicable law" in names  # contracts/nda-orrin-metals: "6. Applicable law"
     cited = _cited(page, documents)
     assert {"contracts/nda-orrin-metals", "contracts/nda-meridian-rail", "contracts/msa-brightline-logistics"} <= cited
     assert len(cited) >= 8 and len(page.sources) >= 2
@@ -71,7 +78,7 @@ def test_one_governing_law_page_with_its_wordings(topics, documents):
 
 
 def test_insurance_and_renewal(topics, documents, catalog):
-    assert _named(topics, "renewal")                      # a page on the term, "Term and Renewal" among its names
+    assert _named(topics, "renewal")  # a page on the term, "Term and Renewal" among its names
     insurance = [t for t in catalog.topics if "insurance" in t.title.lower()]
     assert insurance and len(insurance[0].spans) >= 3
     assert {"contracts/msa-brightline-logistics", "contracts/msa-fenwick-water"} <= set(insurance[0].spans)
@@ -92,13 +99,13 @@ def test_no_topic_named_by_boilerplate(topics):
 
 def test_topic_slugs_read_as_their_titles(topics):
     from wikigen.core.slugs import slugify
+
     for p in topics:
         assert p.slug.startswith("topic-")
         assert slugify(p.title)[:20].strip("-") in p.slug, (p.slug, p.title)
 
 
-def test_a_topic_page_under_the_size_budget_lists_a_few_of_the_documents_it_does_not_quote(topics, documents,
-                                                                                          catalog):
+def test_a_topic_page_under_the_size_budget_lists_a_few_of_the_documents_it_does_not_quote(topics, documents, catalog):
     """The acme build is under size pressure (it drops topics), so a topic page links at most max_listed of the
     documents that have its subject but no quote on it and counts the rest; their pages link the topic once
     their agent knows the page (a revision in a later session)."""
@@ -129,7 +136,7 @@ def test_no_quote_ends_mid_sentence(acme_wiki):
     for page in wiki.pages():
         for q in page.quotes():
             text = wiki.sources.texts.text(q.doc_id)
-            after = text[q.end:q.end + 1]
+            after = text[q.end : q.end + 1]
             if q.text.rstrip()[-1] not in ".;:!?)\"'\u201d\u2019" and after not in ("", "\n"):
-                cut.append(f"{page.slug}: ...{q.text[-50:]!r} then {text[q.end:q.end + 30]!r}")
+                cut.append(f"{page.slug}: ...{q.text[-50:]!r} then {text[q.end : q.end + 30]!r}")
     assert not cut, "\n".join(cut)

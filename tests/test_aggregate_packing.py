@@ -5,24 +5,27 @@ documents outnumber the whole passages the budget holds; a window's passage clos
 from __future__ import annotations
 
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
 np = pytest.importorskip("numpy", reason="dense search needs numpy (a core dependency)")
+
+from test_dense_store import FakeEncoder  # noqa: E402  (a bag of known words, as the sentence model)
+from wikigen.search.dense.hybrid import DenseSearcher  # noqa: E402
+from wikigen.search.dense.store import VectorStore  # noqa: E402
+from wikigen.search.index import CorpusIndex, Hit  # noqa: E402
 
 from wikigen.ask.candidates import Candidates  # noqa: E402
 from wikigen.ask.page_index import PageIndex  # noqa: E402
 from wikigen.ask.params import RetrievalParams  # noqa: E402
 from wikigen.ask.retrieval import Answerer  # noqa: E402
 from wikigen.ask.windows import pick_windows  # noqa: E402
-from wikigen.search.dense.hybrid import DenseSearcher  # noqa: E402
-from wikigen.search.dense.store import VectorStore  # noqa: E402
-from wikigen.search.index import CorpusIndex, Hit  # noqa: E402
 
-from test_dense_store import FakeEncoder  # noqa: E402  (a bag of known words, as the sentence model)
-
-FILLER = ("The parties shall cooperate in good faith on the matters described in the schedule. "
-          "Each party bears its own costs of preparing this document. ")
+FILLER = (
+    "The parties shall cooperate in good faith on the matters described in the schedule. "
+    "Each party bears its own costs of preparing this document. "
+)
 
 
 def _hit(start: int, text: str, score: float) -> Hit:
@@ -34,7 +37,7 @@ def test_a_prior_decides_between_windows_with_the_same_terms():
     b = _hit(500, "Beta may audit the books on notice.", 10.0)
     weights = {"audit": 3.0}
     first = pick_windows([a, b], weights, 200, 1)
-    assert [(u.start, u.text) for u in first] == [(0, a.text)]        # a tie keeps the better-ranked passage
+    assert [(u.start, u.text) for u in first] == [(0, a.text)]  # a tie keeps the better-ranked passage
     second = pick_windows([a, b], weights, 200, 1, priors=[0.0, 1.0])
     assert [(u.start, u.text) for u in second] == [(500, b.text)]
     both = pick_windows([a, b], weights, 200, 2, priors=[0.0, 1.0])
@@ -52,8 +55,15 @@ def _corpus(root: Path, docs: dict[str, str]) -> CorpusIndex:
 
 def _contract(i: int) -> str:
     """About 1,600 characters: filler, the governing-law sentence, filler (two passages)."""
-    return (f"AGREEMENT NUMBER {i}\n\n" + FILLER * 4 + "\n\n" + FILLER * 2 +
-            f"This Agreement is governed by the laws of Ruritania, clause {i}. " + FILLER * 3 + "\n")
+    return (
+        f"AGREEMENT NUMBER {i}\n\n"
+        + FILLER * 4
+        + "\n\n"
+        + FILLER * 2
+        + f"This Agreement is governed by the laws of Ruritania, clause {i}. "
+        + FILLER * 3
+        + "\n"
+    )
 
 
 def _docs_in(r) -> set[str]:
@@ -68,7 +78,7 @@ def test_open_question_over_many_documents_gets_one_window_each(tmp_path):
     # whole passages reach 17 of the 30 contracts (the last one trimmed); windows reach them all
     assert len(_docs_in(off)) < 20
     assert len(_docs_in(on)) == 30
-    for c in on.context:                                  # windows of whole sentences, verbatim
+    for c in on.context:  # windows of whole sentences, verbatim
         sp = c.spans[0]
         assert idx.texts.read(sp["doc_id"], sp["start"], sp["end"]) == c.text
         assert sp["end"] - sp["start"] <= RetrievalParams().open_window_chars + 200
@@ -82,16 +92,18 @@ def test_open_question_over_many_documents_gets_one_window_each(tmp_path):
 def test_a_few_long_documents_keep_whole_passages(tmp_path):
     """Four long reports: their documents never outnumber the passages 4,000 tokens hold, so an open question
     about all of them is answered with whole passages, as with open windows off."""
-    report = "\n\n".join(f"Section {k}. Revenue in the segment changed by {k} percent. " + FILLER * 6 for k in range(12))
+    report = "\n\n".join(
+        f"Section {k}. Revenue in the segment changed by {k} percent. " + FILLER * 6 for k in range(12)
+    )
     idx = _corpus(tmp_path, {f"r{i}": report.replace("segment", f"segment {i}") for i in range(4)})
     q = "How did revenue change across all the reports?"
     on = Answerer(idx, [], cache_dir=None, params=RetrievalParams(open_windows=True)).retrieve(q, "wiki+search", 4000)
     off = Answerer(idx, [], cache_dir=None, params=RetrievalParams(open_windows=False)).retrieve(q, "wiki+search", 4000)
     assert [c.spans for c in on[0]] == [c.spans for c in off[0]]
-    assert all(len(c.text) >= 800 for c in on[0][:-1])   # whole passages (the last may be trimmed to the budget)
+    assert all(len(c.text) >= 800 for c in on[0][:-1])  # whole passages (the last may be trimmed to the budget)
 
 
-WORDS = "terminate agreement law governs delaware england notice days payment royalty".split()
+WORDS = ["terminate", "agreement", "law", "governs", "delaware", "england", "notice", "days", "payment", "royalty"]
 
 
 def test_windows_weigh_their_passage_closeness_by_meaning(tmp_path):
@@ -100,8 +112,14 @@ def test_windows_weigh_their_passage_closeness_by_meaning(tmp_path):
     its cosine counts (window_dense), and only then."""
     near_words = "The supply runs for the initial period agreed. " * 22
     far_words = "The law of Delaware governs notice, payment and royalty days under this agreement. " * 10
-    doc = ("1. NOTICES. The supplier may terminate the supply. " + far_words + "\n\n" +
-           "9. ENDING. Either party may terminate for convenience. " + near_words + "\n")
+    doc = (
+        "1. NOTICES. The supplier may terminate the supply. "
+        + far_words
+        + "\n\n"
+        + "9. ENDING. Either party may terminate for convenience. "
+        + near_words
+        + "\n"
+    )
     idx = _corpus(tmp_path, {"d": doc})
     enc = FakeEncoder(WORDS)
     VectorStore(idx, enc).update()
@@ -110,7 +128,7 @@ def test_windows_weigh_their_passage_closeness_by_meaning(tmp_path):
     known = {"d"}
 
     passages = idx.search("terminate", k=5, doc_ids=["d"], snippets=False)
-    assert [h.text[:11] for h in passages] == ["1. NOTICES.", "9. ENDING. "]   # BM25: the shorter passage first
+    assert [h.text[:11] for h in passages] == ["1. NOTICES.", "9. ENDING. "]  # BM25: the shorter passage first
 
     def best(params):
         cands = Candidates(idx, pages, known, params, dense=dense)
@@ -125,7 +143,7 @@ class SynonymEncoder:
     """Meaning as groups of words: a word of a group counts for the whole group (fee ~ royalty)."""
 
     name = "fake-synonyms/v1"
-    groups = [("fee", "royalty"), ("court", "tribunal")]
+    groups: ClassVar = [("fee", "royalty"), ("court", "tribunal")]
     dim = len(groups) + 1
 
     def encode(self, texts):
@@ -144,15 +162,19 @@ def test_the_wiki_alone_fills_its_budget_with_the_quotes_closest_by_meaning(tmp_
     from wikigen.wiki.markup import Quote, format_quote
     from wikigen.wiki.page import Page
 
-    texts = {"a": "The fee is paid monthly by the licensee.", "b": "A royalty of five percent applies to sales.",
-             "c": "The tribunal of Ruritania hears every dispute."}
+    texts = {
+        "a": "The fee is paid monthly by the licensee.",
+        "b": "A royalty of five percent applies to sales.",
+        "c": "The tribunal of Ruritania hears every dispute.",
+    }
     idx = _corpus(tmp_path, texts)
     enc = SynonymEncoder()
     VectorStore(idx, enc).update()
     dense = DenseSearcher.open(idx, enc)
     body = "\n\n".join(f"## {d}\n\n" + format_quote(Quote(d, 0, len(t), t)) for d, t in texts.items()) + "\n"
-    page = Page(slug="topic-terms", title="Terms", owner="agent-1", description="Terms.", body=body,
-                sources=sorted(texts))
+    page = Page(
+        slug="topic-terms", title="Terms", owner="agent-1", description="Terms.", body=body, sources=sorted(texts)
+    )
     q = "What fee does the licensee pay?"
 
     def quoted(dense_searcher):
@@ -160,5 +182,5 @@ def test_the_wiki_alone_fills_its_budget_with_the_quotes_closest_by_meaning(tmp_
         items, _, _ = answerer.retrieve(q, "wiki", 4000)
         return [s["doc_id"] for c in items for s in c.spans]
 
-    assert quoted(None) == ["a"]                      # by words alone: the one quote naming a fee
-    assert quoted(dense) == ["a", "b", "c"]           # then by meaning: royalty before the tribunal
+    assert quoted(None) == ["a"]  # by words alone: the one quote naming a fee
+    assert quoted(dense) == ["a", "b", "c"]  # then by meaning: royalty before the tribunal

@@ -10,14 +10,14 @@ import json
 from pathlib import Path
 
 import pytest
-
 from wikigen.agents.amendment_pages import SUPERSEDED_NOTE, apply_amendments, detect_amendments
 from wikigen.agents.orchestrate import BuildConfig, build
-from wikigen.ask.retrieval import Answerer
-from wikigen.cli import main
 from wikigen.search.facts.amendments import find_amendments
 from wikigen.search.facts.conflicts import find_conflicts
 from wikigen.search.sources import open_wiki
+
+from wikigen.ask.retrieval import Answerer
+from wikigen.cli import main
 from wikigen.wiki.lint import check_wiki
 from wikigen.wiki.page import Page
 
@@ -91,13 +91,17 @@ def _corpus(tmp_path, files: dict[str, str]) -> Path:
 
 def _build(tmp_path, files: dict[str, str]) -> Path:
     wiki = tmp_path / "wiki"
-    report = build(BuildConfig(corpus=_corpus(tmp_path, files), wiki=wiki, agents=1, sessions=1, quiet=True,
-                               dense=False, max_ratio=20.0))    # a corpus of a few lines: the pages outweigh it
+    report = build(
+        BuildConfig(
+            corpus=_corpus(tmp_path, files), wiki=wiki, agents=1, sessions=1, quiet=True, dense=False, max_ratio=20.0
+        )
+    )  # a corpus of a few lines: the pages outweigh it
     assert report.ok, report.stopped_reason
     return wiki
 
 
 # --- detection -------------------------------------------------------------------------------------
+
 
 def test_an_amendment_finds_its_base_and_the_changed_figure_with_spans():
     texts = {"base": BASE, "amend": AMENDMENT, "other": OTHER}
@@ -106,10 +110,10 @@ def test_an_amendment_finds_its_base_and_the_changed_figure_with_spans():
     assert {e.kind for e in a.evidence} >= {"cue", "party", "date"}
     [c] = a.changes
     assert (c.kind, c.old_value, c.new_value) == ("duration", "thirty (30) days", "ninety (90) days")
-    assert BASE[c.old_span[0]:c.old_span[1]] == "thirty (30) days"
-    assert AMENDMENT[c.new_span[0]:c.new_span[1]] == "ninety (90) days"
-    assert "notice period of thirty (30) days" in BASE[c.old_quote[0]:c.old_quote[1]]
-    assert "changed from thirty (30) days to ninety (90) days" in AMENDMENT[c.new_quote[0]:c.new_quote[1]]
+    assert BASE[c.old_span[0] : c.old_span[1]] == "thirty (30) days"
+    assert AMENDMENT[c.new_span[0] : c.new_span[1]] == "ninety (90) days"
+    assert "notice period of thirty (30) days" in BASE[c.old_quote[0] : c.old_quote[1]]
+    assert "changed from thirty (30) days to ninety (90) days" in AMENDMENT[c.new_quote[0] : c.new_quote[1]]
 
 
 def test_korean_amendment_quoted_wording_change_with_character_offsets():
@@ -117,14 +121,15 @@ def test_korean_amendment_quoted_wording_change_with_character_offsets():
     assert (a.base_id, a.date) == ("ko/base", "2024-06-03")
     [c] = a.changes
     assert (c.old_value, c.new_value) == ("해지일 30일 전까지", "해지일 60일 전까지")
-    assert KO_BASE[c.old_span[0]:c.old_span[1]] == "해지일 30일 전까지"        # characters, not bytes
-    assert KO_AMENDMENT[c.new_span[0]:c.new_span[1]] == "해지일 60일 전까지"
+    assert KO_BASE[c.old_span[0] : c.old_span[1]] == "해지일 30일 전까지"  # characters, not bytes
+    assert KO_AMENDMENT[c.new_span[0] : c.new_span[1]] == "해지일 60일 전까지"
 
 
 def test_no_chain_without_a_cue_or_without_shared_parties():
-    assert find_amendments({"base": BASE, "other": OTHER}) == []          # no document calls itself an amendment
+    assert find_amendments({"base": BASE, "other": OTHER}) == []  # no document calls itself an amendment
     stranger = AMENDMENT.replace("Northwind Traders Ltd", "Zephyr Holdings Ltd").replace(
-        "Bluefin Analytics Inc.", "Quarry Partners LLC")
+        "Bluefin Analytics Inc.", "Quarry Partners LLC"
+    )
     assert find_amendments({"base": BASE, "amend": stranger}) == []
 
 
@@ -134,15 +139,16 @@ def test_conflict_listed_between_unrelated_documents_but_never_inside_a_chain():
     found = find_conflicts(texts, chains)
     pairs = {(c.sides[0].doc_id, c.sides[1].doc_id) for c in found}
     assert ("base", "other") in pairs
-    assert not any("amend" in p for p in pairs)                            # the chain supersedes, no conflict
+    assert not any("amend" in p for p in pairs)  # the chain supersedes, no conflict
     c = next(c for c in found if (c.sides[0].doc_id, c.sides[1].doc_id) == ("base", "other"))
     assert c.label == "notice period" and {s.value for s in c.sides} == {"30 days", "60 days"}
     for s in c.sides:
-        assert texts[s.doc_id][s.quote_start:s.quote_end] == s.text
-        assert texts[s.doc_id][s.start:s.end] in s.text
+        assert texts[s.doc_id][s.quote_start : s.quote_end] == s.text
+        assert texts[s.doc_id][s.start : s.end] in s.text
 
 
 # --- the wiki ----------------------------------------------------------------------------------------
+
 
 def test_build_links_both_ways_shows_current_term_and_lists_the_conflict(tmp_path):
     wiki = _build(tmp_path, {"base.txt": BASE, "amend.txt": AMENDMENT, "other.txt": OTHER})
@@ -154,7 +160,7 @@ def test_build_links_both_ways_shows_current_term_and_lists_the_conflict(tmp_pat
     assert "> [!quote] amend (chars" in cur and "changed from thirty (30) days to ninety (90) days" in cur
     assert "> [!quote] base (chars" in old and "notice period of thirty (30) days" in old
     report = check_wiki(w)
-    assert not [p for p in report.problems if p.kind == "quote"], report.lines()   # every quote verified
+    assert not [p for p in report.problems if p.kind == "quote"], report.lines()  # every quote verified
     flags = [f for f in report.flags if f.kind == "conflict"]
     assert len(flags) == 1 and "base" in flags[0].message and "other" in flags[0].message
     assert "amend" not in flags[0].message.replace("amends", "")
@@ -173,7 +179,9 @@ def test_check_json_lists_conflicts(tmp_path, capsys):
 
 def test_ask_prefers_the_current_term_and_says_what_it_superseded(tmp_path):
     wiki = _build(tmp_path, {"base.txt": BASE, "amend.txt": AMENDMENT})
-    result = Answerer.open(wiki, dense=False).ask("What is the notice period for termination of the services agreement?")
+    result = Answerer.open(wiki, dense=False).ask(
+        "What is the notice period for termination of the services agreement?"
+    )
     first = result.answer.split("\n")[0]
     assert first.startswith("Current term") and "ninety (90) days" in first and "amend" in first
     assert "superseded" in result.answer and "thirty (30) days" in result.answer
@@ -183,9 +191,9 @@ def test_ask_prefers_the_current_term_and_says_what_it_superseded(tmp_path):
     assert "ninety (90) days" in sup["current"]["text"] and "thirty (30) days" in sup["superseded"]["text"]
     headers = [c.block().split("\n")[0] + c.text for c in result.context]
     assert any("SUPERSEDED by amend" in h for h in headers)
-    from wikigen.agents.claude import format_context                      # what a model is given
+    from wikigen.agents.claude import format_context  # what a model is given
 
-    assert 'SUPERSEDED by amend' in format_context(result.context)
+    assert "SUPERSEDED by amend" in format_context(result.context)
 
 
 def test_a_topic_page_quoting_superseded_text_gets_the_current_term_beside_it(tmp_path):
@@ -197,7 +205,7 @@ def test_a_topic_page_quoting_superseded_text_gets_the_current_term_beside_it(tm
     w.write(Page("topic-termination", "Termination", "agent-1", "termination", body=body), agent="agent-1", session=2)
     found = detect_amendments(w.sources)
     apply_amendments(w, found, session=2)
-    apply_amendments(w, found, session=2)                                  # twice: nothing doubles
+    apply_amendments(w, found, session=2)  # twice: nothing doubles
     page = w.read("topic-termination")
     assert page.body.count(SUPERSEDED_NOTE) == 1 and "[[doc-amend]]" in page.body
     assert [q.doc_id for q in page.quotes()] == ["base", "amend"]
@@ -209,12 +217,16 @@ def test_korean_build_marks_the_superseded_term(tmp_path):
     w = open_wiki(wiki)
     pages = {p.sources[0]: p for p in w.pages() if p.type == "document"}
     base = pages["ko/base"].body
-    assert "해지일 60일 전까지" in base.split(SUPERSEDED_NOTE)[0] and "해지일 30일 전까지" in base.split(SUPERSEDED_NOTE)[1]
+    assert (
+        "해지일 60일 전까지" in base.split(SUPERSEDED_NOTE)[0]
+        and "해지일 30일 전까지" in base.split(SUPERSEDED_NOTE)[1]
+    )
     assert f"[[{pages['ko/amend'].slug}]]" in base and f"[[{pages['ko/base'].slug}]]" in pages["ko/amend"].body
     assert check_wiki(w).ok
 
 
 # --- the sample corpus ---------------------------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def acme(tmp_path_factory):
@@ -232,14 +244,17 @@ def test_acme_chains(acme):
     assert got["ko/hanbit-supply-amendment-1"] == "ko/hanbit-supply-contract"
     assert got["amendments/orrin-supply-amendment-1"] == "contracts/supply-agreement-orrin-metals"
     assert got["amendments/meridian-licence-amendment-2"] == "contracts/platform-licence-meridian-rail"
-    assert "contracts/dpa-cumulo-cloud" not in got                     # an addendum that changes no term
+    assert "contracts/dpa-cumulo-cloud" not in got  # an addendum that changes no term
 
 
 def test_acme_renewal_notice_current_and_superseded(acme):
     w = open_wiki(acme)
     base = w.read("doc-contracts-msa-brightline-logistics").body
     amend = w.read("doc-amendments-brightline-msa-amendment-1").body
-    assert "[[doc-amendments-brightline-msa-amendment-1]]" in base and "[[doc-contracts-msa-brightline-logistics]]" in amend
+    assert (
+        "[[doc-amendments-brightline-msa-amendment-1]]" in base
+        and "[[doc-contracts-msa-brightline-logistics]]" in amend
+    )
     renewal = base.split("### Renewal notice", 1)[1].split("###", 1)[0]
     cur, old = renewal.split(SUPERSEDED_NOTE, 1)
     assert "at least one hundred and twenty (120) days" in cur and "amendments/brightline-msa-amendment-1 (chars" in cur
@@ -249,17 +264,21 @@ def test_acme_renewal_notice_current_and_superseded(acme):
     assert "계약기간 만료 90일 전까지" in cur and "계약기간 만료 60일 전까지" in old
     report = check_wiki(w)
     assert report.ok, report.lines()
-    assert not [f for f in report.flags if f.kind == "conflict"]      # chains are no conflicts
+    assert not [f for f in report.flags if f.kind == "conflict"]  # chains are no conflicts
     assert not (acme / "conflicts.md").exists()
 
 
 def test_acme_ask_prefers_the_amended_notice_period(acme):
     result = Answerer.open(acme, dense=False).ask(
-        "What is the non-renewal notice period in the Brightline master services agreement?")
+        "What is the non-renewal notice period in the Brightline master services agreement?"
+    )
     first = result.answer.split("\n")[0]
     assert first.startswith("Current term") and "one hundred and twenty (120) days" in first
-    assert any(s["superseded"]["doc_id"] == "contracts/msa-brightline-logistics" and
-               "ninety (90) days" in s["superseded"]["text"] for s in result.to_dict()["supersedes"])
+    assert any(
+        s["superseded"]["doc_id"] == "contracts/msa-brightline-logistics"
+        and "ninety (90) days" in s["superseded"]["text"]
+        for s in result.to_dict()["supersedes"]
+    )
 
 
 def test_acme_with_a_second_signed_version_of_one_agreement_lists_the_conflict(tmp_path):
@@ -267,15 +286,18 @@ def test_acme_with_a_second_signed_version_of_one_agreement_lists_the_conflict(t
     eight months after the first and amending nothing, whose notice and survival periods differ:
     check and conflicts.md list both figures, each side quoted, and no amendment chain is listed."""
     import shutil
+
     if not ACME.is_dir():
         pytest.skip("corpora/acme is not present")
     corpus = tmp_path / "acme"
     shutil.copytree(ACME, corpus)
     first = (ACME / "contracts" / "nda-orrin-metals.txt").read_text(encoding="utf-8")
-    second = (first.replace("dated 2 March 2022", "dated 14 November 2022")
-              .replace("manufacture sensor enclosures", "manufacture sensor enclosures and mounting brackets")
-              .replace("on one month's written notice", "on three months' written notice")
-              .replace("continue for five (5) years", "continue for three (3) years"))
+    second = (
+        first.replace("dated 2 March 2022", "dated 14 November 2022")
+        .replace("manufacture sensor enclosures", "manufacture sensor enclosures and mounting brackets")
+        .replace("on one month's written notice", "on three months' written notice")
+        .replace("continue for five (5) years", "continue for three (3) years")
+    )
     assert second.count("three") == 2
     (corpus / "contracts" / "nda-orrin-metals-brackets.txt").write_text(second, encoding="utf-8")
     wiki = tmp_path / "wiki"
@@ -288,4 +310,4 @@ def test_acme_with_a_second_signed_version_of_one_agreement_lists_the_conflict(t
     page = (wiki / "conflicts.md").read_text(encoding="utf-8")
     assert "one month's written notice" in page and "three months' written notice" in page
     assert "five (5) years" in page and "three (3) years" in page
-    assert "brightline" not in page and "hanbit" not in page      # amendment chains are no conflicts
+    assert "brightline" not in page and "hanbit" not in page  # amendment chains are no conflicts

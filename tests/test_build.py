@@ -5,10 +5,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from wikigen.search.sources import open_wiki
 
 from tests.test_offline_agent import make_corpus
 from wikigen.cli import main
-from wikigen.search.sources import open_wiki
 from wikigen.wiki.lint import wiki_stats
 from wikigen.wiki.store import Wiki
 
@@ -34,8 +34,9 @@ def _check_sound(wiki: Path, max_ratio: float = 1.0) -> dict:
 
 
 def _commits(wiki: Path) -> list[str]:
-    out = subprocess.run(["git", "log", "--reverse", "--format=%s"], cwd=wiki, capture_output=True, text=True,
-                         check=True).stdout
+    out = subprocess.run(
+        ["git", "log", "--reverse", "--format=%s"], cwd=wiki, capture_output=True, text=True, check=True
+    ).stdout
     return out.splitlines()
 
 
@@ -46,14 +47,20 @@ def test_build_continue_history_and_nothing_outside_the_wiki(tmp_path, capsys):
     assert _build(corpus, wiki, "--sessions", "2") == 0
     lines = capsys.readouterr().out.strip().splitlines()
     assert [line.split(":")[0] for line in lines] == ["session 1", "session 2"]
-    assert all(" pages, " in line and " quotes, " in line and " links repaired, ratio " in line
-               and " tokens, " in line and line.endswith(" s") for line in lines)
+    assert all(
+        " pages, " in line
+        and " quotes, " in line
+        and " links repaired, ratio " in line
+        and " tokens, " in line
+        and line.endswith(" s")
+        for line in lines
+    )
     stats = _check_sound(wiki)
     slugs = Wiki.open(wiki).slugs()
     assert any(s.startswith("topic-") for s in slugs) and any(s.startswith("kind-") for s in slugs)
 
     # nothing written outside the wiki folder
-    new = {f for f in _files(tmp_path) - before}
+    new = set(_files(tmp_path) - before)
     assert all(f.startswith(os.path.join("out", "wiki")) or f == "out" for f in new), sorted(new)[:5]
 
     # one commit per session
@@ -77,7 +84,7 @@ def test_size_guard_stops_the_build_with_a_warning(tmp_path, capsys):
     wiki = tmp_path / "wiki"
     assert _build(corpus, wiki, "--sessions", "3", "--max-ratio", "0.01") == 1
     cap = capsys.readouterr()
-    assert len(cap.out.strip().splitlines()) == 1            # stopped after the first session
+    assert len(cap.out.strip().splitlines()) == 1  # stopped after the first session
     warning = [line for line in cap.err.splitlines() if "stopped" in line]
     assert warning and "x the corpus" in warning[0] and "limit 0.01x" in warning[0] and "largest pages" in warning[0]
 
@@ -87,13 +94,16 @@ def test_build_report_api(tmp_path):
 
     corpus = make_corpus(tmp_path / "in", docs=8, schedule=40)
     lines, warnings, done = [], [], []
-    report = build(BuildConfig(corpus=corpus, wiki=tmp_path / "w", agents=3, sessions=2, quiet=True),
-                   on_session=lines.append, on_warning=warnings.append,
-                   on_agent_done=lambda agent, session: done.append((agent, session)))
+    report = build(
+        BuildConfig(corpus=corpus, wiki=tmp_path / "w", agents=3, sessions=2, quiet=True),
+        on_session=lines.append,
+        on_warning=warnings.append,
+        on_agent_done=lambda agent, session: done.append((agent, session)),
+    )
     assert report.ok and report.stopped_reason is None and not warnings
     assert [s.session for s in report.sessions] == [1, 2]
     assert report.sessions[-1].pages > 0 and report.sessions[-1].tokens == 0
-    assert lines == report.sessions                              # every session reported as it ends
+    assert lines == report.sessions  # every session reported as it ends
     assert sorted(done) == [(f"agent-{a}", s) for a in (1, 2, 3) for s in (1, 2)]
 
 
@@ -112,6 +122,7 @@ def test_unknown_backend_is_a_usage_error(tmp_path):
     from wikigen.agents.base import AgentBackend
     from wikigen.agents.offline import OfflineBackend
     from wikigen.agents.orchestrate import BuildConfig, build
+
     from wikigen.core.errors import UsageError
 
     with pytest.raises(UsageError, match="offline, claude"):
@@ -123,7 +134,7 @@ def test_unknown_backend_is_a_usage_error(tmp_path):
     corpus = make_corpus(tmp_path / "in", docs=4, schedule=40)
     with pytest.raises(UsageError, match="unknown backend 'gpt'"):
         build(BuildConfig(corpus=corpus, wiki=tmp_path / "w", backend="gpt"))
-    assert not (tmp_path / "w").exists()                         # refused before anything is written
+    assert not (tmp_path / "w").exists()  # refused before anything is written
 
 
 def test_claude_backend_without_a_key_is_a_clear_error(tmp_path, capsys):
@@ -167,25 +178,30 @@ def test_an_agent_that_crashes_mid_session_loses_nothing(tmp_path):
             if task.agent != "agent-2":
                 return self.inner.run_session(task, tools)
             real_write = tools.write_page
+
             def write_once_then_crash(*a, **kw):
                 real_write(*a, **kw)
                 raise RuntimeError("simulated crash after a write")
+
             tools.write_page = write_once_then_crash
             return self.inner.run_session(task, tools)
 
     corpus = make_corpus(tmp_path / "in", docs=8, schedule=40)
     wiki = tmp_path / "w"
     warnings: list[str] = []
-    report = build(BuildConfig(corpus=corpus, wiki=wiki, agents=2, sessions=2, quiet=True),
-                   on_warning=warnings.append, backend=CrashAfterFirstWrite())
+    report = build(
+        BuildConfig(corpus=corpus, wiki=wiki, agents=2, sessions=2, quiet=True),
+        on_warning=warnings.append,
+        backend=CrashAfterFirstWrite(),
+    )
     assert not report.ok
-    assert [s.session for s in report.sessions] == [1]           # stopped after the session it crashed in
+    assert [s.session for s in report.sessions] == [1]  # stopped after the session it crashed in
     assert "agent-2: crashed: RuntimeError: simulated crash after a write" in report.stopped_reason
     assert len(warnings) == 1 and warnings[0].startswith("build stopped after session 1: fatal backend error")
     owners = {p.owner for p in Wiki.open(wiki).pages()}
-    assert owners == {"agent-1", "agent-2"}                      # agent-2's finished page was kept
+    assert owners == {"agent-1", "agent-2"}  # agent-2's finished page was kept
     assert _commits(wiki)[-1].startswith("session 1")
     assert wiki_stats(open_wiki(wiki))["quotes_verified"] == wiki_stats(open_wiki(wiki))["quotes"]
 
-    assert _build(corpus, wiki, "--sessions", "1") == 0           # a plain re-run continues at session 2
+    assert _build(corpus, wiki, "--sessions", "1") == 0  # a plain re-run continues at session 2
     assert _commits(wiki)[-1].startswith("session 2")

@@ -11,6 +11,7 @@ import json
 import re
 
 from wikigen.agents.fake_messages_server import FakeMessagesServer
+
 from wikigen.cli import main
 
 DOC_RE = re.compile(r'<document doc_id="([^"]+)" start="(\d+)" end="(\d+)"[^>]*>\n')
@@ -34,8 +35,11 @@ def _results(body: dict) -> list[str]:
     out = []
     for m in body["messages"]:
         if m["role"] == "user" and not isinstance(m["content"], str):
-            out += [b["content"] if isinstance(b["content"], str) else _text(b["content"])
-                    for b in m["content"] if b.get("type") == "tool_result"]
+            out += [
+                b["content"] if isinstance(b["content"], str) else _text(b["content"])
+                for b in m["content"]
+                if b.get("type") == "tool_result"
+            ]
     return out
 
 
@@ -47,16 +51,31 @@ def read_then_write(body: dict) -> dict | None:
     share = re.findall(r"^- (\S+)$", task, flags=re.M)
     results = _results(body)
     if not results:
-        return {"stop_reason": "tool_use", "content": [
-            {"type": "tool_use", "name": "read_document", "input": {"doc_id": share[0]}}]}
+        return {
+            "stop_reason": "tool_use",
+            "content": [{"type": "tool_use", "name": "read_document", "input": {"doc_id": share[0]}}],
+        }
     if len(results) == 1:
         m = DOC_RE.search(results[0])
         doc_id, start = m.group(1), int(m.group(2))
-        first_line = results[0][m.end():].split("\n", 1)[0]
+        first_line = results[0][m.end() :].split("\n", 1)[0]
         quote = f"> [!quote] {doc_id} (chars {start}-{start + len(first_line)})\n> {first_line}\n"
-        return {"stop_reason": "tool_use", "content": [{"type": "tool_use", "name": "write_page", "input": {
-            "slug": f"doc-{agent}", "title": f"What {agent} read", "type": "document",
-            "description": f"The opening of {doc_id}", "body": f"Read by {agent}.\n\n{quote}"}}]}
+        return {
+            "stop_reason": "tool_use",
+            "content": [
+                {
+                    "type": "tool_use",
+                    "name": "write_page",
+                    "input": {
+                        "slug": f"doc-{agent}",
+                        "title": f"What {agent} read",
+                        "type": "document",
+                        "description": f"The opening of {doc_id}",
+                        "body": f"Read by {agent}.\n\n{quote}",
+                    },
+                }
+            ],
+        }
     return None
 
 
@@ -72,12 +91,25 @@ def test_a_full_build_runs_through_a_local_messages_server(tmp_path, monkeypatch
     wiki = tmp_path / "wiki"
 
     with FakeMessagesServer() as fake:
-        for _ in range(3 * 2):          # three turns for each of the two agents
+        for _ in range(3 * 2):  # three turns for each of the two agents
             fake.enqueue_function(scripted_model)
         monkeypatch.setenv("ANTHROPIC_API_KEY", "local-test-key")
         monkeypatch.setenv("ANTHROPIC_BASE_URL", fake.url)
-        code = main(["build", str(corpus), "--wiki", str(wiki), "--backend", "claude",
-                     "--agents", "2", "--sessions", "1", "--quiet"])
+        code = main(
+            [
+                "build",
+                str(corpus),
+                "--wiki",
+                str(wiki),
+                "--backend",
+                "claude",
+                "--agents",
+                "2",
+                "--sessions",
+                "1",
+                "--quiet",
+            ]
+        )
 
     out = capsys.readouterr().out
     assert code == 0, out
@@ -93,7 +125,7 @@ def test_a_full_build_runs_through_a_local_messages_server(tmp_path, monkeypatch
     assert stats["broken_links"] == 0
 
     log_lines = (wiki / ".wikigen" / "progress.jsonl").read_text(encoding="utf-8").splitlines()
-    usage = [json.loads(l) for l in log_lines if "usage" in json.loads(l) or "tokens" in json.loads(l)]
+    usage = [json.loads(ln) for ln in log_lines if "usage" in json.loads(ln) or "tokens" in json.loads(ln)]
     assert usage, "token usage of the Claude sessions is recorded in the progress log"
     assert (wiki / "index.md").is_file()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["corpus", "wiki"]

@@ -6,14 +6,14 @@ from __future__ import annotations
 import json
 
 import pytest
-
-from tests.test_offline_agent import make_corpus
 from wikigen.agents.catalog import catalog_from_data, catalog_to_data
 from wikigen.agents.catalog_cache import CATALOG_VERSION, cache_path, load_catalog
 from wikigen.agents.params import DiscoveryParams
 from wikigen.agents.topics import discover
-from wikigen.core.tokens import CharCounter
 from wikigen.search.index import CorpusIndex
+
+from tests.test_offline_agent import make_corpus
+from wikigen.core.tokens import CharCounter
 
 
 @pytest.fixture()
@@ -33,7 +33,7 @@ def test_json_round_trip_keeps_every_field(index):
     assert cat.topics and cat.collections and any(o.headings for o in cat.outlines.values())
     back = catalog_from_data(json.loads(json.dumps(catalog_to_data(cat))))
     assert back == cat
-    assert [t.key for t in back.topics] == [t.key for t in cat.topics]            # order kept
+    assert [t.key for t in back.topics] == [t.key for t in cat.topics]  # order kept
     assert all(isinstance(sp, tuple) for t in back.topics for sp in t.spans.values())
     assert back.topic(cat.topics[0].key) == cat.topics[0]
 
@@ -41,7 +41,7 @@ def test_json_round_trip_keeps_every_field(index):
 def test_cache_is_json_and_reused(index, tmp_path):
     cache = tmp_path / "wiki" / ".wikigen" / "cache"
     first = load_catalog(index, cache)
-    files = [f for f in cache.iterdir() if f.is_file()]            # beside it: discovery/, the resumable shards
+    files = [f for f in cache.iterdir() if f.is_file()]  # beside it: discovery/, the resumable shards
     assert [f.name for f in files] == [cache_path(index, cache).name] and files[0].suffix == ".json"
     data = json.loads(files[0].read_text(encoding="utf-8"))
     assert data["version"] == CATALOG_VERSION
@@ -52,8 +52,15 @@ def test_cache_is_json_and_reused(index, tmp_path):
     assert load_catalog(index, cache).topics[0].title == "From the cache"
 
 
-@pytest.mark.parametrize("content", [b"\x80\x04not json", b"[1, 2]", b'{"version": 4, "catalog": {}}',
-                                     b'{"version": %d, "catalog": {"topics": [{"key": 1}]}}' % CATALOG_VERSION])
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"\x80\x04not json",
+        b"[1, 2]",
+        b'{"version": 4, "catalog": {}}',
+        b'{"version": %d, "catalog": {"topics": [{"key": 1}]}}' % CATALOG_VERSION,
+    ],
+)
 def test_an_unusable_cache_is_rebuilt(index, tmp_path, content):
     cache = tmp_path / "cache"
     path = cache_path(index, cache)
@@ -62,7 +69,7 @@ def test_an_unusable_cache_is_rebuilt(index, tmp_path, content):
     (cache / "catalog-0123456789abcdef.pickle").write_bytes(b"\x80\x04old pickle")
     cat = load_catalog(index, cache)
     assert cat == _fresh(index)
-    assert sorted(p.name for p in cache.iterdir() if p.is_file()) == [path.name]   # old caches removed
+    assert sorted(p.name for p in cache.iterdir() if p.is_file()) == [path.name]  # old caches removed
     assert json.loads(path.read_text(encoding="utf-8"))["version"] == CATALOG_VERSION
 
 

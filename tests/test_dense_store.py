@@ -4,22 +4,38 @@ one test runs the real model on a tiny corpus when the model package is installe
 
 from __future__ import annotations
 
-import hashlib
 import json
-import time
 from pathlib import Path
 
 import pytest
 
 np = pytest.importorskip("numpy", reason="dense search needs numpy (a core dependency)")
 
-from wikigen.core.tokens import CharCounter  # noqa: E402
+import itertools  # noqa: E402
+
 from wikigen.search.dense.hybrid import KEEP, KEEP_RATIO, DenseSearcher, hybrid_search, rrf_fuse  # noqa: E402
 from wikigen.search.dense.store import VectorStore, spans_key  # noqa: E402
 from wikigen.search.index import CorpusIndex, Hit  # noqa: E402
 
-WORDS = ("law governs agreement delaware england terminate notice days payment royalty "
-         "insurance liability 준거법 계약 해지").split()
+from wikigen.core.tokens import CharCounter  # noqa: E402
+
+WORDS = [
+    "law",
+    "governs",
+    "agreement",
+    "delaware",
+    "england",
+    "terminate",
+    "notice",
+    "days",
+    "payment",
+    "royalty",
+    "insurance",
+    "liability",
+    "준거법",
+    "계약",
+    "해지",
+]
 
 
 class FakeEncoder:
@@ -50,8 +66,9 @@ class FakeEncoder:
 def _write(corpus: Path, name: str, text: str) -> None:
     p = corpus / name
     p.write_text(text, encoding="utf-8")
-    st = p.stat()   # a distinct mtime, so the index sees the change even within one clock tick
+    st = p.stat()  # a distinct mtime, so the index sees the change even within one clock tick
     import os
+
     os.utime(p, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
 
 
@@ -80,8 +97,10 @@ def test_vectors_follow_the_index_passages_and_are_cached(corpus, tmp_path):
     s = VectorStore(idx, enc).update()
     total = sum(VectorStore(idx, enc).passages(d.doc_id).__len__() for d in idx.documents())
     assert (s.documents, s.embedded_documents, s.embedded_passages, s.reused) == (4, 4, total, 0)
-    assert total == sum(json.loads((idx.index_dir / "manifest.json").read_text())["docs"][d]["passages"]
-                        for d in ("law", "pay", "end", "ko"))
+    assert total == sum(
+        json.loads((idx.index_dir / "manifest.json").read_text())["docs"][d]["passages"]
+        for d in ("law", "pay", "end", "ko")
+    )
     store = VectorStore(idx, enc)
     files = sorted(p.name for p in (store.root / "vectors").glob("*.npy"))
     assert files == sorted(f"{d.sha256}-{spans_key(store.passages(d.doc_id))}.npy" for d in idx.documents())
@@ -106,7 +125,7 @@ def test_one_changed_document_is_the_only_one_re_embedded(corpus, tmp_path):
     expected = [pay_text[a:b] for a, b in VectorStore(idx, enc).passages("pay")] + [idx.texts.text("new").strip()]
     assert sorted(enc.encoded) == sorted(expected)
     names = {p.name.split("-")[0] for p in (VectorStore(idx, enc).root / "vectors").glob("*.npy")}
-    assert names == {f"{d.sha256}" for d in idx.documents()}     # the old pay and end files are gone
+    assert names == {f"{d.sha256}" for d in idx.documents()}  # the old pay and end files are gone
     meta = json.loads((VectorStore(idx, enc).root / "meta.json").read_text())
     assert sorted(meta["docs"]) == ["ko", "law", "new", "pay"]
 
@@ -148,7 +167,7 @@ def test_documents_without_vectors_are_left_out_of_search(corpus, tmp_path):
     VectorStore(idx, enc).update()
     _write(corpus, "late.txt", "Liability insurance law. " * 4)
     idx = _build(corpus, tmp_path)
-    ds = DenseSearcher.open(idx, enc)             # not updated: "late" has no vectors yet
+    ds = DenseSearcher.open(idx, enc)  # not updated: "late" has no vectors yet
     assert "late" not in {d for d, _, _ in ds.rows} and len(ds) > 0
 
 
@@ -183,6 +202,7 @@ def test_real_model_on_a_tiny_corpus(corpus, tmp_path):
     pytest.importorskip("safetensors", reason="dense search needs safetensors (a core dependency)")
     pytest.importorskip("tokenizers", reason="dense search needs tokenizers (a core dependency)")
     from wikigen.search.dense.encoder import DenseUnavailable, load_encoder
+
     try:
         enc = load_encoder()
     except DenseUnavailable as e:
@@ -204,7 +224,7 @@ def test_a_changed_passage_rule_re_embeds_the_documents_it_cuts_differently(corp
 
     real = store_mod.split_passages
 
-    def halves(text):    # another rule: "law" is cut into passages of at most half the length
+    def halves(text):  # another rule: "law" is cut into passages of at most half the length
         spans = real(text)
         if "Delaware" not in text:
             return spans
@@ -241,13 +261,13 @@ def test_a_version_1_cache_is_taken_over_without_re_embedding(corpus, tmp_path):
 
 
 def test_rrf_fuse_keeps_the_first_lists_leaders_first():
-    bm = [_hit("lex", 0), _hit("a", 0), _hit("b", 0), _hit("c", 0)]     # "lex": only BM25 finds it
+    bm = [_hit("lex", 0), _hit("a", 0), _hit("b", 0), _hit("c", 0)]  # "lex": only BM25 finds it
     dn = [_hit("a", 0), _hit("b", 0), _hit("c", 0), _hit("d", 0), _hit("e", 0)]
     plain = [h.doc_id for h in rrf_fuse([bm, dn], k=10)]
-    assert plain.index("lex") > 1                                       # fusion buries the lexical match
+    assert plain.index("lex") > 1  # fusion buries the lexical match
     kept = rrf_fuse([bm, dn], k=10, keep=1)
     assert [h.doc_id for h in kept] == ["lex"] + [d for d in plain if d != "lex"]
-    assert all(x.score >= y.score for x, y in zip(kept, kept[1:]))     # still best first
+    assert all(x.score >= y.score for x, y in itertools.pairwise(kept))  # still best first
     # BM25's best `keep` come first, in the fused order; keep=0 is plain fusion
     assert [h.doc_id for h in rrf_fuse([bm, dn], k=10, keep=3)] == ["a", "b", "lex", "c", "d", "e"]
     assert [h.doc_id for h in rrf_fuse([bm, dn], k=10, keep=0)] == plain

@@ -5,28 +5,29 @@ import multiprocessing
 from pathlib import Path
 
 import pytest
-
-import wikigen.core.workers as workers_mod
+from test_figures import REPORTS, contracts, report
 from wikigen.agents.document_facts import FACTS_CHARS, detect_facts, document_sheet
 from wikigen.agents.figures import find_figures
 from wikigen.agents.offline import OfflineBackend
 from wikigen.agents.orchestrate import BuildConfig, build
 from wikigen.search.facts.sheet import fact_sheet
 
-from test_figures import contracts, report, REPORTS
+import wikigen.core.workers as workers_mod
 
 REPO = Path(__file__).resolve().parent.parent
 ACME = REPO / "corpora" / "acme"
 
-KOREAN = ("용역 계약서\n\n본 계약은 2023년 3월 1일 주식회사 한빛과 주식회사 누리 사이에 체결된다.\n\n"
-          "제1조 (계약기간) 계약기간은 2년으로 한다.\n\n제2조 (대금) 용역 대금은 5,000,000원으로 한다.\n")
+KOREAN = (
+    "용역 계약서\n\n본 계약은 2023년 3월 1일 주식회사 한빛과 주식회사 누리 사이에 체결된다.\n\n"
+    "제1조 (계약기간) 계약기간은 2년으로 한다.\n\n제2조 (대금) 용역 대금은 5,000,000원으로 한다.\n"
+)
 
 
 def corpus() -> dict[str, str]:
     texts = contracts()
     texts.update({f"reports/{d}": report(*args) for d, args in REPORTS.items()})
     texts["ko/용역"] = KOREAN
-    texts["long"] = "LONG AGREEMENT\n\n" + "The fee is $10 per unit. " * 4000      # past FACTS_CHARS
+    texts["long"] = "LONG AGREEMENT\n\n" + "The fee is $10 per unit. " * 4000  # past FACTS_CHARS
     return texts
 
 
@@ -64,8 +65,10 @@ def test_a_build_with_facts_made_beforehand_writes_the_wiki_made_on_demand(tmp_p
     monkeypatch.setattr(workers_mod, "PARALLEL_MIN_CHARS", 0)
     ahead = tmp_path / "ahead"
     stages = []
-    assert build(BuildConfig(corpus=ACME, wiki=ahead, agents=2, sessions=2, quiet=True, workers=2),
-                 on_progress=lambda stage, done, total: stages.append((stage, done, total))).ok
+    assert build(
+        BuildConfig(corpus=ACME, wiki=ahead, agents=2, sessions=2, quiet=True, workers=2),
+        on_progress=lambda stage, done, total: stages.append((stage, done, total)),
+    ).ok
     facts = [(done, total) for stage, done, total in stages if stage == "fact detection"]
     assert facts and facts[-1][0] == facts[-1][1] > 1, stages[-5:]
     lazy = tmp_path / "lazy"

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import docx
 import pytest
-
-from wikigen.core.errors import ExtractError
 from wikigen.search.corpus import load_corpus
 from wikigen.search.extract import extract_bytes
 from wikigen.search.index import CorpusIndex
+
+from wikigen.core.errors import ExtractError
 from wikigen.wiki.markup import Quote
 from wikigen.wiki.quotes import check_quote
 
@@ -24,7 +24,9 @@ def _sample_docx() -> bytes:
     d.add_heading("공급 계약서", level=1)
     d.add_paragraph("제1조 (목적) 본 계약은 공급자가 센서 부품을 공급하는 조건을 정한다.")
     table = d.add_table(rows=3, cols=3)
-    for r, row in enumerate([["품목", "단가", "납기"], ["온도 센서", "12,000원", "30일"], ["유량계", "85,000원", "45일"]]):
+    for r, row in enumerate(
+        [["품목", "단가", "납기"], ["온도 센서", "12,000원", "30일"], ["유량계", "85,000원", "45일"]]
+    ):
         for c, value in enumerate(row):
             table.cell(r, c).text = value
     merged = d.add_table(rows=2, cols=2)
@@ -68,23 +70,23 @@ def test_docx_round_trip_through_the_index_with_exact_offsets(tmp_path):
     skipped = dict(summary.skipped)
     assert skipped == {
         "memo.rtf": "RTF is not supported: convert it to .docx first, e.g. "
-                    "`libreoffice --headless --convert-to docx FILE`",
+        "`libreoffice --headless --convert-to docx FILE`",
         "old-contract.doc": "legacy Word .doc is not supported: convert it to .docx first, e.g. "
-                            "`libreoffice --headless --convert-to docx FILE`",
+        "`libreoffice --headless --convert-to docx FILE`",
     }
     text = index.texts.text("hanbit-supply")
     assert text == EXPECTED
     needle = "온도 센서 | 12,000원 | 30일"
     start = EXPECTED.index(needle)
     [span] = index.locate("hanbit-supply", needle)
-    assert (span.start, span.end) == (start, start + len(needle))   # characters, not UTF-8 bytes
+    assert (span.start, span.end) == (start, start + len(needle))  # characters, not UTF-8 bytes
     assert index.texts.read("hanbit-supply", span.start, span.end) == needle
     assert check_quote(Quote("hanbit-supply", span.start, span.end, needle), index).status == "ok"
     wrong = Quote("hanbit-supply", len(needle.encode()), 2 * len(needle.encode()), needle)  # byte offsets
     assert check_quote(wrong, index).status == "reanchored"
     hits = index.search("유량계", k=3)
     assert hits and hits[0].doc_id == "hanbit-supply"
-    assert hits[0].text == text[hits[0].start:hits[0].end]
+    assert hits[0].text == text[hits[0].start : hits[0].end]
 
 
 def test_a_damaged_docx_is_a_reason_not_a_crash(tmp_path):

@@ -7,8 +7,18 @@ from pathlib import Path
 
 import pytest
 
-from wikigen.ask.evaluate import (covered_chars, evidence_found, format_table, merge_intervals, run_eval,
-                                  score_aggregate, score_question, score_single, spread_sample, summarize)
+from wikigen.ask.evaluate import (
+    covered_chars,
+    evidence_found,
+    format_table,
+    merge_intervals,
+    run_eval,
+    score_aggregate,
+    score_question,
+    score_single,
+    spread_sample,
+    summarize,
+)
 from wikigen.ask.questions import read_questions
 
 FIXTURE = Path(__file__).parent / "fixtures" / "eval" / "questions.jsonl"
@@ -16,8 +26,10 @@ FIXTURE = Path(__file__).parent / "fixtures" / "eval" / "questions.jsonl"
 
 def ctx(*spans, text=""):
     """One context item per (doc_id, start, end)."""
-    return [{"kind": "passage", "ref": f"{d} ({s}-{e})", "text": text, "spans": [{"doc_id": d, "start": s, "end": e}]}
-            for d, s, e in spans]
+    return [
+        {"kind": "passage", "ref": f"{d} ({s}-{e})", "text": text, "spans": [{"doc_id": d, "start": s, "end": e}]}
+        for d, s, e in spans
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -32,11 +44,11 @@ def test_interval_helpers():
 
 
 def test_exactly_half_counts_and_49_percent_does_not(qs):
-    q = qs["s-span"]              # gold a[100,200): 100 chars, half = 50
-    assert score_single(q, ctx(("a", 150, 300))) == 1.0    # covers 150..200 = 50 chars = 50%
-    assert score_single(q, ctx(("a", 151, 300))) == 0.0    # 49 chars = 49%
-    assert score_single(q, ctx(("a", 0, 149))) == 0.0      # 49 chars (100..149)
-    assert score_single(q, ctx(("a", 0, 150))) == 1.0      # 50 chars (100..150)
+    q = qs["s-span"]  # gold a[100,200): 100 chars, half = 50
+    assert score_single(q, ctx(("a", 150, 300))) == 1.0  # covers 150..200 = 50 chars = 50%
+    assert score_single(q, ctx(("a", 151, 300))) == 0.0  # 49 chars = 49%
+    assert score_single(q, ctx(("a", 0, 149))) == 0.0  # 49 chars (100..149)
+    assert score_single(q, ctx(("a", 0, 150))) == 1.0  # 50 chars (100..150)
 
 
 def test_union_of_two_partial_spans(qs):
@@ -45,9 +57,15 @@ def test_union_of_two_partial_spans(qs):
     assert score_single(q, ctx(("a", 100, 130), ("a", 170, 200))) == 1.0
     assert score_single(q, ctx(("a", 100, 130))) == 0.0
     # two spans in one item count the same way
-    item = [{"kind": "page", "ref": "p", "text": "", "spans": [{"doc_id": "a", "start": 90, "end": 125},
-                                                                 {"doc_id": "a", "start": 175, "end": 260}]}]
-    assert score_single(q, item) == 1.0                    # 25 + 25 = 50 -> exactly half
+    item = [
+        {
+            "kind": "page",
+            "ref": "p",
+            "text": "",
+            "spans": [{"doc_id": "a", "start": 90, "end": 125}, {"doc_id": "a", "start": 175, "end": 260}],
+        }
+    ]
+    assert score_single(q, item) == 1.0  # 25 + 25 = 50 -> exactly half
     # overlapping spans are not double counted: union [100,140) = 40 -> not found
     assert score_single(q, ctx(("a", 100, 130), ("a", 120, 140))) == 0.0
     # the right characters in another document do not count
@@ -55,7 +73,7 @@ def test_union_of_two_partial_spans(qs):
 
 
 def test_null_offset_evidence_by_text(qs):
-    q = qs["s-null"]              # text "Governed by the laws of\n  New York", no offsets
+    q = qs["s-null"]  # text "Governed by the laws of\n  New York", no offsets
     hit = ctx(("b", 0, 80), text="This Agreement is governed   BY the LAWS of new\tyork, without regard to conflicts.")
     assert score_single(q, hit) == 1.0
     assert score_single(q, ctx(("b", 0, 80), text="governed by the laws of New Jersey")) == 0.0
@@ -65,14 +83,16 @@ def test_null_offset_evidence_by_text(qs):
 
 
 def test_aggregate_recall_and_precision(qs):
-    q = qs["agg"]                 # gold docs a, b, c
-    c = ctx(("a", 0, 60),         # a[0,100): 60% -> a found
-            ("b", 30, 50),        # b[0,50): 20 chars = 40% -> b not found
-            ("c", 500, 550),      # c[500,600): 50% -> c found (c[10,20) is not needed)
-            ("d", 0, 10))         # d: not gold
+    q = qs["agg"]  # gold docs a, b, c
+    c = ctx(
+        ("a", 0, 60),  # a[0,100): 60% -> a found
+        ("b", 30, 50),  # b[0,50): 20 chars = 40% -> b not found
+        ("c", 500, 550),  # c[500,600): 50% -> c found (c[10,20) is not needed)
+        ("d", 0, 10),
+    )  # d: not gold
     recall, precision = score_aggregate(q, c)
-    assert recall == pytest.approx(2 / 3)      # {a, c} of {a, b, c}
-    assert precision == pytest.approx(3 / 4)   # cited {a, b, c, d}; gold among them {a, b, c}
+    assert recall == pytest.approx(2 / 3)  # {a, c} of {a, b, c}
+    assert precision == pytest.approx(3 / 4)  # cited {a, b, c, d}; gold among them {a, b, c}
     assert score_question(q, c) == {"score": pytest.approx(2 / 3), "precision": pytest.approx(3 / 4)}
 
 
@@ -88,15 +108,26 @@ def test_summary_and_table():
         {"mode": "search", "kind": "aggregate", "score": 0.5, "precision": 0.25, "tokens": 200, "latency_ms": 5.0},
     ]
     s = summarize(rows)
-    assert s[0] == {"mode": "search", "kind": "single", "n": 2, "unscored": 0, "score": 0.5, "precision": None,
-                    "answer_recall": None, "mean_tokens": 200.0, "p50_latency_ms": 20.0}
+    assert s[0] == {
+        "mode": "search",
+        "kind": "single",
+        "n": 2,
+        "unscored": 0,
+        "score": 0.5,
+        "precision": None,
+        "answer_recall": None,
+        "mean_tokens": 200.0,
+        "p50_latency_ms": 20.0,
+    }
     assert s[1]["precision"] == 0.25 and s[1]["n"] == 1
     table = format_table(s)
     assert "search" in table and "0.500" in table and "0.250" in table
 
 
 def test_spread_sample_is_deterministic_and_covers_kinds():
-    qs = [{"id": f"s{i}", "kind": "single"} for i in range(90)] + [{"id": f"a{i}", "kind": "aggregate"} for i in range(10)]
+    qs = [{"id": f"s{i}", "kind": "single"} for i in range(90)] + [
+        {"id": f"a{i}", "kind": "aggregate"} for i in range(10)
+    ]
     a = spread_sample(qs, 10)
     assert a == spread_sample(qs, 10) and len(a) == 10
     assert sum(q["kind"] == "aggregate" for q in a) == 5
@@ -122,23 +153,26 @@ class _FakeAnswerer:
 
     def ask(self, question, mode, budget):
         if mode == "good":
-            c = ctx(("a", 100, 200), ("b", 0, 50), ("a", 0, 100), ("c", 0, 600), text="governed by the laws of New York")
+            c = ctx(
+                ("a", 100, 200), ("b", 0, 50), ("a", 0, 100), ("c", 0, 600), text="governed by the laws of New York"
+            )
             # the answer quotes only document a's span 100-200: it holds the gold of a, not of b or c
             return _FakeResult([_Item(i) for i in c], 120, "quoted", [{"doc_id": "a", "start": 100, "end": 200}])
         return _FakeResult([], 0)
 
 
 def test_run_eval_writes_report_and_chart(tmp_path):
-    report = run_eval(FIXTURE, wiki=tmp_path, modes=["good", "bad"], budget=500, out_dir=tmp_path / "out",
-                      answerer=_FakeAnswerer())
+    report = run_eval(
+        FIXTURE, wiki=tmp_path, modes=["good", "bad"], budget=500, out_dir=tmp_path / "out", answerer=_FakeAnswerer()
+    )
     data = json.loads((tmp_path / "out" / "eval-report.json").read_text())
     assert len(data["rows"]) == 6 and data["budget"] == 500
     by = {(s["mode"], s["kind"]): s for s in data["summary"]}
-    assert by[("good", "single")]["score"] == 1.0          # both single questions found
-    assert by[("good", "aggregate")]["score"] == 1.0       # a, b, c all found
-    assert by[("good", "aggregate")]["precision"] == 1.0   # cited a, b, c: all gold
+    assert by[("good", "single")]["score"] == 1.0  # both single questions found
+    assert by[("good", "aggregate")]["score"] == 1.0  # a, b, c all found
+    assert by[("good", "aggregate")]["precision"] == 1.0  # cited a, b, c: all gold
     assert by[("bad", "aggregate")]["precision"] == 0.0
-    assert by[("good", "aggregate")]["answer_recall"] < by[("good", "aggregate")]["score"]   # answer: a only
+    assert by[("good", "aggregate")]["answer_recall"] < by[("good", "aggregate")]["score"]  # answer: a only
     assert by[("bad", "single")]["answer_recall"] == 0.0
     assert all("answer_score" in r and "answer_quotes" in r for r in data["rows"])
     assert "answer" in report.table().splitlines()[0]
@@ -151,15 +185,29 @@ def test_free_text_answers_are_graded_by_key_facts():
     found in the context; one whose answer has no key fact is left out of the mean and counted."""
     from wikigen.ask.evaluate import score_question
 
-    q = {"id": "m1", "kind": "multi", "question": "How did net sales change?",
-         "answer": "Net sales were $117,154 million, up from $82,959 million in 2022.", "evidence": []}
+    q = {
+        "id": "m1",
+        "kind": "multi",
+        "question": "How did net sales change?",
+        "answer": "Net sales were $117,154 million, up from $82,959 million in 2022.",
+        "evidence": [],
+    }
     ctx = [{"kind": "passage", "text": "Total net sales  $ 117,154  ...", "spans": []}]
     assert score_question(q, ctx) == {"score": 0.5, "precision": None}
-    unscorable = {"id": "m2", "kind": "multi", "question": "Why?", "evidence": [],
-                  "answer": "Because the company changed its strategy over several quarters of the year."}
+    unscorable = {
+        "id": "m2",
+        "kind": "multi",
+        "question": "Why?",
+        "evidence": [],
+        "answer": "Because the company changed its strategy over several quarters of the year.",
+    }
     assert score_question(unscorable, ctx)["score"] is None
-    rows = [{"mode": "search", "kind": k, "score": sc, "precision": None, "tokens": 10, "latency_ms": 1.0}
-            for k, sc in (("multi", 0.5), ("multi", None), ("single", 1.0))]
+    rows = [
+        {"mode": "search", "kind": k, "score": sc, "precision": None, "tokens": 10, "latency_ms": 1.0}
+        for k, sc in (("multi", 0.5), ("multi", None), ("single", 1.0))
+    ]
     summary = summarize(rows)
-    assert [(s["kind"], s["n"], s["unscored"], s["score"]) for s in summary] == [("single", 1, 0, 1.0),
-                                                                            ("multi", 1, 1, 0.5)]
+    assert [(s["kind"], s["n"], s["unscored"], s["score"]) for s in summary] == [
+        ("single", 1, 0, 1.0),
+        ("multi", 1, 1, 0.5),
+    ]

@@ -6,18 +6,17 @@ import re
 from pathlib import Path
 
 import pytest
-
-from wikigen.cli import main
 from wikigen.search.extract import extract_bytes
 from wikigen.search.facts.sheet import fact_sheet
 from wikigen.search.sources import open_wiki
+
+from wikigen.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
 ACME = REPO / "corpora" / "acme"
 pytestmark = pytest.mark.skipif(not ACME.is_dir(), reason="corpora/acme is not present")
 
-NOT_A_TITLE = re.compile(r"^\W*(?:logo|image)\W*$|^\W*(?:exhibit|schedule|annex)\s+[\w.]+\W*$|\d{3}[-. ]\d{4}|@",
-                         re.I)
+NOT_A_TITLE = re.compile(r"^\W*(?:logo|image)\W*$|^\W*(?:exhibit|schedule|annex)\s+[\w.]+\W*$|\d{3}[-. ]\d{4}|@", re.I)
 LETTERHEAD = re.compile(r"\b(?:ltd|limited|inc|plc|llc|gmbh)\.?$|주식회사$", re.I)
 
 

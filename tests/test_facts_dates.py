@@ -8,7 +8,7 @@ def test_english_forms_with_exact_spans():
     found = find_dates(text)
     assert [d.iso for d in found] == ["2023-03-01", "2019-06-05", "2023-03-01", "2022-03-15"]
     for d in found:
-        assert text[d.start:d.end] == d.text
+        assert text[d.start : d.end] == d.text
 
 
 def test_day_first_when_first_number_cannot_be_a_month_and_month_only_forms():
@@ -23,7 +23,7 @@ def test_korean_dates_use_character_offsets():
     text = "계약은 2024년 3월 1일부터 시행하며 2024년 5월에 검토한다."
     found = find_dates(text)
     assert [d.iso for d in found] == ["2024-03-01", "2024-05"]
-    assert [text[d.start:d.end] for d in found] == ["2024년 3월 1일", "2024년 5월"]
+    assert [text[d.start : d.end] for d in found] == ["2024년 3월 1일", "2024년 5월"]
 
 
 def test_overlapping_forms_give_one_mention():

@@ -5,11 +5,12 @@ from pathlib import Path
 from wikigen.agents.figure_pages import FigurePlan, page_chars, plan_figures
 from wikigen.agents.figures import FigureParams, find_figures, order_documents, phrase_mentions, row_mentions
 from wikigen.agents.orchestrate import BuildConfig, build
+from wikigen.search.sources import open_wiki
+
 from wikigen.ask.figures import asks_across
 from wikigen.ask.retrieval import Answerer
 from wikigen.wiki.lint import check_wiki
 from wikigen.wiki.page import parse_page
-from wikigen.search.sources import open_wiki
 
 REPO = Path(__file__).resolve().parent.parent
 ACME = REPO / "corpora" / "acme"
@@ -23,31 +24,36 @@ REPORTS = {
 
 
 def report(period: str, now: str, before: str, pct: str) -> str:
-    return "\n".join([
-        "  QUARTERLY REPORT",
-        f"  For the quarterly period ended {period}",
-        "",
-        "  Table of Contents",
-        "  Item 1.  Financial Statements  3",
-        "",
-        "  Statement of Operations (in thousands)",
-        "                            Three Months Ended",
-        f"  Total widget sales (1)  $  {now}  $  {before}",
-        "  Cost of widgets  400  380",
-        f"  Gross margin percentage  {pct} %  40.0 %",
-        "  Registered office  20549",
-        "",
-        f"Total widget sales were ${now} thousand in the quarter, compared with ${before} thousand a year earlier.",
-        "",
-    ] + notes(period))
+    return "\n".join(
+        [
+            "  QUARTERLY REPORT",
+            f"  For the quarterly period ended {period}",
+            "",
+            "  Table of Contents",
+            "  Item 1.  Financial Statements  3",
+            "",
+            "  Statement of Operations (in thousands)",
+            "                            Three Months Ended",
+            f"  Total widget sales (1)  $  {now}  $  {before}",
+            "  Cost of widgets  400  380",
+            f"  Gross margin percentage  {pct} %  40.0 %",
+            "  Registered office  20549",
+            "",
+            f"Total widget sales were ${now} thousand in the quarter, compared with ${before} thousand a year earlier.",
+            "",
+        ]
+        + notes(period)
+    )
 
 
 def notes(period: str) -> list[str]:
     """Distinct prose per report, so the wiki has room for its pages under the size budget."""
     words = ["harbour", "orchard", "lantern", "granite", "meadow", "quarry", "saddle", "thimble", "copper"]
-    return [f"Note {k}. In the period ended {period} the {words[k % 9]} team reviewed the {words[(k * 5) % 9]} "
-            f"programme and filed memo {k * 17 + len(period)} on the {words[(k * 7 + 3) % 9]} depot."
-            for k in range(60)]
+    return [
+        f"Note {k}. In the period ended {period} the {words[k % 9]} team reviewed the {words[(k * 5) % 9]} "
+        f"programme and filed memo {k * 17 + len(period)} on the {words[(k * 7 + 3) % 9]} depot."
+        for k in range(60)
+    ]
 
 
 def write_reports(root: Path) -> Path:
@@ -58,34 +64,41 @@ def write_reports(root: Path) -> Path:
     return corpus
 
 
-CONTRACT = ("SERVICES AGREEMENT\n\nThis Agreement is made on {date} between Alder Ltd and {firm} Inc.\n\n"
-            "1. Initial Term. The Agreement has an initial term of {term} from the Effective Date.\n\n"
-            "2. Cure Period. A party in breach has a cure period of {cure} after written notice to remedy it.\n\n"
-            "3. Meetings. Reviews shall take place within {cure} of each quarter end.\n\n"
-            "4. Notices. Notices go to the addresses above.\n")
+CONTRACT = (
+    "SERVICES AGREEMENT\n\nThis Agreement is made on {date} between Alder Ltd and {firm} Inc.\n\n"
+    "1. Initial Term. The Agreement has an initial term of {term} from the Effective Date.\n\n"
+    "2. Cure Period. A party in breach has a cure period of {cure} after written notice to remedy it.\n\n"
+    "3. Meetings. Reviews shall take place within {cure} of each quarter end.\n\n"
+    "4. Notices. Notices go to the addresses above.\n"
+)
 
 
 def contracts() -> dict[str, str]:
-    rows = [("alpha", "May 1, 2021", "two (2) years", "thirty (30) days"),
-            ("beta", "January 5, 2020", "three (3) years", "fifteen (15) days"),
-            ("gamma", "", "one (1) year", "sixty (60) days")]
-    return {f"contracts/{firm}": CONTRACT.format(date=date or "the date of signature", firm=firm.title(),
-                                                 term=term, cure=cure)
-            for firm, date, term, cure in rows}
+    rows = [
+        ("alpha", "May 1, 2021", "two (2) years", "thirty (30) days"),
+        ("beta", "January 5, 2020", "three (3) years", "fifteen (15) days"),
+        ("gamma", "", "one (1) year", "sixty (60) days"),
+    ]
+    return {
+        f"contracts/{firm}": CONTRACT.format(
+            date=date or "the date of signature", firm=firm.title(), term=term, cure=cure
+        )
+        for firm, date, term, cure in rows
+    }
 
 
 def test_a_table_row_is_a_label_followed_only_by_values():
     text = report(*REPORTS["report-a"])
     rows = {m.key: m for m in row_mentions("r", text)}
     m = rows["total widget sale"]
-    assert m.label == "Total widget sales" and text[m.start:m.end] == "Total widget sales (1)  $  1,480  $  1,310"
+    assert m.label == "Total widget sales" and text[m.start : m.end] == "Total widget sales (1)  $  1,480  $  1,310"
     assert rows["gross margin percentage"].value == "44.0 % 40.0 %"
     # a contents line (one bare page number) and a dated line are not rows
     assert "item" not in " ".join(rows) and not any("period ended" in k for k in rows)
 
 
 def test_row_detection_is_linear_on_a_long_line_of_numbers():
-    line = "Totals  " + "  ".join(["1,234"] * 35) + "  x\n"      # ends in a word: not a row
+    line = "Totals  " + "  ".join(["1,234"] * 35) + "  x\n"  # ends in a word: not a row
     ok = "Totals  " + "  ".join(["1,234"] * 35) + "\n"
     params = FigureParams(max_line_chars=1000)
     assert row_mentions("d", line * 50, params) == []
@@ -97,13 +110,13 @@ def test_a_recurring_row_becomes_a_figure_in_time_order():
     figures = {f.key: f for f in find_figures(texts)}
     f = figures["total widget sale"]
     assert f.kind == "row" and f.title == "Total widget sales"
-    assert f.order == ["report-c", "report-b", "report-a"]          # March, June, December 2023
+    assert f.order == ["report-c", "report-b", "report-a"]  # March, June, December 2023
     assert f.dates == {"report-c": "2023-03-31", "report-b": "2023-06-30", "report-a": "2023-12-31"}
-    assert all(texts[d][m.start:m.end].startswith("Total widget sales") for d, m in f.mentions.items())
+    assert all(texts[d][m.start : m.end].startswith("Total widget sales") for d, m in f.mentions.items())
     # the same value in every document is boilerplate, not a figure; so is a label in too few documents
     assert "registered office" not in figures
-    assert "cost of widget" not in figures                      # "400 380" everywhere
-    assert not find_figures(dict(list(texts.items())[:2]))       # two documents: below min_docs
+    assert "cost of widget" not in figures  # "400 380" everywhere
+    assert not find_figures(dict(list(texts.items())[:2]))  # two documents: below min_docs
 
 
 def test_a_value_phrase_in_contracts_becomes_a_figure():
@@ -115,7 +128,7 @@ def test_a_value_phrase_in_contracts_becomes_a_figure():
     assert f.kind == "phrase"
     # dated contracts in time order, the undated one last
     assert f.order == ["contracts/beta", "contracts/alpha", "contracts/gamma"]
-    quote = texts["contracts/beta"][f.mentions["contracts/beta"].start:f.mentions["contracts/beta"].end]
+    quote = texts["contracts/beta"][f.mentions["contracts/beta"].start : f.mentions["contracts/beta"].end]
     assert quote == "A party in breach has a cure period of fifteen (15) days after written notice to remedy it."
     assert "initial term" in figures
     # words that merely stand before values, which no document names (a heading, a defined term, a
@@ -177,17 +190,25 @@ def test_the_sample_corpus_has_an_initial_term_figure_page(tmp_path):
     assert build(BuildConfig(corpus=ACME, wiki=wiki, agents=2, sessions=3, quiet=True)).ok
     page = parse_page((wiki / "figure-initial-term.md").read_text(encoding="utf-8"))
     docs = [q.doc_id for q in page.quotes()]
-    assert docs == ["contracts/platform-licence-meridian-rail", "contracts/hosting-agreement-cumulo-cloud",
-                    "contracts/msa-brightline-logistics"]                 # 2022-05-15, 2023-01-01, 2023-03-01
+    assert docs == [
+        "contracts/platform-licence-meridian-rail",
+        "contracts/hosting-agreement-cumulo-cloud",
+        "contracts/msa-brightline-logistics",
+    ]  # 2022-05-15, 2023-01-01, 2023-03-01
     assert all("initial term of" in q.text for q in page.quotes())
 
 
 def test_korean_values_and_dates_with_character_offsets():
-    texts = {f"k{i}": f"제1조 본 계약은 2023년 {3 - i}월 1일에 체결한다. 해지 통지 기간은 {n}일로 한다. 기타 사항은 협의한다."
-             for i, n in enumerate([30, 60, 90])}
+    texts = {
+        f"k{i}": f"제1조 본 계약은 2023년 {3 - i}월 1일에 체결한다. 해지 통지 기간은 {n}일로 한다. 기타 사항은 협의한다."
+        for i, n in enumerate([30, 60, 90])
+    }
     got = phrase_mentions("k0", texts["k0"])
-    assert [(m.label, m.value) for m in got] == [("해지 통지 기간은", "30일")]     # "2023년", "1일": a date
+    assert [(m.label, m.value) for m in got] == [("해지 통지 기간은", "30일")]  # "2023년", "1일": a date
     (f,) = find_figures(texts)
-    assert f.order == ["k2", "k1", "k0"]                                             # January, February, March
-    assert [texts[d][f.mentions[d].start:f.mentions[d].end] for d in f.order] == [
-        "해지 통지 기간은 90일로 한다.", "해지 통지 기간은 60일로 한다.", "해지 통지 기간은 30일로 한다."]
+    assert f.order == ["k2", "k1", "k0"]  # January, February, March
+    assert [texts[d][f.mentions[d].start : f.mentions[d].end] for d in f.order] == [
+        "해지 통지 기간은 90일로 한다.",
+        "해지 통지 기간은 60일로 한다.",
+        "해지 통지 기간은 30일로 한다.",
+    ]

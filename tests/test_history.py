@@ -1,6 +1,7 @@
 import subprocess
 
 from wiki_helpers import make_index, page
+
 from wikigen.wiki.history import commit_session, diff_commit, rollback_to_session, session_commits
 from wikigen.wiki.progress import ProgressLog
 from wikigen.wiki.store import Wiki
@@ -23,7 +24,7 @@ def test_one_commit_per_session_diff_and_rollback(tmp_path):
     assert {"a.md", ".gitignore", ".wikigen/config.json", ".wikigen/progress.jsonl"} <= tracked
     assert not any(t.startswith((".wikigen/locks", ".wikigen/index", ".wikigen/cache")) for t in tracked)
 
-    assert commit_session(wiki.root, 2, "nothing") is None            # no-op when nothing changed
+    assert commit_session(wiki.root, 2, "nothing") is None  # no-op when nothing changed
     wiki.write(page("a", body="second\n"), agent="alice", session=2)
     h2 = commit_session(wiki.root, 2, "alice rewrote a")
     assert [s for _, s in session_commits(wiki.root)] == ["session 1: alice wrote a", "session 2: alice rewrote a"]
@@ -37,7 +38,7 @@ def test_one_commit_per_session_diff_and_rollback(tmp_path):
     assert wiki.read("a").body == "first\n" and not wiki.exists("b")
     assert [e["session"] for e in ProgressLog(wiki.root).read().entries] == [1]
     assert git(wiki.root, "log", "-1", "--format=%s").startswith("rollback to session 1")
-    assert len(session_commits(wiki.root)) == 4                         # history is kept
+    assert len(session_commits(wiki.root)) == 4  # history is kept
 
 
 def test_rollback_refuses_an_unknown_session_and_uncommitted_changes(tmp_path):
@@ -49,7 +50,7 @@ def test_rollback_refuses_an_unknown_session_and_uncommitted_changes(tmp_path):
     wiki = Wiki.create(tmp_path / "wiki", index, max_ratio=100)
     wiki.write(page("a", body="first\n"), agent="alice", session=1)
     commit_session(wiki.root, 1, "alice wrote a")
-    with pytest.raises(WikigenError, match="no commit for session 7.*session 1"):
+    with pytest.raises(WikigenError, match=r"no commit for session 7.*session 1"):
         rollback_to_session(wiki.root, 7)
     (wiki.root / "a.md").write_text((wiki.root / "a.md").read_text() + "a human note\n")
     with pytest.raises(WikigenError, match="not committed"):

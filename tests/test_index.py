@@ -9,12 +9,12 @@ import time
 from pathlib import Path
 
 import pytest
-
-from wikigen.search.corpus import load_corpus
 from wikigen.search.analysis import cjk_grams
+from wikigen.search.corpus import load_corpus
 from wikigen.search.index import CorpusIndex, DocInfo, Hit, IndexSummary
-from wikigen.search.snippets import make_snippet
 from wikigen.search.passages import split_passages
+from wikigen.search.snippets import make_snippet
+
 from wikigen.cli import main
 from wikigen.core.errors import SearchIndexError
 from wikigen.core.tokens import CharCounter
@@ -41,11 +41,12 @@ def built(corpus, tmp_path):
 def _assert_exact(idx: CorpusIndex, corpus: Path, hits: list[Hit]) -> None:
     docs = {d.doc_id: d.text for d in load_corpus(corpus)[0]}
     for h in hits:
-        assert h.text == docs[h.doc_id][h.start:h.end] == idx.texts.read(h.doc_id, h.start, h.end)
+        assert h.text == docs[h.doc_id][h.start : h.end] == idx.texts.read(h.doc_id, h.start, h.end)
         assert set(h.to_dict()) == HIT_KEYS
 
 
 # --- build and summary -------------------------------------------------------------------------------
+
 
 def test_build_summary_counts_and_skips(built, corpus):
     idx, s = built
@@ -55,9 +56,12 @@ def test_build_summary_counts_and_skips(built, corpus):
     assert s.characters == sum(len(d.text) for d in docs) == idx.corpus_chars
     assert s.tokens == sum(CharCounter().count(d.text) for d in docs) == idx.corpus_tokens
     assert s.passages == sum(len(split_passages(d.text)) for d in docs)
-    assert dict(s.skipped) == {"binary.txt": "binary file (contains NUL bytes)",
-                               "blank.md": "no text (empty or whitespace only)",
-                               "empty.txt": "empty file", "picture.png": "unsupported file type .png"}
+    assert dict(s.skipped) == {
+        "binary.txt": "binary file (contains NUL bytes)",
+        "blank.md": "no text (empty or whitespace only)",
+        "empty.txt": "empty file",
+        "picture.png": "unsupported file type .png",
+    }
     text = s.to_text()
     assert text.splitlines()[0].startswith(f"indexed 10 documents, {s.passages} passages, {s.characters:,} characters")
     assert "  added 10, changed 0, removed 0, unchanged 0" in text
@@ -108,10 +112,12 @@ def test_default_token_counter_is_tiktoken(tmp_path):
     (root / "a.txt").write_text("hello world, this is a tokenizer test.\n")
     idx, s = CorpusIndex.build(root, tmp_path / "ix")
     from wikigen.core.tokens import default_counter
+
     assert s.tokens == default_counter().count("hello world, this is a tokenizer test.\n") == idx.documents()[0].tokens
 
 
 # --- search ------------------------------------------------------------------------------------------
+
 
 def test_search_stems_and_returns_exact_char_spans(built, corpus):
     idx, _ = built
@@ -146,8 +152,8 @@ def test_korean_word_inside_a_longer_word_and_char_offsets(built, corpus):
     spans = idx.locate("korean", "한국어는")
     assert len(spans) == 1
     s = spans[0]
-    assert text[s.start:s.end] == "한국어는"
-    assert s.start == text.index("한국어는") and len(text[:s.start].encode()) != s.start
+    assert text[s.start : s.end] == "한국어는"
+    assert s.start == text.index("한국어는") and len(text[: s.start].encode()) != s.start
     assert "**한국어**" in h.snippet
     # a one-syllable query works too
     assert "korean" in [x.doc_id for x in idx.search("어")]
@@ -176,9 +182,36 @@ def test_k_limits_and_ordering(built):
     assert len(idx.search("the", k=10**12)) == len(idx.search("the", k=1000))  # a huge k is capped, not allocated
 
 
-HOSTILE = ["", "   ", "std::vector", "foo:bar", '"unbalanced', "(x", "a AND", "AND", "*", "\\", "OR OR",
-           "🙂🙂", "title:", "doc_id:korean", "[1 TO 5]", "a^2", "~", "-", "+", "!", "'", "x" * 10_000,
-           " ".join(["term"] * 3000), "\x00", "한국어 AND (", '"a b" "c', "(((((", "NOT"]
+HOSTILE = [
+    "",
+    "   ",
+    "std::vector",
+    "foo:bar",
+    '"unbalanced',
+    "(x",
+    "a AND",
+    "AND",
+    "*",
+    "\\",
+    "OR OR",
+    "🙂🙂",
+    "title:",
+    "doc_id:korean",
+    "[1 TO 5]",
+    "a^2",
+    "~",
+    "-",
+    "+",
+    "!",
+    "'",
+    "x" * 10_000,
+    " ".join(["term"] * 3000),
+    "\x00",
+    "한국어 AND (",
+    '"a b" "c',
+    "(((((",
+    "NOT",
+]
 
 
 @pytest.mark.parametrize("q", HOSTILE, ids=range(len(HOSTILE)))
@@ -222,7 +255,7 @@ def test_locate_delegates_to_the_text_store(built):
     needle = "Beta LLC.\nEither party"
     assert idx.locate("contracts/acme-msa", needle) == []  # the text has \r\n
     spans = idx.locate("contracts/acme-msa", needle, tolerant_whitespace=True)
-    assert len(spans) == 1 and text[spans[0].start:spans[0].end] == "Beta LLC.\r\nEither party"
+    assert len(spans) == 1 and text[spans[0].start : spans[0].end] == "Beta LLC.\r\nEither party"
     assert idx.locate("nope", "x") == []
 
 
@@ -236,13 +269,18 @@ def test_snippet_is_short_and_marks_hits():
 
 # --- incremental ---------------------------------------------------------------------------------------
 
+
 def test_unchanged_rerun_does_nothing(built, corpus, tmp_path):
-    idx, first = built
+    _idx, first = built
     manifest = (tmp_path / "index" / "manifest.json").read_bytes()
-    idx2, s = CorpusIndex.build(corpus, tmp_path / "index", counter=CharCounter())
+    _idx2, s = CorpusIndex.build(corpus, tmp_path / "index", counter=CharCounter())
     assert (s.added, s.changed, s.removed, s.unchanged) == (0, 0, 0, 10)
-    assert (s.documents, s.passages, s.characters, s.tokens) == (first.documents, first.passages,
-                                                                 first.characters, first.tokens)
+    assert (s.documents, s.passages, s.characters, s.tokens) == (
+        first.documents,
+        first.passages,
+        first.characters,
+        first.tokens,
+    )
     assert (tmp_path / "index" / "manifest.json").read_bytes() == manifest
     assert s.seconds < first.seconds
 
@@ -295,7 +333,7 @@ def test_id_collision_appearing_renames_both(built, corpus, tmp_path):
 
 
 def test_index_inside_the_corpus_is_not_indexed(corpus):
-    idx, s = CorpusIndex.build(corpus, corpus / "index", counter=CharCounter())
+    idx, _s = CorpusIndex.build(corpus, corpus / "index", counter=CharCounter())
     assert not any(d.doc_id.startswith("index/") for d in idx.documents())
     _, s2 = CorpusIndex.build(corpus, corpus / "index", counter=CharCounter())
     assert (s2.added, s2.changed, s2.removed) == (0, 0, 0)
@@ -305,7 +343,7 @@ def test_other_corpus_into_same_index_rebuilds(built, tmp_path):
     other = tmp_path / "other"
     other.mkdir()
     (other / "x.md").write_text("zebras only\n")
-    with pytest.raises(SearchIndexError, match="another corpus"):      # issue 9: never silently overwritten
+    with pytest.raises(SearchIndexError, match="another corpus"):  # issue 9: never silently overwritten
         CorpusIndex.build(other, tmp_path / "index", counter=CharCounter())
     idx, s = CorpusIndex.build(other, tmp_path / "index", counter=CharCounter(), force=True)
     assert [d.doc_id for d in idx.documents()] == ["x"] and s.added == 1
@@ -321,13 +359,14 @@ def test_pdf_in_the_index(tmp_path):
     pdf.set_font("Helvetica", size=12)
     pdf.multi_cell(0, 8, "Confidential information shall be returned within ten days of termination.")
     pdf.output(str(root / "nda.pdf"))
-    idx, s = CorpusIndex.build(root, tmp_path / "ix", counter=CharCounter())
+    idx, _s = CorpusIndex.build(root, tmp_path / "ix", counter=CharCounter())
     h = idx.search("confidential information")[0]
     assert h.doc_id == "nda" and h.path == "nda.pdf"
-    assert h.text == idx.texts.text("nda")[h.start:h.end] and "returned within ten days" in h.text
+    assert h.text == idx.texts.text("nda")[h.start : h.end] and "returned within ten days" in h.text
 
 
 # --- CLI -----------------------------------------------------------------------------------------------
+
 
 def test_cli_index_and_search_json(corpus, tmp_path, capsys, monkeypatch):
     monkeypatch.setattr("wikigen.core.tokens.default_counter", lambda: CharCounter())
@@ -342,7 +381,7 @@ def test_cli_index_and_search_json(corpus, tmp_path, capsys, monkeypatch):
     docs = {d.doc_id: d.text for d in load_corpus(corpus)[0]}
     for h in data["hits"]:
         assert set(h) == HIT_KEYS
-        assert h["text"] == docs[h["doc_id"]][h["start"]:h["end"]]
+        assert h["text"] == docs[h["doc_id"]][h["start"] : h["end"]]
     assert data["hits"][0]["doc_id"] == "contracts/acme-msa"
     assert main(["search", "std::vector (", "--index", ix]) == 0
     assert main(["search", "한국어", "--index", ix]) == 0
@@ -356,6 +395,7 @@ def test_cli_search_without_index_is_one_line_error(tmp_path, capsys):
 
 
 # --- CUAD (skipped when the shared eval set is absent) ---------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def cuad_index(tmp_path_factory):
@@ -377,12 +417,12 @@ def test_cuad_build_and_exact_hits(cuad_index):
     hits = idx.search("governing law", k=5)
     assert hits
     for h in hits:
-        assert h.text == (root / h.path).read_text(encoding="utf-8")[h.start:h.end]
+        assert h.text == (root / h.path).read_text(encoding="utf-8")[h.start : h.end]
         assert 0 < h.end - h.start <= 1200
 
 
 def test_cuad_phrase_from_a_document(cuad_index):
-    root, idx, _ = cuad_index
+    _root, idx, _ = cuad_index
     d = idx.documents()[2]
     text = idx.texts.text(d.doc_id)
     s, e = split_passages(text)[1]
@@ -392,7 +432,7 @@ def test_cuad_phrase_from_a_document(cuad_index):
 
 
 def test_cuad_passages_cover_each_document(cuad_index):
-    root, idx, _ = cuad_index
+    _root, idx, _ = cuad_index
     for d in idx.documents():
         text = idx.texts.text(d.doc_id)
         spans = split_passages(text)
@@ -431,9 +471,17 @@ def test_lost_tantivy_folder_is_rebuilt(built, corpus, tmp_path):
 
 def test_tiktoken_count_is_exactly_encode_ordinary():
     from wikigen.core.tokens import default_counter
+
     c = default_counter()
     enc = c._enc
-    for t in ["hello <|endoftext|> world", "  \n\n  foo\r\n", "한국어는 배우기", "x" * 5000, "", "lone \ud800 surrogate"]:
+    for t in [
+        "hello <|endoftext|> world",
+        "  \n\n  foo\r\n",
+        "한국어는 배우기",
+        "x" * 5000,
+        "",
+        "lone \ud800 surrogate",
+    ]:
         assert c.count(t) == len(enc.encode_ordinary(t)), t
 
 
@@ -459,10 +507,12 @@ def test_counter_error_fails_the_build_and_leaves_no_manifest(tmp_path):
 def test_texts_are_durable_before_the_manifest(tmp_path, monkeypatch):
     import wikigen.search.index as index_mod
     import wikigen.search.texts as texts_mod
+
     events = []
     real_sync, real_manifest = texts_mod.sync_files, index_mod.write_manifest
-    monkeypatch.setattr(texts_mod, "sync_files", lambda root, paths: (events.append(("sync", len(paths))),
-                                                                     real_sync(root, paths)))
+    monkeypatch.setattr(
+        texts_mod, "sync_files", lambda root, paths: (events.append(("sync", len(paths))), real_sync(root, paths))
+    )
     monkeypatch.setattr(index_mod, "write_manifest", lambda *a: (events.append(("manifest",)), real_manifest(*a)))
     root = tmp_path / "c"
     root.mkdir()
@@ -475,6 +525,7 @@ def test_texts_are_durable_before_the_manifest(tmp_path, monkeypatch):
 
 def test_texts_sync_without_syncfs_fsyncs_every_file(tmp_path, monkeypatch):
     import wikigen.search.texts as texts_mod
+
     monkeypatch.setattr(texts_mod, "_syncfs", lambda folder: False)
     synced = []
     real = texts_mod._fsync_path
@@ -498,7 +549,7 @@ def test_an_interrupted_build_resumes_from_its_last_checkpoint(tmp_path, monkeyp
     root.mkdir()
     for i in range(6):
         (root / f"d{i}.txt").write_text(f"document number {i} about bravo {'x' * 50}\n")
-    monkeypatch.setattr(index_mod, "CHECKPOINT_CHARS", 100)        # a checkpoint every two documents
+    monkeypatch.setattr(index_mod, "CHECKPOINT_CHARS", 100)  # a checkpoint every two documents
     real_load, loaded = reading_mod.load, []
 
     def dying_load(entry, *a, **k):
@@ -512,8 +563,10 @@ def test_an_interrupted_build_resumes_from_its_last_checkpoint(tmp_path, monkeyp
         CorpusIndex.build(root, tmp_path / "ix", counter=CharCounter())
     assert loaded == ["d0", "d1", "d2", "d3", "d4"]
     loaded.clear()
-    monkeypatch.setattr(reading_mod, "load", lambda entry, *a, **k: (loaded.append(entry.doc_id), real_load(entry, *a, **k))[1])
+    monkeypatch.setattr(
+        reading_mod, "load", lambda entry, *a, **k: (loaded.append(entry.doc_id), real_load(entry, *a, **k))[1]
+    )
     idx, summary = CorpusIndex.build(root, tmp_path / "ix", counter=CharCounter())
-    assert loaded == ["d4", "d5"]               # d0-d3 were committed at the checkpoints; d4 was not
+    assert loaded == ["d4", "d5"]  # d0-d3 were committed at the checkpoints; d4 was not
     assert len(idx) == 6 and {h.doc_id for h in idx.search("bravo", k=20)} == {f"d{i}" for i in range(6)}
     assert summary.unchanged == 4 and summary.added == 2

@@ -1,8 +1,9 @@
 import re
 
 import pytest
-
 from wiki_helpers import make_index, page
+
+from wikigen.core.errors import PageError
 from wikigen.wiki.index_page import MAX_CHARS, MAX_LINES, build_index, count_lines, fits, write_index
 from wikigen.wiki.page import Page
 from wikigen.wiki.store import Wiki
@@ -15,7 +16,7 @@ def pages_exact(n: int, chars: int) -> list[Page]:
     ps = [Page(f"p{i:03d}", f"P{i}", "o", "d") for i in range(n)]
     deficit = chars - len(build_index(ps, max_lines=10**6, max_chars=10**9)["index"])
     assert 0 <= deficit <= 199 * n
-    for i, p in enumerate(ps):
+    for _i, p in enumerate(ps):
         add = min(199, deficit)
         p.description = "d" + "x" * add
         deficit -= add
@@ -50,12 +51,16 @@ def test_fits_boundaries():
 
 
 def test_small_index_grouped_by_type_and_sorted():
-    ps = [Page("zeta", "Zeta", "o", "Last.", type="entity"), Page("alpha", "Alpha", "o", "First.", type="topic"),
-          Page("acme", "Acme", "o", "A company.", type="entity")]
+    ps = [
+        Page("zeta", "Zeta", "o", "Last.", type="entity"),
+        Page("alpha", "Alpha", "o", "First.", type="topic"),
+        Page("acme", "Acme", "o", "A company.", type="entity"),
+    ]
     assert build_index(ps)["index"] == (
         "# Index\n\n3 pages. _Generated from the pages' front matter after each session; do not edit._\n\n"
         "## entity\n\n- [[acme|Acme]] — A company.\n- [[zeta|Zeta]] — Last.\n\n"
-        "## topic\n\n- [[alpha|Alpha]] — First.\n")
+        "## topic\n\n- [[alpha|Alpha]] — First.\n"
+    )
 
 
 def reachable(files: dict[str, str]) -> set[str]:
@@ -76,13 +81,20 @@ def reachable(files: dict[str, str]) -> set[str]:
 
 def test_5000_pages_all_reachable_and_within_limits():
     types = ["topic", "entity", "contract", "person", "event"]
-    ps = [Page(f"{chr(97 + (i * 7) % 26)}{i:05d}-page", f"Page number {i}", "o",
-               "A description that is fairly long to make the index large " * 2, type=types[i % 5])
-          for i in range(5000)]
+    ps = [
+        Page(
+            f"{chr(97 + (i * 7) % 26)}{i:05d}-page",
+            f"Page number {i}",
+            "o",
+            "A description that is fairly long to make the index large " * 2,
+            type=types[i % 5],
+        )
+        for i in range(5000)
+    ]
     files = build_index(ps)
     assert all(fits(t) for t in files.values())
     assert reachable(files) == {p.slug for p in ps}
-    assert any(name.startswith("index-topic-") for name in files)   # split by letter below the type section
+    assert any(name.startswith("index-topic-") for name in files)  # split by letter below the type section
 
 
 def test_many_types_top_index_split():
@@ -98,7 +110,7 @@ def test_write_index_removes_stale_sections(tmp_path):
     paths = write_index(wiki)
     assert [p.name for p in paths] == ["index.md"] and not (wiki.root / "index-old.md").exists()
     assert "[[a|A]]" in (wiki.root / "index.md").read_text()
-    with pytest.raises(Exception):
+    with pytest.raises(PageError, match="reserved"):
         wiki.write(page("index", body="x"), agent="alice", session=1)
 
 
@@ -106,15 +118,19 @@ def test_a_description_that_repeats_the_title_is_left_out():
     from wikigen.wiki.index_page import Entry
 
     assert Entry("a", "Law", "topic", " law ").line() == "- [[a|Law]]"
-    assert Entry("a", "Law", "topic", "Governing law, quoted from 2 documents").line() == \
-        "- [[a|Law]] — Governing law, quoted from 2 documents"
+    assert (
+        Entry("a", "Law", "topic", "Governing law, quoted from 2 documents").line()
+        == "- [[a|Law]] — Governing law, quoted from 2 documents"
+    )
 
 
 def test_parts_fit_with_their_part_title():
     """A part is packed to the limit as it is written, " (part N)" in its heading included: for every
     description length, every file fits (the packing once measured the part without that suffix)."""
-    for extra in range(0, 40):
-        ps = [Page(f"doc-{i:03d}", f"Agreement {i}", "o", "d" + "x" * ((i * 7 + extra) % 90), type="document")
-              for i in range(120)]
+    for extra in range(40):
+        ps = [
+            Page(f"doc-{i:03d}", f"Agreement {i}", "o", "d" + "x" * ((i * 7 + extra) % 90), type="document")
+            for i in range(120)
+        ]
         files = build_index(ps, max_lines=400, max_chars=3000)
         assert len(files) > 2 and all(fits(t, 400, 3000) for t in files.values()), extra

@@ -8,8 +8,10 @@ from wikigen.ask.keyfacts import context_text, fact_found, key_facts, score_keyf
 
 
 def test_numbers_of_three_or_more_digits_without_bare_years():
-    answer = ("For the quarter ended June 25, 2022, total net sales were $82,959 million; in Q1 2023 "
-              "$117,154 million (SOURCE: 2023 Q1 AAPL.pdf). Margin 36.3%, up 1.2 points; 82,959 again.")
+    answer = (
+        "For the quarter ended June 25, 2022, total net sales were $82,959 million; in Q1 2023 "
+        "$117,154 million (SOURCE: 2023 Q1 AAPL.pdf). Margin 36.3%, up 1.2 points; 82,959 again."
+    )
     assert key_facts(answer) == ["82,959", "117,154", "36.3"]
 
 
@@ -39,7 +41,10 @@ def test_score_is_the_share_of_facts_found():
     assert score_keyfacts(q, ctx) == pytest.approx(0.5)
     assert score_keyfacts(q, "117,154 and 82,959") == 1.0
     assert score_keyfacts(q, []) == 0.0
-    assert score_keyfacts({"answer": "A long answer that has no figures in it at all, so it cannot be graded."}, ctx) is None
+    assert (
+        score_keyfacts({"answer": "A long answer that has no figures in it at all, so it cannot be graded."}, ctx)
+        is None
+    )
 
 
 def test_context_text_joins_items():

@@ -2,8 +2,8 @@ import re
 from pathlib import Path
 
 import pytest
-
 from wiki_helpers import make_index, page, quote_body, quote_of
+
 from wikigen.wiki.links import Resolver, analyze_links, build_graph, page_links, repair_body, repair_links
 from wikigen.wiki.page import Page
 from wikigen.wiki.store import Wiki
@@ -47,10 +47,12 @@ def test_repair_case(name, case):
 
 
 def graph_pages() -> list[Page]:
-    return [Page("a", "A", "o", "d", body="To [[b]] and [[missing]].\n"),
-            Page("b", "B", "o", "d", body="Back to [[a]]; self [[b]].\n"),
-            Page("c", "C", "o", "d", body="No links, `[[a]]` is code.\n"),
-            Page("d", "D", "o", "d", body="Only [[nowhere]] and [[c]].\n")]
+    return [
+        Page("a", "A", "o", "d", body="To [[b]] and [[missing]].\n"),
+        Page("b", "B", "o", "d", body="Back to [[a]]; self [[b]].\n"),
+        Page("c", "C", "o", "d", body="No links, `[[a]]` is code.\n"),
+        Page("d", "D", "o", "d", body="Only [[nowhere]] and [[c]].\n"),
+    ]
 
 
 def test_graph_broken_orphans_dead_ends():
@@ -59,14 +61,14 @@ def test_graph_broken_orphans_dead_ends():
     assert sorted(g.edges) == [("a", "b"), ("a", "missing"), ("b", "a"), ("d", "c"), ("d", "nowhere")]
     rep = analyze_links(pages)
     assert rep.links == 6
-    assert [(l.source, l.target, l.line) for l in rep.broken] == [("a", "missing", 13), ("d", "nowhere", 13)]
-    assert rep.orphans == ["d"]                 # b's self-link does not count; c is linked from d
-    assert rep.dead_ends == ["c"]               # d links to c, so it is not a dead end
+    assert [(ln.source, ln.target, ln.line) for ln in rep.broken] == [("a", "missing", 13), ("d", "nowhere", 13)]
+    assert rep.orphans == ["d"]  # b's self-link does not count; c is linked from d
+    assert rep.dead_ends == ["c"]  # d links to c, so it is not a dead end
 
 
 def test_page_links_lines_are_file_lines():
     p = Page("a", "A", "o", "d", body="one\n\n- item [[x]]\n  continued [[y]]\n\n| t | u |\n|---|---|\n| [[z]] | v |\n")
-    lines = {l.target: l.line for l in page_links(p)}
+    lines = {ln.target: ln.line for ln in page_links(p)}
     text_lines = (p.body).split("\n")
     offset = 12
     for target, line in lines.items():
@@ -78,8 +80,11 @@ def test_repair_links_through_the_store(tmp_path):
     wiki = Wiki.create(tmp_path / "wiki", index, max_ratio=10)
     q = quote_of(index, "contracts/acme-msa", "Either party may terminate this Agreement")
     wiki.write(page("acme-msa", owner="alice", title="Acme MSA", body="The contract.\n"), agent="alice", session=1)
-    wiki.write(page("fees", owner="bob", body="Fees under [[Acme MSA]] and [[Gone]].\n\n" + quote_body(q)),
-               agent="bob", session=1)
+    wiki.write(
+        page("fees", owner="bob", body="Fees under [[Acme MSA]] and [[Gone]].\n\n" + quote_body(q)),
+        agent="bob",
+        session=1,
+    )
     before = wiki.read("fees")
     report = repair_links(wiki, session=2)
     after = wiki.read("fees")

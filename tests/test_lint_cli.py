@@ -1,18 +1,32 @@
 import json
 
 import pytest
-
 from wiki_helpers import FakeIndex, make_index, page, quote_body, quote_of
-from wikigen import cli
 from wikigen.search import sources as sources_mod
 from wikigen.search.sources import open_wiki
+
+from wikigen import cli
+from wikigen.core.tokens import CharCounter
 from wikigen.wiki import lint
 from wikigen.wiki.index_page import write_index
 from wikigen.wiki.store import Wiki
-from wikigen.core.tokens import CharCounter
 
-STATS_KEYS = ["pages", "links", "broken_links", "orphans", "quotes", "quotes_verified", "wiki_chars", "corpus_chars",
-              "ratio_chars", "wiki_tokens", "corpus_tokens", "ratio_tokens", "docs_total", "docs_cited"]
+STATS_KEYS = [
+    "pages",
+    "links",
+    "broken_links",
+    "orphans",
+    "quotes",
+    "quotes_verified",
+    "wiki_chars",
+    "corpus_chars",
+    "ratio_chars",
+    "wiki_tokens",
+    "corpus_tokens",
+    "ratio_tokens",
+    "docs_total",
+    "docs_cited",
+]
 
 
 @pytest.fixture
@@ -38,15 +52,19 @@ def test_clean_wiki_passes(setup, capsys):
 
 
 def test_problems_found(setup, capsys):
-    wiki, index, q = setup
+    wiki, _index, q = setup
     wiki.write(page("lonely", owner="carol", body="Goes to [[Acme_MSA]] and [[zzz]].\n"), agent="carol", session=2)
-    text = (wiki.root / "acme.md").read_text()       # a quote edited by hand, no longer verbatim
+    text = (wiki.root / "acme.md").read_text()  # a quote edited by hand, no longer verbatim
     (wiki.root / "acme.md").write_text(text.replace("> Either party may", "> Each party may"))
-    (wiki.root / "big.md").write_text((wiki.root / "fees.md").read_text().replace("slug: fees", "slug: big")
-                                      .replace("Back to [[acme]].", "[[lonely]] " + "x" * 25_001))
+    (wiki.root / "big.md").write_text(
+        (wiki.root / "fees.md")
+        .read_text()
+        .replace("slug: fees", "slug: big")
+        .replace("Back to [[acme]].", "[[lonely]] " + "x" * 25_001)
+    )
     assert cli.main(["check", str(wiki.root)]) == 1
     out = capsys.readouterr().out.splitlines()
-    problems = [l for l in out if not l.startswith("note: ")]
+    problems = [ln for ln in out if not ln.startswith("note: ")]
     assert problems == [
         "lonely.md:13: broken-link: [[Acme_MSA]] has no page; did you mean [[acme]]?",
         "lonely.md:13: broken-link: [[zzz]] has no page; no similar page exists",
@@ -58,6 +76,7 @@ def test_problems_found(setup, capsys):
         "6 problems in 4 pages (2 broken-link, 1 index, 1 orphan, 1 oversize, 1 quote)",
     ]
     assert "note: 1 dead ends (pages linking nowhere): lonely" in out
+
 
 def test_stats_json(setup, capsys):
     wiki, index, _ = setup
@@ -98,10 +117,10 @@ def test_malformed_page_reported(setup, capsys):
 
 def test_oversize_wiki_and_index_limits(setup):
     wiki, index, _ = setup
-    Wiki.create(wiki.root, index, max_ratio=0.05)                  # re-configure: the wiki is now too large
+    Wiki.create(wiki.root, index, max_ratio=0.05)  # re-configure: the wiki is now too large
     (wiki.root / "index-extra.md").write_text("- line\n" * 201)
     lines = lint.check_wiki(open_wiki(wiki.root)).lines()
-    assert any(l.startswith(f"{wiki.root}: size: wiki is larger than allowed: ") for l in lines)
+    assert any(ln.startswith(f"{wiki.root}: size: wiki is larger than allowed: ") for ln in lines)
     assert "index-extra.md: index: 201 lines, 1,407 characters; the limits are 200 lines and 25,000 characters" in lines
     assert "index-extra.md: index: not part of the current index; regenerate the index" in lines
 

@@ -13,9 +13,7 @@ from pathlib import Path
 
 import anyio
 import pytest
-
 from mcp import ClientSession, StdioServerParameters, stdio_client
-
 from wikigen.agents.orchestrate import BuildConfig, build
 from wikigen.search.sources import open_wiki
 
@@ -34,16 +32,19 @@ def wiki(tmp_path_factory):
 
 def _session_run(wiki: Path, body):
     """Start `python -m wikigen.cli mcp WIKI` and run body(session) against it."""
-    params = StdioServerParameters(command=sys.executable, args=["-m", "wikigen.cli", "mcp", str(wiki)],
-                                   env={**os.environ, "PYTHONIOENCODING": "utf-8"}, cwd=str(wiki.parent))
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "wikigen.cli", "mcp", str(wiki)],
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+        cwd=str(wiki.parent),
+    )
     out = {}
 
     async def main():
         with anyio.fail_after(120):
-            async with stdio_client(params) as (read, write):
-                async with ClientSession(read, write) as session:
-                    out["init"] = await session.initialize()
-                    out["result"] = await body(session)
+            async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+                out["init"] = await session.initialize()
+                out["result"] = await body(session)
 
     anyio.run(main)
     return out
@@ -66,7 +67,9 @@ def test_every_tool_over_stdio(wiki):
             "ask": await session.call_tool("ask", {"question": "Which law governs the Brightline Logistics MSA?"}),
             "list_pages": await session.call_tool("list_pages", {}),
             "stats": await session.call_tool("stats", {}),
-            "read_source": await session.call_tool("read_source", {"doc_id": "ko/hr-leave-policy", "start": 10, "end": 60}),
+            "read_source": await session.call_tool(
+                "read_source", {"doc_id": "ko/hr-leave-policy", "start": 10, "end": 60}
+            ),
             "bad_doc": await session.call_tool("read_source", {"doc_id": "no/such-doc", "start": 0, "end": 5}),
             "bad_page": await session.call_tool("read_page", {"slug": "no-such-page"}),
         }

@@ -20,8 +20,8 @@ def test_requests_wait_for_the_budget_and_never_exceed_it():
     t = FakeTime()
     pacer = RatePacer(input_tokens_per_minute=60_000, requests_per_minute=600, clock=t.clock, sleep=t.sleep)
     for _ in range(10):
-        pacer.acquire(2_000)          # 1,000 tokens a second: a 2,000-token request every 2 s after the first
-    assert 17.0 <= t.now <= 19.5      # 20,000 tokens at 1,000/s, less the one second held at the start
+        pacer.acquire(2_000)  # 1,000 tokens a second: a 2,000-token request every 2 s after the first
+    assert 17.0 <= t.now <= 19.5  # 20,000 tokens at 1,000/s, less the one second held at the start
     assert abs(pacer.waited - t.now) < 1e-6 and all(s <= 1.0 for s in t.slept)
 
 
@@ -30,12 +30,11 @@ def test_the_request_limit_binds_when_requests_are_small():
     pacer = RatePacer(input_tokens_per_minute=10_000_000, requests_per_minute=60, clock=t.clock, sleep=t.sleep)
     for _ in range(5):
         pacer.acquire(10)
-    assert 3.5 <= t.now <= 4.5        # one request a second
+    assert 3.5 <= t.now <= 4.5  # one request a second
 
 
 def test_a_claude_session_asks_the_pacer_before_every_request(tmp_path):
     from test_claude_agent import TASK, backend, make_world
-
     from wikigen.agents.fake_messages_server import FakeMessagesServer
 
     calls = []
@@ -49,4 +48,4 @@ def test_a_claude_session_asks_the_pacer_before_every_request(tmp_path):
         fake.loop_forever("list_pages", {})
         out = backend(fake, max_turns=4, pacer=CountingPacer()).run_session(TASK, world.toolbox())
         assert out.turns == 4 and len(calls) == len(fake.requests) == 4
-    assert all(c > 100 for c in calls) and calls == sorted(calls)     # the conversation grows turn by turn
+    assert all(c > 100 for c in calls) and calls == sorted(calls)  # the conversation grows turn by turn

@@ -6,13 +6,26 @@ from wikigen.wiki.page import Page, parse_page, render_page, validate_owner, val
 
 
 def sample() -> Page:
-    body = ("Intro with [[other-page]] and [[acme|the MSA]].\n\n"
-            + format_quote(Quote("contracts/acme-msa", 120, 180, "Either party may terminate\n\nupon notice.")) + "\n\n"
-            + format_quote(Quote("kr/계약 (2)", 0, 9, "제1조 (목적) 이")) + "\n\nTail: `[[not-a-link]]`\n")
-    return Page(slug="acme-termination", title="Acme: termination", owner="agent-1",
-                description="How either party ends the Acme MSA: yes, no, 2024", type="clause", status="confirmed",
-                sources=["contracts/acme-msa", "kr/계약 (2)"], aliases=["Termination", "해지"],
-                created_session=1, updated_session=3, body=body)
+    body = (
+        "Intro with [[other-page]] and [[acme|the MSA]].\n\n"
+        + format_quote(Quote("contracts/acme-msa", 120, 180, "Either party may terminate\n\nupon notice."))
+        + "\n\n"
+        + format_quote(Quote("kr/계약 (2)", 0, 9, "제1조 (목적) 이"))
+        + "\n\nTail: `[[not-a-link]]`\n"
+    )
+    return Page(
+        slug="acme-termination",
+        title="Acme: termination",
+        owner="agent-1",
+        description="How either party ends the Acme MSA: yes, no, 2024",
+        type="clause",
+        status="confirmed",
+        sources=["contracts/acme-msa", "kr/계약 (2)"],
+        aliases=["Termination", "해지"],
+        created_session=1,
+        updated_session=3,
+        body=body,
+    )
 
 
 def test_round_trip():
@@ -44,8 +57,16 @@ def test_quote_ends_at_first_non_quote_line_and_at_next_header():
     assert [(b.quote.doc_id, b.quote.text) for b in scan_quotes(body)] == [("a", "abc"), ("b", "def")]
 
 
-@pytest.mark.parametrize("header", ["> [!quote] doc (chars 1-)", "> [!quote]  (chars 1-2)", "> [!QUOTE] doc chars 1-2",
-                                    "> [!quote] doc (chars 9-2)", ">[!quote] doc (chars 1-2)"])
+@pytest.mark.parametrize(
+    "header",
+    [
+        "> [!quote] doc (chars 1-)",
+        "> [!quote]  (chars 1-2)",
+        "> [!QUOTE] doc chars 1-2",
+        "> [!quote] doc (chars 9-2)",
+        ">[!quote] doc (chars 1-2)",
+    ],
+)
 def test_malformed_quote_header(header):
     with pytest.raises(PageError, match="malformed quote header"):
         scan_quotes(f"text\n\n{header}\n> abc\n")
@@ -58,11 +79,11 @@ def test_a_quote_without_doc_id_quotes_the_pages_only_source():
     one = Page(slug="doc-kr", title="계약", owner="a", description="d", type="document", sources=[q.doc_id], body=body)
     assert one.quotes() == [q]
     assert parse_page(render_page(one)).quotes() == [q]
-    with pytest.raises(PageError, match="names no document"):      # two sources: which one is not said
+    with pytest.raises(PageError, match="names no document"):  # two sources: which one is not said
         one.with_(sources=[q.doc_id, "other"]).quotes()
     with pytest.raises(PageError, match="names no document"):
         scan_quotes(body)
-    spelled = explicit_quotes(body, one.quote_doc)                   # for text that moves to another page
+    spelled = explicit_quotes(body, one.quote_doc)  # for text that moves to another page
     assert "> [!quote] kr/계약 (2) (chars 0-9)" in spelled and scan_quotes(spelled)[0].quote == q
 
 
@@ -70,8 +91,28 @@ def test_quote_in_code_fence_is_not_a_quote():
     assert scan_quotes("```\n> [!quote] bad header\n```\n") == []
 
 
-@pytest.mark.parametrize("slug", ["", "../x", "/etc/passwd", "a/b", "Abc", "É", "e\u0301", "a_b", "-a", "계약" * 41, "a" * 81, "index", "log",
-                                  "index-topic", "a b", "a.md", None])
+@pytest.mark.parametrize(
+    "slug",
+    [
+        "",
+        "../x",
+        "/etc/passwd",
+        "a/b",
+        "Abc",
+        "É",
+        "e\u0301",
+        "a_b",
+        "-a",
+        "계약" * 41,
+        "a" * 81,
+        "index",
+        "log",
+        "index-topic",
+        "a b",
+        "a.md",
+        None,
+    ],
+)
 def test_bad_slugs(slug):
     with pytest.raises(PageError):
         validate_slug(slug)
@@ -93,10 +134,16 @@ def test_good_slugs():
         assert validate_slug(s) == s
 
 
-@pytest.mark.parametrize("change, match", [
-    ({"description": "x" * 201}, "description"), ({"description": "two\nlines"}, "description"),
-    ({"status": "final"}, "status"), ({"title": ""}, "title"), ({"aliases": ["a\nb"]}, "aliases"),
-])
+@pytest.mark.parametrize(
+    "change, match",
+    [
+        ({"description": "x" * 201}, "description"),
+        ({"description": "two\nlines"}, "description"),
+        ({"status": "final"}, "status"),
+        ({"title": ""}, "title"),
+        ({"aliases": ["a\nb"]}, "aliases"),
+    ],
+)
 def test_bad_fields(change, match):
     with pytest.raises(PageError, match=match):
         render_page(sample().with_(**change))
@@ -107,8 +154,10 @@ def test_description_200_chars_ok():
     assert parse_page(render_page(p)) == p
 
 
-@pytest.mark.parametrize("text", ["no front matter", "---\ntitle: x\n", "---\n- a\n---\n", "---\ntitle: [\n---\n",
-                                  "---\ntitle: t\nslug: s\n---\n"])
+@pytest.mark.parametrize(
+    "text",
+    ["no front matter", "---\ntitle: x\n", "---\n- a\n---\n", "---\ntitle: [\n---\n", "---\ntitle: t\nslug: s\n---\n"],
+)
 def test_parse_errors(text):
     with pytest.raises(PageError):
         parse_page(text)
@@ -132,20 +181,34 @@ def test_front_matter_bytes_do_not_depend_on_libyaml():
 
 def test_sources_with_hashes_are_written_once():
     """Sources that all have a hash are written as one doc id -> hash mapping (each id spelled once)."""
-    page = Page(slug="topic-x", title="X", owner="a", description="d", sources=["b-doc", "a-doc"],
-                source_hashes={"a-doc": "0123abcd", "b-doc": "89abcdef"}, body="text\n")
+    page = Page(
+        slug="topic-x",
+        title="X",
+        owner="a",
+        description="d",
+        sources=["b-doc", "a-doc"],
+        source_hashes={"a-doc": "0123abcd", "b-doc": "89abcdef"},
+        body="text\n",
+    )
     text = render_page(page)
     assert "source_hashes" not in text
     assert text.count("a-doc") == 1 and text.count("b-doc") == 1
     back = parse_page(text)
-    assert back.sources == ["b-doc", "a-doc"]          # the sources' order, not the hashes' order
+    assert back.sources == ["b-doc", "a-doc"]  # the sources' order, not the hashes' order
     assert back.source_hashes == page.source_hashes
     assert render_page(back) == text
 
 
 def test_sources_partly_hashed_keep_both_fields():
-    page = Page(slug="topic-x", title="X", owner="a", description="d", sources=["a-doc", "b-doc"],
-                source_hashes={"a-doc": "0123abcd"}, body="text\n")
+    page = Page(
+        slug="topic-x",
+        title="X",
+        owner="a",
+        description="d",
+        sources=["a-doc", "b-doc"],
+        source_hashes={"a-doc": "0123abcd"},
+        body="text\n",
+    )
     text = render_page(page)
     assert "source_hashes:" in text
     back = parse_page(text)
@@ -153,8 +216,10 @@ def test_sources_partly_hashed_keep_both_fields():
 
 
 def test_older_pages_with_two_lists_still_read():
-    text = ("---\ntitle: X\nslug: topic-x\nowner: a\ndescription: d\nsources:\n- a-doc\n"
-            "source_hashes:\n  a-doc: 0123abcd\n---\nbody\n")
+    text = (
+        "---\ntitle: X\nslug: topic-x\nowner: a\ndescription: d\nsources:\n- a-doc\n"
+        "source_hashes:\n  a-doc: 0123abcd\n---\nbody\n"
+    )
     page = parse_page(text)
     assert page.sources == ["a-doc"] and page.source_hashes == {"a-doc": "0123abcd"}
     assert "source_hashes" not in render_page(page)

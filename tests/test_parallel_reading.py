@@ -7,21 +7,23 @@ import shutil
 from pathlib import Path
 
 import pytest
+from wikigen.search.index import CorpusIndex
 
 import wikigen.core.workers as workers_mod
 from wikigen.core.tokens import CharCounter
 from wikigen.core.workers import Workers
-from wikigen.search.index import CorpusIndex
 
 ACME = Path(__file__).resolve().parent.parent / "corpora" / "acme"
 
-pytestmark = pytest.mark.skipif("fork" not in multiprocessing.get_all_start_methods(),
-                                reason="worker processes need fork on this platform; reading then runs in one process")
+pytestmark = pytest.mark.skipif(
+    "fork" not in multiprocessing.get_all_start_methods(),
+    reason="worker processes need fork on this platform; reading then runs in one process",
+)
 
 
 def corpus(root: Path) -> Path:
     c = root / "corpus"
-    shutil.copytree(ACME, c)                                       # txt, md, pdf, Korean
+    shutil.copytree(ACME, c)  # txt, md, pdf, Korean
     (c / "odd").mkdir()
     (c / "odd" / "latin1.txt").write_bytes("Caf\xe9 cr\xe8me agreement, governed by Swiss law.".encode("latin-1"))
     (c / "odd" / "binary.txt").write_bytes(bytes(range(256)) * 8)
@@ -44,15 +46,17 @@ def test_two_workers_build_the_index_of_one(tmp_path, monkeypatch):
     monkeypatch.setattr(workers_mod, "PARALLEL_MIN_CHARS", 0)
     assert Workers(2, 1).n == 2
     seen = []
-    two, s2 = CorpusIndex.build(c, tmp_path / "two", counter=CharCounter(), workers=2,
-                                progress=lambda done, total: seen.append(done))
+    two, s2 = CorpusIndex.build(
+        c, tmp_path / "two", counter=CharCounter(), workers=2, progress=lambda done, total: seen.append(done)
+    )
     assert state(tmp_path / "one") == state(tmp_path / "two")
-    assert sorted(s1.skipped) == sorted(s2.skipped) and len(s2.skipped) >= 2       # binary, broken pdf
+    assert sorted(s1.skipped) == sorted(s2.skipped) and len(s2.skipped) >= 2  # binary, broken pdf
     assert s1.decoded == s2.decoded and [p for p, _ in s2.decoded] == ["odd/latin1.txt"]
     assert seen == sorted(seen) and seen[-1] == len(seen) - 1
-    for q in ("governing law", "준거법", "Swiss"):      # every hit (tantivy orders ties by its own segments)
-        assert sorted((h.doc_id, h.start, h.end, round(h.score, 4)) for h in one.search(q, k=100)) == \
-               sorted((h.doc_id, h.start, h.end, round(h.score, 4)) for h in two.search(q, k=100))
+    for q in ("governing law", "준거법", "Swiss"):  # every hit (tantivy orders ties by its own segments)
+        assert sorted((h.doc_id, h.start, h.end, round(h.score, 4)) for h in one.search(q, k=100)) == sorted(
+            (h.doc_id, h.start, h.end, round(h.score, 4)) for h in two.search(q, k=100)
+        )
     # a re-run that hashes every file (as a build does) extracts nothing unchanged, in workers too
     (c / "odd" / "latin1.txt").touch()
     (c / "contracts" / "nda-orrin-metals.txt").write_text("A new mutual NDA with Orrin Metals.\n")
@@ -70,7 +74,7 @@ def test_a_window_keeps_order_and_bounds_the_items_in_flight(monkeypatch):
     assert [7] + rest == [i * i + 7 for i in range(50)]
     got = pool.map(_square_plus, list(range(50)), 1, window=4)
     assert [next(got) for _ in range(3)] == [1, 2, 5]
-    got.close()                           # stopping early ends the worker processes
+    got.close()  # stopping early ends the worker processes
     assert list(Workers(1, 0).map(_square_plus, [3], 0, window=4)) == [9]
 
 
@@ -113,7 +117,8 @@ def test_workers_end_when_their_parent_is_killed(tmp_path):
         "import sys, time\nimport wikigen.core.workers as w\nw.PARALLEL_MIN_CHARS = 0\n"
         "def slow(i):\n    time.sleep(0.3)\n    return i\n"
         "for n, r in enumerate(w.Workers(2, 1).map(slow, list(range(200)), window=4)):\n"
-        "    if n == 0:\n        print('started', flush=True)\n")
+        "    if n == 0:\n        print('started', flush=True)\n"
+    )
     proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
     try:
         assert proc.stdout.readline().strip() == "started"
@@ -122,8 +127,9 @@ def test_workers_end_when_their_parent_is_killed(tmp_path):
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(timeout=10)
         deadline = time.monotonic() + 10
-        while time.monotonic() < deadline and any(Path(f"/proc/{c}").exists() and
-                                                  "Z" not in _state(c) for c in children):
+        while time.monotonic() < deadline and any(
+            Path(f"/proc/{c}").exists() and "Z" not in _state(c) for c in children
+        ):
             time.sleep(0.2)
         assert not [c for c in children if Path(f"/proc/{c}").exists() and "Z" not in _state(c)]
     finally:

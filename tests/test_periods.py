@@ -26,14 +26,22 @@ DOCS = {
 def test_labels_in_english_and_korean():
     text = "In the second quarter of fiscal 2023, against Q2 2022 and 2024 Q1; 2023년 2분기 실적"
     assert quarter_labels(text) == {(2023, 2): 2, (2022, 2): 1, (2024, 1): 1}
-    for label in ("Q3 FY2023", "Q3 fiscal 2023", "Q3 FY23", "FY23 Q3", "3Q23", "3Q 2023", "third fiscal quarter of 2023"):
+    for label in (
+        "Q3 FY2023",
+        "Q3 fiscal 2023",
+        "Q3 FY23",
+        "FY23 Q3",
+        "3Q23",
+        "3Q 2023",
+        "third fiscal quarter of 2023",
+    ):
         assert quarter_labels(f"Results for {label} were strong.") == {(2023, 3): 1}, label
     assert quarter_labels("Section 3 of the 2023 plan; Q5 2023; 23 Q3") == {}
 
 
 def test_a_report_names_its_own_quarter_latest_among_the_frequent_ones():
     text = ("Q2 2022 revenue " * 50) + ("Q2 2023 revenue " * 40) + "We expect Q3 2023 to be better. " * 3
-    assert own_quarter(text) == (2023, 2)      # last year's column is more frequent; a forecast is rare
+    assert own_quarter(text) == (2023, 2)  # last year's column is more frequent; a forecast is rare
     assert own_quarter("A contract with no quarter in it.") is None
 
 
@@ -42,14 +50,22 @@ def test_series_members_named_by_name_and_quarter_or_latest():
     docs, named = series.resolve("What was Orbitex's gross margin in Q1 2023?", ["Orbitex", "Q1"])
     assert docs == ["orbit-a"] and {"orbitex", "q1", "2023"} <= named
     assert series.resolve("In Northwind's latest 10-Q, what was the gross margin?", ["Northwind"])[0] == ["north-b"]
-    assert series.resolve("What margin did Northwind report in its latest report, and how does it compare to "
-                          "Orbitex's?", ["Northwind", "Orbitex"])[0] == ["north-b", "orbit-b"]    # each name's latest
-    assert series.resolve("What margin did Northwind report in its latest report, and how does it compare to "
-                          "the industry's?", ["Northwind"])[0] == ["north-b"]
+    assert series.resolve(
+        "What margin did Northwind report in its latest report, and how does it compare to Orbitex's?",
+        ["Northwind", "Orbitex"],
+    )[0] == ["north-b", "orbit-b"]  # each name's latest
+    assert series.resolve(
+        "What margin did Northwind report in its latest report, and how does it compare to the industry's?",
+        ["Northwind"],
+    )[0] == ["north-b"]
     assert series.resolve("What gross margins were reported for Q2 2023?", [])[0] == ["north-b", "orbit-b"]
     # several periods: the series as a whole, not its latest member
-    assert series.resolve("How did Northwind's margin in the most recent quarter compare to previous quarters?",
-                          ["Northwind"]) is None
+    assert (
+        series.resolve(
+            "How did Northwind's margin in the most recent quarter compare to previous quarters?", ["Northwind"]
+        )
+        is None
+    )
     assert series.resolve("What was Northwind's gross margin?", ["Northwind"]) is None
     assert series.resolve("What was Northwind's gross margin in Q4 2019?", ["Northwind"]) is None
 
@@ -60,17 +76,33 @@ def answerer(tmp_path_factory):
     for d, text in DOCS.items():
         opening = text.split("\n\n")[1]
         start = text.index(opening)
-        pages.append(Page(slug=f"doc-{d}", title="QUARTERLY REPORT", owner="agent-1", description=opening,
-                          type="document", sources=[d],
-                          body=format_quote(Quote(d, start, start + len(opening), opening)) + "\n"))
+        pages.append(
+            Page(
+                slug=f"doc-{d}",
+                title="QUARTERLY REPORT",
+                owner="agent-1",
+                description=opening,
+                type="document",
+                sources=[d],
+                body=format_quote(Quote(d, start, start + len(opening), opening)) + "\n",
+            )
+        )
     lines = []
-    for d, text in DOCS.items():      # a figure page: each report's margin line
-        line = text[text.index("Its gross margin"):text.index("%.") + 2]
+    for d, text in DOCS.items():  # a figure page: each report's margin line
+        line = text[text.index("Its gross margin") : text.index("%.") + 2]
         start = text.index(line)
         lines.append(f"## [[doc-{d}]]\n\n" + format_quote(Quote(d, start, start + len(line), line)))
-    pages.append(Page(slug="figure-gross-margin", title="Gross margin", owner="agent-1", type="figure",
-                      description="Gross margin as 4 documents state it", sources=sorted(DOCS),
-                      body="\n\n".join(lines) + "\n"))
+    pages.append(
+        Page(
+            slug="figure-gross-margin",
+            title="Gross margin",
+            owner="agent-1",
+            type="figure",
+            description="Gross margin as 4 documents state it",
+            sources=sorted(DOCS),
+            body="\n\n".join(lines) + "\n",
+        )
+    )
     return answerer_over(tmp_path_factory.mktemp("periods"), DOCS, pages)
 
 
@@ -79,18 +111,20 @@ def test_ask_scopes_a_question_to_the_member_it_names(answerer, mode):
     r = answerer.ask("What was Orbitex's gross margin in Q2 2023?", mode=mode)
     assert r.scope["kind"] == "document" and r.scope["pages"] == ["doc-orbit-b"], r.scope
     if mode == "wiki":
-        return      # the hand-written pages quote only each report's opening: the wiki alone has no margin
+        return  # the hand-written pages quote only each report's opening: the wiki alone has no margin
     first = r.context[0]
-    assert {sp["doc_id"] for sp in first.spans} == {"orbit-b"}       # the scope's document first; search fills the rest
+    assert {sp["doc_id"] for sp in first.spans} == {"orbit-b"}  # the scope's document first; search fills the rest
     assert any("33%" in c.text for c in r.context if {sp["doc_id"] for sp in c.spans} == {"orbit-b"})
 
 
 def test_a_report_without_quarter_labels_reports_on_the_quarter_its_period_ends_in():
     from wikigen.ask.periods import report_quarter
+
     assert report_quarter("FORM 10-Q\nFor the quarterly period ended June 30, 2023\nNorthwind Corporation") == (2023, 2)
     assert report_quarter("FORM 10-Q\nFor the quarterly period ended July 1, 2023\nIntel Corporation") == (2023, 2)
-    assert report_quarter("Apple | Q2 2023 Form 10-Q | 1\nFor the quarterly period ended April 1, 2023\n"
-                          "Apple | Q2 2023 Form 10-Q | 2") == (2023, 2)      # its own label, not the calendar
+    assert report_quarter(
+        "Apple | Q2 2023 Form 10-Q | 1\nFor the quarterly period ended April 1, 2023\nApple | Q2 2023 Form 10-Q | 2"
+    ) == (2023, 2)  # its own label, not the calendar
     assert report_quarter("This Agreement is dated June 30, 2023 between Acme and Zeta.") is None
 
 
@@ -105,24 +139,34 @@ def test_a_named_reports_figure_line_comes_with_the_search_passages(answerer):
 def test_a_figure_line_sharing_no_word_with_the_question_comes_by_meaning(tmp_path):
     """The report's line 'Research and development ...' shares no word with 'spend on its laboratories': with
     passage vectors, the scope's figure lines closest by meaning come in too."""
-    from wikigen.ask.retrieval import Answerer
     from wikigen.search.dense.encoder import DenseUnavailable, load_encoder
     from wikigen.search.dense.service import update_vectors
     from wikigen.search.index import CorpusIndex
+
+    from wikigen.ask.retrieval import Answerer
+
     try:
         load_encoder()
     except DenseUnavailable as e:
         pytest.skip(f"the dense model cannot run here: {e}")
-    docs = {d: t.replace("Its gross margin", "Research and development  410  380. Its gross margin")
-            for d, t in DOCS.items()}
+    docs = {
+        d: t.replace("Its gross margin", "Research and development  410  380. Its gross margin")
+        for d, t in DOCS.items()
+    }
     pages = []
     for d, text in docs.items():
         line = "Research and development  410  380."
         start = text.index(line)
         pages.append(f"## [[doc-{d}]]\n\n" + format_quote(Quote(d, start, start + len(line), line)))
-    figure = Page(slug="figure-research-and-development", title="Research and development", owner="agent-1",
-                  type="figure", description="Research and development as 4 documents state it",
-                  sources=sorted(docs), body="\n\n".join(pages) + "\n")
+    figure = Page(
+        slug="figure-research-and-development",
+        title="Research and development",
+        owner="agent-1",
+        type="figure",
+        description="Research and development as 4 documents state it",
+        sources=sorted(docs),
+        body="\n\n".join(pages) + "\n",
+    )
     answerer_over(tmp_path, docs, [figure])
     assert update_vectors(CorpusIndex.open(tmp_path / "index")).ok
     answerer = Answerer.open(tmp_path / "wiki")
@@ -135,13 +179,18 @@ def test_a_figure_line_sharing_no_word_with_the_question_comes_by_meaning(tmp_pa
 
 def test_korean_reports_named_by_company_and_quarter():
     def report(company, own, prior):
-        return "\n".join(f"{company}의 {own} 분기보고서 {i}쪽\n{company}의 {own} 매출은 {prior} 대비 늘었다." for i in range(4))
-    docs = {"hanbit-1": report("한빛전자", "2023년 1분기", "2022년 1분기"),
-            "hanbit-2": report("한빛전자", "2023년 2분기", "2022년 2분기"),
-            "daon-2": report("다온화학", "2023년 2분기", "2022년 2분기")}
+        return "\n".join(
+            f"{company}의 {own} 분기보고서 {i}쪽\n{company}의 {own} 매출은 {prior} 대비 늘었다." for i in range(4)
+        )
+
+    docs = {
+        "hanbit-1": report("한빛전자", "2023년 1분기", "2022년 1분기"),
+        "hanbit-2": report("한빛전자", "2023년 2분기", "2022년 2분기"),
+        "daon-2": report("다온화학", "2023년 2분기", "2022년 2분기"),
+    }
     series = SeriesResolver(docs, docs.__getitem__)
     for q in ("한빛전자의 2023년 2분기 보고서에서 매출은 얼마인가?", "한빛전자의 최신 보고서에서 매출은?"):
-        assert series.resolve(q, question_names(q))[0] == ["hanbit-2"], q      # the opening word is the name
+        assert series.resolve(q, question_names(q))[0] == ["hanbit-2"], q  # the opening word is the name
 
 
 def test_question_names_are_written_like_names():
@@ -151,16 +200,19 @@ def test_question_names_are_written_like_names():
 
 def test_the_latest_must_say_a_report():
     series = SeriesResolver(DOCS, DOCS.__getitem__)
-    assert series.resolve("What did Northwind say in its most recent quarterly report?", ["Northwind"])[0] == ["north-b"]
+    assert series.resolve("What did Northwind say in its most recent quarterly report?", ["Northwind"])[0] == [
+        "north-b"
+    ]
     assert series.resolve("What is the latest delivery date Northwind accepts?", ["Northwind"]) is None
 
 
 def test_a_corpus_too_large_to_keep_is_read_again_per_name(monkeypatch):
     import wikigen.ask.periods as periods
+
     monkeypatch.setattr(periods, "KEEP_CHARS", 100)
     reads = []
     series = SeriesResolver(DOCS, lambda d: reads.append(d) or DOCS[d])
     assert series.resolve("What was Orbitex's gross margin in Q1 2023?", ["Orbitex"])[0] == ["orbit-a"]
-    assert series._texts is None and len(reads) == 2 * len(DOCS)     # the quarters, then the name
+    assert series._texts is None and len(reads) == 2 * len(DOCS)  # the quarters, then the name
     assert series.resolve("And Orbitex's margin in Q2 2023?", ["Orbitex"])[0] == ["orbit-b"]
-    assert len(reads) == 2 * len(DOCS)                                 # a name once read is remembered
+    assert len(reads) == 2 * len(DOCS)  # a name once read is remembered

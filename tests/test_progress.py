@@ -3,6 +3,7 @@ import multiprocessing as mp
 import threading
 
 from wiki_helpers import make_index, page, quote_body, quote_of
+
 from wikigen.wiki.progress import LOG_VERSION, ProgressLog, coverage, render_log
 from wikigen.wiki.store import Wiki
 
@@ -15,11 +16,26 @@ def _append_many(root: str, agent: str, n: int) -> None:
 
 def test_append_and_read(tmp_path):
     log = ProgressLog(tmp_path, clock=lambda: "2025-01-02T03:04:05.000Z")
-    e = log.append(session=3, agent="alice", action="write_page", pages=["acme"], queries=["termination"],
-                   docs=["contracts/acme-msa"], tokens=1234)
-    assert e == {"v": LOG_VERSION, "time": "2025-01-02T03:04:05.000Z", "session": 3, "agent": "alice",
-                 "action": "write_page", "pages": ["acme"], "queries": ["termination"],
-                 "docs": ["contracts/acme-msa"], "tokens": 1234}
+    e = log.append(
+        session=3,
+        agent="alice",
+        action="write_page",
+        pages=["acme"],
+        queries=["termination"],
+        docs=["contracts/acme-msa"],
+        tokens=1234,
+    )
+    assert e == {
+        "v": LOG_VERSION,
+        "time": "2025-01-02T03:04:05.000Z",
+        "session": 3,
+        "agent": "alice",
+        "action": "write_page",
+        "pages": ["acme"],
+        "queries": ["termination"],
+        "docs": ["contracts/acme-msa"],
+        "tokens": 1234,
+    }
     r = log.read()
     assert r.entries == [e] and r.torn == []
     assert json.loads((tmp_path / ".wikigen" / "progress.jsonl").read_text().splitlines()[0])["v"] == 1
@@ -34,7 +50,7 @@ def test_torn_last_line_is_reported_and_next_append_starts_fresh(tmp_path):
     log = ProgressLog(tmp_path)
     log.append(session=1, agent="a", action="one")
     with open(log.path, "ab") as f:
-        f.write(b'{"v": 1, "time": "2025-01-01T00:00:00Z", "session": 1, "agent": "b", "act')   # crash mid-line
+        f.write(b'{"v": 1, "time": "2025-01-01T00:00:00Z", "session": 1, "agent": "b", "act')  # crash mid-line
     r = log.read()
     assert [e["action"] for e in r.entries] == ["one"]
     assert r.torn == ['{"v": 1, "time": "2025-01-01T00:00:00Z", "session": 1, "agent": "b", "act']
@@ -69,8 +85,15 @@ def test_concurrent_appends_never_interleave(tmp_path):
 
 def test_render_log_md(tmp_path):
     log = ProgressLog(tmp_path, clock=lambda: "2025-01-02T03:04:05.000Z")
-    log.append(session=1, agent="alice", action="write_page", pages=["acme", "fees"], queries=["q1", "q2"],
-               docs=["d1"], tokens=99)
+    log.append(
+        session=1,
+        agent="alice",
+        action="write_page",
+        pages=["acme", "fees"],
+        queries=["q1", "q2"],
+        docs=["d1"],
+        tokens=99,
+    )
     log.append(session=2, agent="bob", action="session_end")
     path = log.write_markdown()
     assert path == tmp_path / "log.md"
@@ -79,7 +102,8 @@ def test_render_log_md(tmp_path):
         "## Session 1\n\n"
         "- 2025-01-02T03:04:05.000Z **alice** write_page (2 pages: [[acme]], [[fees]]; queries: 2; docs read: 1; "
         "tokens: 99)\n\n"
-        "## Session 2\n\n- 2025-01-02T03:04:05.000Z **bob** session_end\n")
+        "## Session 2\n\n- 2025-01-02T03:04:05.000Z **bob** session_end\n"
+    )
 
 
 def test_render_log_md_is_compact(tmp_path):
@@ -89,19 +113,22 @@ def test_render_log_md_is_compact(tmp_path):
     log.append(session=1, agent="b", action="wrote pages", pages=["q"])
     log.append(session=1, agent="a", action="session finished", pages_written=50)
     text = render_log(log.read())
-    lines = [l for l in text.splitlines() if l.startswith("- ")]
-    assert lines == ["- T **a** wrote pages (50 pages: [[p0]], [[p1]], +48 more); session finished (pages_written: 50)",
-                     "- T **b** wrote pages (1 page: [[q]])"]
+    lines = [ln for ln in text.splitlines() if ln.startswith("- ")]
+    assert lines == [
+        "- T **a** wrote pages (50 pages: [[p0]], [[p1]], +48 more); session finished (pages_written: 50)",
+        "- T **b** wrote pages (1 page: [[q]])",
+    ]
     assert "[[p49]]" not in text
-    assert len(ProgressLog(tmp_path).read().entries[0]["pages"]) == 50      # the full record stays in the JSONL
+    assert len(ProgressLog(tmp_path).read().entries[0]["pages"]) == 50  # the full record stays in the JSONL
 
 
 def test_extra_fields_cannot_shadow(tmp_path):
     import pytest
 
     from wikigen.core.errors import WikigenError
+
     with pytest.raises(WikigenError):
-        ProgressLog(tmp_path).append(session=1, agent="a", action="x", **{"time": "now"})
+        ProgressLog(tmp_path).append(session=1, agent="a", action="x", time="now")
 
 
 def test_coverage(tmp_path):

@@ -16,29 +16,42 @@ def write(tmp_path, text, name="q.jsonl"):
 
 
 def test_objects_strings_and_plain_lines_are_all_questions(tmp_path):
-    p = write(tmp_path, "\n".join([
-        json.dumps({"id": "a", "question": "Which law governs?", "kind": "aggregate", "answer_list": ["d1"]}),
-        "",
-        json.dumps("비밀번호는 몇 자 이상이어야 하나요?", ensure_ascii=False),
-        "What is the liability cap?",
-        '"Force majeure" clauses: which contracts have one?',
-        "2024",
-    ]) + "\n")
+    p = write(
+        tmp_path,
+        "\n".join(
+            [
+                json.dumps({"id": "a", "question": "Which law governs?", "kind": "aggregate", "answer_list": ["d1"]}),
+                "",
+                json.dumps("비밀번호는 몇 자 이상이어야 하나요?", ensure_ascii=False),
+                "What is the liability cap?",
+                '"Force majeure" clauses: which contracts have one?',
+                "2024",
+            ]
+        )
+        + "\n",
+    )
     qs = read_questions(p)
     assert [q["id"] for q in qs] == ["a", "q3", "q4", "q5", "q6"]
     assert [q["kind"] for q in qs] == ["aggregate", "single", "single", "single", "single"]
     assert qs[0]["answer_list"] == ["d1"]
-    assert [q["question"] for q in qs[1:]] == ["비밀번호는 몇 자 이상이어야 하나요?", "What is the liability cap?",
-                                             '"Force majeure" clauses: which contracts have one?', "2024"]
+    assert [q["question"] for q in qs[1:]] == [
+        "비밀번호는 몇 자 이상이어야 하나요?",
+        "What is the liability cap?",
+        '"Force majeure" clauses: which contracts have one?',
+        "2024",
+    ]
 
 
-@pytest.mark.parametrize("line, message", [
-    ('{"question": "unfinished"', r"q\.jsonl:2: not JSON \(Expecting ',' delimiter\)"),
-    ('{"id": "x"}', r"q\.jsonl:2: a question needs a non-empty 'question' field"),
-    ('{"question": "   "}', r"q\.jsonl:2: a question needs a non-empty 'question' field"),
-    ('{"question": 5}', r"q\.jsonl:2: a question needs a non-empty 'question' field"),
-    ('["a list"]', r"q\.jsonl:2: a question needs a non-empty 'question' field"),
-])
+@pytest.mark.parametrize(
+    "line, message",
+    [
+        ('{"question": "unfinished"', r"q\.jsonl:2: not JSON \(Expecting ',' delimiter\)"),
+        ('{"id": "x"}', r"q\.jsonl:2: a question needs a non-empty 'question' field"),
+        ('{"question": "   "}', r"q\.jsonl:2: a question needs a non-empty 'question' field"),
+        ('{"question": 5}', r"q\.jsonl:2: a question needs a non-empty 'question' field"),
+        ('["a list"]', r"q\.jsonl:2: a question needs a non-empty 'question' field"),
+    ],
+)
 def test_a_bad_line_is_an_error_naming_the_file_and_line(tmp_path, line, message):
     p = write(tmp_path, '{"question": "fine"}\n' + line + "\n")
     with pytest.raises(WikigenError, match=message):

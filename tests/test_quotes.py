@@ -1,6 +1,6 @@
 import pytest
-
 from wiki_helpers import CRLF, KOREAN, make_index, quote_of
+
 from wikigen.core.errors import QuoteError
 from wikigen.wiki.markup import Quote, format_quote
 from wikigen.wiki.page import Page
@@ -13,20 +13,22 @@ def index(tmp_path):
 
 
 def test_exact_quote_ok(index):
-    q = quote_of(index, "contracts/acme-msa", "Either party may terminate this Agreement\nupon ninety (90) days' written notice.")
+    q = quote_of(
+        index, "contracts/acme-msa", "Either party may terminate this Agreement\nupon ninety (90) days' written notice."
+    )
     assert check_quote(q, index).status == "ok"
 
 
 def test_korean_quote(index):
     needle = "제2조 (기간) 계약 기간은 1년으로 한다."
     start = KOREAN.index(needle)
-    q = Quote("kr/contract", start, start + len(needle), needle)   # character offsets, not bytes
+    q = Quote("kr/contract", start, start + len(needle), needle)  # character offsets, not bytes
     assert check_quote(q, index).status == "ok"
     byte_start = len(KOREAN[:start].encode("utf-8"))
     drifted = check_quote(Quote("kr/contract", byte_start, byte_start + len(needle.encode()), needle), index)
     nearest = min(index.locate("kr/contract", needle), key=lambda s: abs(s.start - byte_start))
     assert drifted.status == "reanchored" and (drifted.new.start, drifted.new.end) == (nearest.start, nearest.end)
-    assert KOREAN[drifted.new.start:drifted.new.end] == needle
+    assert KOREAN[drifted.new.start : drifted.new.end] == needle
 
 
 def test_crlf_quote(index):
@@ -67,7 +69,9 @@ def test_unknown_doc(index):
 def test_verify_page_rewrites_only_span_numbers(index):
     needle = "Fees are due within thirty (30) days of invoice."
     right = index.locate("contracts/acme-msa", needle)[0]
-    body = "Intro.\n\n" + format_quote(Quote("contracts/acme-msa", right.start + 2, right.end + 2, needle)) + "\n\nEnd.\n"
+    body = (
+        "Intro.\n\n" + format_quote(Quote("contracts/acme-msa", right.start + 2, right.end + 2, needle)) + "\n\nEnd.\n"
+    )
     p = Page("fees", "Fees", "a", "d", body=body)
     out, checks = verify_page(p, index)
     assert out.body == body.replace(f"(chars {right.start + 2}-{right.end + 2})", f"(chars {right.start}-{right.end})")
@@ -76,7 +80,9 @@ def test_verify_page_rewrites_only_span_numbers(index):
 
 def test_verify_page_names_the_bad_quote(index):
     good = quote_of(index, "kr/contract", "계약 기간은 1년으로 한다.")
-    bad = Quote("contracts/acme-msa", 100, 160, "The Supplier shall indemnify the Customer against all losses whatsoever")
+    bad = Quote(
+        "contracts/acme-msa", 100, 160, "The Supplier shall indemnify the Customer against all losses whatsoever"
+    )
     p = Page("x", "X", "a", "d", body=format_quote(good) + "\n\n" + format_quote(bad) + "\n")
     with pytest.raises(QuoteError) as e:
         verify_page(p, index)

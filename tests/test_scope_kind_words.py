@@ -9,20 +9,32 @@ from wikigen.wiki.markup import Quote, format_quote
 from wikigen.wiki.page import Page
 
 DOCS = {
-    "resellers/acme-zeta": ("LICENSE AGREEMENT - RESELLER AGREEMENT\n\nThis agreement is made between ACME LTD and "
-                            "ZETA INC. Acme grants Zeta a non-exclusive license to resell the Software. "
-                            "This agreement is governed by the laws of Ontario.\n"),
-    "resellers/birch-orbit": ("RESELLER AGREEMENT\n\nThis agreement is made between BIRCH SYSTEMS and ORBIT TRADING. "
-                              "Birch appoints Orbit as a reseller of its products. Orbit may not grant sublicenses. "
-                              "The laws of Delaware govern this agreement.\n"),
-    "resellers/cedar-polar": ("RESELLER AGREEMENT\n\nThis agreement is made between CEDAR TOOLS and POLAR GOODS. "
-                              "Cedar grants Polar a license to use its marks to resell the products. "
-                              "The laws of Texas govern this agreement.\n"),
-    "nda/delta-echo": ("MUTUAL NON-DISCLOSURE AGREEMENT\n\nThis agreement is made between DELTA HEALTH and ECHO LABS. "
-                       "Each party keeps the other's information confidential.\n"),
+    "resellers/acme-zeta": (
+        "LICENSE AGREEMENT - RESELLER AGREEMENT\n\nThis agreement is made between ACME LTD and "
+        "ZETA INC. Acme grants Zeta a non-exclusive license to resell the Software. "
+        "This agreement is governed by the laws of Ontario.\n"
+    ),
+    "resellers/birch-orbit": (
+        "RESELLER AGREEMENT\n\nThis agreement is made between BIRCH SYSTEMS and ORBIT TRADING. "
+        "Birch appoints Orbit as a reseller of its products. Orbit may not grant sublicenses. "
+        "The laws of Delaware govern this agreement.\n"
+    ),
+    "resellers/cedar-polar": (
+        "RESELLER AGREEMENT\n\nThis agreement is made between CEDAR TOOLS and POLAR GOODS. "
+        "Cedar grants Polar a license to use its marks to resell the products. "
+        "The laws of Texas govern this agreement.\n"
+    ),
+    "nda/delta-echo": (
+        "MUTUAL NON-DISCLOSURE AGREEMENT\n\nThis agreement is made between DELTA HEALTH and ECHO LABS. "
+        "Each party keeps the other's information confidential.\n"
+    ),
 }
-TITLES = {"resellers/acme-zeta": "LICENSE AGREEMENT - RESELLER AGREEMENT", "resellers/birch-orbit": "RESELLER AGREEMENT",
-          "resellers/cedar-polar": "RESELLER AGREEMENT", "nda/delta-echo": "MUTUAL NON-DISCLOSURE AGREEMENT"}
+TITLES = {
+    "resellers/acme-zeta": "LICENSE AGREEMENT - RESELLER AGREEMENT",
+    "resellers/birch-orbit": "RESELLER AGREEMENT",
+    "resellers/cedar-polar": "RESELLER AGREEMENT",
+    "nda/delta-echo": "MUTUAL NON-DISCLOSURE AGREEMENT",
+}
 
 
 def _slug(doc: str) -> str:
@@ -39,12 +51,39 @@ def answerer(tmp_path_factory):
         start = text.index(opening)
         quote = format_quote(Quote(d, start, start + len(opening), opening))
         kind = "kind-reseller" if d in resellers else "kind-nda"
-        pages.append(Page(slug=_slug(d), title=TITLES[d], owner="agent-1", description=opening, type="document",
-                          sources=[d], body=f"{quote}\n\nIn [[{kind}]].\n"))
-    pages.append(Page(slug="kind-reseller", title="Reseller agreements", owner="agent-1", description="3 documents.",
-                      type="collection", sources=resellers, body="".join(f"- [[{_slug(d)}]]\n" for d in resellers)))
-    pages.append(Page(slug="kind-nda", title="Non-disclosure agreements", owner="agent-1", description="1 document.",
-                      type="collection", sources=["nda/delta-echo"], body="- [[doc-nda-delta-echo]]\n"))
+        pages.append(
+            Page(
+                slug=_slug(d),
+                title=TITLES[d],
+                owner="agent-1",
+                description=opening,
+                type="document",
+                sources=[d],
+                body=f"{quote}\n\nIn [[{kind}]].\n",
+            )
+        )
+    pages.append(
+        Page(
+            slug="kind-reseller",
+            title="Reseller agreements",
+            owner="agent-1",
+            description="3 documents.",
+            type="collection",
+            sources=resellers,
+            body="".join(f"- [[{_slug(d)}]]\n" for d in resellers),
+        )
+    )
+    pages.append(
+        Page(
+            slug="kind-nda",
+            title="Non-disclosure agreements",
+            owner="agent-1",
+            description="1 document.",
+            type="collection",
+            sources=["nda/delta-echo"],
+            body="- [[doc-nda-delta-echo]]\n",
+        )
+    )
     return answerer_over(root, DOCS, pages)
 
 

@@ -15,21 +15,59 @@ def answerer(tmp_path_factory):
     root = tmp_path_factory.mktemp("shared-titles")
     pages = []
     for doc, title, desc, opening in [
-        ("supply/alpha-supply", "MASTER SUPPLY AGREEMENT", "Between ALPHA WIDGETS LTD and ZENITH FOODS PLC.",
-         "This Supply Agreement is made on 2 May 2021 between ALPHA WIDGETS LTD (\"Alpha\") and ZENITH FOODS PLC (\"Zenith\")."),
-        ("supply/beta-supply", "MASTER SUPPLY AGREEMENT", "Between BETA METALS INC and ORION RETAIL LLC.",
-         "This Supply Agreement is made on 9 June 2022 between BETA METALS INC (\"Beta\") and ORION RETAIL LLC (\"Orion\")."),
-        ("nda/gamma-nda", "MUTUAL NON-DISCLOSURE AGREEMENT", "Between GAMMA SOFT LTD and DELTA HEALTH LTD.",
-         "This Mutual Non-Disclosure Agreement is made on 1 March 2020 between GAMMA SOFT LTD and DELTA HEALTH LTD."),
+        (
+            "supply/alpha-supply",
+            "MASTER SUPPLY AGREEMENT",
+            "Between ALPHA WIDGETS LTD and ZENITH FOODS PLC.",
+            'This Supply Agreement is made on 2 May 2021 between ALPHA WIDGETS LTD ("Alpha") and ZENITH FOODS PLC ("Zenith").',
+        ),
+        (
+            "supply/beta-supply",
+            "MASTER SUPPLY AGREEMENT",
+            "Between BETA METALS INC and ORION RETAIL LLC.",
+            'This Supply Agreement is made on 9 June 2022 between BETA METALS INC ("Beta") and ORION RETAIL LLC ("Orion").',
+        ),
+        (
+            "nda/gamma-nda",
+            "MUTUAL NON-DISCLOSURE AGREEMENT",
+            "Between GAMMA SOFT LTD and DELTA HEALTH LTD.",
+            "This Mutual Non-Disclosure Agreement is made on 1 March 2020 between GAMMA SOFT LTD and DELTA HEALTH LTD.",
+        ),
     ]:
         kind = "kind-supply" if doc.startswith("supply") else "kind-nda"
-        pages.append(Page(slug=_slug(doc), title=title, owner="agent-1", description=desc, type="document",
-                          sources=[doc], body=f"{format_quote(_q(doc, opening))}\n\nIn [[{kind}]].\n"))
-    pages.append(Page(slug="kind-supply", title="Supply agreements", owner="agent-1", description="2 documents.",
-                      type="collection", sources=["supply/alpha-supply", "supply/beta-supply"],
-                      body="- [[doc-supply-alpha-supply]]\n- [[doc-supply-beta-supply]]\n"))
-    pages.append(Page(slug="kind-nda", title="Non-disclosure agreements", owner="agent-1", description="1 document.",
-                      type="collection", sources=["nda/gamma-nda"], body="- [[doc-nda-gamma-nda]]\n"))
+        pages.append(
+            Page(
+                slug=_slug(doc),
+                title=title,
+                owner="agent-1",
+                description=desc,
+                type="document",
+                sources=[doc],
+                body=f"{format_quote(_q(doc, opening))}\n\nIn [[{kind}]].\n",
+            )
+        )
+    pages.append(
+        Page(
+            slug="kind-supply",
+            title="Supply agreements",
+            owner="agent-1",
+            description="2 documents.",
+            type="collection",
+            sources=["supply/alpha-supply", "supply/beta-supply"],
+            body="- [[doc-supply-alpha-supply]]\n- [[doc-supply-beta-supply]]\n",
+        )
+    )
+    pages.append(
+        Page(
+            slug="kind-nda",
+            title="Non-disclosure agreements",
+            owner="agent-1",
+            description="1 document.",
+            type="collection",
+            sources=["nda/gamma-nda"],
+            body="- [[doc-nda-gamma-nda]]\n",
+        )
+    )
     return answerer_over(root, DOCS, pages)
 
 

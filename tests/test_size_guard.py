@@ -1,11 +1,10 @@
-
+import pytest
 from wiki_helpers import make_index, page
+
 from wikigen.core.errors import SizeLimitError
+from wikigen.core.tokens import CharCounter
 from wikigen.wiki.size_guard import SizeTracker, check_size, measure_wiki
 from wikigen.wiki.store import Wiki
-from wikigen.core.tokens import CharCounter
-
-import pytest
 
 
 class CountingCounter(CharCounter):
@@ -41,14 +40,16 @@ def test_counts_every_md_file_but_hidden_folders(tmp_path):
 
 def test_levels(tmp_path):
     make_wiki(tmp_path, {"big": 600, "small": 100})
-    assert check_size(tmp_path, 1000).level == "ok"              # 0.70
-    r = check_size(tmp_path, 850)                                 # 0.82 >= 0.8
+    assert check_size(tmp_path, 1000).level == "ok"  # 0.70
+    r = check_size(tmp_path, 850)  # 0.82 >= 0.8
     assert r.level == "warn" and r.message.startswith("wiki is approaching the limit: 0.82x the corpus in characters")
-    r = check_size(tmp_path, 600, max_ratio=1.0)                  # 1.17 > 1.0
+    r = check_size(tmp_path, 600, max_ratio=1.0)  # 1.17 > 1.0
     assert r.level == "stop" and not r.ok
-    assert r.message == ("wiki is larger than allowed: 1.17x the corpus in characters (700 of 600); limit 1.00x; "
-                         "largest pages: big.md (600 chars), small.md (100 chars) - stop the build, then shorten "
-                         "or merge the largest pages")
+    assert r.message == (
+        "wiki is larger than allowed: 1.17x the corpus in characters (700 of 600); limit 1.00x; "
+        "largest pages: big.md (600 chars), small.md (100 chars) - stop the build, then shorten "
+        "or merge the largest pages"
+    )
     assert check_size(tmp_path, 600, max_ratio=2.0).level == "ok"
 
 
@@ -101,13 +102,13 @@ def test_repeated_size_check_reads_no_unchanged_file(tmp_path, monkeypatch):
 
 
 def test_build_stops_and_write_refused(tmp_path):
-    index = make_index(tmp_path, {"d": "word " * 400})           # 2,000 characters
+    index = make_index(tmp_path, {"d": "word " * 400})  # 2,000 characters
     wiki = Wiki.create(tmp_path / "wiki", index, max_ratio=1.0)
     wiki.write(page("a", body="y" * 1500 + "\n"), agent="alice", session=1)
     assert check_size(wiki.root, index.corpus_chars).level == "warn"
     with pytest.raises(SizeLimitError, match=r"the limit is 1.00x"):
         wiki.write(page("b", owner="bob", body="z" * 300 + "\n"), agent="bob", session=1)
     assert not wiki.exists("b")
-    (wiki.root / "log.md").write_text("l" * 700)                  # generated files count too
+    (wiki.root / "log.md").write_text("l" * 700)  # generated files count too
     r = check_size(wiki.root, index.corpus_chars)
     assert r.level == "stop" and "largest pages: a.md" in r.message

@@ -13,6 +13,7 @@ from wikigen.agents.offline import OfflineBackend
 from wikigen.agents.orchestrate import BuildConfig, build
 from wikigen.agents.params import OfflineParams
 from wikigen.agents.slug_moves import old_topic_slugs
+
 from wikigen.core.slugs import topic_slug
 from wikigen.wiki.merge import read_redirects
 from wikigen.wiki.page import parse_page, render_page
@@ -22,12 +23,25 @@ ACME = REPO / "corpora" / "acme"
 
 
 def test_old_slugs_of_a_catalog():
-    cat = Catalog(topics=[Topic(key="definition", kind="heading", title="Definitions", aliases=["Definition"]),
-                          Topic(key="governing law", kind="heading", title="Governing Law",
-                                aliases=["Applicable law"], variants=["applicable law"]),
-                          Topic(key="law", kind="heading", title="Law")], outlines={}, collections=[])
-    assert old_topic_slugs(cat) == {"topic-definition": "topic-definitions",
-                                    "topic-applicable-law": "topic-governing-law"}
+    cat = Catalog(
+        topics=[
+            Topic(key="definition", kind="heading", title="Definitions", aliases=["Definition"]),
+            Topic(
+                key="governing law",
+                kind="heading",
+                title="Governing Law",
+                aliases=["Applicable law"],
+                variants=["applicable law"],
+            ),
+            Topic(key="law", kind="heading", title="Law"),
+        ],
+        outlines={},
+        collections=[],
+    )
+    assert old_topic_slugs(cat) == {
+        "topic-definition": "topic-definitions",
+        "topic-applicable-law": "topic-governing-law",
+    }
     # a slug that is another topic's page now is no old slug
     assert "topic-law" not in old_topic_slugs(cat)
 
@@ -44,8 +58,23 @@ def _as_an_old_version_had_it(wiki: Path, renames: dict[str, str]) -> None:
             text = re.sub(rf"\[\[{re.escape(new)}(?=[\]|#])", f"[[{old}", text)
         path.write_text(text, encoding="utf-8")
     subprocess.run(["git", "-C", str(wiki), "add", "-A"], check=True, capture_output=True)
-    subprocess.run(["git", "-C", str(wiki), "-c", "user.name=wikigen", "-c", "user.email=wikigen@localhost",
-                    "commit", "-q", "-m", "an older build"], check=True, capture_output=True)
+    subprocess.run(
+        [
+            "git",
+            "-C",
+            str(wiki),
+            "-c",
+            "user.name=wikigen",
+            "-c",
+            "user.email=wikigen@localhost",
+            "commit",
+            "-q",
+            "-m",
+            "an older build",
+        ],
+        check=True,
+        capture_output=True,
+    )
 
 
 def roomy_backend():
@@ -63,6 +92,7 @@ def test_a_rebuilt_wiki_merges_old_topic_pages_into_their_new_slugs(tmp_path):
         topics[page.slug] = page
     # the pages whose old, key-made slug differs from the title-made one ("topic-definition")
     from wikigen.agents.words import norm_key
+
     renames = {s: topic_slug(norm_key(p.title)) for s, p in topics.items() if topic_slug(norm_key(p.title)) != s}
     assert renames, "acme has topics whose key-made slug differs from the title-made one"
     _as_an_old_version_had_it(wiki, renames)
@@ -71,14 +101,14 @@ def test_a_rebuilt_wiki_merges_old_topic_pages_into_their_new_slugs(tmp_path):
     assert build(BuildConfig(corpus=ACME, wiki=wiki, agents=2, sessions=3, quiet=True), backend=roomy_backend()).ok
     redirects = read_redirects(wiki)
     for new, old in renames.items():
-        assert (wiki / f"{new}.md").exists(), new                    # the subject's page under its new slug
-        assert not (wiki / f"{old}.md").exists(), old                # the old page is gone from the wiki ...
+        assert (wiki / f"{new}.md").exists(), new  # the subject's page under its new slug
+        assert not (wiki / f"{old}.md").exists(), old  # the old page is gone from the wiki ...
         archived = parse_page((wiki / "archive" / f"{old}.md").read_text(encoding="utf-8"))
-        assert archived.status == "deprecated" and f"Merged into [[{new}]]" in archived.body   # ... archived
+        assert archived.status == "deprecated" and f"Merged into [[{new}]]" in archived.body  # ... archived
         assert redirects[old] == new
         kept = parse_page((wiki / f"{new}.md").read_text(encoding="utf-8"))
         assert topics[new].title == kept.title
-    for path in wiki.glob("*.md"):                                  # no page links to an old slug
+    for path in wiki.glob("*.md"):  # no page links to an old slug
         text = path.read_text(encoding="utf-8")
         assert not any(f"[[{old}]" in text or f"[[{old}|" in text for old in renames.values()), path.name
     log = [json.loads(x) for x in (wiki / ".wikigen" / "progress.jsonl").read_text().splitlines() if x.strip()]

@@ -1,8 +1,8 @@
 import json
 
 import pytest
-
 from wiki_helpers import all_files, make_index, page, quote_body, quote_of
+
 from wikigen.core.errors import OwnershipError, PageError, QuoteError, SizeLimitError
 from wikigen.wiki.markup import Quote, format_quote
 from wikigen.wiki.page import Page, parse_page
@@ -26,7 +26,9 @@ def test_create_layout(wiki, index):
 
 
 def test_write_read(wiki, index):
-    q = quote_of(index, "contracts/acme-msa", "Either party may terminate this Agreement\nupon ninety (90) days' written notice.")
+    q = quote_of(
+        index, "contracts/acme-msa", "Either party may terminate this Agreement\nupon ninety (90) days' written notice."
+    )
     res = wiki.write(page("termination", body=quote_body(q)), agent="alice", session=2)
     assert res.created and res.path == wiki.root / "termination.md"
     p = wiki.read("termination")
@@ -50,7 +52,9 @@ def test_fabricated_quote_writes_nothing(wiki, index, tmp_path):
     good = quote_of(index, "memos/budget", "The budget is approved\nfor fiscal year 2025.")
     bad = Quote("memos/budget", 0, 40, "The budget is approved for fiscal year 2026.")
     before = all_files(tmp_path)
-    with pytest.raises(QuoteError, match=r"memos/budget \(chars 0-40\) \"The budget is approved for fiscal year 2026.\""):
+    with pytest.raises(
+        QuoteError, match=r"memos/budget \(chars 0-40\) \"The budget is approved for fiscal year 2026.\""
+    ):
         wiki.write(page("budget", body=quote_body(good, bad)), agent="alice", session=1)
     assert all_files(tmp_path) == before and not wiki.exists("budget")
     # an existing page is left exactly as it was
@@ -83,8 +87,23 @@ def test_ownership(wiki):
     assert wiki.read("bobs").owner == "bob"
 
 
-@pytest.mark.parametrize("slug", ["../x", "/etc/passwd", "a/b", "", "Ünïcode", "u\u0308_x", "..", "index", "index-a", "log",
-                                  "../../etc/cron.d/x", "A"])
+@pytest.mark.parametrize(
+    "slug",
+    [
+        "../x",
+        "/etc/passwd",
+        "a/b",
+        "",
+        "Ünïcode",
+        "u\u0308_x",
+        "..",
+        "index",
+        "index-a",
+        "log",
+        "../../etc/cron.d/x",
+        "A",
+    ],
+)
 def test_bad_slug_writes_nothing_anywhere(wiki, tmp_path, slug):
     before = all_files(tmp_path)
     with pytest.raises(PageError):
@@ -151,10 +170,10 @@ def test_size_check_sees_writes_by_another_wiki_object_and_files_written_behind_
     one = Wiki.create(tmp_path / "wiki", idx, max_ratio=1.0)
     two = Wiki.open(tmp_path / "wiki", idx)
     one.write(page("a", body="y" * 3000 + "\n"), agent="alice", session=1)
-    two.write(page("b", owner="bob", body="z" * 3000 + "\n"), agent="bob", session=1)   # one's view is stale
+    two.write(page("b", owner="bob", body="z" * 3000 + "\n"), agent="bob", session=1)  # one's view is stale
     with pytest.raises(SizeLimitError):
         one.write(page("c", body="w" * 4000 + "\n"), agent="alice", session=1)
-    (tmp_path / "wiki" / "notes.md").write_text("n" * 3000)     # not through write(): near the limit, rescanned
+    (tmp_path / "wiki" / "notes.md").write_text("n" * 3000)  # not through write(): near the limit, rescanned
     with pytest.raises(SizeLimitError):
         one.write(page("c", body="w" * 700 + "\n"), agent="alice", session=1)
     one.files_changed()

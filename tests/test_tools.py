@@ -7,15 +7,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-
 from wikigen.agents.tools import ToolBox, ToolError, ToolOutcome, validate
 from wikigen.search.index import CorpusIndex
+
 from wikigen.core.errors import OwnershipError, PageError, QuoteError, SizeLimitError
+from wikigen.core.tokens import CharCounter
 from wikigen.wiki.markup import Quote, format_quote
 from wikigen.wiki.progress import ProgressLog
 from wikigen.wiki.quotes import check_page_quotes
 from wikigen.wiki.store import Wiki
-from wikigen.core.tokens import CharCounter
 
 ACME = (
     "Master Services Agreement between Acme Corp and Globex Ltd.\n\n"
@@ -83,6 +83,7 @@ def world(tmp_path) -> World:
 
 # --- reading -----------------------------------------------------------------------------------
 
+
 def test_search_returns_hits_with_exact_spans_and_records_the_query(world):
     tb = world.toolbox()
     hits = tb.search_corpus("terminate agreement notice", k=5)
@@ -128,14 +129,27 @@ def test_search_result_text_shows_doc_ids_and_spans(world):
 
 # --- writing -----------------------------------------------------------------------------------
 
+
 def test_write_page_with_a_verbatim_quote_then_update_keeps_created_session(world):
     tb = world.toolbox(session=1)
     span = tb.read_document("contracts/acme-msa")
-    body = "Notice periods.\n\n" + quote_of(span.text, span.doc_id, TERMINATION, span.start) + "\n\nSee [[topic-fees]].\n"
-    out = tb.call("write_page", {"slug": "topic-termination", "title": "Termination",
-                                 "description": "How each agreement can be terminated", "body": body})
-    assert out == ToolOutcome("Wrote page 'topic-termination' (1 quote verified, sources: contracts/acme-msa). "
-                              "Link to it as [[topic-termination]].", False)
+    body = (
+        "Notice periods.\n\n" + quote_of(span.text, span.doc_id, TERMINATION, span.start) + "\n\nSee [[topic-fees]].\n"
+    )
+    out = tb.call(
+        "write_page",
+        {
+            "slug": "topic-termination",
+            "title": "Termination",
+            "description": "How each agreement can be terminated",
+            "body": body,
+        },
+    )
+    assert out == ToolOutcome(
+        "Wrote page 'topic-termination' (1 quote verified, sources: contracts/acme-msa). "
+        "Link to it as [[topic-termination]].",
+        False,
+    )
     page = world.wiki.read("topic-termination")
     assert (page.owner, page.created_session, page.updated_session) == ("agent-1", 1, 1)
     assert page.sources == ["contracts/acme-msa"]
@@ -143,8 +157,14 @@ def test_write_page_with_a_verbatim_quote_then_update_keeps_created_session(worl
     assert tb.activity()["pages"] == ["topic-termination"]
 
     tb3 = world.toolbox(session=3)
-    tb3.write_page("topic-termination", "Termination", "Termination clauses", body + "\nMore later.\n",
-                   sources=["contracts/acme-msa", "contracts/globex-supply"], status="confirmed")
+    tb3.write_page(
+        "topic-termination",
+        "Termination",
+        "Termination clauses",
+        body + "\nMore later.\n",
+        sources=["contracts/acme-msa", "contracts/globex-supply"],
+        status="confirmed",
+    )
     page = world.wiki.read("topic-termination")
     assert (page.created_session, page.updated_session, page.status) == (1, 3, "confirmed")
     assert page.sources == ["contracts/acme-msa", "contracts/globex-supply"]
@@ -200,26 +220,40 @@ def test_a_page_over_the_size_limit_is_refused(tmp_path):
     out = tb.call("write_page", {"slug": "topic-big", "title": "Big", "description": "big", "body": big})
     assert out.is_error and "shorten this page" in out.text
     assert not world.wiki.exists("topic-big")
-    assert not tb.call("write_page", {"slug": "topic-small", "title": "Small", "description": "s", "body": "ok\n"}).is_error
+    assert not tb.call(
+        "write_page", {"slug": "topic-small", "title": "Small", "description": "s", "body": "ok\n"}
+    ).is_error
 
 
 # --- call(): never raises ----------------------------------------------------------------------
 
-@pytest.mark.parametrize("name, inp, expect", [
-    ("delete_everything", {}, "unknown tool 'delete_everything'. The tools are: search_corpus, read_document"),
-    ("write_page", {"slug": 5}, "missing required field 'title'"),
-    ("write_page", {"slug": 5, "title": "t", "description": "d", "body": "b"}, "field 'slug' must be a string, not 5"),
-    ("search_corpus", {"query": "x", "k": "ten"}, "field 'k' must be an integer"),
-    ("search_corpus", {"query": "x", "k": 0}, "field 'k' must be >= 1"),
-    ("search_corpus", {"query": "x", "rm": True}, "unexpected field 'rm'"),
-    ("search_corpus", {"query": "x", "doc_ids": ["a", 3]}, "field 'doc_ids' item 1 must be a string"),
-    ("read_document", "contracts/acme-msa", "the input must be a JSON object, not str"),
-    ("read_document", None, "the input must be a JSON object"),
-    ("write_page", {"slug": "s", "title": "t", "description": "d", "body": "b", "type": "essay"}, "must be one of topic"),
-    ("read_page", {"slug": "no-such-page"}, "no page 'no-such-page'"),
-    ("append_log", {"action": "  "}, "append_log needs an action"),
-    ("search_corpus", {"query": ""}, "empty query"),
-])
+
+@pytest.mark.parametrize(
+    "name, inp, expect",
+    [
+        ("delete_everything", {}, "unknown tool 'delete_everything'. The tools are: search_corpus, read_document"),
+        ("write_page", {"slug": 5}, "missing required field 'title'"),
+        (
+            "write_page",
+            {"slug": 5, "title": "t", "description": "d", "body": "b"},
+            "field 'slug' must be a string, not 5",
+        ),
+        ("search_corpus", {"query": "x", "k": "ten"}, "field 'k' must be an integer"),
+        ("search_corpus", {"query": "x", "k": 0}, "field 'k' must be >= 1"),
+        ("search_corpus", {"query": "x", "rm": True}, "unexpected field 'rm'"),
+        ("search_corpus", {"query": "x", "doc_ids": ["a", 3]}, "field 'doc_ids' item 1 must be a string"),
+        ("read_document", "contracts/acme-msa", "the input must be a JSON object, not str"),
+        ("read_document", None, "the input must be a JSON object"),
+        (
+            "write_page",
+            {"slug": "s", "title": "t", "description": "d", "body": "b", "type": "essay"},
+            "must be one of topic",
+        ),
+        ("read_page", {"slug": "no-such-page"}, "no page 'no-such-page'"),
+        ("append_log", {"action": "  "}, "append_log needs an action"),
+        ("search_corpus", {"query": ""}, "empty query"),
+    ],
+)
 def test_call_turns_every_bad_call_into_an_error_outcome(world, name, inp, expect):
     out = world.toolbox().call(name, inp)
     assert out.is_error, out
@@ -240,21 +274,40 @@ def test_validate_accepts_optional_nulls_and_good_input(world):
     schema = {s["name"]: s["input_schema"] for s in world.toolbox().specs()}
     assert validate({"doc_id": "a", "start": 3, "end": None}, schema["read_document"]) == []
     assert validate({"owner": None}, schema["list_pages"]) == []
-    assert validate({"doc_id": "a", "start": True}, schema["read_document"]) == ["field 'start' must be an integer, not true"]
+    assert validate({"doc_id": "a", "start": True}, schema["read_document"]) == [
+        "field 'start' must be an integer, not true"
+    ]
 
 
 # --- pages, log, specs -------------------------------------------------------------------------
+
 
 def test_list_and_read_pages(world):
     world.toolbox("agent-2").write_page("topic-fees", "Fees", "When fees are due", "Fees.\n")
     tb = world.toolbox("agent-1")
     tb.write_page("doc-acme-msa", "Acme MSA", "The Acme master agreement", "An agreement.\n", type="document")
     assert tb.list_pages() == [
-        {"slug": "doc-acme-msa", "title": "Acme MSA", "owner": "agent-1", "description": "The Acme master agreement", "type": "document"},
-        {"slug": "topic-fees", "title": "Fees", "owner": "agent-2", "description": "When fees are due", "type": "topic"}]
+        {
+            "slug": "doc-acme-msa",
+            "title": "Acme MSA",
+            "owner": "agent-1",
+            "description": "The Acme master agreement",
+            "type": "document",
+        },
+        {
+            "slug": "topic-fees",
+            "title": "Fees",
+            "owner": "agent-2",
+            "description": "When fees are due",
+            "type": "topic",
+        },
+    ]
     assert [p["slug"] for p in tb.list_pages(owner="agent-2")] == ["topic-fees"]
     text = tb.call("list_pages", {}).text
-    assert text.splitlines()[1:3] == ["<pages>", "doc-acme-msa | document | agent-1 | Acme MSA | The Acme master agreement"]
+    assert text.splitlines()[1:3] == [
+        "<pages>",
+        "doc-acme-msa | document | agent-1 | Acme MSA | The Acme master agreement",
+    ]
     md = tb.read_page("topic-fees")
     assert md.startswith("---\n") and "owner: agent-2" in md and md.endswith("Fees.\n")
     assert tb.call("read_page", {"slug": "topic-fees"}).text.startswith('<page slug="topic-fees">\n---\n')
@@ -265,8 +318,9 @@ def test_log_round_trip_and_activity(world):
     assert tb.call("read_log", {}).text == "The progress log is empty."
     tb.search_corpus("warranty")
     tb.read_document("contracts/globex-supply")
-    assert tb.call("append_log", {"action": "read supply", "note": "warranty next", "docs": ["contracts/globex-supply"]}) \
-        == ToolOutcome("Logged.", False)
+    assert tb.call(
+        "append_log", {"action": "read supply", "note": "warranty next", "docs": ["contracts/globex-supply"]}
+    ) == ToolOutcome("Logged.", False)
     world.log.append(session=2, agent="agent-2", action="other", pages=[], queries=[], docs=[])
     entries = tb.read_log()
     assert [(e["agent"], e["action"]) for e in entries] == [("agent-1", "read supply"), ("agent-2", "other")]
@@ -278,8 +332,15 @@ def test_log_round_trip_and_activity(world):
 
 def test_specs_are_anthropic_tool_definitions(world):
     specs = world.toolbox().specs()
-    assert [s["name"] for s in specs] == ["search_corpus", "read_document", "list_pages", "read_page",
-                                          "write_page", "read_log", "append_log"]
+    assert [s["name"] for s in specs] == [
+        "search_corpus",
+        "read_document",
+        "list_pages",
+        "read_page",
+        "write_page",
+        "read_log",
+        "append_log",
+    ]
     for s in specs:
         assert set(s) == {"name", "description", "input_schema"} and s["description"]
         assert s["input_schema"]["type"] == "object" and s["input_schema"]["additionalProperties"] is False

@@ -1,8 +1,9 @@
 """Topic discovery on small hand-written texts: headings, defined terms, names, phrases, Korean."""
 
-from wikigen.core.slugs import doc_slug, kind_slug, topic_slug
 from wikigen.agents.params import DiscoveryParams
 from wikigen.agents.topics import discover, norm_key
+
+from wikigen.core.slugs import doc_slug, kind_slug, topic_slug
 
 EN_A = """SUPPLY AGREEMENT
 
@@ -62,7 +63,7 @@ def test_headings_across_documents_are_found_with_numbering_and_case_normalised(
     cat = _catalog()
     gov = cat.topic("governing law")
     assert gov is not None and gov.kind == "heading"
-    assert set(gov.doc_ids) == {"a", "b", "c"}          # "3. Governing Law.", inline "2. Governing Law.", "## GOVERNING LAW"
+    assert set(gov.doc_ids) == {"a", "b", "c"}  # "3. Governing Law.", inline "2. Governing Law.", "## GOVERNING LAW"
     term = cat.topic("term and renewal")
     assert term is not None and set(term.doc_ids) == {"a", "b"}
 
@@ -74,7 +75,7 @@ def test_quote_spans_are_exact_trimmed_sections():
         for d, (s, e) in t.spans.items():
             q = texts[d][s:e]
             assert q and q == q.strip(), (t.key, d, q)
-            assert e - s <= 1000          # a ~700 cap, plus the rest of a sentence that ends soon after
+            assert e - s <= 1000  # a ~700 cap, plus the rest of a sentence that ends soon after
     gov = cat.topic("governing law")
     s, e = gov.spans["b"]
     assert EN_B[s:e] == "2. Governing Law. This Agreement shall be governed by the laws of England and Wales."
@@ -88,8 +89,10 @@ def test_defined_terms_are_found_with_their_defining_sentence():
     ci = cat.topic("confidential information")
     assert ci is not None and {"a", "b"} <= set(ci.doc_ids)
     s, e = ci.spans["a"]
-    assert EN_A[s:e] == ('"Confidential Information" means any information disclosed by one party to the other '
-                         'that is marked confidential.')
+    assert EN_A[s:e] == (
+        '"Confidential Information" means any information disclosed by one party to the other '
+        "that is marked confidential."
+    )
 
 
 def test_korean_headings_and_terms():
@@ -107,7 +110,7 @@ def test_korean_headings_and_terms():
 
 def test_salient_phrase_and_names_recur_across_documents():
     cat = _catalog()
-    assert cat.topic("pallet rotation") is not None          # heading and phrase, in a and b
+    assert cat.topic("pallet rotation") is not None  # heading and phrase, in a and b
     names = cat.topic(norm_key("Acme Widgets Ltd"))
     assert names is not None and set(names.doc_ids) == {"a", "c"}
 
@@ -120,9 +123,13 @@ def test_nothing_is_found_from_a_single_document():
 
 
 def test_collections_from_recurring_title_words():
-    texts = {"contracts/supply-acme": EN_A, "contracts/supply-globex": EN_B, "policies/security-policy": EN_C,
-             "policies/privacy-policy": EN_C.replace("Information Security", "Privacy")}
-    cat = discover(texts, {d: "" for d in texts})
+    texts = {
+        "contracts/supply-acme": EN_A,
+        "contracts/supply-globex": EN_B,
+        "policies/security-policy": EN_C,
+        "policies/privacy-policy": EN_C.replace("Information Security", "Privacy"),
+    }
+    cat = discover(texts, dict.fromkeys(texts, ""))
     kinds = {c.key: c.members for c in cat.collections}
     assert kinds.get("supply") == ["contracts/supply-acme", "contracts/supply-globex"]
     assert kinds.get("policy") == ["policies/privacy-policy", "policies/security-policy"]
@@ -131,7 +138,9 @@ def test_collections_from_recurring_title_words():
 def test_deterministic():
     texts = {"a": EN_A, "b": EN_B, "c": EN_C, "ko/a": KO_A, "ko/b": KO_B}
     one, two = discover(texts), discover(dict(reversed(list(texts.items()))))
-    assert [(t.key, t.kind, t.title, t.spans) for t in one.topics] == [(t.key, t.kind, t.title, t.spans) for t in two.topics]
+    assert [(t.key, t.kind, t.title, t.spans) for t in one.topics] == [
+        (t.key, t.kind, t.title, t.spans) for t in two.topics
+    ]
 
 
 def test_norm_key_and_slugs():
@@ -165,10 +174,17 @@ def _kinds(titles: dict[str, str]) -> dict[str, list[str]]:
 
 
 def test_head_noun_is_not_a_kind_the_word_before_it_is():
-    names = ["acme-2019-ex-10-1-supply-agreement", "globex-supply-agreement", "initech-services-agreement",
-             "hooli-services-agreement-2", "stark-franchise-agreement", "wayne-franchise-agreement",
-             "umbrella-hosting-agreement", "vandelay-hosting-agreement"]
-    colls = {c.key: c for c in _collections({n: "" for n in names}, len(names))}
+    names = [
+        "acme-2019-ex-10-1-supply-agreement",
+        "globex-supply-agreement",
+        "initech-services-agreement",
+        "hooli-services-agreement-2",
+        "stark-franchise-agreement",
+        "wayne-franchise-agreement",
+        "umbrella-hosting-agreement",
+        "vandelay-hosting-agreement",
+    ]
+    colls = {c.key: c for c in _collections(dict.fromkeys(names, ""), len(names))}
     assert "agreement" not in colls and "ex" not in colls
     assert set(colls) == {"supply", "service", "franchise", "hosting"}
     assert colls["supply"].title == "Supply agreements"
@@ -178,11 +194,19 @@ def test_head_noun_is_not_a_kind_the_word_before_it_is():
 
 
 def test_word_pairs_are_kept_whole_and_lists_give_several_kinds():
-    titles = {"a-joint-venture-agreement": "", "b-joint-venture-agreement": "",
-              "c-intellectual-property-agreement": "", "d-intellectual-property-agreement": "",
-              "e-manufacturing-and-supply-agreement": "", "f-supply-agreement": "",
-              "g-manufacturing-agreement": "", "h-consulting-agreement": "", "i-consulting-agreement": "",
-              "j-license-agreement": "", "k-license-agreement": ""}
+    titles = {
+        "a-joint-venture-agreement": "",
+        "b-joint-venture-agreement": "",
+        "c-intellectual-property-agreement": "",
+        "d-intellectual-property-agreement": "",
+        "e-manufacturing-and-supply-agreement": "",
+        "f-supply-agreement": "",
+        "g-manufacturing-agreement": "",
+        "h-consulting-agreement": "",
+        "i-consulting-agreement": "",
+        "j-license-agreement": "",
+        "k-license-agreement": "",
+    }
     kinds = _kinds(titles)
     assert kinds["joint venture"] == ["a-joint-venture-agreement", "b-joint-venture-agreement"]
     assert kinds["intellectual property"] == ["c-intellectual-property-agreement", "d-intellectual-property-agreement"]
@@ -192,12 +216,14 @@ def test_word_pairs_are_kept_whole_and_lists_give_several_kinds():
 
 
 def test_titles_count_only_through_a_head_and_cut_names_still_end_in_it():
-    titles = {"x1-distributor-agree": "THIS AGREEMENT is made and entered into by Acme Inc, dated",
-              "x2-distributor-agreement": "CONFIDENTIAL TREATMENT REQUESTED by Globex Inc",
-              "x3-reseller-agreement": "Reseller Agreement",
-              "x4-misc": "RESELLER AGREEMENT",
-              "x5-agency-agreement": "made and entered by Initech Inc",
-              "x6-agency-agreement": "CONFIDENTIAL"}
+    titles = {
+        "x1-distributor-agree": "THIS AGREEMENT is made and entered into by Acme Inc, dated",
+        "x2-distributor-agreement": "CONFIDENTIAL TREATMENT REQUESTED by Globex Inc",
+        "x3-reseller-agreement": "Reseller Agreement",
+        "x4-misc": "RESELLER AGREEMENT",
+        "x5-agency-agreement": "made and entered by Initech Inc",
+        "x6-agency-agreement": "CONFIDENTIAL",
+    }
     kinds = _kinds(titles)
     assert kinds["distributor"] == ["x1-distributor-agree", "x2-distributor-agreement"]
     assert kinds["reseller"] == ["x3-reseller-agreement", "x4-misc"]
@@ -205,36 +231,48 @@ def test_titles_count_only_through_a_head_and_cut_names_still_end_in_it():
 
 
 def test_folders_are_collections_and_a_document_joins_several():
-    titles = {"policies/travel-policy": "Travel Policy", "policies/security-policy": "Information Security Policy",
-              "policies/expense-policy": "", "runbooks/deploy": "", "runbooks/security-incident": "",
-              "runbooks/backup": "", "contracts/nda-acme": "", "contracts/nda-globex": "",
-              "contracts/lease-acme": "", "contracts/supply-initech": ""}
-    cat = discover({d: "Some text about the matter." for d in titles}, titles)
+    titles = {
+        "policies/travel-policy": "Travel Policy",
+        "policies/security-policy": "Information Security Policy",
+        "policies/expense-policy": "",
+        "runbooks/deploy": "",
+        "runbooks/security-incident": "",
+        "runbooks/backup": "",
+        "contracts/nda-acme": "",
+        "contracts/nda-globex": "",
+        "contracts/lease-acme": "",
+        "contracts/supply-initech": "",
+    }
+    cat = discover(dict.fromkeys(titles, "Some text about the matter."), titles)
     by_key = {c.key: c for c in cat.collections}
-    assert by_key["policy"].members == ["policies/expense-policy", "policies/security-policy",
-                                        "policies/travel-policy"]
+    assert by_key["policy"].members == ["policies/expense-policy", "policies/security-policy", "policies/travel-policy"]
     assert by_key["policy"].folder == "policies" and by_key["policy"].title == "Policies"
     assert by_key["runbook"].members == ["runbooks/backup", "runbooks/deploy", "runbooks/security-incident"]
     assert by_key["nda"].members == ["contracts/nda-acme", "contracts/nda-globex"]
     assert by_key["security"].members == ["policies/security-policy", "runbooks/security-incident"]
     assert {c.key for c in cat.collections_of("policies/security-policy")} == {"security", "policy"}
-    assert cat.collection_of("policies/security-policy").key == "security"    # a name kind before a folder
+    assert cat.collection_of("policies/security-policy").key == "security"  # a name kind before a folder
 
 
 def test_no_kind_in_most_documents_and_none_from_one_document():
     names = [f"{w}-agreement-{i}" for i, w in enumerate(["master"] * 7 + ["supply", "supply", "lease"])]
-    kinds = _kinds({n: "" for n in names})
+    kinds = _kinds(dict.fromkeys(names, ""))
     assert "master" not in kinds and "lease" not in kinds
     assert kinds["supply"] == ["supply-agreement-7", "supply-agreement-8"]
-    assert _kinds({"a/x-policy": "", "a/y-policy": "", "a/z-policy": ""}) == {}     # one folder: all documents
+    assert _kinds({"a/x-policy": "", "a/y-policy": "", "a/z-policy": ""}) == {}  # one folder: all documents
 
 
 def test_collections_are_deterministic():
-    titles = {f"{f}/{k}-{p}-agreement": f"{k.upper()} AGREEMENT" for f in ("a", "b")
-              for k in ("supply", "hosting", "co-branding") for p in ("acme", "globex")}
+    titles = {
+        f"{f}/{k}-{p}-agreement": f"{k.upper()} AGREEMENT"
+        for f in ("a", "b")
+        for k in ("supply", "hosting", "co-branding")
+        for p in ("acme", "globex")
+    }
     one = [(c.key, c.title, c.members, c.aliases) for c in _collections(titles, len(titles))]
-    two = [(c.key, c.title, c.members, c.aliases)
-           for c in _collections(dict(reversed(list(titles.items()))), len(titles))]
+    two = [
+        (c.key, c.title, c.members, c.aliases) for c in _collections(dict(reversed(list(titles.items()))), len(titles))
+    ]
     assert one == two and ("co branding", "Co branding agreements") in [(k, t) for k, t, _, _ in one]
 
 
@@ -243,9 +281,9 @@ def test_worker_processes_find_the_same_catalog(monkeypatch):
     import multiprocessing
 
     import pytest
+    from wikigen.agents.catalog import catalog_to_data
 
     import wikigen.core.workers as workers_mod
-    from wikigen.agents.catalog import catalog_to_data
 
     if "fork" not in multiprocessing.get_all_start_methods():
         pytest.skip("worker processes need fork on this platform; discovery then runs in one process")
@@ -275,8 +313,10 @@ def test_phrase_first_match_is_the_regex_search():
     from wikigen.agents.evidence import phrase_regex
     from wikigen.agents.topics import _aligned, _first_match
 
-    text = ("Determination of the TERMINATION fees. Termination-Fees apply; termination fee's due. "
-            "Policies: the Company policy and companies' policies. ") * 3 + "Governing law: Delaware."
+    text = (
+        "Determination of the TERMINATION fees. Termination-Fees apply; termination fee's due. "
+        "Policies: the Company policy and companies' policies. "
+    ) * 3 + "Governing law: Delaware."
     lower = text.lower()
     assert _aligned(text, lower)
     for key in ["termination fee", "company policy", "policy", "governing law", "fee due", "absent phrase"]:
@@ -284,8 +324,8 @@ def test_phrase_first_match_is_the_regex_search():
             want = phrase_regex(key).search(text, start)
             got = _first_match(text, lower, key, start)
             assert (got and (got.start(), got.end())) == (want and (want.start(), want.end())), (key, start)
-    kelvin = "The \u212aey term applies."          # KELVIN SIGN matches "k" when case is ignored
+    kelvin = "The \u212aey term applies."  # KELVIN SIGN matches "k" when case is ignored
     assert re.search("key", kelvin, re.IGNORECASE) and not _aligned(kelvin, kelvin.lower())
-    dotted = "\u0130stanbul law applies."           # lowercasing makes it longer: offsets move
+    dotted = "\u0130stanbul law applies."  # lowercasing makes it longer: offsets move
     assert not _aligned(dotted, dotted.lower())
     assert _aligned("계약 해지 조항. Termination fee.", "계약 해지 조항. termination fee.")

@@ -3,9 +3,10 @@
 import os
 from pathlib import Path
 
+from wikigen.search.sources import open_wiki
+
 from tests.test_offline_agent import make_corpus
 from wikigen.cli import main
-from wikigen.search.sources import open_wiki
 from wikigen.wiki.page import parse_page, render_page
 
 

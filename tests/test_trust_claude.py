@@ -6,11 +6,11 @@ from __future__ import annotations
 import re
 
 import pytest
-
+from test_tools import make_world
 from wikigen.agents.base import AgentTask
 from wikigen.agents.claude import ClaudeBackend, task_message
 from wikigen.agents.fake_messages_server import FakeMessagesServer
-from test_tools import make_world
+
 from tests.test_offline_agent import make_corpus
 from wikigen.cli import main
 
@@ -75,14 +75,17 @@ def test_a_build_against_an_html_endpoint_fails_loudly(tmp_path, fake, monkeypat
     fake.enqueue_raw(HTML, times=50)
     monkeypatch.setenv("ANTHROPIC_API_KEY", "local-test-key")
     monkeypatch.setenv("ANTHROPIC_BASE_URL", fake.url)
-    code = main(["build", str(corpus), "--wiki", str(tmp_path / "wiki"), "--backend", "claude", "--quiet",
-                 "--sessions", "2"])
+    code = main(
+        ["build", str(corpus), "--wiki", str(tmp_path / "wiki"), "--backend", "claude", "--quiet", "--sessions", "2"]
+    )
     err = capsys.readouterr().err
     assert code != 0
     assert "not a Messages API reply" in err
 
 
-@pytest.mark.parametrize("body,ctype", [(HTML, "text/html"), ('{"id": "msg_1", "type": "message", "con', "application/json")])
+@pytest.mark.parametrize(
+    "body,ctype", [(HTML, "text/html"), ('{"id": "msg_1", "type": "message", "con', "application/json")]
+)
 def test_ask_backend_claude_never_prints_a_traceback(tmp_path, fake, monkeypatch, capsys, body, ctype):
     corpus = make_corpus(tmp_path, docs=2)
     wiki = tmp_path / "wiki"

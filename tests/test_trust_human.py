@@ -34,8 +34,12 @@ def test_reviewer_note_survives_the_next_build_and_is_in_history(tmp_path, capsy
     log = _git(wiki, "log", "--format=%an|%s")
     human = [line for line in log.splitlines() if line.startswith("human|human edits")]
     assert human and "doc-contracts-supply-acme" in human[0]
-    shown = _git(wiki, "show", "--format=", [l for l in _git(wiki, "log", "--format=%H %an").splitlines()
-                                            if l.endswith(" human")][0].split()[0])
+    shown = _git(
+        wiki,
+        "show",
+        "--format=",
+        next(ln for ln in _git(wiki, "log", "--format=%H %an").splitlines() if ln.endswith(" human")).split()[0],
+    )
     assert "Reviewer note" in shown
     assert main(["check", str(wiki)]) in (0, 1)
     assert "owner" not in capsys.readouterr().out

@@ -21,8 +21,22 @@ def test_state_folder_and_texts_are_private_whatever_the_umask(tmp_path):
         corpus = make_corpus(tmp_path, docs=2)
         wiki, idx = tmp_path / "wiki", tmp_path / "idx"
         assert main(["build", str(corpus), "--wiki", str(wiki), "--quiet", "--sessions", "1"]) == 0
-        assert main(["build", str(corpus), "--wiki", str(tmp_path / "wiki2"), "--index", str(idx), "--quiet",
-                     "--sessions", "1"]) == 0
+        assert (
+            main(
+                [
+                    "build",
+                    str(corpus),
+                    "--wiki",
+                    str(tmp_path / "wiki2"),
+                    "--index",
+                    str(idx),
+                    "--quiet",
+                    "--sessions",
+                    "1",
+                ]
+            )
+            == 0
+        )
     finally:
         os.umask(old)
     state = wiki / ".wikigen"
@@ -35,4 +49,4 @@ def test_state_folder_and_texts_are_private_whatever_the_umask(tmp_path):
     for p in [idx / "texts", *(idx / "texts").rglob("*")]:
         assert _mode(p) & 0o077 == 0, (p, oct(_mode(p)))
     assert _mode(state / "progress.jsonl") == 0o600 and _mode(state / "config.json") == 0o600
-    assert _mode(wiki / "index.md") == 0o644          # pages follow the umask: they are the wiki's output
+    assert _mode(wiki / "index.md") == 0o644  # pages follow the umask: they are the wiki's output

@@ -3,15 +3,14 @@
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+from wikigen.search.corpus import scan_corpus
 
 from tests.test_offline_agent import make_corpus
 from wikigen.cli import main
 from wikigen.core.errors import BuildLockedError
-from wikigen.search.corpus import scan_corpus
 from wikigen.wiki.buildlock import build_lock
 
 REPO = Path(__file__).resolve().parent.parent
@@ -22,6 +21,7 @@ def _build(corpus: Path, wiki: Path, *extra: str) -> int:
 
 
 # --- 1. a newline or CR in a file name --------------------------------------------------------------
+
 
 @pytest.mark.parametrize("bad", ["bad\nname.txt", "bad\rname.txt", "tab\there.txt", "bell\x07.txt"])
 def test_odd_file_name_is_skipped_with_a_reason(tmp_path, bad):
@@ -53,6 +53,7 @@ def test_one_bad_document_does_not_end_an_offline_session(tmp_path, monkeypatch)
     def fussy(q, **kw):
         if "acme" in q.doc_id:
             from wikigen.core.errors import PageError
+
             raise PageError(f"bad doc id in quote: {q.doc_id!r}")
         return real(q, **kw)
 
@@ -66,28 +67,50 @@ def test_one_bad_document_does_not_end_an_offline_session(tmp_path, monkeypatch)
 
 # --- 3. one build per wiki ----------------------------------------------------------------------------
 
+
 def test_second_build_is_refused_naming_the_pid(tmp_path):
     wiki = tmp_path / "wiki"
     with build_lock(wiki):
-        with pytest.raises(BuildLockedError) as e:
-            with build_lock(wiki):
-                pass
+        with pytest.raises(BuildLockedError) as e, build_lock(wiki):
+            pass
         assert str(os.getpid()) in str(e.value)
-    with build_lock(wiki):      # released: taken again
+    with build_lock(wiki):  # released: taken again
         pass
 
 
 def test_second_build_process_is_refused_with_exit_code_and_pid(tmp_path):
     corpus = make_corpus(tmp_path, docs=2)
     wiki = tmp_path / "wiki"
-    holder = subprocess.Popen([sys.executable, "-c",
-                               "import sys, time\nfrom wikigen.wiki.buildlock import build_lock\n"
-                               f"with build_lock({str(wiki)!r}):\n    print('held', flush=True)\n    time.sleep(30)\n"],
-                              stdout=subprocess.PIPE, text=True, cwd=REPO)
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys, time\nfrom wikigen.wiki.buildlock import build_lock\n"
+            f"with build_lock({str(wiki)!r}):\n    print('held', flush=True)\n    time.sleep(30)\n",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=REPO,
+    )
     try:
         assert holder.stdout.readline().strip() == "held"
-        proc = subprocess.run([sys.executable, "-m", "wikigen.cli", "build", str(corpus), "--wiki", str(wiki),
-                               "--quiet", "--sessions", "1"], capture_output=True, text=True, cwd=REPO)
+        proc = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "wikigen.cli",
+                "build",
+                str(corpus),
+                "--wiki",
+                str(wiki),
+                "--quiet",
+                "--sessions",
+                "1",
+            ],
+            capture_output=True,
+            text=True,
+            cwd=REPO,
+        )
         assert proc.returncode != 0
         assert f"pid {holder.pid}" in proc.stderr and "Traceback" not in proc.stderr
         assert not list(wiki.glob("*.md"))
@@ -98,15 +121,22 @@ def test_second_build_process_is_refused_with_exit_code_and_pid(tmp_path):
 
 def test_stale_lock_of_a_dead_process_is_taken_over(tmp_path):
     wiki = tmp_path / "wiki"
-    holder = subprocess.Popen([sys.executable, "-c",
-                               "import time\nfrom wikigen.wiki.buildlock import build_lock\n"
-                               f"with build_lock({str(wiki)!r}):\n    print('held', flush=True)\n    time.sleep(30)\n"],
-                              stdout=subprocess.PIPE, text=True, cwd=REPO)
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import time\nfrom wikigen.wiki.buildlock import build_lock\n"
+            f"with build_lock({str(wiki)!r}):\n    print('held', flush=True)\n    time.sleep(30)\n",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=REPO,
+    )
     assert holder.stdout.readline().strip() == "held"
     holder.kill()
     holder.wait()
     lock = wiki / ".wikigen" / "locks" / "build.lock"
-    assert lock.read_text().split()[0] == str(holder.pid)       # the dead pid stays in the file
+    assert lock.read_text().split()[0] == str(holder.pid)  # the dead pid stays in the file
     with build_lock(wiki) as info:
         assert info.previous_pid == holder.pid
         assert lock.read_text().split()[0] == str(os.getpid())
@@ -115,8 +145,7 @@ def test_stale_lock_of_a_dead_process_is_taken_over(tmp_path):
 def test_concurrent_builds_one_runs_one_is_refused(tmp_path):
     corpus = make_corpus(tmp_path, docs=4)
     wiki = tmp_path / "wiki"
-    cmd = [sys.executable, "-m", "wikigen.cli", "build", str(corpus), "--wiki", str(wiki), "--quiet",
-           "--sessions", "2"]
+    cmd = [sys.executable, "-m", "wikigen.cli", "build", str(corpus), "--wiki", str(wiki), "--quiet", "--sessions", "2"]
     a = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO)
     b = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO)
     ra, rb = a.communicate(), b.communicate()
@@ -124,14 +153,15 @@ def test_concurrent_builds_one_runs_one_is_refused(tmp_path):
     errs = ra[1] + rb[1]
     assert "Traceback" not in errs
     assert codes[0] == 0
-    if codes[1] != 0:            # they overlapped: the loser was refused clearly
+    if codes[1] != 0:  # they overlapped: the loser was refused clearly
         assert "another build" in errs
     sessions = [line for line in (ra[0] + rb[0]).splitlines() if line.startswith("session ")]
     names = [s.split(":")[0] for s in sessions]
-    assert len(names) == len(set(names)), names     # no session ran twice
+    assert len(names) == len(set(names)), names  # no session ran twice
 
 
 # --- 3b. index folders and wikis of another corpus ------------------------------------------------------
+
 
 def test_index_of_another_corpus_is_not_overwritten_without_force(tmp_path, capsys):
     a = make_corpus(tmp_path / "a", docs=2)
@@ -154,6 +184,7 @@ def test_wiki_of_another_corpus_is_refused_without_force(tmp_path, capsys):
 
 
 # --- 4. kill -9 during git leaves .git/index.lock -----------------------------------------------------
+
 
 def test_stale_git_index_lock_is_recovered(tmp_path, caplog):
     corpus = make_corpus(tmp_path, docs=2)

@@ -1,6 +1,5 @@
 """Issue 9, item 7: secrets never enter a page, the log or an answer; check scans existing pages."""
 
-import json
 import subprocess
 from pathlib import Path
 
@@ -63,7 +62,7 @@ def test_build_keeps_secrets_out_of_pages_log_git_and_answers(tmp_path, capsys):
     # the document page's key facts quote the dated sentence, which holds the key: that quote is kept out
     # (the sentence is short, so the page of this short document has room for it)
     assert "kept out of the wiki, a quote holding AWS Access Key at chars" in log and "runbooks/db" in log
-    assert (wiki / "doc-runbooks-db.md").is_file()          # the document still has its page
+    assert (wiki / "doc-runbooks-db.md").is_file()  # the document still has its page
     capsys.readouterr()
     main(["ask", "What is the database password and access key?", "--wiki", str(wiki), "--json"])
     out = capsys.readouterr().out
@@ -77,15 +76,16 @@ def test_check_reports_a_secret_in_an_existing_page(tmp_path, capsys):
     wiki = tmp_path / "wiki"
     assert main(["build", str(corpus), "--wiki", str(wiki), "--quiet", "--sessions", "1"]) == 0
     page = wiki / "doc-contracts-supply-acme.md"
-    page.write_text(page.read_text(encoding="utf-8") + f"\nReviewer note: password: hunter2\n", encoding="utf-8")
+    page.write_text(page.read_text(encoding="utf-8") + "\nReviewer note: password: hunter2\n", encoding="utf-8")
     assert main(["check", str(wiki)]) == 1
     out = capsys.readouterr().out
     assert "secret" in out and "doc-contracts-supply-acme.md:" in out and "hunter2" not in out
 
 
 def test_store_refuses_a_page_with_a_secret_naming_the_span(tmp_path):
-    from wikigen.core.errors import SecretError
     from wikigen.search.sources import open_wiki
+
+    from wikigen.core.errors import SecretError
     from wikigen.wiki.page import Page
 
     corpus = make_corpus(tmp_path, docs=2)

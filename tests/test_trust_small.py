@@ -4,12 +4,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+from wikigen.search.index import CorpusIndex
+
 from tests.test_offline_agent import make_corpus
 from wikigen.cli import main
-from wikigen.search.index import CorpusIndex
-from wikigen.search.sources import open_wiki
-from wikigen.wiki.quotes import check_quote
 from wikigen.wiki.markup import Quote
+from wikigen.wiki.quotes import check_quote
 
 REPO = Path(__file__).resolve().parent.parent
 ACME = REPO / "corpora" / "acme"
@@ -39,10 +39,14 @@ def test_budget_zero_and_negative_k_are_clear_errors(tmp_path, capsys):
 def test_a_closed_pipe_prints_no_traceback(tmp_path):
     idx = tmp_path / "idx"
     assert main(["index", str(ACME), "--index", str(idx)]) == 0
-    proc = subprocess.Popen([sys.executable, "-m", "wikigen.cli", "search", "the agreement", "--index", str(idx),
-                             "-k", "5000"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=REPO)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "wikigen.cli", "search", "the agreement", "--index", str(idx), "-k", "5000"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=REPO,
+    )
     proc.stdout.readline()
-    proc.stdout.close()           # like `| head -1`
+    proc.stdout.close()  # like `| head -1`
     err = proc.stderr.read().decode()
     proc.wait()
     assert "Traceback" not in err and "BrokenPipeError" not in err, err
@@ -53,8 +57,11 @@ def test_escaped_script_in_html_stays_literal_verbatim_text(tmp_path):
     renderer (the web view included) must escape page text, never execute it."""
     corpus = tmp_path / "c"
     corpus.mkdir()
-    (corpus / "page.html").write_text("<html><body><p>Tip: never run &lt;script&gt;alert(1)&lt;/script&gt; "
-                                      "from a mail.</p><script>evil()</script></body></html>", encoding="utf-8")
+    (corpus / "page.html").write_text(
+        "<html><body><p>Tip: never run &lt;script&gt;alert(1)&lt;/script&gt; "
+        "from a mail.</p><script>evil()</script></body></html>",
+        encoding="utf-8",
+    )
     idx, _ = CorpusIndex.build(corpus, tmp_path / "idx")
     text = idx.texts.text("page")
     assert "<script>alert(1)</script>" in text and "evil()" not in text
@@ -66,8 +73,9 @@ def test_escaped_script_in_html_stays_literal_verbatim_text(tmp_path):
 def test_build_prints_skip_and_decoding_counts_without_verbose(tmp_path, capsys):
     corpus = make_corpus(tmp_path, docs=2)
     (corpus / "notes.xyz").write_text("unsupported", encoding="utf-8")
-    (corpus / "legacy.txt").write_bytes("Caf\xe9 cr\xe8me: the supplier\u2019s fee is due in thirty days.\n"
-                                        .encode("cp1252"))
+    (corpus / "legacy.txt").write_bytes(
+        "Caf\xe9 cr\xe8me: the supplier\u2019s fee is due in thirty days.\n".encode("cp1252")
+    )
     assert main(["build", str(corpus), "--wiki", str(tmp_path / "wiki"), "--quiet", "--sessions", "1"]) == 0
     err = capsys.readouterr().err
     assert "1 files skipped, 1 decoded from a legacy encoding" in err

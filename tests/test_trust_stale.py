@@ -3,9 +3,10 @@
 import os
 from pathlib import Path
 
+from wikigen.search.sources import open_wiki
+
 from tests.test_offline_agent import make_corpus
 from wikigen.cli import main
-from wikigen.search.sources import open_wiki
 from wikigen.wiki.lint import check_wiki
 from wikigen.wiki.page import Page, parse_page, render_page
 
@@ -46,10 +47,10 @@ def test_edit_with_same_size_and_mtime_is_noticed_by_check_ask_and_rebuilt(tmp_p
     assert main(["check", str(wiki)]) in (0, 1)
     capsys.readouterr()
     src = corpus / "contracts" / "supply-acme.txt"
-    text = src.read_text(encoding="utf-8")
+    src.read_text(encoding="utf-8")
     quoted = [q.text for p in open_wiki(wiki).pages() for q in p.quotes() if q.doc_id == "contracts/supply-acme"]
     assert quoted
-    victim = next(line for q in quoted for line in q.split("\n") if len(line) > 20)   # (a title line is short)
+    victim = next(line for q in quoted for line in q.split("\n") if len(line) > 20)  # (a title line is short)
     _edit_keep_size_and_mtime(src, victim, victim[::-1])
 
     assert main(["check", str(wiki)]) == 1

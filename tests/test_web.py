@@ -12,7 +12,6 @@ import sys
 import threading
 import urllib.error
 import urllib.request
-from pathlib import Path
 
 import pytest
 
@@ -64,8 +63,10 @@ LINKS = Links("../", frozenset({"a-page", "b-page"}), frozenset({"docs/a"}), {"a
 
 def test_body_escapes_html_and_renders_links_and_quotes():
     q = Quote("docs/a", 3, 20, "<script>x()</script>")
-    body = "Text <b>bold</b> [[a-page|A page]] [[missing]] [[b-page]] [x](javascript:alert(1))\n\n" + \
-        "> [!quote] docs/a (chars 3-20)\n> <script>x()</script>\n\nAfter.\n"
+    body = (
+        "Text <b>bold</b> [[a-page|A page]] [[missing]] [[b-page]] [x](javascript:alert(1))\n\n"
+        + "> [!quote] docs/a (chars 3-20)\n> <script>x()</script>\n\nAfter.\n"
+    )
     html, warning = body_html(body, LINKS, lambda quote: quote == q)
     assert warning is None
     assert "<script>" not in html and "<b>" not in html and 'href="javascript:' not in html
@@ -87,7 +88,7 @@ def test_source_keys_are_distinct_file_names():
     keys = [source_key(d) for d in ids]
     assert len(set(keys)) == len(keys)
     assert all(k.replace("-", "").isalnum() and k == k.lower() and len(k) <= 69 for k in keys)
-    assert source_key("ko/계약").startswith("ko-계약-")          # readable in any script (wikigen.core.slugs)
+    assert source_key("ko/계약").startswith("ko-계약-")  # readable in any script (wikigen.core.slugs)
 
 
 def test_snippet_bold_markers_only():
@@ -97,29 +98,43 @@ def test_snippet_bold_markers_only():
 
 # --- growth -----------------------------------------------------------------------------------------
 
+
 def test_session_rows_from_summaries(data, web):
     rows = data.sessions
     assert [r.session for r in rows] == [1, 2] and {r.source for r in rows} == {"summary"}
     assert all(r.missing == [] for r in rows)
     assert rows[1].pages >= rows[0].pages > 0 and rows[1].docs_total == 9
-    for row, line in zip(rows, web.lines):          # the summary entry holds what the build printed
+    for row, line in zip(rows, web.lines):  # the summary entry holds what the build printed
         assert (row.pages, row.quotes, row.links_repaired) == (line.pages, line.quotes, line.links_repaired)
         assert max(row.ratio_chars, row.ratio_tokens) == pytest.approx(line.ratio)
     assert 0 < rows[0].ratio_chars < MAX_RATIO and rows[0].corpus_chars == data.sources.corpus_chars
     chart = growth_chart(rows, data.max_ratio, data.warn_fraction)
-    assert [len(s.points) for s in chart.series] == [2, 2]          # characters, tokens: one point per session
+    assert [len(s.points) for s in chart.series] == [2, 2]  # characters, tokens: one point per session
     limit, warn = chart.hlines
     assert limit[3] == MAX_RATIO and warn[3] == pytest.approx(0.8 * MAX_RATIO)
     assert chart.top <= limit[2] < warn[2] < chart.bottom
 
 
 def test_session_rows_fall_back_to_git_then_log():
-    entries = [{"session": 1, "agent": "agent-1", "action": "wrote", "pages": ["a", "b"]},
-               {"session": 2, "agent": "agent-1", "action": "wrote", "pages": ["c"]},
-               {"session": 3, "agent": "agent-1", "action": "wrote", "pages": ["d"]},
-               {"session": 3, "agent": "system", "action": "session summary", "wiki_chars": 50, "wiki_tokens": 10,
-                "corpus_chars": 100, "corpus_tokens": 40, "n_pages": 4, "quotes": 7, "links_repaired": 1,
-                "docs_cited": 2, "docs_total": 3}]
+    entries = [
+        {"session": 1, "agent": "agent-1", "action": "wrote", "pages": ["a", "b"]},
+        {"session": 2, "agent": "agent-1", "action": "wrote", "pages": ["c"]},
+        {"session": 3, "agent": "agent-1", "action": "wrote", "pages": ["d"]},
+        {
+            "session": 3,
+            "agent": "system",
+            "action": "session summary",
+            "wiki_chars": 50,
+            "wiki_tokens": 10,
+            "corpus_chars": 100,
+            "corpus_tokens": 40,
+            "n_pages": 4,
+            "quotes": 7,
+            "links_repaired": 1,
+            "docs_cited": 2,
+            "docs_total": 3,
+        },
+    ]
     commits = [("h1", "session 1: 2 pages, 5 quotes, 0 links repaired, ratio 0.31, 0 tokens, 0.1 s")]
     rows = session_rows(entries, commits)
     assert [(r.session, r.source) for r in rows] == [(1, "git"), (2, "log"), (3, "summary")]
@@ -131,6 +146,7 @@ def test_session_rows_fall_back_to_git_then_log():
 
 
 # --- the static site --------------------------------------------------------------------------------
+
 
 def test_site_writes_every_page_and_static_file(web, data, tmp_path):
     summary = write_site(web.root, tmp_path / "site", data=data)
@@ -147,7 +163,7 @@ def test_site_writes_every_page_and_static_file(web, data, tmp_path):
     assert {p["slug"] for p in index} == set(data.pages)
     assert "wikigen serve" in (out / "ask.html").read_text(encoding="utf-8")
     for path in out.rglob("*.html"):
-        assert HOSTILE not in path.read_text(encoding="utf-8"), path      # never unescaped, anywhere
+        assert HOSTILE not in path.read_text(encoding="utf-8"), path  # never unescaped, anywhere
 
 
 def test_site_refuses_unsafe_folders(web, tmp_path):
@@ -185,6 +201,7 @@ def test_views_paths_all_render(data):
 
 
 # --- the live server --------------------------------------------------------------------------------
+
 
 def test_serve_pages_static_and_404(live, data):
     status, headers, html = _get(live)
@@ -269,8 +286,12 @@ def test_serve_refuses_a_taken_port(web):
 
 
 def test_cli_serve_prints_its_address_and_stops_on_ctrl_c(web):
-    proc = subprocess.Popen([sys.executable, "-m", "wikigen.cli", "serve", str(web.root), "--port", "0"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "wikigen.cli", "serve", str(web.root), "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         line = proc.stdout.readline()
         m = re.fullmatch(rf"serving {re.escape(str(web.root))} at (http://127\.0\.0\.1:\d+/) \(Ctrl\+C stops\)\n", line)

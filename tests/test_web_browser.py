@@ -19,12 +19,16 @@ from wikigen.web.screenshots import CHROMIUM, CHROMIUM_ARGS
 from wikigen.web.server import make_server
 from wikigen.web.site import write_site
 
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason=f"the browser tests need Debian's chromium at {CHROMIUM} "
-                                "(apt-get install -y chromium; .ci/run installs it)")
-sync_api = pytest.importorskip("playwright.sync_api", reason="the browser tests need playwright (pip install -e '.[test]')")
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(),
+    reason=f"the browser tests need Debian's chromium at {CHROMIUM} (apt-get install -y chromium; .ci/run installs it)",
+)
+sync_api = pytest.importorskip(
+    "playwright.sync_api", reason="the browser tests need playwright (pip install -e '.[test]')"
+)
 Image = pytest.importorskip("PIL.Image", reason="the screenshot checks need Pillow (installed with matplotlib)")
 
-BLUE = (47, 126, 216)        # document nodes and the characters series (wikigen.css --doc)
+BLUE = (47, 126, 216)  # document nodes and the characters series (wikigen.css --doc)
 HIGHLIGHT = (255, 224, 102)  # the source view's <mark>
 
 
@@ -105,23 +109,23 @@ def test_graph_has_a_node_per_page_and_is_drawn(page, base, data, tmp_path):
     shot = tmp_path / "graph.png"
     page.locator("#graph").screenshot(path=str(shot))
     blue, colours = _pixels(shot, BLUE)
-    assert blue > 200 and colours > 20, (blue, colours)          # document nodes drawn, not a blank canvas
-    with page.expect_navigation(url="**/pages/web-test-quotes.html"):      # a node opens its page
+    assert blue > 200 and colours > 20, (blue, colours)  # document nodes drawn, not a blank canvas
+    with page.expect_navigation(url="**/pages/web-test-quotes.html"):  # a node opens its page
         page.evaluate("setTimeout(() => window.wikigenGraph.getElementById('web-test-quotes').emit('tap'), 0)")
 
 
 def test_quote_links_highlight_their_span(page, base, web, tmp_path):
-    for i, q in enumerate(web.quotes):             # hostile text, CRLF after an emoji, Korean
+    for i, q in enumerate(web.quotes):  # hostile text, CRLF after an emoji, Korean
         page.goto(base + f"pages/{web.page_slug}.html")
         page.locator("figure.quote a.quote-source").nth(i).click()
         mark = page.wait_for_selector("mark#highlight")
         assert mark.text_content() == q.text
         assert page.url.endswith(f"#chars={q.start}-{q.end}")
         box = mark.bounding_box()
-        assert box is not None and 0 <= box["y"] < 800                   # scrolled into view
+        assert box is not None and 0 <= box["y"] < 800  # scrolled into view
         shot = tmp_path / f"quote{i}.png"
         page.screenshot(path=str(shot))
-        assert _pixels(shot, HIGHLIGHT, tol=20)[0] > 300                 # the highlight is on screen
+        assert _pixels(shot, HIGHLIGHT, tol=20)[0] > 300  # the highlight is on screen
         assert _pwned(page) == ["undefined"] * 3
 
 
@@ -138,14 +142,15 @@ def test_growth_chart_has_one_point_per_session(page, base, web, tmp_path):
     page.goto(base + "growth.html")
     for series in ("chars", "tokens"):
         sessions = page.locator(f"#growth-chart circle.point-{series}").evaluate_all(
-            "els => els.map(e => e.getAttribute('data-session'))")
+            "els => els.map(e => e.getAttribute('data-session'))"
+        )
         assert sessions == [str(s) for s in range(1, web.sessions + 1)]
     assert page.locator("#growth-chart .hline.limit").count() == 1
     assert page.locator("#growth-chart .hline.warn").count() == 1
     assert page.locator("#sessions tbody tr").count() == web.sessions
     shot = tmp_path / "growth.png"
     page.locator("#growth-chart").screenshot(path=str(shot))
-    assert _pixels(shot, BLUE, tol=20)[0] > 100                   # the characters line and its points are drawn
+    assert _pixels(shot, BLUE, tol=20)[0] > 100  # the characters line and its points are drawn
     assert page.locator("#coverage-map a.cell").count() == 9
 
 
@@ -168,9 +173,10 @@ def test_search_and_ask(page, base):
     page.fill("header .searchbox input", "registered post")
     page.press("header .searchbox input", "Enter")
     page.wait_for_selector("#page-results li a")
-    assert "web-test-quotes.html" in " ".join(page.locator("#page-results li a").evaluate_all(
-        "els => els.map(e => e.getAttribute('href'))"))
-    page.goto(base + "search.html?q=" + "%ED%95%B4%EC%A7%80")          # 해지: Korean, inside a longer word
+    assert "web-test-quotes.html" in " ".join(
+        page.locator("#page-results li a").evaluate_all("els => els.map(e => e.getAttribute('href'))")
+    )
+    page.goto(base + "search.html?q=" + "%ED%95%B4%EC%A7%80")  # 해지: Korean, inside a longer word
     page.wait_for_selector("#page-results li a")
     assert page.locator("#page-results a[href='pages/web-test-quotes.html']").count() == 1
     page.goto(base + "ask.html")

@@ -8,37 +8,44 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from wikigen.agents.orchestrate import BuildConfig, build
-from wikigen.core.text import normalize_newlines
 from wikigen.search.sources import open_wiki
+
+from wikigen.core.text import normalize_newlines
 from wikigen.wiki.markup import Quote, format_quote
 from wikigen.wiki.page import Page
 
-MAX_RATIO = 3.0     # a corpus this small is smaller than any useful wiki of it
+MAX_RATIO = 3.0  # a corpus this small is smaller than any useful wiki of it
 HOSTILE = "<script>window.__pwned=1</script>"
 CLAUSES = {
     "Term": "This Agreement starts on the Effective Date and renews automatically for successive one-year terms "
-            "unless either party gives ninety (90) days' written notice of non-renewal before the end of a term.",
+    "unless either party gives ninety (90) days' written notice of non-renewal before the end of a term.",
     "Governing Law": "This Agreement is governed by the laws of England and Wales, and the courts of London have "
-                     "exclusive jurisdiction over any dispute arising out of it.",
+    "exclusive jurisdiction over any dispute arising out of it.",
     "Confidentiality": "Each party keeps the other party's Confidential Information secret for five (5) years after "
-                       "this Agreement ends and uses it only to perform this Agreement.",
+    "this Agreement ends and uses it only to perform this Agreement.",
     "Limitation of Liability": "Neither party is liable for indirect or consequential loss, and each party's total "
-                               "liability in any contract year is capped at the fees paid in that year.",
+    "liability in any contract year is capped at the fees paid in that year.",
     "Termination": "Either party may terminate this Agreement by written notice if the other commits a material "
-                   "breach that is not remedied within thirty (30) days after notice of the breach.",
+    "breach that is not remedied within thirty (30) days after notice of the breach.",
     "Payment": "The Customer pays each undisputed invoice within forty-five (45) days of receipt, by bank transfer "
-               "to the account named on the invoice.",
+    "to the account named on the invoice.",
 }
-FIRMS = [("Acme", "SUPPLY"), ("Globex", "SERVICES"), ("Initech", "SUPPLY"), ("Umbrella", "SERVICES"),
-         ("Hooli", "SUPPLY"), ("Vandelay", "SERVICES")]
+FIRMS = [
+    ("Acme", "SUPPLY"),
+    ("Globex", "SERVICES"),
+    ("Initech", "SUPPLY"),
+    ("Umbrella", "SERVICES"),
+    ("Hooli", "SUPPLY"),
+    ("Vandelay", "SERVICES"),
+]
 
 
 @dataclass
 class WebWiki:
     root: Path
     corpus: Path
-    quotes: list[Quote]          # the hand-written page's quotes, in page order
-    lines: list                  # the build's SessionLines
+    quotes: list[Quote]  # the hand-written page's quotes, in page order
+    lines: list  # the build's SessionLines
     page_slug: str = "web-test-quotes"
     sessions: int = 2
 
@@ -49,21 +56,32 @@ def make_corpus(root: Path) -> Path:
     (corpus / "notes").mkdir()
     (corpus / "ko").mkdir()
     for n, (firm, kind) in enumerate(FIRMS):
-        lines = [f"{kind} AGREEMENT", "", f"This {kind.title()} Agreement is made on March {n + 1}, 2024 between "
-                 f"Kestrel Instruments Ltd (the \"Customer\") and {firm} Holdings Inc (the \"Supplier\").", ""]
+        lines = [
+            f"{kind} AGREEMENT",
+            "",
+            f"This {kind.title()} Agreement is made on March {n + 1}, 2024 between "
+            f'Kestrel Instruments Ltd (the "Customer") and {firm} Holdings Inc (the "Supplier").',
+            "",
+        ]
         for i, (head, clause) in enumerate(CLAUSES.items(), 1):
             lines += [f"{i}. {head}. {clause}", ""]
         text = "\n".join(lines)
         (corpus / "contracts" / f"{kind.lower()}-{firm.lower()}.txt").write_text(text, encoding="utf-8")
     (corpus / "notes" / "hostile.txt").write_text(
         "SECURITY NOTE\n\nA pasted snippet follows.\n" + HOSTILE + " must be shown as text, never run.\n"
-        "The Supplier gives written notice of any incident within 24 hours.\n", encoding="utf-8")
-    crlf = ("CRLF NOTICE\r\n\r\nSmile \U0001F600 before the clause.\r\n"
-            "4. Notices. Any notice must be in writing\r\nand sent by registered post.\r\nEnd.\r\n")
+        "The Supplier gives written notice of any incident within 24 hours.\n",
+        encoding="utf-8",
+    )
+    crlf = (
+        "CRLF NOTICE\r\n\r\nSmile \U0001f600 before the clause.\r\n"
+        "4. Notices. Any notice must be in writing\r\nand sent by registered post.\r\nEnd.\r\n"
+    )
     (corpus / "notes" / "crlf.txt").write_bytes(crlf.encode("utf-8"))
     (corpus / "ko" / "계약.txt").write_text(
         "공급 계약\n\n제1조 (목적) 이 계약은 갑과 을 사이의 물품 공급에 관한 사항을 정한다.\n"
-        "제2조 (해지) 어느 당사자든 30일 전에 서면으로 통지하여 해지할 수 있다.\n", encoding="utf-8")
+        "제2조 (해지) 어느 당사자든 30일 전에 서면으로 통지하여 해지할 수 있다.\n",
+        encoding="utf-8",
+    )
     return corpus
 
 
@@ -81,14 +99,27 @@ def build_web_wiki(root: Path) -> WebWiki:
     assert report.ok and len(report.sessions) == 2, report
     wiki = open_wiki(wiki_root)
     index = wiki.sources
-    quotes = [_quote(index, "notes/hostile", HOSTILE + " must be shown as text"),
-              _quote(index, "notes/crlf", "4. Notices. Any notice must be in writing\r\nand sent by registered post."),
-              _quote(index, "ko/계약", "제2조 (해지) 어느 당사자든 30일 전에 서면으로 통지하여 해지할 수 있다.")]
-    body = ("Raw HTML in a page is text: <script>window.__pwned2=1</script> and "
-            '<img src="x" onerror="window.__pwned3=1">.\n\nSee [[doc-notes-hostile]] and [[no-such-page]].\n\n'
-            + "\n\n".join(format_quote(q) for q in quotes) + "\n")
-    page = Page(slug="web-test-quotes", title="Quotes <b>for</b> the web test", owner="tester",
-                description="Quotes of a hostile, a CRLF and a Korean document", type="topic",
-                sources=[q.doc_id for q in quotes], created_session=2, updated_session=2, body=body)
+    quotes = [
+        _quote(index, "notes/hostile", HOSTILE + " must be shown as text"),
+        _quote(index, "notes/crlf", "4. Notices. Any notice must be in writing\r\nand sent by registered post."),
+        _quote(index, "ko/계약", "제2조 (해지) 어느 당사자든 30일 전에 서면으로 통지하여 해지할 수 있다."),
+    ]
+    body = (
+        "Raw HTML in a page is text: <script>window.__pwned2=1</script> and "
+        '<img src="x" onerror="window.__pwned3=1">.\n\nSee [[doc-notes-hostile]] and [[no-such-page]].\n\n'
+        + "\n\n".join(format_quote(q) for q in quotes)
+        + "\n"
+    )
+    page = Page(
+        slug="web-test-quotes",
+        title="Quotes <b>for</b> the web test",
+        owner="tester",
+        description="Quotes of a hostile, a CRLF and a Korean document",
+        type="topic",
+        sources=[q.doc_id for q in quotes],
+        created_session=2,
+        updated_session=2,
+        body=body,
+    )
     wiki.write(page, agent="tester", session=2)
     return WebWiki(wiki_root, corpus, quotes, report.sessions)

@@ -6,11 +6,12 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from wikigen.core.text import Span
 from wikigen.search.texts import TextStore
-from wikigen.wiki.markup import format_quote, Quote
-from wikigen.wiki.page import Page
+
+from wikigen.core.text import Span
 from wikigen.core.tokens import CharCounter
+from wikigen.wiki.markup import Quote, format_quote
+from wikigen.wiki.page import Page
 
 
 @dataclass(frozen=True)
@@ -34,7 +35,7 @@ class FakeIndex:
         self.corpus_tokens = sum(counter.count(self.texts.text(d)) for d in self._docs)
 
     @classmethod
-    def build(cls, root: Path, docs: dict[str, str]) -> "FakeIndex":
+    def build(cls, root: Path, docs: dict[str, str]) -> FakeIndex:
         root = Path(root)
         store = TextStore(root / "texts")
         for doc_id, text in docs.items():
@@ -44,16 +45,23 @@ class FakeIndex:
 
     def documents(self) -> list[DocInfo]:
         c = CharCounter()
-        return [DocInfo(d, d.rsplit("/", 1)[-1], len(self.texts.text(d)), c.count(self.texts.text(d))) for d in self._docs]
+        return [
+            DocInfo(d, d.rsplit("/", 1)[-1], len(self.texts.text(d)), c.count(self.texts.text(d))) for d in self._docs
+        ]
 
     def locate(self, doc_id: str, text: str, tolerant_whitespace: bool = False) -> list[Span]:
         return self.texts.locate(doc_id, text, tolerant_whitespace=tolerant_whitespace)
 
 
-CONTRACT = ("MASTER SERVICES AGREEMENT\n\n1. Term. This Agreement starts on the Effective Date.\n"
-            "2. Termination. Either party may terminate this Agreement\nupon ninety (90) days' written notice.\n"
-            "3. Fees. Fees are due within thirty (30) days of invoice.\n") * 20
-KOREAN = "제1조 (목적) 이 계약은 갑과 을 사이의 용역 제공에 관한 사항을 정한다.\n제2조 (기간) 계약 기간은 1년으로 한다.\n" * 10
+CONTRACT = (
+    "MASTER SERVICES AGREEMENT\n\n1. Term. This Agreement starts on the Effective Date.\n"
+    "2. Termination. Either party may terminate this Agreement\nupon ninety (90) days' written notice.\n"
+    "3. Fees. Fees are due within thirty (30) days of invoice.\n"
+) * 20
+KOREAN = (
+    "제1조 (목적) 이 계약은 갑과 을 사이의 용역 제공에 관한 사항을 정한다.\n제2조 (기간) 계약 기간은 1년으로 한다.\n"
+    * 10
+)
 CRLF = "Line one of the memo.\r\nThe budget is approved\r\nfor fiscal year 2025.\r\nEnd.\r\n" * 10
 
 
@@ -101,8 +109,10 @@ def writer(wiki_root: str, index_root: str, agent: str, others: list[str], round
         out["written"] += 1
         other = others[r % len(others)]
         theirs = wiki.read(other)
-        for attempt in (theirs.with_(body=theirs.body + f"- stolen {agent} {r}\n"),
-                        theirs.with_(owner=agent, body=theirs.body + f"- stolen {agent} {r}\n")):
+        for attempt in (
+            theirs.with_(body=theirs.body + f"- stolen {agent} {r}\n"),
+            theirs.with_(owner=agent, body=theirs.body + f"- stolen {agent} {r}\n"),
+        ):
             try:
                 wiki.write(attempt, agent=agent, session=1)
                 out["wrongly_allowed"] += 1
@@ -111,8 +121,9 @@ def writer(wiki_root: str, index_root: str, agent: str, others: list[str], round
     return out
 
 
-def process_writer(wiki_root: str, index_root: str, agents: list[str], everyone: list[str], rounds: int,
-                   result_dir: str) -> None:
+def process_writer(
+    wiki_root: str, index_root: str, agents: list[str], everyone: list[str], rounds: int, result_dir: str
+) -> None:
     """One process running one writer thread per agent; results as JSON files."""
     import threading
 

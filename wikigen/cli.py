@@ -35,7 +35,7 @@ def _version() -> str:
 
     try:
         return version("wikigen-memory")
-    except PackageNotFoundError:      # run from a source tree that was never installed
+    except PackageNotFoundError:  # run from a source tree that was never installed
         from wikigen import __version__
 
         return __version__
@@ -61,7 +61,7 @@ class _Bar:
         self.bar.n = done
         self.bar.refresh()
 
-    def __enter__(self) -> "_Bar":
+    def __enter__(self) -> _Bar:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -78,17 +78,23 @@ def _warn_if_stale(wiki: Path) -> None:
     except (WikigenError, AttributeError):
         return
     if changes.any:
-        print(f"warning: {changes.text()}; pages and answers may quote old text - run `wikigen build` "
-              f"to refresh (`wikigen check {wiki}` names the stale pages)", file=sys.stderr)
+        print(
+            f"warning: {changes.text()}; pages and answers may quote old text - run `wikigen build` "
+            f"to refresh (`wikigen check {wiki}` names the stale pages)",
+            file=sys.stderr,
+        )
 
 
 # --- subcommands -------------------------------------------------------------------------------
+
 
 def cmd_index(args) -> int:
     from wikigen.search.index import CorpusIndex
 
     with _Bar("indexing", args.quiet, "file") as bar:
-        index, summary = CorpusIndex.build(Path(args.corpus), Path(args.index), progress=bar, force=args.force, workers=None)
+        index, summary = CorpusIndex.build(
+            Path(args.corpus), Path(args.index), progress=bar, force=args.force, workers=None
+        )
     dense = None if args.no_dense else _embed(index, args.quiet)
     if args.json:
         d = dataclasses.asdict(summary)
@@ -135,21 +141,35 @@ def cmd_build(args) -> int:
     from wikigen.agents.orchestrate import BuildConfig, build
 
     config = BuildConfig(
-        corpus=Path(args.corpus), wiki=Path(args.wiki), agents=args.agents, sessions=args.sessions,
-        backend=args.backend, model=args.model, max_ratio=args.max_ratio, dense=not args.no_dense,
-        index_dir=Path(args.index) if args.index else None, quiet=args.quiet, force=args.force,
-        session_budget=args.session_budget, session_turns=args.session_turns, max_tokens=args.max_tokens,
-        max_cost=args.max_cost, workers=args.workers, rate_itpm=args.rate_itpm, rate_rpm=args.rate_rpm,
+        corpus=Path(args.corpus),
+        wiki=Path(args.wiki),
+        agents=args.agents,
+        sessions=args.sessions,
+        backend=args.backend,
+        model=args.model,
+        max_ratio=args.max_ratio,
+        dense=not args.no_dense,
+        index_dir=Path(args.index) if args.index else None,
+        quiet=args.quiet,
+        force=args.force,
+        session_budget=args.session_budget,
+        session_turns=args.session_turns,
+        max_tokens=args.max_tokens,
+        max_cost=args.max_cost,
+        workers=args.workers,
+        rate_itpm=args.rate_itpm,
+        rate_rpm=args.rate_rpm,
     )
     if args.dry_run:
         return _dry_run(config, args.json)
-    lines_to = sys.stderr if args.json else sys.stdout      # with --json, session lines go to stderr
+    lines_to = sys.stderr if args.json else sys.stdout  # with --json, session lines go to stderr
     bar = None
     if not args.quiet and sys.stderr.isatty():
         from tqdm import tqdm
 
-        bar = tqdm(total=max(0, args.sessions) * max(0, args.agents), file=sys.stderr, unit="agent-session",
-                   leave=False)
+        bar = tqdm(
+            total=max(0, args.sessions) * max(0, args.agents), file=sys.stderr, unit="agent-session", leave=False
+        )
 
     def on_session(line) -> None:
         if bar is not None:
@@ -158,10 +178,13 @@ def cmd_build(args) -> int:
 
     try:
         with _StageBars(args.quiet) as on_progress:
-            report = build(config, on_session=on_session,
-                           on_warning=lambda text: print(f"warning: {text}", file=sys.stderr),
-                           on_agent_done=(lambda agent, session: bar.update(1)) if bar is not None else None,
-                           on_progress=on_progress)
+            report = build(
+                config,
+                on_session=on_session,
+                on_warning=lambda text: print(f"warning: {text}", file=sys.stderr),
+                on_agent_done=(lambda agent, session: bar.update(1)) if bar is not None else None,
+                on_progress=on_progress,
+            )
     finally:
         if bar is not None:
             bar.close()
@@ -170,8 +193,10 @@ def cmd_build(args) -> int:
     elif report.usage.total:
         u = report.usage
         cost = "" if report.cost_usd is None else f", about ${report.cost_usd:,.2f}"
-        print(f"usage: {u.total:,} tokens (input {u.input:,}, output {u.output:,}, cache write "
-              f"{u.cache_creation:,}, cache read {u.cache_read:,}){cost}")
+        print(
+            f"usage: {u.total:,} tokens (input {u.input:,}, output {u.output:,}, cache write "
+            f"{u.cache_creation:,}, cache read {u.cache_read:,}){cost}"
+        )
         if report.cost_usd is not None:
             from wikigen.agents.cost import PRICE_NOTE
 
@@ -189,7 +214,7 @@ class _StageBars:
     def __call__(self, stage: str, done: int, total: int) -> None:
         self.bars.setdefault(stage, _Bar(stage, self.quiet, "doc"))(done, total)
 
-    def __enter__(self) -> "_StageBars":
+    def __enter__(self) -> _StageBars:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -206,8 +231,14 @@ def _dry_run(config, as_json: bool) -> int:
     from wikigen.agents.cost import estimate_corpus
 
     model = resolve_model(config.model)
-    est = estimate_corpus(config.corpus, agents=config.agents, sessions=config.sessions, model=model,
-                          token_budget=config.session_budget, max_turns=config.session_turns)
+    est = estimate_corpus(
+        config.corpus,
+        agents=config.agents,
+        sessions=config.sessions,
+        model=model,
+        token_budget=config.session_budget,
+        max_turns=config.session_turns,
+    )
     _print_json(est.to_dict()) if as_json else print(est.to_text() + "\nnothing was sent and nothing was written")
     return 0
 
@@ -218,9 +249,16 @@ def cmd_check(args) -> int:
 
     report = check_wiki(open_wiki(Path(args.wiki)))
     if args.json:
-        _print_json({"ok": report.ok, "pages": report.pages, "counts": report.counts(),
-                     "problems": [dataclasses.asdict(p) for p in report.problems], "notes": report.notes,
-                     "flags": [dataclasses.asdict(f) for f in report.flags]})
+        _print_json(
+            {
+                "ok": report.ok,
+                "pages": report.pages,
+                "counts": report.counts(),
+                "problems": [dataclasses.asdict(p) for p in report.problems],
+                "notes": report.notes,
+                "flags": [dataclasses.asdict(f) for f in report.flags],
+            }
+        )
     else:
         for line in report.lines():
             print(line)
@@ -238,8 +276,10 @@ def cmd_stats(args) -> int:
         return 0
     for k, v in stats.items():
         print(f"{k:16} {v}")
-    print(f"coverage         {len(cov.read)} documents read, {len(cov.cited)} cited, {len(cov.uncited)} cited by no page"
-          + (": " + ", ".join(cov.uncited[:10]) + (" ..." if len(cov.uncited) > 10 else "") if cov.uncited else ""))
+    print(
+        f"coverage         {len(cov.read)} documents read, {len(cov.cited)} cited, {len(cov.uncited)} cited by no page"
+        + (": " + ", ".join(cov.uncited[:10]) + (" ..." if len(cov.uncited) > 10 else "") if cov.uncited else "")
+    )
     return 0
 
 
@@ -268,8 +308,15 @@ def cmd_ask(args) -> int:
         if not args.out:
             raise UsageError("--questions needs --out RESULTS.jsonl")
         with _Bar("answering", args.quiet, "question") as bar:
-            n = ask_batch(Path(args.questions), Path(args.out), wiki=Path(args.wiki), mode=args.mode,
-                          budget=args.budget, generator=generator, progress=bar)
+            n = ask_batch(
+                Path(args.questions),
+                Path(args.out),
+                wiki=Path(args.wiki),
+                mode=args.mode,
+                budget=args.budget,
+                generator=generator,
+                progress=bar,
+            )
         if args.json:
             _print_json({"answered": n, "out": args.out})
         else:
@@ -299,8 +346,15 @@ def cmd_eval(args) -> int:
     _positive("--budget", args.budget)
     _warn_if_stale(Path(args.wiki))
     with _Bar("evaluating", args.quiet, "answer") as bar:
-        report = run_eval(Path(args.questions), wiki=Path(args.wiki), modes=args.modes, budget=args.budget,
-                          out_dir=Path(args.out), limit=args.limit, progress=bar)
+        report = run_eval(
+            Path(args.questions),
+            wiki=Path(args.wiki),
+            modes=args.modes,
+            budget=args.budget,
+            out_dir=Path(args.out),
+            limit=args.limit,
+            progress=bar,
+        )
     if args.json:
         _print_json({**report.to_dict(), "report_path": str(report.report_path), "chart_path": str(report.chart_path)})
     else:
@@ -311,8 +365,11 @@ def cmd_eval(args) -> int:
 def cmd_serve(args) -> int:
     from wikigen.web.server import serve
 
-    serve(Path(args.wiki), port=args.port,
-          ready=lambda url: print(f"serving {args.wiki} at {url} (Ctrl+C stops)", flush=True))
+    serve(
+        Path(args.wiki),
+        port=args.port,
+        ready=lambda url: print(f"serving {args.wiki} at {url} (Ctrl+C stops)", flush=True),
+    )
     return 0
 
 
@@ -338,31 +395,39 @@ def cmd_export(args) -> int:
 def cmd_mcp(args) -> int:
     from wikigen.mcp_server import make_server
 
-    make_server(Path(args.wiki)).run("stdio")   # opens the wiki first: a bad folder is an error here
+    make_server(Path(args.wiki)).run("stdio")  # opens the wiki first: a bad folder is an error here
     return 0
 
 
 # --- parser ------------------------------------------------------------------------------------
 
 
-MODES_HELP = ("wiki+search: the wiki's pages and quotes first, then corpus passages (the default); "
-              "search: corpus passages only, the baseline; wiki: wiki pages only")
+MODES_HELP = (
+    "wiki+search: the wiki's pages and quotes first, then corpus passages (the default); "
+    "search: corpus passages only, the baseline; wiki: wiki pages only"
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="wikigen", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--version", action="version", version=f"wikigen {_version()}",
-                   help="print the installed version and exit")
+    p = argparse.ArgumentParser(
+        prog="wikigen", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    p.add_argument(
+        "--version", action="version", version=f"wikigen {_version()}", help="print the installed version and exit"
+    )
     p.add_argument("-v", "--verbose", action="store_true", help="log progress details to stderr")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    s = sub.add_parser("index", help="index a corpus folder (incremental)",
-                       description="Index a folder of documents (.txt .md .html .pdf .docx) for full-text search. "
-                       "Re-running re-reads only changed files.")
+    s = sub.add_parser(
+        "index",
+        help="index a corpus folder (incremental)",
+        description="Index a folder of documents (.txt .md .html .pdf .docx) for full-text search. "
+        "Re-running re-reads only changed files.",
+    )
     s.add_argument("corpus", help="the corpus folder")
     s.add_argument("--index", default=str(DEFAULT_INDEX), help=f"index folder (default {DEFAULT_INDEX})")
     s.add_argument("--force", action="store_true", help="replace an index folder made from another corpus")
-    s.add_argument("--json", action="store_true", help="print the summary as JSON (see README: JSON output)")
+    s.add_argument("--json", action="store_true", help="print the summary as JSON (see docs/reference.md)")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.add_argument("--no-dense", action="store_true", help="skip the passage vectors (dense search) after indexing")
     s.set_defaults(func=cmd_index)
@@ -374,36 +439,72 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true", help="print the hits as JSON")
     s.set_defaults(func=cmd_search)
 
-    s = sub.add_parser("build", help="build or extend the wiki of a corpus",
-                       description="Build the wiki of a corpus, or extend it: sessions continue from the "
-                       "progress log. The offline backend needs no key; --backend claude --dry-run shows "
-                       "what a Claude run would send and cost, without sending anything.")
+    s = sub.add_parser(
+        "build",
+        help="build or extend the wiki of a corpus",
+        description="Build the wiki of a corpus, or extend it: sessions continue from the "
+        "progress log. The offline backend needs no key; --backend claude --dry-run shows "
+        "what a Claude run would send and cost, without sending anything.",
+    )
     s.add_argument("corpus", help="the corpus folder")
     s.add_argument("--wiki", required=True, help="the wiki folder (created if missing; outside the corpus)")
     s.add_argument("--agents", type=int, default=2, help="agents working at the same time (default 2)")
     s.add_argument("--sessions", type=int, default=2, help="sessions to run now (default 2)")
-    s.add_argument("--backend", choices=BACKENDS, default=DEFAULT_BACKEND,
-                   help="offline: deterministic, no key, no network (default); claude: the Anthropic API "
-                   "(ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL for a compatible local server)")
+    s.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default=DEFAULT_BACKEND,
+        help="offline: deterministic, no key, no network (default); claude: the Anthropic API "
+        "(ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL for a compatible local server)",
+    )
     s.add_argument("--model", default=None, help="Claude model (default WIKIGEN_MODEL, else the built-in default)")
     s.add_argument("--max-ratio", type=float, default=1.0, help="largest wiki/corpus size ratio (default 1.0)")
     s.add_argument("--index", default=None, help="index folder (default WIKI/.wikigen/index)")
-    s.add_argument("--session-budget", type=int, default=200_000,
-                   help="tokens one agent may use in one session, cache reads included (default 200000)")
-    s.add_argument("--session-turns", type=int, default=40, help="model turns one agent may take in one session (default 40)")
-    s.add_argument("--max-tokens", type=int, default=None,
-                   help="stop the build cleanly once the run has used this many tokens in all (pages kept)")
-    s.add_argument("--max-cost", type=float, default=None,
-                   help="stop the build cleanly once the run's estimated cost reaches this many USD (pages kept)")
-    s.add_argument("--dry-run", action="store_true",
-                   help="print the documents, estimated tokens per session, cache share and cost; send and write nothing")
+    s.add_argument(
+        "--session-budget",
+        type=int,
+        default=200_000,
+        help="tokens one agent may use in one session, cache reads included (default 200000)",
+    )
+    s.add_argument(
+        "--session-turns", type=int, default=40, help="model turns one agent may take in one session (default 40)"
+    )
+    s.add_argument(
+        "--max-tokens",
+        type=int,
+        default=None,
+        help="stop the build cleanly once the run has used this many tokens in all (pages kept)",
+    )
+    s.add_argument(
+        "--max-cost",
+        type=float,
+        default=None,
+        help="stop the build cleanly once the run's estimated cost reaches this many USD (pages kept)",
+    )
+    s.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="print the documents, estimated tokens per session, cache share and cost; send and write nothing",
+    )
     s.add_argument("--json", action="store_true", help="print the build report (or the dry-run estimate) as JSON")
-    s.add_argument("--rate-itpm", type=int, default=None,
-                   help="your API key's input tokens a minute: Claude agents pace themselves to stay under it")
-    s.add_argument("--rate-rpm", type=int, default=None,
-                   help="your API key's requests a minute: Claude agents pace themselves to stay under it")
-    s.add_argument("--workers", type=int, default=None,
-                   help="worker processes for topic discovery on large corpora (default: one per core)")
+    s.add_argument(
+        "--rate-itpm",
+        type=int,
+        default=None,
+        help="your API key's input tokens a minute: Claude agents pace themselves to stay under it",
+    )
+    s.add_argument(
+        "--rate-rpm",
+        type=int,
+        default=None,
+        help="your API key's requests a minute: Claude agents pace themselves to stay under it",
+    )
+    s.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="worker processes for topic discovery on large corpora (default: one per core)",
+    )
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.add_argument("--force", action="store_true", help="build into a wiki (or index) made from another corpus")
     s.add_argument("--no-dense", action="store_true", help="skip the passage vectors (dense search) after indexing")
@@ -432,8 +533,12 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true", help="print the answer and its context as JSON")
     s.add_argument("--questions", help="a questions.jsonl to answer in one process")
     s.add_argument("--out", help="results .jsonl for --questions")
-    s.add_argument("--backend", choices=BACKENDS, default=DEFAULT_BACKEND,
-                   help="offline: an extractive answer from the context (default); claude: a generated answer")
+    s.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default=DEFAULT_BACKEND,
+        help="offline: an extractive answer from the context (default); claude: a generated answer",
+    )
     s.add_argument("--model", default=None, help="Claude model for --backend claude")
     s.add_argument("--quiet", action="store_true", help="no progress bar for --questions")
     s.set_defaults(func=cmd_ask)
@@ -446,7 +551,9 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("eval", help="score every mode on a questions.jsonl")
     s.add_argument("questions", help="a questions.jsonl with gold evidence spans")
     s.add_argument("--wiki", required=True, help="the wiki folder")
-    s.add_argument("--modes", nargs="+", choices=MODES, default=list(MODES), help="modes to score (default all); " + MODES_HELP)
+    s.add_argument(
+        "--modes", nargs="+", choices=MODES, default=list(MODES), help="modes to score (default all); " + MODES_HELP
+    )
     s.add_argument("--budget", type=int, default=4000, help="context tokens per question (default 4000)")
     s.add_argument("--out", default="eval-out", help="folder for the JSON report and the PNG chart")
     s.add_argument("--limit", type=int, default=None, help="only the first N questions")
@@ -454,8 +561,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.set_defaults(func=cmd_eval)
 
-    s = sub.add_parser("serve", help="read the wiki in a browser: pages, quotes in their sources, search, ask, "
-                                     "graph, growth (on 127.0.0.1)")
+    s = sub.add_parser(
+        "serve",
+        help="read the wiki in a browser: pages, quotes in their sources, search, ask, graph, growth (on 127.0.0.1)",
+    )
     s.add_argument("wiki", help="a wiki folder made by 'wikigen build'")
     s.add_argument("--port", type=int, default=8000, help="port on 127.0.0.1 (default 8000; 0 picks a free one)")
     s.set_defaults(func=cmd_serve)
@@ -466,8 +575,11 @@ def build_parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_site)
 
     s = sub.add_parser("export", help="export a wiki for another tool (claude-code: a Claude Code memory folder)")
-    s.add_argument("format", choices=["claude-code"], help="claude-code: MEMORY.md (200 lines, 25,000 bytes) "
-                   "linking one topic file per page")
+    s.add_argument(
+        "format",
+        choices=["claude-code"],
+        help="claude-code: MEMORY.md (200 lines, 25,000 bytes) linking one topic file per page",
+    )
     s.add_argument("wiki", help="the wiki folder to export")
     s.add_argument("dir", help="the folder to write (outside the wiki and the corpus)")
     s.add_argument("--json", action="store_true", help="print the report as JSON")
@@ -481,14 +593,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, stream=sys.stderr,
-                        format="%(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=logging.INFO if args.verbose else logging.WARNING,
+        stream=sys.stderr,
+        format="%(levelname)s %(name)s: %(message)s",
+    )
     try:
         return args.func(args)
     except WikigenError as e:
         print(f"Error: {e}", file=sys.stderr)
         return e.exit_code
-    except BrokenPipeError:      # `wikigen ... | head`: the reader left; stop quietly, as other tools do
+    except BrokenPipeError:  # `wikigen ... | head`: the reader left; stop quietly, as other tools do
         import os
 
         devnull = os.open(os.devnull, os.O_WRONLY)

@@ -20,7 +20,6 @@ CORPUS = ROOT / "corpora" / "acme"
 QUESTIONS = ROOT / "corpora" / "acme-questions.jsonl"
 
 
-
 def _step(title: str) -> None:
     print(f"\n== {title}", flush=True)
 

@@ -29,20 +29,30 @@ from wikigen.core.atomic import atomic_write
 from wikigen.core.errors import UsageError
 from wikigen.wiki.index_page import Entry, build_index, count_lines
 from wikigen.wiki.markup import WIKI_RE, body_links, explicit_quotes, split_target
-from wikigen.wiki.page import dump_front_matter
-from wikigen.wiki.page import Page
+from wikigen.wiki.page import Page, dump_front_matter
 
-__all__ = ["MAX_LINES", "MAX_BYTES", "MAX_LINE_CHARS", "ExportReport", "build_memory", "topic_file",
-           "markdown_links", "export_claude_code", "utf8_len"]
+__all__ = [
+    "MAX_BYTES",
+    "MAX_LINES",
+    "MAX_LINE_CHARS",
+    "ExportReport",
+    "build_memory",
+    "export_claude_code",
+    "markdown_links",
+    "topic_file",
+    "utf8_len",
+]
 
 MAX_LINES = 200
 MAX_BYTES = 25_000
-MAX_LINE_CHARS = 199          # "under 200 characters"
+MAX_LINE_CHARS = 199  # "under 200 characters"
 DESCRIPTION_MAX = 200
 MANIFEST = ".wikigen-export.json"
 MEMORY = "MEMORY.md"
-NOTE = ("Exported from a wikigen wiki: quotes are verbatim, each with its source (doc id, chars). "
-        "Regenerate with `wikigen export claude-code`; do not edit.")
+NOTE = (
+    "Exported from a wikigen wiki: quotes are verbatim, each with its source (doc id, chars). "
+    "Regenerate with `wikigen export claude-code`; do not edit."
+)
 _CODE = re.compile(r"(`+)(?:(?!\1).)+?\1")
 
 
@@ -62,12 +72,11 @@ def _entry_line(e: Entry) -> str:
 class ExportReport:
     dir: Path
     pages: int
-    memory_files: list[str] = field(default_factory=list)   # MEMORY.md and its section files
-    removed: list[str] = field(default_factory=list)        # stale files of an earlier export
+    memory_files: list[str] = field(default_factory=list)  # MEMORY.md and its section files
+    removed: list[str] = field(default_factory=list)  # stale files of an earlier export
 
     def to_dict(self) -> dict:
-        return {"dir": str(self.dir), "pages": self.pages, "memory_files": self.memory_files,
-                "removed": self.removed}
+        return {"dir": str(self.dir), "pages": self.pages, "memory_files": self.memory_files, "removed": self.removed}
 
     def to_text(self) -> str:
         more = f", {len(self.memory_files) - 1} section files" if len(self.memory_files) > 1 else ""
@@ -76,6 +85,7 @@ class ExportReport:
 
 
 # --- building (pure) ---------------------------------------------------------------------------
+
 
 def markdown_links(body: str, exported: dict[str, str]) -> str:
     """The body with each [[link]] as a relative markdown link labelled with its label or the page's
@@ -87,7 +97,7 @@ def markdown_links(body: str, exported: dict[str, str]) -> str:
         code = [(m.start(), m.end()) for m in _CODE.finditer(line)]
 
         def sub(m: re.Match) -> str:
-            if any(a <= m.start() < b for a, b in code):
+            if any(a <= m.start() < b for a, b in code):  # noqa: B023
                 return m.group(0)
             target = split_target(m.group(1))
             if target not in exported:
@@ -115,28 +125,39 @@ def topic_file(page: Page, exported: dict[str, str]) -> str:
     """One page as a memory topic file: name/description/type front matter, the body with markdown links."""
     fm = {"name": _one_line(page.title, DESCRIPTION_MAX), "description": _description(page), "type": "reference"}
     head = dump_front_matter(fm)
-    body = markdown_links(explicit_quotes(page.body, page.quote_doc).strip("\n"), exported)   # the export has no sources list
+    body = markdown_links(
+        explicit_quotes(page.body, page.quote_doc).strip("\n"), exported
+    )  # the export has no sources list
     sources = ", ".join(page.sources) if page.sources else "none listed"
-    foot = (f"_From wikigen page `{page.slug}` ({page.type}, {page.status}, owner {page.owner}); "
-            f"documents: {sources}._")
+    foot = f"_From wikigen page `{page.slug}` ({page.type}, {page.status}, owner {page.owner}); documents: {sources}._"
     return f"---\n{head}---\n\n# {page.title}\n\n{body}\n\n{foot}\n"
 
 
 def build_memory(pages: list[Page]) -> dict[str, str]:
     """File name -> text for MEMORY.md, its section files and one topic file per page."""
     exported = {p.slug: p.title for p in pages}
-    index = build_index(pages, max_lines=MAX_LINES, max_chars=MAX_BYTES, size=utf8_len, link=_md_link,
-                        line=_entry_line, note=NOTE, title="Memory", max_line=MAX_LINE_CHARS)
+    index = build_index(
+        pages,
+        max_lines=MAX_LINES,
+        max_chars=MAX_BYTES,
+        size=utf8_len,
+        link=_md_link,
+        line=_entry_line,
+        note=NOTE,
+        title="Memory",
+        max_line=MAX_LINE_CHARS,
+    )
     files = {(MEMORY if stem == "index" else f"{stem}.md"): text for stem, text in index.items()}
     for p in pages:
         files[f"{p.slug}.md"] = topic_file(p, exported)
-    for name, text in files.items():   # the packing guarantees these; a failure here is a bug
+    for name, text in files.items():  # the packing guarantees these; a failure here is a bug
         if name == MEMORY or name.startswith("index-"):
             assert count_lines(text) <= MAX_LINES and utf8_len(text) <= MAX_BYTES, name
     return files
 
 
 # --- writing -----------------------------------------------------------------------------------
+
 
 def _inside(path: Path, folder: Path) -> bool:
     return path == folder or folder in path.parents
@@ -146,8 +167,10 @@ def _check_target(out: Path, wiki_root: Path, corpus: Path | None) -> None:
     if _inside(out, wiki_root):
         raise UsageError(f"{out} is inside the wiki {wiki_root}; export to a folder outside it")
     if corpus is not None and _inside(out, corpus):
-        raise UsageError(f"{out} is inside the corpus {corpus}; the export would be indexed as a document - "
-                         "choose a folder outside the corpus")
+        raise UsageError(
+            f"{out} is inside the corpus {corpus}; the export would be indexed as a document - "
+            "choose a folder outside the corpus"
+        )
     if out.exists() and not out.is_dir():
         raise UsageError(f"{out} exists and is not a folder")
 
@@ -174,8 +197,9 @@ def export_claude_code(wiki, out_dir: Path, *, corpus_dir: Path | None = None) -
     foreign = sorted(n for n in files if (out / n).exists() and n not in previous)
     if foreign:
         shown = ", ".join(foreign[:5]) + (f" and {len(foreign) - 5} more" if len(foreign) > 5 else "")
-        raise UsageError(f"{out} already has {shown}, not written by wikigen export; export to an empty "
-                         "folder or move those files")
+        raise UsageError(
+            f"{out} already has {shown}, not written by wikigen export; export to an empty folder or move those files"
+        )
     out.mkdir(parents=True, exist_ok=True)
     for name, text in files.items():
         path = out / name

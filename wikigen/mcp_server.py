@@ -28,9 +28,9 @@ from wikigen.core.errors import WikigenError
 
 log = logging.getLogger(__name__)
 
-__all__ = ["WikiTools", "make_server", "serve", "INSTRUCTIONS", "MAX_SOURCE_CHARS", "MAX_HITS"]
+__all__ = ["INSTRUCTIONS", "MAX_HITS", "MAX_SOURCE_CHARS", "WikiTools", "make_server", "serve"]
 
-MAX_SOURCE_CHARS = 20_000   # one read_source call returns at most this many characters
+MAX_SOURCE_CHARS = 20_000  # one read_source call returns at most this many characters
 MAX_HITS = 50
 
 INSTRUCTIONS = """This server reads one wikigen wiki: markdown pages whose quotes are verified against a
@@ -51,7 +51,7 @@ class WikiTools:
 
         self.root = Path(root)
         self.wiki = open_wiki(self.root)
-        self.index = self.wiki.sources          # opens the corpus index now: fail at start, not per call
+        self.index = self.wiki.sources  # opens the corpus index now: fail at start, not per call
         self._answerer = None
         self._answerer_key: tuple | None = None
 
@@ -68,8 +68,16 @@ class WikiTools:
         out = []
         for h in hits:
             info = self.index.document(h.doc_id)
-            out.append({"doc_id": h.doc_id, "start": h.start, "end": h.end, "text": h.text,
-                        "score": round(h.score, 4), "title": info.title if info else ""})
+            out.append(
+                {
+                    "doc_id": h.doc_id,
+                    "start": h.start,
+                    "end": h.end,
+                    "text": h.text,
+                    "score": round(h.score, 4),
+                    "title": info.title if info else "",
+                }
+            )
         return {"query": query, "hits": out}
 
     def read_source(self, doc_id: str, start: int = 0, end: int | None = None) -> dict:
@@ -91,17 +99,31 @@ class WikiTools:
     def list_pages(self) -> dict:
         pages = []
         for p in self.wiki.pages():
-            pages.append({"slug": p.slug, "title": p.title, "description": p.description or "", "type": p.type,
-                          "owner": p.owner, "status": p.status, "sources": list(p.sources or [])})
+            pages.append(
+                {
+                    "slug": p.slug,
+                    "title": p.title,
+                    "description": p.description or "",
+                    "type": p.type,
+                    "owner": p.owner,
+                    "status": p.status,
+                    "sources": list(p.sources or []),
+                }
+            )
         return {"pages": pages}
 
     def read_page(self, slug: str) -> dict:
         from wikigen.wiki.lint import page_record
 
-        page = self.wiki.read(slug)      # PageError (a WikigenError) names the fix for a bad slug
+        page = self.wiki.read(slug)  # PageError (a WikigenError) names the fix for a bad slug
         rec = page_record(page)
-        return {"slug": page.slug, "front_matter": rec["front_matter"], "markdown": page.body,
-                "links": rec["links"], "quotes": rec["quotes"]}
+        return {
+            "slug": page.slug,
+            "front_matter": rec["front_matter"],
+            "markdown": page.body,
+            "links": rec["links"],
+            "quotes": rec["quotes"],
+        }
 
     def stats(self) -> dict:
         from wikigen.wiki.lint import wiki_report
@@ -141,8 +163,13 @@ class WikiTools:
         for item in result.context:
             spans = [self._span(s["doc_id"], s["start"], s["end"]) for s in item.spans]
             context.append({"kind": item.kind, "ref": item.ref, "text": item.text, "spans": spans})
-        return {"question": result.question, "mode": result.mode, "answer": result.answer,
-                "tokens": result.tokens, "context": context}
+        return {
+            "question": result.question,
+            "mode": result.mode,
+            "answer": result.answer,
+            "tokens": result.tokens,
+            "context": context,
+        }
 
 
 def make_server(root: Path):
@@ -164,23 +191,31 @@ def make_server(root: Path):
                     return fn(*args, **kwargs)
                 except WikigenError as e:
                     raise ToolError(str(e)) from None
+
             call.__name__, call.__doc__, call.__signature__ = fn.__name__, fn.__doc__, _signature(fn)
             server.add_tool(call, name=fn.__name__, description=description + _DATA, annotations=read_only)
             return fn
+
         return register
 
-    @tool("BM25 full-text search over the corpus passages. Each hit is a span {doc_id, start, end, text} "
-          "with a score and the document title. k: how many hits (1-50).")
+    @tool(
+        "BM25 full-text search over the corpus passages. Each hit is a span {doc_id, start, end, text} "
+        "with a score and the document title. k: how many hits (1-50)."
+    )
     def search(query: str, k: int = 10) -> dict[str, Any]:
         return tools.search(query, k)
 
-    @tool("Answer a question from the wiki plus search (mode: wiki+search, wiki or search; budget: context "
-          "tokens). Returns the answer and every context item with its source spans {doc_id, start, end, text}.")
+    @tool(
+        "Answer a question from the wiki plus search (mode: wiki+search, wiki or search; budget: context "
+        "tokens). Returns the answer and every context item with its source spans {doc_id, start, end, text}."
+    )
     def ask(question: str, mode: str = "wiki+search", budget: int = 4000) -> dict[str, Any]:
         return tools.ask(question, mode, budget)
 
-    @tool("Read one wiki page by slug: front matter, markdown body, outgoing [[links]] and its verified quotes "
-          "as spans {doc_id, start, end, text}.")
+    @tool(
+        "Read one wiki page by slug: front matter, markdown body, outgoing [[links]] and its verified quotes "
+        "as spans {doc_id, start, end, text}."
+    )
     def read_page(slug: str) -> dict[str, Any]:
         return tools.read_page(slug)
 
@@ -188,13 +223,17 @@ def make_server(root: Path):
     def list_pages() -> dict[str, Any]:
         return tools.list_pages()
 
-    @tool("Wiki figures: pages, links, broken links, quotes verified, wiki size against the corpus "
-          "(characters and tokens), documents cited, and the documents no page cites.")
+    @tool(
+        "Wiki figures: pages, links, broken links, quotes verified, wiki size against the corpus "
+        "(characters and tokens), documents cited, and the documents no page cites."
+    )
     def stats() -> dict[str, Any]:
         return tools.stats()
 
-    @tool("Read a span of a document's extracted text by doc id and character offsets (end exclusive; "
-          f"omit end for the rest of the document; at most {MAX_SOURCE_CHARS:,} characters a call).")
+    @tool(
+        "Read a span of a document's extracted text by doc id and character offsets (end exclusive; "
+        f"omit end for the rest of the document; at most {MAX_SOURCE_CHARS:,} characters a call)."
+    )
     def read_source(doc_id: str, start: int = 0, end: int | None = None) -> dict[str, Any]:
         return tools.read_source(doc_id, start, end)
 

@@ -23,12 +23,13 @@ import importlib.util
 import json
 import logging
 import math
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Protocol, Sequence
+from typing import Protocol
 
 from wikigen.core.errors import WikigenError
 
-__all__ = ["Encoder", "MiniLMEncoder", "DenseUnavailable", "MODEL_PACKAGE", "model_dir", "load_encoder"]
+__all__ = ["MODEL_PACKAGE", "DenseUnavailable", "Encoder", "MiniLMEncoder", "load_encoder", "model_dir"]
 
 log = logging.getLogger(__name__)
 
@@ -45,10 +46,10 @@ class DenseUnavailable(WikigenError):
 class Encoder(Protocol):
     """What the embedding cache and the hybrid search need of an encoder."""
 
-    name: str   # names the model and its settings: vectors of different names are never mixed
+    name: str  # names the model and its settings: vectors of different names are never mixed
     dim: int
 
-    def encode(self, texts: Sequence[str]) -> "np.ndarray":  # noqa: F821  (numpy is optional)
+    def encode(self, texts: Sequence[str]) -> np.ndarray:  # noqa: F821  (numpy is optional)
         """L2-normalised float32 vectors, one row per text, in order."""
         ...
 
@@ -74,7 +75,7 @@ def _imports():
     return np, load_file, Tokenizer
 
 
-def load_encoder(path: Path | None = None, *, batch_size: int = 16) -> "MiniLMEncoder":
+def load_encoder(path: Path | None = None, *, batch_size: int = 16) -> MiniLMEncoder:
     """The numpy MiniLM encoder over the model files in path (default: the installed model package)."""
     return MiniLMEncoder(Path(path) if path is not None else model_dir(), batch_size=batch_size)
 
@@ -115,7 +116,7 @@ class MiniLMEncoder:
         """Token ids of each text with [CLS] and [SEP], truncated at max_tokens."""
         return [e.ids for e in self._tokenizer.encode_batch([t if isinstance(t, str) else "" for t in texts])]
 
-    def encode(self, texts: Sequence[str]) -> "np.ndarray":  # noqa: F821
+    def encode(self, texts: Sequence[str]) -> np.ndarray:  # noqa: F821
         np = self._np
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         if not len(texts):
@@ -123,23 +124,23 @@ class MiniLMEncoder:
         ids = self.token_ids(texts)
         order = sorted(range(len(ids)), key=lambda i: len(ids[i]))  # batches of similar lengths
         for b in range(0, len(order), self.batch_size):
-            idx = order[b:b + self.batch_size]
+            idx = order[b : b + self.batch_size]
             out[idx] = self._encode_batch([ids[i] for i in idx])
         return out
 
     # -- the forward pass -------------------------------------------------------------------------
 
-    def _encode_batch(self, ids: list[list[int]]) -> "np.ndarray":  # noqa: F821
+    def _encode_batch(self, ids: list[list[int]]) -> np.ndarray:  # noqa: F821
         np, w = self._np, self._w
         n, length = len(ids), max(len(x) for x in ids)
         tok = np.zeros((n, length), dtype=np.int64)
         mask = np.zeros((n, length), dtype=np.float32)
         for i, x in enumerate(ids):
-            tok[i, :len(x)] = x
-            mask[i, :len(x)] = 1.0
+            tok[i, : len(x)] = x
+            mask[i, : len(x)] = 1.0
         h = w["word"][tok] + w["pos_type"][:length]
         h = _layer_norm(np, h, w["emb_ln_w"], w["emb_ln_b"], self.eps)
-        bias = ((1.0 - mask) * np.float32(-1e9))[:, None, None, :]   # masks padded keys
+        bias = ((1.0 - mask) * np.float32(-1e9))[:, None, None, :]  # masks padded keys
         for layer in w["layers"]:
             h = self._layer(h, layer, bias)
         summed = np.einsum("nld,nl->nd", h, mask)
@@ -152,9 +153,9 @@ class MiniLMEncoder:
         n, length, d = h.shape
         hd = d // self.heads
         x = h.reshape(n * length, d)
-        qkv = x @ p["qkv_w"] + p["qkv_b"]                         # (n*L, 3d); q is pre-scaled
+        qkv = x @ p["qkv_w"] + p["qkv_b"]  # (n*L, 3d); q is pre-scaled
         qkv = qkv.reshape(n, length, 3, self.heads, hd).transpose(2, 0, 3, 1, 4)
-        q, k, v = qkv[0], qkv[1], qkv[2]                         # (n, heads, L, hd)
+        q, k, v = qkv[0], qkv[1], qkv[2]  # (n, heads, L, hd)
         scores = q @ k.transpose(0, 1, 3, 2)
         scores += bias
         scores -= scores.max(axis=-1, keepdims=True)
@@ -183,6 +184,7 @@ def _read_json(path: Path) -> dict:
 
 def _prepare(np, wt: dict, layers: int, heads: int) -> dict:
     """The weights laid out for x @ W (transposed once), query/key/value fused, q scaled by 1/sqrt(hd)."""
+
     def g(name):
         return np.ascontiguousarray(wt[name], dtype=np.float32)
 
@@ -192,25 +194,30 @@ def _prepare(np, wt: dict, layers: int, heads: int) -> dict:
         "word": g("embeddings.word_embeddings.weight"),
         # token type is always 0 for a single sentence: fold it into the position embeddings
         "pos_type": g("embeddings.position_embeddings.weight") + g("embeddings.token_type_embeddings.weight")[0],
-        "emb_ln_w": g("embeddings.LayerNorm.weight"), "emb_ln_b": g("embeddings.LayerNorm.bias"),
+        "emb_ln_w": g("embeddings.LayerNorm.weight"),
+        "emb_ln_b": g("embeddings.LayerNorm.bias"),
         "layers": [],
     }
     for i in range(layers):
         pre = f"encoder.layer.{i}."
         qw, kw, vw = (g(pre + f"attention.self.{n}.weight") for n in ("query", "key", "value"))
         qb, kb, vb = (g(pre + f"attention.self.{n}.bias") for n in ("query", "key", "value"))
-        out["layers"].append({
-            "qkv_w": np.ascontiguousarray(np.concatenate([qw.T * scale, kw.T, vw.T], axis=1)),
-            "qkv_b": np.concatenate([qb * scale, kb, vb]),
-            "o_w": np.ascontiguousarray(g(pre + "attention.output.dense.weight").T),
-            "o_b": g(pre + "attention.output.dense.bias"),
-            "ln1_w": g(pre + "attention.output.LayerNorm.weight"), "ln1_b": g(pre + "attention.output.LayerNorm.bias"),
-            "i_w": np.ascontiguousarray(g(pre + "intermediate.dense.weight").T),
-            "i_b": g(pre + "intermediate.dense.bias"),
-            "out_w": np.ascontiguousarray(g(pre + "output.dense.weight").T),
-            "out_b": g(pre + "output.dense.bias"),
-            "ln2_w": g(pre + "output.LayerNorm.weight"), "ln2_b": g(pre + "output.LayerNorm.bias"),
-        })
+        out["layers"].append(
+            {
+                "qkv_w": np.ascontiguousarray(np.concatenate([qw.T * scale, kw.T, vw.T], axis=1)),
+                "qkv_b": np.concatenate([qb * scale, kb, vb]),
+                "o_w": np.ascontiguousarray(g(pre + "attention.output.dense.weight").T),
+                "o_b": g(pre + "attention.output.dense.bias"),
+                "ln1_w": g(pre + "attention.output.LayerNorm.weight"),
+                "ln1_b": g(pre + "attention.output.LayerNorm.bias"),
+                "i_w": np.ascontiguousarray(g(pre + "intermediate.dense.weight").T),
+                "i_b": g(pre + "intermediate.dense.bias"),
+                "out_w": np.ascontiguousarray(g(pre + "output.dense.weight").T),
+                "out_b": g(pre + "output.dense.bias"),
+                "ln2_w": g(pre + "output.LayerNorm.weight"),
+                "ln2_b": g(pre + "output.LayerNorm.bias"),
+            }
+        )
     return out
 
 
@@ -246,7 +253,7 @@ def _gelu(np, x):
     np.square(z, out=z)
     np.negative(z, out=z)
     np.exp(z, out=z)
-    poly *= z                                                   # 1 - erf(|x| / sqrt 2)
+    poly *= z  # 1 - erf(|x| / sqrt 2)
     poly *= ax
     poly *= f32(0.5)
     np.maximum(x, f32(0.0), out=x)

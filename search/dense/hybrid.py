@@ -23,7 +23,7 @@ multi 0.411 -> 0.402 (9 questions), single 0.130 either way.
 from __future__ import annotations
 
 import logging
-from typing import Iterable
+from collections.abc import Iterable
 
 from wikigen.search.analysis import CJK_RUN
 from wikigen.search.analysis import terms as analysed_terms
@@ -32,13 +32,13 @@ from wikigen.search.dense.store import VectorStore, _np
 from wikigen.search.index import CorpusIndex, Hit
 from wikigen.search.snippets import make_snippet
 
-__all__ = ["DenseSearcher", "hybrid_search", "rrf_fuse", "RRF_K", "DEPTH"]
+__all__ = ["DEPTH", "RRF_K", "DenseSearcher", "hybrid_search", "rrf_fuse"]
 
 log = logging.getLogger(__name__)
 
 RRF_K = 60
-DEPTH = 100     # how deep each list is read before fusion
-KEEP = 4        # BM25's best hits that come first whatever their fused rank (keep_leaders) ...
+DEPTH = 100  # how deep each list is read before fusion
+KEEP = 4  # BM25's best hits that come first whatever their fused rank (keep_leaders) ...
 KEEP_RATIO = 0.9  # ... when they score at least this share of BM25's best score
 
 
@@ -52,20 +52,21 @@ class DenseSearcher:
         self.rows = rows
         self._np = _np()
         self._by_doc: dict[str, list[int]] = {}
-        self._queries: dict[str, object] = {}     # the last few query vectors (scoped searches repeat them)
+        self._queries: dict[str, object] = {}  # the last few query vectors (scoped searches repeat them)
         for i, (doc_id, _, _) in enumerate(rows):
             self._by_doc.setdefault(doc_id, []).append(i)
 
     @classmethod
-    def open(cls, index: CorpusIndex, encoder: Encoder) -> "DenseSearcher":
+    def open(cls, index: CorpusIndex, encoder: Encoder) -> DenseSearcher:
         matrix, rows = VectorStore(index, encoder).load()
         return cls(index, encoder, matrix, rows)
 
     def __len__(self) -> int:
         return len(self.rows)
 
-    def search(self, query: str, k: int = 10, doc_ids: Iterable[str] | None = None, *,
-               snippets: bool = True) -> list[Hit]:
+    def search(
+        self, query: str, k: int = 10, doc_ids: Iterable[str] | None = None, *, snippets: bool = True
+    ) -> list[Hit]:
         """The k passages nearest to the query by cosine, best first. Never raises on user input.
         snippets=False leaves each hit's snippet empty (faster, for callers that read only the text)."""
         np = self._np
@@ -83,7 +84,7 @@ class DenseSearcher:
             scores = self.matrix @ q
         k = min(k, len(scores))
         top = np.argpartition(-scores, k - 1)[:k]
-        top = top[np.lexsort((top, -scores[top]))]       # by score, then by row (deterministic)
+        top = top[np.lexsort((top, -scores[top]))]  # by score, then by row (deterministic)
         terms, runs = (set(analysed_terms(query)), CJK_RUN.findall(query)) if snippets else (None, None)
         hits = []
         for j in top:
@@ -118,7 +119,7 @@ class DenseSearcher:
             starts = self._starts(doc_id)
             i = max(0, bisect.bisect_right(starts, start) - 1)
             best, best_overlap = rows[i], -1
-            for r in rows[i:i + 4]:
+            for r in rows[i : i + 4]:
                 _, a, b = self.rows[r]
                 if a >= end:
                     break
@@ -147,8 +148,9 @@ class DenseSearcher:
         return Hit(doc_id, info.path, start, end, text, score, snippet)
 
 
-def rrf_fuse(lists: Iterable[list[Hit]], k: int, rrf_k: int = RRF_K, *, keep: int = 0,
-             keep_ratio: float = 0.0) -> list[Hit]:
+def rrf_fuse(
+    lists: Iterable[list[Hit]], k: int, rrf_k: int = RRF_K, *, keep: int = 0, keep_ratio: float = 0.0
+) -> list[Hit]:
     """Reciprocal rank fusion of ranked hit lists; a passage is keyed by (doc_id, start, end). The
     returned hits carry the fused score and the first list's text and snippet for that passage.
     keep > 0: the first list's best hits come first, in the fused order (see `keep_leaders`): at most
@@ -168,12 +170,16 @@ def rrf_fuse(lists: Iterable[list[Hit]], k: int, rrf_k: int = RRF_K, *, keep: in
     if keep > 0 and lists:
         bar = keep_ratio * lists[0][0].score if lists[0] else 0.0
         ranked = keep_leaders(ranked, [(h.doc_id, h.start, h.end) for h in lists[0][:keep] if h.score >= bar])
-    top = ranked[:max(0, k)]
+    top = ranked[: max(0, k)]
     scores = [fused[key] for key in top]
-    for j in range(len(scores) - 2, -1, -1):      # a kept leader scores as the hit after it: still best first
+    for j in range(len(scores) - 2, -1, -1):  # a kept leader scores as the hit after it: still best first
         scores[j] = max(scores[j], scores[j + 1])
-    return [Hit(first[key].doc_id, first[key].path, first[key].start, first[key].end, first[key].text, s,
-                first[key].snippet) for key, s in zip(top, scores)]
+    return [
+        Hit(
+            first[key].doc_id, first[key].path, first[key].start, first[key].end, first[key].text, s, first[key].snippet
+        )
+        for key, s in zip(top, scores)
+    ]
 
 
 def keep_leaders(ranked: list, leaders: list) -> list:
@@ -184,9 +190,19 @@ def keep_leaders(ranked: list, leaders: list) -> list:
     return [key for key in ranked if key in lead] + [key for key in ranked if key not in lead]
 
 
-def hybrid_search(index: CorpusIndex, dense: DenseSearcher, query: str, k: int = 10,
-                  doc_ids: Iterable[str] | None = None, *, depth: int = DEPTH, rrf_k: int = RRF_K,
-                  keep: int = KEEP, keep_ratio: float = KEEP_RATIO, snippets: bool = True) -> list[Hit]:
+def hybrid_search(
+    index: CorpusIndex,
+    dense: DenseSearcher,
+    query: str,
+    k: int = 10,
+    doc_ids: Iterable[str] | None = None,
+    *,
+    depth: int = DEPTH,
+    rrf_k: int = RRF_K,
+    keep: int = KEEP,
+    keep_ratio: float = KEEP_RATIO,
+    snippets: bool = True,
+) -> list[Hit]:
     """BM25 and dense top-`depth` lists fused by reciprocal rank, best k first (see the module docstring);
     BM25's best (at most `keep`, each scoring keep_ratio x its best or more) come first (`keep_leaders`).
     Snippets are made for the k fused hits only (none with snippets=False)."""

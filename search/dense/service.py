@@ -14,23 +14,23 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from wikigen.search.dense.encoder import DenseUnavailable, Encoder, load_encoder
 from wikigen.search.dense.store import DenseSummary, VectorStore
 
-__all__ = ["DenseOutcome", "update_vectors", "open_dense", "shared_encoder"]
+__all__ = ["DenseOutcome", "open_dense", "shared_encoder", "update_vectors"]
 
 log = logging.getLogger(__name__)
 
 _LOCK = threading.Lock()
-_ENCODER: list = []          # [encoder] once loaded, [DenseUnavailable] when it cannot be
+_ENCODER: list = []  # [encoder] once loaded, [DenseUnavailable] when it cannot be
 
 
 @dataclass
 class DenseOutcome:
-    summary: DenseSummary | None     # None: no vectors were made (see note)
+    summary: DenseSummary | None  # None: no vectors were made (see note)
     note: str
 
     @property
@@ -52,8 +52,9 @@ def shared_encoder() -> Encoder:
     return got
 
 
-def update_vectors(index, progress: Callable[[int, int], None] | None = None, *,
-                   encoder: Encoder | None = None) -> DenseOutcome:
+def update_vectors(
+    index, progress: Callable[[int, int], None] | None = None, *, encoder: Encoder | None = None
+) -> DenseOutcome:
     """Embed the passages of the index's new or changed documents (cached beside the index)."""
     try:
         enc = encoder or shared_encoder()

@@ -27,23 +27,23 @@ import hashlib
 import json
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 from filelock import FileLock
-
-from wikigen.core.atomic import atomic_write, atomic_write_bytes
 from wikigen.search.dense.encoder import DenseUnavailable, Encoder
 from wikigen.search.index import CorpusIndex
 from wikigen.search.passages import split_passages
 
-__all__ = ["VectorStore", "DenseSummary", "STORE_VERSION"]
+from wikigen.core.atomic import atomic_write, atomic_write_bytes
+
+__all__ = ["STORE_VERSION", "DenseSummary", "VectorStore"]
 
 log = logging.getLogger(__name__)
 
 STORE_VERSION = 2
-GROUP_PASSAGES = 256     # passages embedded together (batched by length across documents)
+GROUP_PASSAGES = 256  # passages embedded together (batched by length across documents)
 
 
 @dataclass
@@ -58,9 +58,11 @@ class DenseSummary:
 
     def to_text(self) -> str:
         rate = self.embedded_passages / self.seconds if self.seconds > 0 else 0.0
-        return (f"dense vectors for {self.documents} documents, {self.passages} passages: embedded "
-                f"{self.embedded_documents} documents ({self.embedded_passages} passages, {rate:.1f}/s), "
-                f"reused {self.reused}, removed {self.removed}, in {self.seconds:.1f} s")
+        return (
+            f"dense vectors for {self.documents} documents, {self.passages} passages: embedded "
+            f"{self.embedded_documents} documents ({self.embedded_passages} passages, {rate:.1f}/s), "
+            f"reused {self.reused}, removed {self.removed}, in {self.seconds:.1f} s"
+        )
 
 
 def _np():
@@ -100,10 +102,15 @@ class VectorStore:
             log.warning("dense meta.json in %s unreadable (%s): re-embedding everything", self.root, e)
             m = None
         fresh = {"version": STORE_VERSION, "model": self.encoder.name, "dim": self.encoder.dim, "docs": {}}
-        if (not isinstance(m, dict) or m.get("version") not in (1, STORE_VERSION) or m.get("model") != self.encoder.name
-                or m.get("dim") != self.encoder.dim or not isinstance(m.get("docs"), dict)):
+        if (
+            not isinstance(m, dict)
+            or m.get("version") not in (1, STORE_VERSION)
+            or m.get("model") != self.encoder.name
+            or m.get("dim") != self.encoder.dim
+            or not isinstance(m.get("docs"), dict)
+        ):
             return fresh
-        if m.get("version") == 1:   # keyed by sha256 alone: see the module docstring
+        if m.get("version") == 1:  # keyed by sha256 alone: see the module docstring
             m = dict(fresh, docs={d: dict(r, legacy=True) for d, r in m["docs"].items() if isinstance(r, dict)})
         return m
 
@@ -154,8 +161,12 @@ class VectorStore:
             meta["docs"] = keep
             total = len(todo)
             if todo:
-                log.info("dense: embedding %d documents (%d passages) with %s", total,
-                         sum(len(s) for _, _, s in todo), self.encoder.name)
+                log.info(
+                    "dense: embedding %d documents (%d passages) with %s",
+                    total,
+                    sum(len(s) for _, _, s in todo),
+                    self.encoder.name,
+                )
             done = 0
             group: list[tuple[str, str, list[tuple[int, int]]]] = []
             for item in todo:
@@ -179,7 +190,7 @@ class VectorStore:
         vecs = self.encoder.encode(texts) if texts else np.zeros((0, self.encoder.dim), np.float32)
         at = 0
         for doc_id, sha, spans in group:
-            part = np.asarray(vecs[at:at + len(spans)], dtype=np.float16)
+            part = np.asarray(vecs[at : at + len(spans)], dtype=np.float16)
             at += len(spans)
             key = spans_key(spans)
             rec = {"sha256": sha, "passages": len(spans), "spans": key, "file": f"{sha}-{key}.npy"}
@@ -205,7 +216,7 @@ class VectorStore:
 
     # -- loading ----------------------------------------------------------------------------------
 
-    def load(self) -> tuple["np.ndarray", list[tuple[str, int, int]]]:  # noqa: F821
+    def load(self) -> tuple[np.ndarray, list[tuple[str, int, int]]]:  # noqa: F821
         """(float32 matrix of every cached passage vector, [(doc_id, start, end)] per row), for the
         documents of the index whose vectors are current. Documents without them are left out (logged)."""
         np = _np()

@@ -23,96 +23,131 @@ Offsets are characters (Korean-safe). Quotes are whole sentences (`sentence_span
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
-from wikigen.core.sentences import cap_span, sentence_span, sentences
 from wikigen.search.facts.dates import document_date, find_dates
 from wikigen.search.facts.numbers import Mention, find_amounts, find_durations, find_percentages
 from wikigen.search.facts.parties import find_parties
 from wikigen.search.facts.title import document_title
 
-__all__ = ["Amendment", "Change", "Evidence", "amendment_cue", "find_amendments", "find_changes", "match_base",
-           "read_chains", "party_keys", "QUOTE_CAP"]
+from wikigen.core.sentences import cap_span, sentence_span, sentences
 
-OPENING = 1500           # where an amendment says what it is and what it amends
-QUOTE_CAP = 240          # a change's quote: the sentence that states it, at most about this long
-HEAD_DATES = 400         # a document's first and last lines, where a cover or the signatures state its date
-MIN_SCORE = 4            # evidence needed to take a document as an amendment's base
+__all__ = [
+    "QUOTE_CAP",
+    "Amendment",
+    "Change",
+    "Evidence",
+    "amendment_cue",
+    "find_amendments",
+    "find_changes",
+    "match_base",
+    "party_keys",
+    "read_chains",
+]
+
+OPENING = 1500  # where an amendment says what it is and what it amends
+QUOTE_CAP = 240  # a change's quote: the sentence that states it, at most about this long
+HEAD_DATES = 400  # a document's first and last lines, where a cover or the signatures state its date
+MIN_SCORE = 4  # evidence needed to take a document as an amendment's base
 
 _CUE_TITLE = re.compile(
     r"\b(?:amendment|amending\s+agreement|variation|addendum|supplement(?:al)?\s+agreement|modification"
-    r"\s+agreement)\b|변경\s*계약|수정\s*계약|변경\s*합의|수정\s*합의|변경\s*약정", re.I)
-_WEAK_CUE = re.compile(r"addendum|supplement", re.I)     # such a document amends only where it changes a term
+    r"\s+agreement)\b|변경\s*계약|수정\s*계약|변경\s*합의|수정\s*합의|변경\s*약정",
+    re.I,
+)
+_WEAK_CUE = re.compile(r"addendum|supplement", re.I)  # such a document amends only where it changes a term
 _CUE_TEXT = re.compile(
     r"\b(?:hereby\s+amended|is\s+(?:hereby\s+)?amended|are\s+(?:hereby\s+)?amended|amends\s+the|is\s+varied|"
-    r"supplemental\s+to\s+(?:a|an|the)\b)|다음과\s*같이\s*(?:변경|수정)한다", re.I)
+    r"supplemental\s+to\s+(?:a|an|the)\b)|다음과\s*같이\s*(?:변경|수정)한다",
+    re.I,
+)
 _REF = re.compile(r"(?<![\w-])(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z0-9]{1,8}(?:-[A-Z0-9]{1,10}){1,5}(?![\w-])")
-_LEGAL = re.compile(r"\b(?:plc|ltd|limited|inc|incorporated|llc|llp|lp|corp|corporation|co|company|gmbh|ag|sa|nv|bv|"
-                    r"pte|pty)\b\.?|주식회사|\(주\)|유한회사", re.I)
-_Q = "[\"\u201c\u201d]"
-_NQ = "[^\"\u201c\u201d\n]"
+_LEGAL = re.compile(
+    r"\b(?:plc|ltd|limited|inc|incorporated|llc|llp|lp|corp|corporation|co|company|gmbh|ag|sa|nv|bv|"
+    r"pte|pty)\b\.?|주식회사|\(주\)|유한회사",
+    re.I,
+)
+_Q = '["\u201c\u201d]'
+_NQ = '[^"\u201c\u201d\n]'
 _QUOTED_EN = re.compile(
     rf"{_Q}(?P<old>{_NQ}{{2,300}}){_Q}\s*(?:\([^()\n]{{0,40}}\)\s*)?(?:is|are|shall\s+be)\s+(?:hereby\s+)?"
-    rf"(?:deleted\s+and\s+)?(?:replaced|substituted|amended)\s+(?:with|by)\s+{_Q}(?P<new>{_NQ}{{2,300}}){_Q}", re.I)
+    rf"(?:deleted\s+and\s+)?(?:replaced|substituted|amended)\s+(?:with|by)\s+{_Q}(?P<new>{_NQ}{{2,300}}){_Q}",
+    re.I,
+)
 _QUOTED_KO = re.compile(
     rf"{_Q}(?P<old>{_NQ}{{1,300}}){_Q}\s*(?:을|를)\s*{_Q}(?P<new>{_NQ}{{1,300}}){_Q}\s*(?:으로|로)\s*"
-    r"(?:변경|수정|대체|바꾼)")
+    r"(?:변경|수정|대체|바꾼)"
+)
 _CLAUSE_REPLACED = re.compile(
     r"\b(?:clause|section|article|paragraph)\s+(?P<num>\d+(?:\.\d+)*)\b[^.\n\"\u201c\u201d]{0,80}?"
     r"(?:is|are|shall\s+be)\s+"
     rf"(?:hereby\s+)?(?:deleted\s+and\s+)?(?:replaced|substituted|amended\s+and\s+restated)\s+(?:with|by)"
-    rf"(?:\s+the\s+following)?\s*:?\s*{_Q}(?P<new>[^\"\u201c\u201d]{{10,2000}}){_Q}", re.I)
-_CHANGE_VERB = re.compile(r"\b(?:replac\w+|chang\w+|increas\w+|decreas\w+|reduc\w+|extend\w+|amend\w+|substitut\w+|"
-                          r"in\s+place\s+of|instead\s+of)\b|변경|인상|인하|연장|단축", re.I)
+    rf"(?:\s+the\s+following)?\s*:?\s*{_Q}(?P<new>[^\"\u201c\u201d]{{10,2000}}){_Q}",
+    re.I,
+)
+_CHANGE_VERB = re.compile(
+    r"\b(?:replac\w+|chang\w+|increas\w+|decreas\w+|reduc\w+|extend\w+|amend\w+|substitut\w+|"
+    r"in\s+place\s+of|instead\s+of)\b|변경|인상|인하|연장|단축",
+    re.I,
+)
 _OLD_SECOND = re.compile(r"\b(?:in\s+place\s+of|instead\s+of|rather\s+than)\b", re.I)
 _REPLACED_BY = re.compile(r"\b(?:replaced|substituted)\s+(?:with|by)\b", re.I)
 _FROM_TO = re.compile(r"\bfrom\b.*\bto\b|에서.*(?:으로|로)|을|를", re.I | re.S)
-_HEADING = re.compile(r"^[ \t]*(?:(?:sec(?:tion)?\.?|clause|article)\s*)?\(?\d+(?:\.\d+)*[.)]?[ \t]+"
-                      r"(?P<h>[A-Z][^.\n:()]{2,50}?)\s*(?:\.|:|\n)|^[ \t]*제\s*\d+\s*조\s*\((?P<k>[^)\n]{1,30})\)",
-                      re.I | re.M)
+_HEADING = re.compile(
+    r"^[ \t]*(?:(?:sec(?:tion)?\.?|clause|article)\s*)?\(?\d+(?:\.\d+)*[.)]?[ \t]+"
+    r"(?P<h>[A-Z][^.\n:()]{2,50}?)\s*(?:\.|:|\n)|^[ \t]*제\s*\d+\s*조\s*\((?P<k>[^)\n]{1,30})\)",
+    re.I | re.M,
+)
 
 
 @dataclass(frozen=True)
 class Evidence:
-    kind: str            # cue | date | reference | title | party
-    start: int           # in the amendment's text
+    kind: str  # cue | date | reference | title | party
+    start: int  # in the amendment's text
     end: int
     text: str
 
 
 @dataclass(frozen=True)
 class Change:
-    label: str           # what the term is ("Renewal notice", "notice period", the clause number)
-    kind: str            # duration | amount | percentage | wording | clause
-    old_value: str       # the superseded wording or figure, as in the base
-    new_value: str       # the current wording or figure, as in the amendment
-    old_span: tuple[int, int]    # the superseded text in the base
-    new_span: tuple[int, int]    # the current text in the amendment
-    old_quote: tuple[int, int]   # the base's sentence holding it
-    new_quote: tuple[int, int]   # the amendment's sentence stating the change
+    label: str  # what the term is ("Renewal notice", "notice period", the clause number)
+    kind: str  # duration | amount | percentage | wording | clause
+    old_value: str  # the superseded wording or figure, as in the base
+    new_value: str  # the current wording or figure, as in the amendment
+    old_span: tuple[int, int]  # the superseded text in the base
+    new_span: tuple[int, int]  # the current text in the amendment
+    old_quote: tuple[int, int]  # the base's sentence holding it
+    new_quote: tuple[int, int]  # the amendment's sentence stating the change
 
 
 @dataclass(frozen=True)
 class Amendment:
-    doc_id: str          # the amending document
-    base_id: str         # the document it amends
-    date: str            # the amendment's own date (ISO) or ""
+    doc_id: str  # the amending document
+    base_id: str  # the document it amends
+    date: str  # the amendment's own date (ISO) or ""
     evidence: tuple[Evidence, ...]
     changes: tuple[Change, ...]
 
     def to_dict(self) -> dict:
-        return {"doc_id": self.doc_id, "base_id": self.base_id, "date": self.date,
-                "evidence": [e.__dict__ for e in self.evidence],
-                "changes": [{**c.__dict__, **{k: list(getattr(c, k)) for k in
-                                             ("old_span", "new_span", "old_quote", "new_quote")}}
-                            for c in self.changes]}
+        return {
+            "doc_id": self.doc_id,
+            "base_id": self.base_id,
+            "date": self.date,
+            "evidence": [e.__dict__ for e in self.evidence],
+            "changes": [
+                {**c.__dict__, **{k: list(getattr(c, k)) for k in ("old_span", "new_span", "old_quote", "new_quote")}}
+                for c in self.changes
+            ],
+        }
 
     @classmethod
-    def from_dict(cls, d: dict) -> "Amendment":
+    def from_dict(cls, d: dict) -> Amendment:
         ev = tuple(Evidence(**e) for e in d.get("evidence", ()))
-        ch = tuple(Change(**{**c, **{k: tuple(c[k]) for k in ("old_span", "new_span", "old_quote", "new_quote")}})
-                   for c in d.get("changes", ()))
+        ch = tuple(
+            Change(**{**c, **{k: tuple(c[k]) for k in ("old_span", "new_span", "old_quote", "new_quote")}})
+            for c in d.get("changes", ())
+        )
         return cls(d["doc_id"], d["base_id"], d.get("date", ""), ev, ch)
 
 
@@ -125,7 +160,7 @@ def amendment_cue(text: str, title: str = "") -> Evidence | None:
         at = head.find(title)
         s = at + m.start() if at >= 0 else head.casefold().find(m.group(0).casefold())
         if s >= 0:
-            return Evidence("cue", s, s + len(m.group(0)), text[s:s + len(m.group(0))])
+            return Evidence("cue", s, s + len(m.group(0)), text[s : s + len(m.group(0))])
     m = _CUE_TEXT.search(head)
     return Evidence("cue", m.start(), m.end(), m.group(0)) if m else None
 
@@ -142,8 +177,9 @@ def party_keys(text: str) -> dict[str, tuple[int, int]]:
 
 def _title_words(title: str) -> list[str]:
     words = re.findall(r"[^\W\d_]{3,}", title.casefold())
-    return [re.sub(r"서$", "", w) for w in words if w not in {"the", "and", "this", "agreement"}] or \
-        [w for w in re.findall(r"[^\W\d_]{3,}", title.casefold())]
+    return [re.sub(r"서$", "", w) for w in words if w not in {"the", "and", "this", "agreement"}] or list(
+        re.findall(r"[^\W\d_]{3,}", title.casefold())
+    )
 
 
 def _title_named(base_title: str, head: str) -> tuple[int, int] | None:
@@ -168,18 +204,26 @@ class _Doc:
     date: str
     parties: dict[str, tuple[int, int]]
     refs: dict[str, int]
-    dates: set[str]      # its own date and the full dates of its first and last lines (cover, signatures)
-    first: str           # the earliest of them: a base is never younger than its amendment
+    dates: set[str]  # its own date and the full dates of its first and last lines (cover, signatures)
+    first: str  # the earliest of them: a base is never younger than its amendment
 
 
 def _profile(doc_id: str, text: str) -> _Doc:
     d = document_date(text)
     head = text[:3000]
     refs = {m.group(0): m.start() for m in _REF.finditer(head)}
-    ends = text[:HEAD_DATES] + "\n" + text[max(0, len(text) - HEAD_DATES):]
+    ends = text[:HEAD_DATES] + "\n" + text[max(0, len(text) - HEAD_DATES) :]
     dates = {m.iso for m in find_dates(ends) if len(m.iso) == 10} | ({d.iso} if d else set())
-    return _Doc(doc_id, text, document_title(text), d.iso if d else "", party_keys(text), refs, dates,
-                min(dates) if dates else "")
+    return _Doc(
+        doc_id,
+        text,
+        document_title(text),
+        d.iso if d else "",
+        party_keys(text),
+        refs,
+        dates,
+        min(dates) if dates else "",
+    )
 
 
 def match_base(amend: _Doc, base: _Doc) -> tuple[int, list[Evidence]]:
@@ -210,12 +254,13 @@ def match_base(amend: _Doc, base: _Doc) -> tuple[int, list[Evidence]]:
             break
     named = _title_named(base.title, head) if base.title else None
     if named:
-        ev.append(Evidence("title", named[0], named[1], amend.text[named[0]:named[1]]))
+        ev.append(Evidence("title", named[0], named[1], amend.text[named[0] : named[1]]))
         score += 2
     return score, ev
 
 
 # --- changed terms ----------------------------------------------------------------------------------
+
 
 def _figures(text: str, start: int, end: int) -> list[Mention]:
     piece = text[start:end]
@@ -271,30 +316,65 @@ def _near_clause(base: str, sentence: str) -> tuple[int, int] | None:
     return _clause_span(base, num) or _korean_clause(base, num.split(".")[0])
 
 
-def _change(amend: str, base: str, kind: str, label: str, old: tuple[int, int], new: tuple[int, int],
-            old_value: str, new_value: str) -> Change:
-    return Change(label, kind, old_value, new_value, old, new, sentence_span(base, old[0], old[1], QUOTE_CAP),
-                  sentence_span(amend, new[0], new[1], QUOTE_CAP))
+def _change(
+    amend: str,
+    base: str,
+    kind: str,
+    label: str,
+    old: tuple[int, int],
+    new: tuple[int, int],
+    old_value: str,
+    new_value: str,
+) -> Change:
+    return Change(
+        label,
+        kind,
+        old_value,
+        new_value,
+        old,
+        new,
+        sentence_span(base, old[0], old[1], QUOTE_CAP),
+        sentence_span(amend, new[0], new[1], QUOTE_CAP),
+    )
 
 
 def _quoted_changes(amend: str, base: str, taken: list[tuple[int, int]]) -> list[Change]:
     out = []
     for m in [*_QUOTED_EN.finditer(amend), *_QUOTED_KO.finditer(amend)]:
         sent = sentence_span(amend, m.start(), m.end(), QUOTE_CAP)
-        where = _in_base(base, m.group("old"), _near_clause(base, amend[sent[0]:sent[1]]))
+        where = _in_base(base, m.group("old"), _near_clause(base, amend[sent[0] : sent[1]]))
         if where is None or m.group("old") == m.group("new"):
             continue
         taken.append(m.span())
-        out.append(_change(amend, base, "wording", _label(amend, m.start()) or _clause_ref(amend[sent[0]:m.start()]),
-                           where, m.span("new"), m.group("old"), m.group("new")))
+        out.append(
+            _change(
+                amend,
+                base,
+                "wording",
+                _label(amend, m.start()) or _clause_ref(amend[sent[0] : m.start()]),
+                where,
+                m.span("new"),
+                m.group("old"),
+                m.group("new"),
+            )
+        )
     for m in _CLAUSE_REPLACED.finditer(amend):
         old = _clause_span(base, m.group("num"))
         if old is None or any(s < m.end() and m.start() < e for s, e in taken):
             continue
         taken.append(m.span())
-        out.append(Change(_label(amend, m.start()) or f"clause {m.group('num')}", "clause", base[old[0]:old[1]],
-                          m.group("new"), old, m.span("new"), cap_span(base, *old, QUOTE_CAP),
-                          cap_span(amend, m.start(), m.end(), QUOTE_CAP)))
+        out.append(
+            Change(
+                _label(amend, m.start()) or f"clause {m.group('num')}",
+                "clause",
+                base[old[0] : old[1]],
+                m.group("new"),
+                old,
+                m.span("new"),
+                cap_span(base, *old, QUOTE_CAP),
+                cap_span(amend, m.start(), m.end(), QUOTE_CAP),
+            )
+        )
     return out
 
 
@@ -309,17 +389,19 @@ def _figure_pair(amend: str, s: int, e: int) -> tuple[Mention, Mention] | None:
         if len(same) != 2 or same[0].value == same[1].value:
             continue
         a, b = same
-        between = amend[a.end:b.start]
+        between = amend[a.end : b.start]
         if _OLD_SECOND.search(between):
             return b, a
-        if _REPLACED_BY.search(between) or (re.search(r"\bto\b|(?:으로|로)", between) and
-                                            _FROM_TO.search(amend[max(s, a.start - 40):b.start])):
+        if _REPLACED_BY.search(between) or (
+            re.search(r"\bto\b|(?:으로|로)", between) and _FROM_TO.search(amend[max(s, a.start - 40) : b.start])
+        ):
             return a, b
     return None
 
 
-def _figure_changes(amend: str, base: str, base_figs: list[Mention], taken: list[tuple[int, int]],
-                    start: int) -> list[Change]:
+def _figure_changes(
+    amend: str, base: str, base_figs: list[Mention], taken: list[tuple[int, int]], start: int
+) -> list[Change]:
     out = []
     for s, e in sentences(amend[start:]):
         s, e = s + start, e + start
@@ -337,8 +419,11 @@ def _figure_changes(amend: str, base: str, base_figs: list[Mention], taken: list
             continue
         f = same[0]
         label = _label(amend, min(old.start, new.start)) or _clause_ref(amend[s:e]) or old.kind
-        out.append(_change(amend, base, old.kind, label, (f.start, f.end), (new.start, new.end),
-                           base[f.start:f.end], new.text))
+        out.append(
+            _change(
+                amend, base, old.kind, label, (f.start, f.end), (new.start, new.end), base[f.start : f.end], new.text
+            )
+        )
     return out
 
 
@@ -377,12 +462,14 @@ def find_amendments(texts: Mapping[str, str], titles: Mapping[str, str] | None =
         a = profiles[doc_id]
         if not a.parties:
             continue
-        ranked = sorted(((*match_base(a, b), b.doc_id) for b in profiles.values() if b.doc_id not in cues
-                         or b.doc_id == doc_id), key=lambda r: -r[0])
+        ranked = sorted(
+            ((*match_base(a, b), b.doc_id) for b in profiles.values() if b.doc_id not in cues or b.doc_id == doc_id),
+            key=lambda r: -r[0],
+        )
         ranked = [r for r in ranked if r[0] >= MIN_SCORE]
         if not ranked or (len(ranked) > 1 and ranked[1][0] == ranked[0][0]):
             continue
-        score, ev, base_id = ranked[0]
+        _score, ev, base_id = ranked[0]
         if not any(e.kind in ("date", "reference", "title") for e in ev):
             continue
         changes = find_changes(a.text, texts[base_id])

@@ -22,13 +22,14 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
-from typing import Mapping, Sequence
 
-from wikigen.core.sentences import sentence_span
 from wikigen.search.facts.amendments import Amendment, party_keys
 from wikigen.search.facts.numbers import find_amounts, find_durations, find_percentages
 from wikigen.search.facts.title import document_title
+
+from wikigen.core.sentences import sentence_span
 
 __all__ = ["Conflict", "Side", "find_conflicts", "labelled_figures"]
 
@@ -37,51 +38,138 @@ LABEL_WORDS = 3
 _STOP = re.compile(r"[.;:!?()\[\]\"“”]|\n")
 _JOINERS = frozenset({"of", "for", "to", "the", "a", "an"})
 _WORD = re.compile(r"[^\W\d_][\w'’-]*")
-_FUNCTION = frozenset("""
-a an the of to in on at by for with within from than not no less more least most any each either other such
-this that these those its their his her our your be is are was were been being shall will would may might must
-can could should give gives given giving party parties upon after before prior during per or and as which who
-whose it all up out into over under about following following herein hereof hereunder thereof there then
-""".split())
+_FUNCTION = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "of",
+        "to",
+        "in",
+        "on",
+        "at",
+        "by",
+        "for",
+        "with",
+        "within",
+        "from",
+        "than",
+        "not",
+        "no",
+        "less",
+        "more",
+        "least",
+        "most",
+        "any",
+        "each",
+        "either",
+        "other",
+        "such",
+        "this",
+        "that",
+        "these",
+        "those",
+        "its",
+        "their",
+        "his",
+        "her",
+        "our",
+        "your",
+        "be",
+        "is",
+        "are",
+        "was",
+        "were",
+        "been",
+        "being",
+        "shall",
+        "will",
+        "would",
+        "may",
+        "might",
+        "must",
+        "can",
+        "could",
+        "should",
+        "give",
+        "gives",
+        "given",
+        "giving",
+        "party",
+        "parties",
+        "upon",
+        "after",
+        "before",
+        "prior",
+        "during",
+        "per",
+        "or",
+        "and",
+        "as",
+        "which",
+        "who",
+        "whose",
+        "it",
+        "all",
+        "up",
+        "out",
+        "into",
+        "over",
+        "under",
+        "about",
+        "following",
+        "following",
+        "herein",
+        "hereof",
+        "hereunder",
+        "thereof",
+        "there",
+        "then",
+    ]
+)
 
 
 @dataclass(frozen=True)
 class Side:
     doc_id: str
-    value: str           # normal form ("30 days", "USD 240,000", "15%")
-    start: int           # the value as written, character offsets
+    value: str  # normal form ("30 days", "USD 240,000", "15%")
+    start: int  # the value as written, character offsets
     end: int
-    quote_start: int     # the sentence stating it
+    quote_start: int  # the sentence stating it
     quote_end: int
-    text: str            # the sentence's text
+    text: str  # the sentence's text
 
 
 @dataclass(frozen=True)
 class Conflict:
     label: str
-    kind: str            # duration | amount | percentage
+    kind: str  # duration | amount | percentage
     parties: tuple[str, ...]
     sides: tuple[Side, Side]
 
     def to_dict(self) -> dict:
-        return {"label": self.label, "kind": self.kind, "parties": list(self.parties),
-                "sides": [asdict(s) for s in self.sides]}
+        return {
+            "label": self.label,
+            "kind": self.kind,
+            "parties": list(self.parties),
+            "sides": [asdict(s) for s in self.sides],
+        }
 
 
 def _label(text: str, start: int, end: int) -> str:
     """The figure's label: the content words of a possessive right after it ("30 days' written notice"),
     else the content words right before it in its clause, joined by "of"/"for"/"to" at most ("notice of
     non-renewal at least 90 days"), at most LABEL_WORDS, two at least; "" when there is none."""
-    after = re.match(r"[’']s?\s+((?:[^\W\d_][\w-]*\s+){0,2}[^\W\d_][\w-]*)", text[end:end + 60])
+    after = re.match(r"[’']s?\s+((?:[^\W\d_][\w-]*\s+){0,2}[^\W\d_][\w-]*)", text[end : end + 60])
     if after:
         words = [w.casefold() for w in _WORD.findall(after.group(1))]
-        words = words[:next((i for i, w in enumerate(words) if w in _FUNCTION), len(words))]
-        if words:                            # a possessive names its figure, even in one word
+        words = words[: next((i for i, w in enumerate(words) if w in _FUNCTION), len(words))]
+        if words:  # a possessive names its figure, even in one word
             return " ".join(words)
     lo = max(0, start - 120)
     before = text[lo:start]
     cut = [m.end() for m in _STOP.finditer(before)]
-    words = _WORD.findall(before[cut[-1]:] if cut else before)
+    words = _WORD.findall(before[cut[-1] :] if cut else before)
     picked: list[str] = []
     for w in reversed(words):
         low = w.casefold()
@@ -138,8 +226,9 @@ def _side(doc_id: str, text: str, m) -> Side:
     return Side(doc_id, m.value, m.start, m.end, qs, qe, text[qs:qe])
 
 
-def find_conflicts(texts: Mapping[str, str], chains: Sequence[Amendment] = (), *, same_title: bool = True
-                   ) -> list[Conflict]:
+def find_conflicts(
+    texts: Mapping[str, str], chains: Sequence[Amendment] = (), *, same_title: bool = True
+) -> list[Conflict]:
     """Every conflict of the corpus (module docstring), sorted by label then doc ids. same_title=False
     also compares documents of different titles (a looser rule, for measuring)."""
     by_key: dict[tuple, list[str]] = defaultdict(list)
@@ -157,12 +246,15 @@ def find_conflicts(texts: Mapping[str, str], chains: Sequence[Amendment] = (), *
             continue
         stated = {d: _stated(texts[d]) for d in sorted(docs)}
         for i, a in enumerate(sorted(docs)):
-            for b in sorted(docs)[i + 1:]:
+            for b in sorted(docs)[i + 1 :]:
                 if group.get(a, a) == group.get(b, b) and (a in group or b in group):
                     continue
                 for key in sorted(set(stated[a]) & set(stated[b])):
                     ma, mb = stated[a][key], stated[b][key]
                     if ma.value != mb.value:
-                        out.append(Conflict(key[1], key[0], tuple(sorted(names)),
-                                            (_side(a, texts[a], ma), _side(b, texts[b], mb))))
+                        out.append(
+                            Conflict(
+                                key[1], key[0], tuple(sorted(names)), (_side(a, texts[a], ma), _side(b, texts[b], mb))
+                            )
+                        )
     return sorted(out, key=lambda c: (c.label, c.sides[0].doc_id, c.sides[1].doc_id))

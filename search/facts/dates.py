@@ -17,9 +17,9 @@ import calendar
 import re
 from typing import NamedTuple
 
-__all__ = ["DateMention", "find_dates", "document_date", "OPENING_CHARS"]
+__all__ = ["OPENING_CHARS", "DateMention", "document_date", "find_dates"]
 
-OPENING_CHARS = 3000     # where a document states its own date (title block, preamble, cover page)
+OPENING_CHARS = 3000  # where a document states its own date (title block, preamble, cover page)
 
 _MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
 _MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if name})
@@ -47,13 +47,15 @@ _PATTERNS = [
 # words that, just before a date in a document's opening, say the date is the document's own
 _OWN_DATE_CUE = re.compile(
     r"(?:dated|date[d:]?|as of|effective|entered into|made|executed|signed|period ended|quarter ended|"
-    r"year ended|months ended|ending|작성일|기준일|일자|시행일)\W{0,3}(?:on\s+|as of\s+|the\s+)?\W{0,3}$", re.I)
+    r"year ended|months ended|ending|작성일|기준일|일자|시행일)\W{0,3}(?:on\s+|as of\s+|the\s+)?\W{0,3}$",
+    re.I,
+)
 
 
 class DateMention(NamedTuple):
-    start: int          # character offsets into the text
+    start: int  # character offsets into the text
     end: int
-    iso: str            # "YYYY-MM-DD" or "YYYY-MM"
+    iso: str  # "YYYY-MM-DD" or "YYYY-MM"
     text: str
 
 
@@ -103,7 +105,7 @@ def document_date(text: str, opening_chars: int = OPENING_CHARS) -> DateMention 
     head = text[:opening_chars] if text else ""
     mentions = find_dates(head)
     for d in mentions:
-        if _OWN_DATE_CUE.search(head[max(0, d.start - 40):d.start]):
+        if _OWN_DATE_CUE.search(head[max(0, d.start - 40) : d.start]):
             return d
     full = [d for d in mentions if len(d.iso) == 10]
     return (full or mentions or [None])[0]

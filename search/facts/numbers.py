@@ -17,20 +17,48 @@ from typing import NamedTuple
 
 from wikigen.search.facts.dates import find_dates
 
-__all__ = ["Mention", "find_amounts", "find_percentages", "find_durations", "word_number", "NUMBER_WORDS"]
+__all__ = ["NUMBER_WORDS", "Mention", "find_amounts", "find_durations", "find_percentages", "word_number"]
 
 
 class Mention(NamedTuple):
-    start: int          # character offsets into the text
+    start: int  # character offsets into the text
     end: int
-    kind: str           # amount | percentage | duration
-    value: str          # the normal form: "USD 240,000", "50%", "30 days"
-    text: str           # the text as written
+    kind: str  # amount | percentage | duration
+    value: str  # the normal form: "USD 240,000", "50%", "30 days"
+    text: str  # the text as written
 
 
-_UNITS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve "
-                                     "thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split())}
-_TENS = {w: 10 * (i + 2) for i, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split())}
+_UNITS = {
+    w: i
+    for i, w in enumerate(
+        [
+            "zero",
+            "one",
+            "two",
+            "three",
+            "four",
+            "five",
+            "six",
+            "seven",
+            "eight",
+            "nine",
+            "ten",
+            "eleven",
+            "twelve",
+            "thirteen",
+            "fourteen",
+            "fifteen",
+            "sixteen",
+            "seventeen",
+            "eighteen",
+            "nineteen",
+        ]
+    )
+}
+_TENS = {
+    w: 10 * (i + 2)
+    for i, w in enumerate(["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"])
+}
 NUMBER_WORDS = sorted([*_UNITS, *_TENS, "hundred", "thousand"], key=len, reverse=True)
 _WORD = r"(?:" + "|".join(NUMBER_WORDS) + r")"
 _WORDS = rf"(?:{_WORD}(?:(?:\s+and\s+|\s*-\s*|\s+){_WORD})*)"
@@ -85,27 +113,85 @@ def _near(text: str, trigger: re.Pattern, rx: re.Pattern, before: int = 90, afte
 
 # --- amounts -------------------------------------------------------------------------------------
 
-_SYMBOLS = {"$": "USD", "US$": "USD", "U.S.$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₩": "KRW",
-            "C$": "CAD", "A$": "AUD", "HK$": "HKD", "S$": "SGD"}
-_CODES = ("USD EUR GBP JPY KRW CNY RMB CHF CAD AUD HKD SGD INR SEK NOK DKK NZD ZAR BRL MXN TWD").split()
-_CURRENCY_WORDS = {"dollars": "USD", "dollar": "USD", "euros": "EUR", "euro": "EUR", "pounds sterling": "GBP",
-                   "pounds": "GBP", "yen": "JPY", "won": "KRW"}
-_SCALE = {"thousand": 1e3, "k": 1e3, "million": 1e6, "mm": 1e6, "m": 1e6, "mn": 1e6, "billion": 1e9,
-          "bn": 1e9, "b": 1e9, "trillion": 1e12}
+_SYMBOLS = {
+    "$": "USD",
+    "US$": "USD",
+    "U.S.$": "USD",
+    "€": "EUR",
+    "£": "GBP",
+    "¥": "JPY",
+    "₩": "KRW",
+    "C$": "CAD",
+    "A$": "AUD",
+    "HK$": "HKD",
+    "S$": "SGD",
+}
+_CODES = [
+    "USD",
+    "EUR",
+    "GBP",
+    "JPY",
+    "KRW",
+    "CNY",
+    "RMB",
+    "CHF",
+    "CAD",
+    "AUD",
+    "HKD",
+    "SGD",
+    "INR",
+    "SEK",
+    "NOK",
+    "DKK",
+    "NZD",
+    "ZAR",
+    "BRL",
+    "MXN",
+    "TWD",
+]
+_CURRENCY_WORDS = {
+    "dollars": "USD",
+    "dollar": "USD",
+    "euros": "EUR",
+    "euro": "EUR",
+    "pounds sterling": "GBP",
+    "pounds": "GBP",
+    "yen": "JPY",
+    "won": "KRW",
+}
+_SCALE = {
+    "thousand": 1e3,
+    "k": 1e3,
+    "million": 1e6,
+    "mm": 1e6,
+    "m": 1e6,
+    "mn": 1e6,
+    "billion": 1e9,
+    "bn": 1e9,
+    "b": 1e9,
+    "trillion": 1e12,
+}
 _SYM = "|".join(re.escape(s) for s in sorted(_SYMBOLS, key=len, reverse=True))
 _SCALE_RX = r"(?:\s*(?P<scale>thousand|million|billion|trillion|mm|mn|bn|[kmb])\b)?"
 _AMOUNT_PATTERNS = [
     # $1,200.50 / US$ 2.5 million / USD 240,000 / EUR 1.2m
     re.compile(rf"(?P<cur>{_SYM}|\b(?:{'|'.join(_CODES)})\b)\s?(?P<num>{_NUM}){_SCALE_RX}", re.I),
     # 240,000 USD / 1.2 million euros
-    re.compile(rf"(?<![\w.,])(?P<num>{_NUM}){_SCALE_RX}\s?(?P<cur>\b(?:{'|'.join(_CODES)})\b|"
-               rf"(?:{'|'.join(sorted(_CURRENCY_WORDS, key=len, reverse=True))})\b)", re.I),
+    re.compile(
+        rf"(?<![\w.,])(?P<num>{_NUM}){_SCALE_RX}\s?(?P<cur>\b(?:{'|'.join(_CODES)})\b|"
+        rf"(?:{'|'.join(sorted(_CURRENCY_WORDS, key=len, reverse=True))})\b)",
+        re.I,
+    ),
 ]
-_CURRENCY_TRIGGER = re.compile(r"[$€£¥₩]|\b(?:[A-Z]{3}|[A-Za-z]{3}\b(?<=[Uu][Ss][Dd]|[Ee][Uu][Rr]|[Gg][Bb][Pp])"
-                               r"|[Dd]ollars?|DOLLARS?|[Ee]uros?|EUROS?|[Pp]ounds|POUNDS|yen|won)\b")
+_CURRENCY_TRIGGER = re.compile(
+    r"[$€£¥₩]|\b(?:[A-Z]{3}|[A-Za-z]{3}\b(?<=[Uu][Ss][Dd]|[Ee][Uu][Rr]|[Gg][Bb][Pp])"
+    r"|[Dd]ollars?|DOLLARS?|[Ee]uros?|EUROS?|[Pp]ounds|POUNDS|yen|won)\b"
+)
 # 1,500,000원 / 3억 원 / 1,200만원 / 금 오천만원 is not parsed (written-out Korean numbers)
-_KO_AMOUNT = re.compile(r"(?<![\d.,])(?P<num>\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?\s*(?P<scale>조|억|천만|백만|만|천)?\s*"
-                        r"(?P<scale2>만|천)?\s*원")
+_KO_AMOUNT = re.compile(
+    r"(?<![\d.,])(?P<num>\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?\s*(?P<scale>조|억|천만|백만|만|천)?\s*"
+    r"(?P<scale2>만|천)?\s*원"
+)
 _KO_SCALE = {"조": 1e12, "억": 1e8, "천만": 1e7, "백만": 1e6, "만": 1e4, "천": 1e3}
 
 
@@ -128,7 +214,7 @@ def find_amounts(text: str) -> list[Mention]:
             value = _amount_value(m.group("cur").strip(), m.group("num"), m.group("scale"))
             if value:
                 out.append(Mention(m.start(), m.end(), "amount", value, m.group(0)))
-    for m in (_KO_AMOUNT.finditer(text) if "원" in text else ()):
+    for m in _KO_AMOUNT.finditer(text) if "원" in text else ():
         x = _num(re.sub(r"\s*[조억천백만원]+.*$", "", m.group(0)).strip())
         for g in ("scale", "scale2"):
             if m.group(g):
@@ -142,7 +228,9 @@ def find_amounts(text: str) -> list[Mention]:
 _PERCENT = re.compile(
     rf"(?:(?P<words>\b{_WORDS})\s+(?:percent|per\s*cent)\s*)?\(?(?P<num>{_NUM})\s*(?:%|\s(?:percent|per\s*cent)\b|"
     r"퍼센트|프로(?![가-힣]))\)?"
-    rf"|(?P<only>\b{_WORDS})\s+(?:percent|per\s*cent)\b", re.I)
+    rf"|(?P<only>\b{_WORDS})\s+(?:percent|per\s*cent)\b",
+    re.I,
+)
 
 
 _PERCENT_TRIGGER = re.compile(r"%|percent|per\s*cent|퍼센트|프로", re.I)
@@ -173,11 +261,24 @@ def find_percentages(text: str) -> list[Mention]:
 _UNIT = r"(?P<unit>(?:business\s+|calendar\s+|working\s+|banking\s+)?(?:days?|weeks?|months?|years?|hours?|minutes?))"
 _DURATION = re.compile(
     rf"(?<![\w$£€.,])(?:(?P<words>{_WORDS})\s*(?:\((?P<paren>\d+)\)\s*)?|(?P<num>\d+(?:\.\d+)?)[\s-]*)"
-    rf"{_UNIT}\b", re.I)
+    rf"{_UNIT}\b",
+    re.I,
+)
 _UNIT_TRIGGER = re.compile(r"\b(?:days?|weeks?|months?|years?|hours?|minutes?)\b", re.I)
-_KO_DURATION = re.compile(r"(?<![\d.,])(?P<num>\d+)\s*(?P<unit>영업일|개월|주일|주|시간|분|년간|년|일)(?:간|\s*이내|\s*전)?")
-_KO_UNITS = {"영업일": "business days", "개월": "months", "주일": "weeks", "주": "weeks", "시간": "hours",
-             "분": "minutes", "년간": "years", "년": "years", "일": "days"}
+_KO_DURATION = re.compile(
+    r"(?<![\d.,])(?P<num>\d+)\s*(?P<unit>영업일|개월|주일|주|시간|분|년간|년|일)(?:간|\s*이내|\s*전)?"
+)
+_KO_UNITS = {
+    "영업일": "business days",
+    "개월": "months",
+    "주일": "weeks",
+    "주": "weeks",
+    "시간": "hours",
+    "분": "minutes",
+    "년간": "years",
+    "년": "years",
+    "일": "days",
+}
 
 
 def _unit_name(unit: str, n: float) -> str:
@@ -203,11 +304,11 @@ def find_durations(text: str) -> list[Mention]:
         out.append(Mention(m.start(), m.end(), "duration", f"{_fmt(n)} {_unit_name(m.group('unit'), n)}", m.group(0)))
     korean = re.search("[\uac00-\ud7a3]", text) is not None
     dates = find_dates(text) if korean and _KO_DURATION.search(text) else []
-    for m in (_KO_DURATION.finditer(text) if korean else ()):
+    for m in _KO_DURATION.finditer(text) if korean else ():
         if any(d.start < m.end() and m.start() < d.end for d in dates):
             continue
         if m.group("unit") in ("년", "일") and not re.search(r"(?:간|이내|전)$", m.group(0)):
-            continue            # "3일" alone is a day of the month as often as a duration
+            continue  # "3일" alone is a day of the month as often as a duration
         n = float(m.group("num"))
         unit = _KO_UNITS[m.group("unit")]
         out.append(Mention(m.start(), m.end(), "duration", f"{_fmt(n)} {unit[:-1] if n == 1 else unit}", m.group(0)))

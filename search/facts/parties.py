@@ -18,63 +18,71 @@ import re
 
 from wikigen.search.facts.numbers import Mention
 
-__all__ = ["find_parties", "find_entities", "find_terms", "OPENING"]
+__all__ = ["OPENING", "find_entities", "find_parties", "find_terms"]
 
-OPENING = 4000       # where a document names its parties
+OPENING = 4000  # where a document names its parties
 _Q1, _Q2 = "[\"“”'‘]", "[\"”“'’]"
-_LEGAL_FORM = re.compile(r"(?:plc|ltd|inc|llc|llp|lp|co|corp|gmbh|ag|sa|nv|bv|pte|pty|limited|s\.a|b\.v|n\.v)\.?,?$",
-                         re.I)
+_LEGAL_FORM = re.compile(
+    r"(?:plc|ltd|inc|llc|llp|lp|co|corp|gmbh|ag|sa|nv|bv|pte|pty|limited|s\.a|b\.v|n\.v)\.?,?$", re.I
+)
 _CONNECT = {"of", "for", "and", "&", "de", "du", "da", "di", "la", "le", "der", "van", "von", "y", "e"}
 _TOKEN = re.compile(r"\S+")
 # what a legal person is called after its name: ", a Delaware corporation", ", a company incorporated in ..."
 _DESCRIPTOR = re.compile(
     r",\s+an?\s+(?:[\w.-]+\s+){0,6}?(?:corporation|company|partnership|association|organi[sz]ation|"
     r"incorporated|organi[sz]ed|existing|bank|trust|individual|entity|firm|enterprise|institution|"
-    r"university|authority|foundation|undertaking|LLC|L\.L\.C\.|cooperative|society)\b", re.I)
+    r"university|authority|foundation|undertaking|LLC|L\.L\.C\.|cooperative|society)\b",
+    re.I,
+)
 _CUE = re.compile(r"\b(?:by\s+and\s+)?between\s*:?\s*(?:\(1\)\s*)?|\bparties\s*(?:are|:)\s*|\bamong\s*:?\s*", re.I)
 _NEXT_PARTY = re.compile(r"[),;]\s*(?:and|AND)\s*:?\s+(?:\(\d\)\s*)?(?=[A-Z0-9\[])|\(2\)\s+(?=[A-Z])")
 _AND = re.compile(r"\s+(?:and|AND)\s+(?=[A-Z0-9])")
 _NUMBERED = re.compile(r"^[ \t]*\((?P<n>[1-9])\)[ \t]+", re.M)
 _ROLE_LINE = re.compile(r"^[ \t*#-]*(?P<label>[A-Z][\w-]*(?:[ \t][A-Za-z][\w-]*){0,2})[ \t]*:[ \t*]*(?=\S)", re.M)
 _SENTENCE_END = re.compile(r"\.\s+[A-Z]|\n[ \t]*\n")
-_ALIAS = re.compile(rf"\(\s*(?:hereinafter\s+(?:referred\s+to\s+as\s+|called\s+)?|each\s+)?(?:the\s+|this\s+)?{_Q1}"
-                    rf"(?P<alias>[^\"”“'’()\n]{{1,40}}){_Q2}[^()\n]{{0,40}}\)|(?<=\s){_Q1}the\s+(?P<alias2>[^\"”“'’\n]"
-                    rf"{{1,30}}){_Q2}", re.I)
-_KO_ALIAS = re.compile(rf"\(\s*이하\s*{_Q1}?(?P<alias>[^\"”“'’)\n]{{1,20}}?){_Q2}?\s*(?:이?라\s*(?:한다|함|칭한다)|로\s*한다)?\s*\)")
+_ALIAS = re.compile(
+    rf"\(\s*(?:hereinafter\s+(?:referred\s+to\s+as\s+|called\s+)?|each\s+)?(?:the\s+|this\s+)?{_Q1}"
+    rf"(?P<alias>[^\"”“'’()\n]{{1,40}}){_Q2}[^()\n]{{0,40}}\)|(?<=\s){_Q1}the\s+(?P<alias2>[^\"”“'’\n]"
+    rf"{{1,30}}){_Q2}",
+    re.I,
+)
+_KO_ALIAS = re.compile(
+    rf"\(\s*이하\s*{_Q1}?(?P<alias>[^\"”“'’)\n]{{1,20}}?){_Q2}?\s*(?:이?라\s*(?:한다|함|칭한다)|로\s*한다)?\s*\)"
+)
 _KO_LEAD = re.compile(r"^(?:(?:와|과|및|는|은|그리고)\s+)+")
 
 
 def _capitalised(tok: str) -> bool:
-    t = tok.lstrip("(\"“[")
+    t = tok.lstrip('("“[')
     return bool(t) and (t[0].isupper() or (t[0].isdigit() and any(c.isalpha() for c in t)))
 
 
 def _name_forward(text: str, pos: int, limit: int = 10) -> tuple[int, int] | None:
     """The span of the capitalised name starting at pos (leading spaces skipped), or None."""
-    toks = [m for m in _TOKEN.finditer(text, pos, min(len(text), pos + 200))][:limit + 2]
+    toks = list(_TOKEN.finditer(text, pos, min(len(text), pos + 200)))[: limit + 2]
     end, count = None, 0
     for i, m in enumerate(toks):
         tok = m.group().strip("*")
         core = tok.rstrip(",;:)")
-        if end is not None and (tok[:1] in "(\"“[" or "\n" in text[end:m.start()]):
-            break                               # an alias, a bracket or a line end after the name
+        if end is not None and (tok[:1] in '("“[' or "\n" in text[end : m.start()]):
+            break  # an alias, a bracket or a line end after the name
         if _capitalised(core) or (end is not None and _LEGAL_FORM.match(core)):
             end, count = m.start() + len(core), count + 1
             if count >= 2 and _LEGAL_FORM.match(core) and tok == core:
-                break                           # "ACME GMBH of Berlin": the legal form ends the name
+                break  # "ACME GMBH of Berlin": the legal form ends the name
         elif core.lower() in _CONNECT and end is not None and i + 1 < len(toks) and _capitalised(toks[i + 1].group()):
             pass
         else:
             break
         nxt = toks[i + 1].group().strip("*") if i + 1 < len(toks) else ""
         if tok.endswith(",") and _LEGAL_FORM.match(nxt) and tok == core + ",":
-            continue                            # "Quillfeather Software, Inc."
-        if tok != core or count >= limit:      # a comma, semicolon or bracket ends the name
+            continue  # "Quillfeather Software, Inc."
+        if tok != core or count >= limit:  # a comma, semicolon or bracket ends the name
             break
     if end is None:
         return None
     s = toks[0].start()
-    if text[s] in "(\"“":
+    if text[s] in '("“':
         s += 1
     return (s, end) if end > s else None
 
@@ -85,13 +93,20 @@ def _name_backward(text: str, pos: int, limit: int = 10) -> tuple[int, int] | No
     start, count = None, 0
     for i in range(len(toks) - 1, -1, -1):
         tok = toks[i].group()
-        if i < len(toks) - 1 and re.search(r"[,;:)\]]$|\.$(?<!\b[A-Z]\.)", tok) and not _LEGAL_FORM.match(tok) \
-                and not (tok.endswith(",") and _LEGAL_FORM.match(toks[i + 1].group())):     # "Acme, Inc."
-            break                                   # the previous clause ended here
+        if (
+            i < len(toks) - 1
+            and re.search(r"[,;:)\]]$|\.$(?<!\b[A-Z]\.)", tok)
+            and not _LEGAL_FORM.match(tok)
+            and not (tok.endswith(",") and _LEGAL_FORM.match(toks[i + 1].group()))
+        ):  # "Acme, Inc."
+            break  # the previous clause ended here
         if re.search(r"[\"“”()]", tok):
-            break                                   # an alias or a bracket: not part of a name
-        if _capitalised(tok) or (start is not None and _LEGAL_FORM.match(tok)) or \
-                (i == len(toks) - 1 and _LEGAL_FORM.match(tok)):
+            break  # an alias or a bracket: not part of a name
+        if (
+            _capitalised(tok)
+            or (start is not None and _LEGAL_FORM.match(tok))
+            or (i == len(toks) - 1 and _LEGAL_FORM.match(tok))
+        ):
             start, count = toks[i].start(), count + 1
         elif tok.lower() in _CONNECT and start is not None and i > 0 and _capitalised(toks[i - 1].group()):
             pass
@@ -101,7 +116,7 @@ def _name_backward(text: str, pos: int, limit: int = 10) -> tuple[int, int] | No
             break
     if start is None:
         return None
-    s = start + (1 if text[start] in "(\"“" else 0)
+    s = start + (1 if text[start] in '("“' else 0)
     return (s, pos) if pos > s else None
 
 
@@ -110,8 +125,23 @@ def _plausible(name: str) -> bool:
     if not words or len(name) < 2:
         return False
     first = words[0].lower()
-    return first not in {"this", "the", "these", "such", "each", "said", "whereas", "section", "article", "exhibit",
-                         "schedule", "annex", "appendix", "page", "table"}
+    return first not in {
+        "this",
+        "the",
+        "these",
+        "such",
+        "each",
+        "said",
+        "whereas",
+        "section",
+        "article",
+        "exhibit",
+        "schedule",
+        "annex",
+        "appendix",
+        "page",
+        "table",
+    }
 
 
 def _alias_after(text: str, end: int, stop: int) -> str:
@@ -159,7 +189,7 @@ def _parties_at(text: str, spans: list[tuple[int, int]], stop: int) -> list[Ment
 
 
 def _between(text: str, stop: int) -> list[Mention]:
-    """"between X and Y", "Parties: X and Y" (the second name after the first one's clause ends)."""
+    """ "between X and Y", "Parties: X and Y" (the second name after the first one's clause ends)."""
     out: list[Mention] = []
     for cue in _CUE.finditer(text, 0, stop):
         first = _name_forward(text, cue.end())
@@ -183,9 +213,15 @@ def _and_party(text: str, start: int, stop: int) -> tuple[int, int] | None:
     or a name followed by its alias ("and Jane Doe (the \"Consultant\")")."""
     for m in re.finditer(r"\s(?:and|AND)\s+(?=[A-Z])", text[start:stop]):
         sp = _name_forward(text, start + m.end())
-        if sp and len(text[sp[0]:sp[1]].split()) >= 2 and (
-                _legal_person(text, sp) or _ALIAS.match(text, sp[1], min(len(text), sp[1] + 60))
-                or re.match(r"\s*\(\s*(?:hereinafter|the|each)", text[sp[1]:sp[1] + 30])):
+        if (
+            sp
+            and len(text[sp[0] : sp[1]].split()) >= 2
+            and (
+                _legal_person(text, sp)
+                or _ALIAS.match(text, sp[1], min(len(text), sp[1] + 60))
+                or re.match(r"\s*\(\s*(?:hereinafter|the|each)", text[sp[1] : sp[1] + 30])
+            )
+        ):
             return sp
     return None
 
@@ -204,9 +240,9 @@ def _numbered(text: str, stop: int) -> list[Mention]:
 
 def _legal_person(text: str, span: tuple[int, int]) -> bool:
     """A name that says it is a legal person: a legal form ends it, or an alias or descriptor follows on its line."""
-    words = text[span[0]:span[1]].split()
+    words = text[span[0] : span[1]].split()
     line_end = text.find("\n", span[1])
-    rest = text[span[1]:line_end if line_end != -1 else len(text)]
+    rest = text[span[1] : line_end if line_end != -1 else len(text)]
     return bool(_LEGAL_FORM.match(words[-1]) or _ALIAS.search(rest) or _DESCRIPTOR.match(rest))
 
 
@@ -215,7 +251,7 @@ def _role_lines(text: str, stop: int) -> list[Mention]:
     spans = []
     for m in _ROLE_LINE.finditer(text, 0, stop):
         sp = _name_forward(text, m.end())
-        if sp and len(text[sp[0]:sp[1]].split()) >= 2 and _legal_person(text, sp):
+        if sp and len(text[sp[0] : sp[1]].split()) >= 2 and _legal_person(text, sp):
             spans.append(sp)
     return _parties_at(text, spans, stop) if len(spans) >= 2 else []
 
@@ -235,13 +271,13 @@ def _korean(text: str, stop: int) -> list[Mention]:
     for m in _KO_ALIAS.finditer(text, 0, stop):
         alias = m.group("alias").strip()
         if alias.startswith("본") or len(alias) > 10:
-            continue             # "(이하 \"본 계약\")": the document itself
-        back = max(text.rfind(c, 0, m.start()) for c in ")\n,.\"”")
+            continue  # "(이하 \"본 계약\")": the document itself
+        back = max(text.rfind(c, 0, m.start()) for c in ')\n,."”')
         s = back + 1
-        head = text[s:m.start()]
+        head = text[s : m.start()]
         lead = _KO_LEAD.match(head.lstrip())
         s += (len(head) - len(head.lstrip())) + (lead.end() if lead else 0)
-        name = text[s:m.start()].strip()
+        name = text[s : m.start()].strip()
         if not name or len(name) > 40 or len(name.split()) > 4:
             continue
         out.append(Mention(s, s + len(name), "party", f"{name} (\u201c{alias}\u201d)", name))
@@ -268,7 +304,7 @@ def _listed(text: str, stop: int) -> list[Mention]:
     """A cue line ("Parties:", "BETWEEN") followed by lines that each start with a legal person's name."""
     for cue in re.finditer(r"^[ \t*#]*(?:parties|between)[ \t*]*:?[ \t*]*\n", text[:stop], re.I | re.M):
         spans = []
-        for line in re.finditer(r"^[ \t]*(?:\(\d\)[ \t]*)?(?=\S)([^\n]*)\n", text[cue.end():stop], re.M):
+        for line in re.finditer(r"^[ \t]*(?:\(\d\)[ \t]*)?(?=\S)([^\n]*)\n", text[cue.end() : stop], re.M):
             sp = _name_forward(text, cue.end() + line.start(1))
             if not sp or not _legal_person(text, sp) or len(spans) >= 4:
                 break
@@ -291,11 +327,13 @@ def _described(text: str, stop: int) -> list[Mention]:
 # --- defined terms ---------------------------------------------------------------------------------
 
 _TERM = r"([A-Z][\w'’&/.-]*(?:[ \t]+[\w'’&/.-]+){0,5}|[가-힣][가-힣\w ]{0,20})"
-_DQ1, _DQ2 = "[\"“”'‘「『]", "[\"”“'’」』]"        # a term's quotes: straight, curly, single, CJK
+_DQ1, _DQ2 = "[\"“”'‘「『]", "[\"”“'’」』]"  # a term's quotes: straight, curly, single, CJK
 # the one definition rule (topic discovery reads it too, through wikigen.agents.evidence.defined_terms)
 _DEF_PATTERNS = [
-    re.compile(_DQ1 + _TERM + _DQ2 + r"\s*(?:,\s*)?(?:shall\s+)?(?:means?|mean|refers?\s+to|has\s+the\s+meaning|"
-               r"have\s+the\s+meaning|shall\s+have\s+the\s+meaning|is\s+defined|includes?)\b"),
+    re.compile(
+        _DQ1 + _TERM + _DQ2 + r"\s*(?:,\s*)?(?:shall\s+)?(?:means?|mean|refers?\s+to|has\s+the\s+meaning|"
+        r"have\s+the\s+meaning|shall\s+have\s+the\s+meaning|is\s+defined|includes?)\b"
+    ),
     # a bracketed alias: (the "Term"), (collectively, "Term"), (each, a "Term"), (hereinafter referred to as "Term")
     re.compile(r"\((?:[^()\n]{0,80}?)" + _DQ1 + _TERM + _DQ2 + r"[^()\n]{0,40}\)"),
     re.compile(_DQ1 + _TERM + _DQ2 + r"\s*(?:이?란|(?:이)?라\s*함은|(?:이)?라\s*한다|(?:은|는)\s)"),

@@ -17,18 +17,22 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from wikigen.core.sentences import sentence_span
 from wikigen.search.facts.dates import DateMention, document_date, find_dates
 from wikigen.search.facts.numbers import Mention, find_amounts, find_durations, find_percentages
 from wikigen.search.facts.parties import find_parties, find_terms
 from wikigen.search.facts.title import document_title, self_noun
 
-__all__ = ["Fact", "FactSheet", "fact_sheet", "date_role", "duration_role", "QUOTE_CAP"]
+from wikigen.core.sentences import sentence_span
 
-DATES_CHARS = 30000      # where effective and expiry dates are looked for
-QUOTE_CAP = 320          # a fact's quote: the sentence that states it, at most about this long
-_EFFECTIVE = re.compile(r"\b(?:effective|commenc\w*|start\w*|begin\w*|takes?\s+effect|from(?:\s+and\s+including)?)\b"
-                        r"|시행|효력|개시|부터", re.I)
+__all__ = ["QUOTE_CAP", "Fact", "FactSheet", "date_role", "duration_role", "fact_sheet"]
+
+DATES_CHARS = 30000  # where effective and expiry dates are looked for
+QUOTE_CAP = 320  # a fact's quote: the sentence that states it, at most about this long
+_EFFECTIVE = re.compile(
+    r"\b(?:effective|commenc\w*|start\w*|begin\w*|takes?\s+effect|from(?:\s+and\s+including)?)\b"
+    r"|시행|효력|개시|부터",
+    re.I,
+)
 _PERIOD = re.compile(r"\b(?:period|quarter|year|months|weeks)\s+end(?:ed|ing)\b", re.I)
 _EXPIRY = re.compile(r"\b(?:expir\w*|terminat\w*|until|end(?:s|ing)?\s+on|through|ending)\b|만료|종료|까지", re.I)
 _DATED = re.compile(r"\b(?:dated|made|signed|executed|entered\s+into|date)\b|작성|체결|일자", re.I)
@@ -38,12 +42,12 @@ _NOTICE = re.compile(r"\bnotice\b|통지|통보", re.I)
 
 @dataclass(frozen=True)
 class Fact:
-    kind: str            # parties | date | amount | percentage | duration | term
-    label: str           # what the page shows before the value: "Parties", "Effective date", ...
-    value: str           # the normal form: "2023-03-01", "USD 240,000", "30 days", "A (“X”); B (“Y”)"
-    start: int           # the mention's span (for parties: from the first to the last name)
+    kind: str  # parties | date | amount | percentage | duration | term
+    label: str  # what the page shows before the value: "Parties", "Effective date", ...
+    value: str  # the normal form: "2023-03-01", "USD 240,000", "30 days", "A (“X”); B (“Y”)"
+    start: int  # the mention's span (for parties: from the first to the last name)
     end: int
-    quote: tuple[int, int]   # the sentence (or clause) that states it, whole
+    quote: tuple[int, int]  # the sentence (or clause) that states it, whole
 
 
 @dataclass
@@ -51,8 +55,8 @@ class FactSheet:
     title: str
     description: str
     facts: list[Fact] = field(default_factory=list)
-    kind: str = ""       # what kind of document, from its title ("Master services agreement")
-    short: str = ""      # the description without its parties: "Supply agreement, dated 2024-03-01."
+    kind: str = ""  # what kind of document, from its title ("Master services agreement")
+    short: str = ""  # the description without its parties: "Supply agreement, dated 2024-03-01."
 
 
 def _before(text: str, start: int, width: int = 80) -> str:
@@ -60,30 +64,33 @@ def _before(text: str, start: int, width: int = 80) -> str:
     lo = max(0, start - width)
     piece = text[lo:start]
     cut = max(piece.rfind(". "), piece.rfind("\n"), piece.rfind("; "))
-    return piece[cut + 1:] if cut != -1 else piece
+    return piece[cut + 1 :] if cut != -1 else piece
 
 
 def date_role(text: str, d: DateMention) -> str:
     """effective | expiry | dated | period | "" for a date mention, by the words just before it in its sentence."""
     before = _before(text, d.start)
-    after = text[d.end:d.end + 12]
-    found = [(m.end(), role) for rx, role in ((_EFFECTIVE, "effective"), (_EXPIRY, "expiry"), (_DATED, "dated"),
-                                              (_PERIOD, "period")) for m in rx.finditer(before)]
-    alias = re.match(r"\s*\([^()]{0,40}\)", text[d.end:d.end + 45])
+    after = text[d.end : d.end + 12]
+    found = [
+        (m.end(), role)
+        for rx, role in ((_EFFECTIVE, "effective"), (_EXPIRY, "expiry"), (_DATED, "dated"), (_PERIOD, "period"))
+        for m in rx.finditer(before)
+    ]
+    alias = re.match(r"\s*\([^()]{0,40}\)", text[d.end : d.end + 45])
     if alias and _EFFECTIVE.search(alias.group()):
-        return "effective"                       # 1 March 2023 (the "Effective Date")
+        return "effective"  # 1 March 2023 (the "Effective Date")
     if re.match(r"\s*(?:부터|에\s*시행)", after):
         return "effective"
     if re.match(r"\s*까지", after):
         return "expiry"
-    return max(found)[1] if found else ""        # the cue nearest the date
+    return max(found)[1] if found else ""  # the cue nearest the date
 
 
 def duration_role(text: str, m: Mention) -> str:
     """term | notice | "" for a duration, by the words of its sentence around it."""
-    after = text[m.end:min(len(text), m.end + 60)]
+    after = text[m.end : min(len(text), m.end + 60)]
     stop = re.search(r"[.;]\s|\n", after)
-    around = _before(text, m.start, 120) + (after[:stop.start()] if stop else after)
+    around = _before(text, m.start, 120) + (after[: stop.start()] if stop else after)
     if _NOTICE.search(around):
         return "notice"
     if _TERM.search(around):
@@ -104,11 +111,10 @@ def _kind_of(title: str, noun: str = "") -> str:
     words = title.split()
     if not words:
         return noun.capitalize()
-    if len(title) > 40:        # a long title is on the page already: the description names its kind
+    if len(title) > 40:  # a long title is on the page already: the description names its kind
         word = noun if noun and noun in title.casefold() else re.sub(r"\W", "", words[-1]).casefold()
         return (word or "document").capitalize()
-    out = " ".join(w if any(c.isdigit() for c in w) else w.lower() for w in words) if title.upper() == title \
-        else title
+    out = " ".join(w if any(c.isdigit() for c in w) else w.lower() for w in words) if title.upper() == title else title
     out = out if title.upper() == title else title
     return out[:1].upper() + out[1:]
 
@@ -141,8 +147,9 @@ def _dates(text: str) -> list[Fact]:
         role = date_role(text, d)
         if role in ("effective", "expiry") and role not in roles_seen:
             roles_seen.add(role)
-            out.append(_fact(text, "date", "Effective date" if role == "effective" else "Expiry date",
-                             d.iso, d.start, d.end))
+            out.append(
+                _fact(text, "date", "Effective date" if role == "effective" else "Expiry date", d.iso, d.start, d.end)
+            )
     return out
 
 
@@ -167,25 +174,31 @@ def _distinct(found: list[Mention], n: int) -> list[Mention]:
     return out
 
 
-def key_facts(text: str, amounts: int = 3, percentages: int = 2, terms: int = 3,
-              title_span: tuple[int, int] | None = None) -> list[Fact]:
+def key_facts(
+    text: str, amounts: int = 3, percentages: int = 2, terms: int = 3, title_span: tuple[int, int] | None = None
+) -> list[Fact]:
     """The document's key facts, most telling first: its title line (where given), parties, dates (own, effective, expiry), term and
     notice durations, the first distinct amounts and percentages, the first defined terms."""
     facts: list[Fact] = []
-    if title_span is not None:           # the title as the document writes it: quoted alone, it is a line
+    if title_span is not None:  # the title as the document writes it: quoted alone, it is a line
         s, e = title_span
         facts.append(Fact("title", "Title", " ".join(text[s:e].split()), s, e, (s, e)))
     parties = find_parties(text)
     if parties:
-        facts.append(_fact(text, "parties", "Parties", "; ".join(p.value for p in parties),
-                           parties[0].start, parties[-1].end))
+        facts.append(
+            _fact(text, "parties", "Parties", "; ".join(p.value for p in parties), parties[0].start, parties[-1].end)
+        )
     facts += _dates(text)
     facts += _durations(text)
     facts += [_fact(text, "amount", "Amount", m.value, m.start, m.end) for m in _distinct(find_amounts(text), amounts)]
-    facts += [_fact(text, "percentage", "Percentage", m.value, m.start, m.end)
-              for m in _distinct(find_percentages(text), percentages)]
-    facts += [_fact(text, "term", "Defined term", f"\u201c{m.value}\u201d", m.start, m.end)
-              for m in _distinct(find_terms(text), terms)]
+    facts += [
+        _fact(text, "percentage", "Percentage", m.value, m.start, m.end)
+        for m in _distinct(find_percentages(text), percentages)
+    ]
+    facts += [
+        _fact(text, "term", "Defined term", f"\u201c{m.value}\u201d", m.start, m.end)
+        for m in _distinct(find_terms(text), terms)
+    ]
     return facts
 
 
@@ -222,7 +235,7 @@ def describe(text: str, kind: str, facts: list[Fact], limit: int = 160, title: s
             line = said
     line = " ".join(line.split())
     if len(line) > limit - 1:
-        line = line[:limit - 2].rsplit(" ", 1)[0] + "…"
+        line = line[: limit - 2].rsplit(" ", 1)[0] + "…"
     return line if line.endswith((".", "…")) else line + "."
 
 

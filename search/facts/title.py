@@ -18,21 +18,61 @@ from collections import Counter
 
 from wikigen.search.facts.dates import find_dates
 
-__all__ = ["document_title", "first_line", "self_noun", "TITLE_CHARS"]
+__all__ = ["TITLE_CHARS", "document_title", "first_line", "self_noun"]
 
 TITLE_CHARS = 120
-_HEAD = 3000            # the opening the title is looked for in
-_SMALL = frozenset("a an and as at by de for from in of on or the to with vs v. & - – — : /".split())
-_MARKER = re.compile(r"^\W*(?:exhibit|schedule|annex|appendix|attachment|page|table|item|no\.?|number)"
-                     r"\s*[\w.()-]{0,10}\W*$", re.I)
+_HEAD = 3000  # the opening the title is looked for in
+_SMALL = frozenset(
+    [
+        "a",
+        "an",
+        "and",
+        "as",
+        "at",
+        "by",
+        "de",
+        "for",
+        "from",
+        "in",
+        "of",
+        "on",
+        "or",
+        "the",
+        "to",
+        "with",
+        "vs",
+        "v.",
+        "&",
+        "-",
+        "–",
+        "—",
+        ":",
+        "/",
+    ]
+)
+_MARKER = re.compile(
+    r"^\W*(?:exhibit|schedule|annex|appendix|attachment|page|table|item|no\.?|number)"
+    r"\s*[\w.()-]{0,10}\W*$",
+    re.I,
+)
 _MARKER_PREFIX = re.compile(r"^\W*(?:exhibit|schedule|annex|appendix|attachment)\s+[\w.()-]{1,10}\s*[:.-]?\s+", re.I)
 _PLACEHOLDER = re.compile(r"^\s*[\[<{(][^\]>})]{0,40}[\]>})]\s*$")
-_CONTACT = re.compile(r"@|https?:|www\.|\b(?:tel|fax|phone|telephone|e-?mail)\b|\(\d{3}\)\s*\d{3}|\d{3}[-. ]\d{3}[-. ]\d{4}"
-                      r"|\+\d{1,3}[\s-]\d", re.I)
+_CONTACT = re.compile(
+    r"@|https?:|www\.|\b(?:tel|fax|phone|telephone|e-?mail)\b|\(\d{3}\)\s*\d{3}|\d{3}[-. ]\d{3}[-. ]\d{4}"
+    r"|\+\d{1,3}[\s-]\d",
+    re.I,
+)
 _TOK = r"[A-Z0-9][A-Z0-9&'’.,/()-]*(?![a-z])"
-_RUN = re.compile(rf"(?<![\w'’])(?!THIS\b|WHEREAS\b)[A-Z][A-Z0-9&'’.,/()-]*(?![a-z])(?:[ ](?!THIS\b|WHEREAS\b)(?:{_TOK}|of|and|for|to|the|&|-|–|—))+")
-_THIS = re.compile(r"\b(?:this|This|THIS)\s+([A-Z][a-zA-Z]{2,})\b|본\s*([가-힣]{1,6}?)(?=[은는이가을를의에과와도로]|\s|$)")
-_NUMBERED = re.compile(r"^\W*(?:(?:article|section|sec\.|clause|part|chapter)\s*[\dIVXLC]+\b|\d+(?:\.\d+)*[.)]?\s|제\s*\d+\s*[조장절항])", re.I)
+_RUN = re.compile(
+    rf"(?<![\w'’])(?!THIS\b|WHEREAS\b)[A-Z][A-Z0-9&'’.,/()-]*(?![a-z])(?:[ ](?!THIS\b|WHEREAS\b)(?:{_TOK}|of|and|for|to|the|&|-|–|—))+"
+)
+_THIS = re.compile(
+    r"\b(?:this|This|THIS)\s+([A-Z][a-zA-Z]{2,})\b|본\s*([가-힣]{1,6}?)(?=[은는이가을를의에과와도로]|\s|$)"
+)
+_NUMBERED = re.compile(
+    r"^\W*(?:(?:article|section|sec\.|clause|part|chapter)\s*[\dIVXLC]+\b|\d+(?:\.\d+)*[.)]?\s|제\s*\d+\s*[조장절항])",
+    re.I,
+)
 _LEGAL_END = re.compile(r"(?:\b(?:plc|ltd|inc|llc|llp|corp|corporation|limited|gmbh|ag|sa|co)\.?|주식회사|㈜)$", re.I)
 _WORD = re.compile(r"[^\W_]+(?:['’.-][^\W_]+)*")
 
@@ -97,11 +137,11 @@ def _score(line: str, index: int, noun: str, repeats: int = 0) -> float:
         return -1.0
     score = 1.0 - 0.08 * index - 0.15 * max(0, len(content) - 7)
     if not hangul and caps < 0.7:
-        score -= 0.5           # sentence case: a title only when nothing better is near
+        score -= 0.5  # sentence case: a title only when nothing better is near
     if index == 0:
         score += 0.5
     if _LEGAL_END.search(line):
-        score -= 1.5           # a company's name alone: a letterhead
+        score -= 1.5  # a company's name alone: a letterhead
     if noun and noun in line.casefold():
         score += 2.0
     if line.upper() == line and not hangul:
@@ -109,9 +149,9 @@ def _score(line: str, index: int, noun: str, repeats: int = 0) -> float:
     if len(content) == 1:
         score -= 0.5
     if re.search(r"(?<![\w-])(?!(?:19|20)\d\d\b)\d{3,}(?![\w-])", line):
-        score -= 1.0           # a street number, postcode or share count: an address or cover line
+        score -= 1.0  # a street number, postcode or share count: an address or cover line
     if repeats >= 3 and not (noun and noun in line.casefold()):
-        score -= 1.5          # a page header, unless it names what the document calls itself (a running title)
+        score -= 1.5  # a page header, unless it names what the document calls itself (a running title)
     return score
 
 
@@ -134,14 +174,14 @@ def _candidates(head: str) -> list[str]:
     out = []
     for raw in head.splitlines():
         if re.match(r"^\s*-{3,}.*-{3,}\s*$", raw):
-            continue                     # an armour line ("-----BEGIN ...-----") or a rule
+            continue  # an armour line ("-----BEGIN ...-----") or a rule
         line = _clean(raw)
         if not line:
             continue
         if len(line) <= TITLE_CHARS and not re.search(r"\S {2,}\S", raw.strip()):
             out.append(line)
             continue
-        for seg in re.split(r" {2,}|\t", raw.strip()):     # layout gaps: a flattened page's lines
+        for seg in re.split(r" {2,}|\t", raw.strip()):  # layout gaps: a flattened page's lines
             seg = _clean(seg)
             if seg and len(seg) <= TITLE_CHARS:
                 out.append(seg)
@@ -149,10 +189,10 @@ def _candidates(head: str) -> list[str]:
             for m in _RUN.finditer(seg):
                 out.extend(_clean(part) for part in re.split(r"(?<=[A-Z]{4}\.)\s+", m.group()))
     more = []
-    for c in out:      # "X AGREEMENT BY AND BETWEEN A AND B, dated ...": the title is what comes before
+    for c in out:  # "X AGREEMENT BY AND BETWEEN A AND B, dated ...": the title is what comes before
         cut = re.split(r"\s+(?:by\s+and\s+)?between\b|,?\s+dated\b|\s+among\b", c, maxsplit=1, flags=re.I)[0]
         more += [cut, c] if cut and cut != c else [c]
-        head_ = c.split(": ", 1)[0]       # "Runbook: Deploy" keeps its whole line first; "Name: key = ..." its name
+        head_ = c.split(": ", 1)[0]  # "Runbook: Deploy" keeps its whole line first; "Name: key = ..." its name
         if head_ != c:
             more.append(head_)
     return [c for c in more if c]
@@ -167,7 +207,7 @@ def document_title(text: str, given: str = "", limit: int = TITLE_CHARS) -> str:
     noun = self_noun(text)
     derived = first_line(text, limit)
     given = "" if not given or given == derived or given.rstrip("…") in derived else _clean(given)
-    if given and not _rejected(given, repeated) and _score(given, 0, noun) > 0:      # a file's own title
+    if given and not _rejected(given, repeated) and _score(given, 0, noun) > 0:  # a file's own title
         return _trim(given, limit)
     best, best_score = "", 0.0
     cands = _candidates(head)[:40]

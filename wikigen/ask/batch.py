@@ -17,14 +17,28 @@ from wikigen.ask.retrieval import Answerer, AskResult
 from wikigen.core.atomic import atomic_write
 
 
-def ask_one(question: str, *, wiki: Path, mode: str = "wiki+search", budget: int = DEFAULT_BUDGET,
-            generator: AnswerGenerator | None = None) -> AskResult:
+def ask_one(
+    question: str,
+    *,
+    wiki: Path,
+    mode: str = "wiki+search",
+    budget: int = DEFAULT_BUDGET,
+    generator: AnswerGenerator | None = None,
+) -> AskResult:
     return Answerer.open(Path(wiki)).ask(question, mode=mode, budget=budget, generator=generator)
 
 
-def ask_batch(questions_path: Path, out_path: Path, *, wiki: Path, mode: str = "wiki+search",
-              budget: int = DEFAULT_BUDGET, generator: AnswerGenerator | None = None,
-              answerer: Answerer | None = None, progress=None) -> int:
+def ask_batch(
+    questions_path: Path,
+    out_path: Path,
+    *,
+    wiki: Path,
+    mode: str = "wiki+search",
+    budget: int = DEFAULT_BUDGET,
+    generator: AnswerGenerator | None = None,
+    answerer: Answerer | None = None,
+    progress=None,
+) -> int:
     """Answer every question of a questions file with one Answerer; write one JSON object a line, with the
     question's id and latency, to out_path. The file is written whole at the end (atomically), so an error
     part-way leaves any earlier results file as it was. Returns the number of questions answered.

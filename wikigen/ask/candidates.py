@@ -7,7 +7,8 @@ decide in which order they are offered to the `ContextBuilder`.
 
 from __future__ import annotations
 
-from typing import Iterable, NamedTuple, Sequence
+from collections.abc import Iterable, Sequence
+from typing import NamedTuple
 
 from wikigen.ask.context import Unit
 from wikigen.ask.page_index import PageIndex, QuoteUnit, terms
@@ -37,13 +38,14 @@ def diversify(units: Sequence[Unit]) -> list[Unit]:
 
 class NamedTopic(NamedTuple):
     """A topic page the query names by its title terms (for pseudo-relevance feedback)."""
-    weight: float    # the idf of the title terms the query holds
-    score: float     # the page's search score
+
+    weight: float  # the idf of the title terms the query holds
+    score: float  # the page's search score
     slug: str
 
 
 class ExpansionTerm(NamedTuple):
-    value: float     # share of the named topics' quotes holding the term, times its idf
+    value: float  # share of the named topics' quotes holding the term, times its idf
     term: str
     idf: float
 
@@ -51,10 +53,11 @@ class ExpansionTerm(NamedTuple):
 class Candidates:
     """Candidate units for a question, from the corpus index and the page index."""
 
-    def __init__(self, index, page_index: PageIndex, known_docs: set[str], params: RetrievalParams = DEFAULT_PARAMS,
-                 dense=None):
+    def __init__(
+        self, index, page_index: PageIndex, known_docs: set[str], params: RetrievalParams = DEFAULT_PARAMS, dense=None
+    ):
         self.index = index
-        self.dense = dense          # a DenseSearcher over the index's passage vectors, or None (BM25 only)
+        self.dense = dense  # a DenseSearcher over the index's passage vectors, or None (BM25 only)
         self.page_index = page_index
         self.known_docs = known_docs
         self.params = params
@@ -72,8 +75,9 @@ class Candidates:
     def valid(self, u: QuoteUnit) -> bool:
         return u.doc_id in self.known_docs and u.end > u.start
 
-    def quotes(self, query: str, k: int, *, slugs: Iterable[str] | None = None,
-               doc_ids: Sequence[str] | None = None) -> list[Unit]:
+    def quotes(
+        self, query: str, k: int, *, slugs: Iterable[str] | None = None, doc_ids: Sequence[str] | None = None
+    ) -> list[Unit]:
         """The quotes best matching the query (of some pages, in some documents), one per document first."""
         qhits = self.page_index.search_quotes(query, k=k, slugs=slugs, doc_ids=doc_ids)
         return diversify([self.quote_unit(h.unit) for h in qhits if self.valid(h.unit)])
@@ -81,14 +85,15 @@ class Candidates:
     def topic_quotes(self, query: str, hits, scope: Scope, *, extra_slugs: Iterable[str] = ()) -> list[Unit]:
         """Quotes from the best topic pages (and extra pages), ranked by relevance to the query,
         one per document before a second from the same document."""
-        slugs = [h.slug for h in hits if h.type == "topic"][:self.params.topic_pages]
+        slugs = [h.slug for h in hits if h.type == "topic"][: self.params.topic_pages]
         slugs.extend(s for s in extra_slugs if s not in slugs)
         if not slugs:
             return []
         return self.quotes(query, 400, slugs=slugs, doc_ids=scope.doc_ids if scope.doc_ids else None)
 
-    def quotes_by_meaning(self, query: str, doc_ids: Sequence[str] | None = None,
-                          slugs: Sequence[str] | None = None) -> list[Unit]:
+    def quotes_by_meaning(
+        self, query: str, doc_ids: Sequence[str] | None = None, slugs: Sequence[str] | None = None
+    ) -> list[Unit]:
         """Every quote of the wiki (in doc_ids, on the pages `slugs`, when given), closest by meaning to the
         query first (its passage's cosine), one per document first; [] without passage vectors. Finds the
         quotes that share no word with the question."""
@@ -96,8 +101,11 @@ class Candidates:
             return []
         wanted = set(doc_ids) if doc_ids else None
         pages = set(slugs) if slugs is not None else None
-        units = [u for u in self.page_index.units if self.valid(u) and (wanted is None or u.doc_id in wanted)
-                 and (pages is None or u.slug in pages)]
+        units = [
+            u
+            for u in self.page_index.units
+            if self.valid(u) and (wanted is None or u.doc_id in wanted) and (pages is None or u.slug in pages)
+        ]
         scores = self.dense.span_scores(query, [(u.doc_id, u.start, u.end) for u in units])
         ranked = sorted((i for i, s in enumerate(scores) if s is not None), key=lambda i: (-scores[i], i))
         return diversify([self.quote_unit(units[i]) for i in ranked])
@@ -109,7 +117,7 @@ class Candidates:
         if term not in self._idf_cache:
             try:
                 self._idf_cache[term] = self.index.idf(term)
-            except Exception:  # noqa: BLE001 - an index without statistics: every term weighs the same
+            except Exception:
                 self._idf_cache[term] = 1.0
         return self._idf_cache[term]
 
@@ -118,9 +126,17 @@ class Candidates:
         if hybrid and self.dense is not None:
             from wikigen.search.dense.hybrid import hybrid_search
 
-            return hybrid_search(self.index, self.dense, query, k=k, doc_ids=doc_ids, depth=self.params.dense_depth,
-                                 keep=self.params.fusion_keep, keep_ratio=self.params.fusion_keep_ratio,
-                                 snippets=False)
+            return hybrid_search(
+                self.index,
+                self.dense,
+                query,
+                k=k,
+                doc_ids=doc_ids,
+                depth=self.params.dense_depth,
+                keep=self.params.fusion_keep,
+                keep_ratio=self.params.fusion_keep_ratio,
+                snippets=False,
+            )
         return self.index.search(query, k=k, doc_ids=doc_ids, snippets=False)
 
     def search_units(self, query: str, k: int, doc_ids=None) -> list[Unit]:
@@ -134,8 +150,10 @@ class Candidates:
         if rank <= 0 or self.dense is None or not units:
             return list(units)
         found = self.search(question, k)
-        bar_scores = sorted((s for s in self.dense.span_scores(question, [(h.doc_id, h.start, h.end) for h in found])
-                             if s is not None), reverse=True)
+        bar_scores = sorted(
+            (s for s in self.dense.span_scores(question, [(h.doc_id, h.start, h.end) for h in found]) if s is not None),
+            reverse=True,
+        )
         if not bar_scores:
             return list(units)
         bar = bar_scores[min(rank, len(bar_scores)) - 1]
@@ -164,8 +182,9 @@ class Candidates:
                     lst.append(h)
         return by_doc
 
-    def _add_expanded(self, by_doc: dict[str, list], query: str, expansion: dict[str, float],
-                      doc_ids: Sequence[str], k_doc: int) -> None:
+    def _add_expanded(
+        self, by_doc: dict[str, list], query: str, expansion: dict[str, float], doc_ids: Sequence[str], k_doc: int
+    ) -> None:
         """Add the passages the expanded query finds (params.prf_search per document at most)."""
         n = self.params.prf_search
         extra = self.index.search(query + " " + " ".join(expansion), k=min(2000, n * len(doc_ids)), doc_ids=doc_ids)
@@ -174,9 +193,15 @@ class Candidates:
             if len(lst) < k_doc + n and all(h.start != g.start for g in lst):
                 lst.append(h)
 
-    def scoped_passages(self, query: str, doc_ids: Sequence[str], per_doc: int = 3,
-                        window: int | None = None, passages: int | None = None,
-                        expansion: dict[str, float] | None = None) -> list[list[Unit]]:
+    def scoped_passages(
+        self,
+        query: str,
+        doc_ids: Sequence[str],
+        per_doc: int = 3,
+        window: int | None = None,
+        passages: int | None = None,
+        expansion: dict[str, float] | None = None,
+    ) -> list[list[Unit]]:
         """Per round r: the r-th best unit of each in-scope document, documents ordered by their best
         score. Without `window` a unit is a whole passage (the r-th best passage). With `window`, the
         units are windows of whole sentences (about `window` characters) inside the document's best
@@ -195,11 +220,23 @@ class Candidates:
         order = sorted((d for d in by_doc if by_doc[d]), key=lambda d: -by_doc[d][0].score)
         if window:
             priors = self._dense_priors(query, by_doc, order)
-            units_of = {d: pick_windows(by_doc[d], weights, window, per_doc, passage_weight=p.window_passage_weight,
-                                        heading_bonus=p.heading_bonus, priors=priors.get(d)) for d in order}
+            units_of = {
+                d: pick_windows(
+                    by_doc[d],
+                    weights,
+                    window,
+                    per_doc,
+                    passage_weight=p.window_passage_weight,
+                    heading_bonus=p.heading_bonus,
+                    priors=priors.get(d),
+                )
+                for d in order
+            }
             order = sorted(order, key=lambda d: -(len(units_of[d]) > 0))
         else:
-            units_of = {d: [Unit("passage", h.doc_id, h.start, h.end, h.text) for h in by_doc[d][:per_doc]] for d in order}
+            units_of = {
+                d: [Unit("passage", h.doc_id, h.start, h.end, h.text) for h in by_doc[d][:per_doc]] for d in order
+            }
         return [[units_of[d][r] for d in order if len(units_of[d]) > r] for r in range(per_doc)]
 
     def _dense_priors(self, query: str, by_doc: dict[str, list], order: Sequence[str]) -> dict[str, list[float]]:
@@ -226,10 +263,10 @@ class Candidates:
                 continue
             share, matched = self.page_index.title_match(h.slug, q_set)
             weight = sum(self.idf(t) for t in matched)
-            if share >= 0.5 and weight >= self.params.prf_min_idf:   # a topic named by common words only says little
+            if share >= 0.5 and weight >= self.params.prf_min_idf:  # a topic named by common words only says little
                 named.append(NamedTopic(weight, h.score, h.slug))
         named.sort(key=lambda n: (-n.weight, -n.score, n.slug))
-        return [n.slug for n in named[:self.params.prf_topics]]
+        return [n.slug for n in named[: self.params.prf_topics]]
 
     def expansion_terms(self, query: str, hits) -> dict[str, float]:
         """Pseudo-relevance feedback from the wiki: the topic pages the query names (title/aliases) quote
@@ -253,4 +290,4 @@ class Candidates:
             idf = self.idf(t)
             cands.append(ExpansionTerm(n / len(quotes) * idf, t, idf))
         cands.sort(key=lambda c: (c.value, c.term, c.idf), reverse=True)
-        return {c.term: p.prf_weight * c.idf ** p.idf_power for c in cands[:p.prf_terms]}
+        return {c.term: p.prf_weight * c.idf**p.idf_power for c in cands[: p.prf_terms]}

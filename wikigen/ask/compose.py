@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import Iterable, Sequence
 
 from wikigen.ask.context import ContextItem
 from wikigen.ask.page_index import terms
@@ -31,25 +31,25 @@ from wikigen.ask.windows import lead
 from wikigen.core.sentences import SENTENCE, sentences
 
 NOT_FOUND = "Not found in the corpus."
-MAX_QUOTES = 3          # quotes in an answer about one document
-QUOTE_CHARS = 500       # a quote is its sentence, widened with the next ones up to about this many characters
-MIN_SCORE = 0.2         # the least coverage of the question by the best sentence (measured: bench/answer_bench.py)
+MAX_QUOTES = 3  # quotes in an answer about one document
+QUOTE_CHARS = 500  # a quote is its sentence, widened with the next ones up to about this many characters
+MIN_SCORE = 0.2  # the least coverage of the question by the best sentence (measured: bench/answer_bench.py)
 RANK_WEIGHT = 0.3
 DENSE_WEIGHT = 1.0
 DENSE_POOL = 24
-PASSAGE_WEIGHT = 1.0    # with passage vectors: this much of the cosine of the sentence's passage to the question
-HEADING_WEIGHT = 0.5    # more for the question's terms in the sentence's heading ("7.3 Audit Rights.")
-CONTEXT_WEIGHT = 0.25   # the weight of a question term outside the sentence that asks
+PASSAGE_WEIGHT = 1.0  # with passage vectors: this much of the cosine of the sentence's passage to the question
+HEADING_WEIGHT = 0.5  # more for the question's terms in the sentence's heading ("7.3 Audit Rights.")
+CONTEXT_WEIGHT = 0.25  # the weight of a question term outside the sentence that asks
 
 
 @dataclass(frozen=True)
 class Candidate:
     doc_id: str
-    start: int            # the sentence's span in its document
+    start: int  # the sentence's span in its document
     end: int
     text: str
-    rank: int             # the place of its context item
-    piece: str            # the context piece it comes from, and the piece's start in the document
+    rank: int  # the place of its context item
+    piece: str  # the context piece it comes from, and the piece's start in the document
     piece_start: int
 
 
@@ -66,7 +66,7 @@ class Scored:
     def span(self) -> dict:
         return {"doc_id": self.cand.doc_id, "start": self.cand.start, "end": self.cand.end}
 
-    def widened(self, max_chars: int) -> "Scored":
+    def widened(self, max_chars: int) -> Scored:
         """The quote widened with the sentences after it in its piece while it stays within max_chars."""
         c = self.cand
         a, b = c.start - c.piece_start, c.end - c.piece_start
@@ -81,8 +81,11 @@ class Scored:
 
     def cite(self, with_doc: bool = True) -> str:
         text = " ".join(self.cand.text.split())
-        where = f"{self.cand.doc_id} (chars {self.cand.start}-{self.cand.end})" if with_doc else \
-            f"(chars {self.cand.start}-{self.cand.end})"
+        where = (
+            f"{self.cand.doc_id} (chars {self.cand.start}-{self.cand.end})"
+            if with_doc
+            else f"(chars {self.cand.start}-{self.cand.end})"
+        )
         return f'"{text}" -- {where}'
 
 
@@ -113,7 +116,9 @@ def asking_part(question: str) -> str:
 # of the answer. Stopwords the analyzer drops (is, are, the...) need not be here.
 _QUESTION_WORDS = re.compile(
     r"\b(?:what|which|who|whom|whose|when|where|why|how|much|many|does|do|did)\b"
-    r"|(?<![가-힣])(?:무엇|무슨|어떤|어느|얼마나|얼마|언제|어디|누구|누가|어떻게|몇|왜)[가-힣]{0,2}(?![가-힣])", re.I)
+    r"|(?<![가-힣])(?:무엇|무슨|어떤|어느|얼마나|얼마|언제|어디|누구|누가|어떻게|몇|왜)[가-힣]{0,2}(?![가-힣])",
+    re.I,
+)
 
 
 def question_terms(question: str, removed: Iterable[str] = ()) -> dict[str, float]:
@@ -128,10 +133,18 @@ def question_terms(question: str, removed: Iterable[str] = ()) -> dict[str, floa
     return {t: 1.0 if t in asking else CONTEXT_WEIGHT for t in kept}
 
 
-def score_candidates(question: str, q_terms: dict[str, float], cands: Sequence[Candidate], *,
-                     encoder=None, rank_weight: float | None = None, dense_weight: float | None = None,
-                     dense_pool: int | None = None, passages=None, passage_weight: float | None = None
-                     ) -> list[Scored]:
+def score_candidates(
+    question: str,
+    q_terms: dict[str, float],
+    cands: Sequence[Candidate],
+    *,
+    encoder=None,
+    rank_weight: float | None = None,
+    dense_weight: float | None = None,
+    dense_pool: int | None = None,
+    passages=None,
+    passage_weight: float | None = None,
+) -> list[Scored]:
     """The candidates with their coverage and score, best first (see the module docstring).
     passages: a DenseSearcher (wikigen.search.dense); each candidate then also scores passage_weight x
     the cosine to the question of the indexed passage that holds it (vectors already computed)."""
@@ -175,7 +188,7 @@ def _rerank(question: str, scored: list[Scored], encoder, weight: float, pool: i
     head, tail = scored[:pool], scored[pool:]
     vecs = encoder.encode([asking_part(question)] + [s.cand.text for s in head])
     q, rest = vecs[0], vecs[1:]
-    cos = [float(v @ q) for v in rest]           # the encoder's vectors are unit length
+    cos = [float(v @ q) for v in rest]  # the encoder's vectors are unit length
     head = [replace(s, score=s.score + weight * c) for s, c in zip(head, cos)]
     head.sort(key=lambda x: -x.score)
     return head + tail

@@ -9,8 +9,8 @@ page form one item, a passage is an item of its own) and counts the rendered con
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 from wikigen.ask.params import DEFAULT_PARAMS
 from wikigen.core.sentences import LINE, boundaries
@@ -23,13 +23,14 @@ from wikigen.wiki.secrets import redact
 @dataclass
 class Unit:
     """One candidate piece of context: a passage, or one quote of a page."""
-    kind: str            # "passage" | "quote"
+
+    kind: str  # "passage" | "quote"
     doc_id: str
     start: int
     end: int
     text: str
-    page: str = ""       # slug, for quotes
-    label: str = ""      # heading / document title shown with a quote
+    page: str = ""  # slug, for quotes
+    label: str = ""  # heading / document title shown with a quote
 
     def key(self) -> tuple[str, int, int]:
         return (self.doc_id, self.start, self.end)
@@ -60,16 +61,16 @@ def span_text_in(page_text: str, sp: dict) -> str | None:
     if j < 0:
         return None
     k = page_text.find("\n\n[", j + 1)
-    return page_text[j + 1: k if k >= 0 else len(page_text)]
+    return page_text[j + 1 : k if k >= 0 else len(page_text)]
 
 
 @dataclass
 class ContextItem:
-    kind: str                       # "page" | "passage"
-    ref: str                        # page slug, or "doc_id (chars start-end)"
-    text: str                       # exactly what was put in the context
-    spans: list[dict]               # [{"doc_id", "start", "end"}]: source spans carried verbatim in text
-    parts: tuple[Unit, ...] = field(default=(), repr=False, compare=False)   # the units, one per span
+    kind: str  # "page" | "passage"
+    ref: str  # page slug, or "doc_id (chars start-end)"
+    text: str  # exactly what was put in the context
+    spans: list[dict]  # [{"doc_id", "start", "end"}]: source spans carried verbatim in text
+    parts: tuple[Unit, ...] = field(default=(), repr=False, compare=False)  # the units, one per span
 
     def to_dict(self) -> dict:
         d = {"kind": self.kind, "ref": self.ref, "text": self.text, "spans": [dict(s) for s in self.spans]}
@@ -91,7 +92,7 @@ class ContextItem:
     def block(self) -> str:
         """The item as rendered into the model's context (what the budget counts)."""
         head = f"[page [[{self.ref}]]]" if self.kind == "page" else f"[passage {self.ref}]"
-        if self.kind == "passage" and self.parts and self.parts[0].label:   # e.g. "SUPERSEDED by ..."
+        if self.kind == "passage" and self.parts and self.parts[0].label:  # e.g. "SUPERSEDED by ..."
             head += f" {self.parts[0].label}"
         return f"{head}\n{self.text}"
 
@@ -102,8 +103,10 @@ class ContextItem:
         if self.kind == "passage" and len(self.spans) == 1:
             sp = self.spans[0]
             return [Unit("passage", sp["doc_id"], sp["start"], sp["end"], self.text)]
-        return [Unit("quote", sp["doc_id"], sp["start"], sp["end"], span_text_in(self.text, sp) or "", page=self.ref)
-                for sp in self.spans]
+        return [
+            Unit("quote", sp["doc_id"], sp["start"], sp["end"], span_text_in(self.text, sp) or "", page=self.ref)
+            for sp in self.spans
+        ]
 
 
 def render_context(items: Sequence[ContextItem]) -> str:
@@ -115,8 +118,14 @@ class ContextBuilder:
     (placed where the page's first quote came), passages are items of their own; the last passage
     that does not fit is trimmed to the rest of the budget. The final count is exact."""
 
-    def __init__(self, counter: TokenCounter, budget: int, page_titles: dict[str, str] | None = None, *,
-                 min_trim_tokens: int = DEFAULT_PARAMS.min_trim_tokens):
+    def __init__(
+        self,
+        counter: TokenCounter,
+        budget: int,
+        page_titles: dict[str, str] | None = None,
+        *,
+        min_trim_tokens: int = DEFAULT_PARAMS.min_trim_tokens,
+    ):
         self.counter = counter
         self.budget = max(0, int(budget))
         self.page_titles = page_titles or {}
@@ -126,7 +135,7 @@ class ContextBuilder:
         self.full = False
         self._keys: set[tuple[str, int, int]] = set()
         self._pages_open: set[str] = set()
-        self.docs: dict[str, int] = {}     # doc id -> units taken
+        self.docs: dict[str, int] = {}  # doc id -> units taken
 
     def covers(self, doc_id: str, start: int, end: int) -> bool:
         """Whether a unit already taken overlaps [start, end) in doc_id."""
@@ -143,8 +152,9 @@ class ContextBuilder:
 
     def _carried(self, u: Unit) -> bool:
         """Whether a quote is already carried by a passage taken."""
-        return u.kind == "quote" and any(v.kind == "passage" and v.doc_id == u.doc_id and v.start <= u.start
-                                         and u.end <= v.end for v in self.units)
+        return u.kind == "quote" and any(
+            v.kind == "passage" and v.doc_id == u.doc_id and v.start <= u.start and u.end <= v.end for v in self.units
+        )
 
     def add(self, u: Unit, *, trim: bool = True) -> bool:
         """Take u if it fits (trimming a passage to the rest of the budget). False when it was not taken."""
@@ -160,7 +170,7 @@ class ContextBuilder:
                 return False
             cost = self._cost(u)
             self.full = True
-        u.text = redact(u.text)     # secrets never reach a model or an answer (wikigen.wiki.secrets)
+        u.text = redact(u.text)  # secrets never reach a model or an answer (wikigen.wiki.secrets)
         self.units.append(u)
         self._keys.add(u.key())
         self.used += cost

@@ -27,9 +27,9 @@ import json
 import logging
 import statistics
 import time
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Sequence
 
 from wikigen.ask.keyfacts import score_keyfacts
 from wikigen.ask.modes import MODES
@@ -40,6 +40,7 @@ log = logging.getLogger(__name__)
 
 
 # --- pure scoring ------------------------------------------------------------------------------
+
 
 def _squash(text: str) -> str:
     """Text without any whitespace, case-folded: the form null-offset evidence is compared in."""
@@ -90,7 +91,9 @@ def evidence_found(evidence: dict, context: Sequence[dict], *, min_fraction: flo
         if not needle:
             return False
         for item in context:
-            if any(sp["doc_id"] == doc_id for sp in item.get("spans") or []) and needle in _squash(item.get("text", "")):
+            if any(sp["doc_id"] == doc_id for sp in item.get("spans") or []) and needle in _squash(
+                item.get("text", "")
+            ):
                 return True
         return False
     start, end = int(start), int(end)
@@ -99,8 +102,11 @@ def evidence_found(evidence: dict, context: Sequence[dict], *, min_fraction: flo
         return False
     spans = context_spans(context).get(doc_id, [])
     # integer form of covered/length >= min_fraction, so exactly 50% counts without float error
-    return covered_chars(start, end, spans) * 2 >= length if min_fraction == 0.5 else \
-        covered_chars(start, end, spans) >= min_fraction * length
+    return (
+        covered_chars(start, end, spans) * 2 >= length
+        if min_fraction == 0.5
+        else covered_chars(start, end, spans) >= min_fraction * length
+    )
 
 
 def found_docs(question: dict, context: Sequence[dict]) -> set[str]:
@@ -126,8 +132,7 @@ def score_aggregate(question: dict, context: Sequence[dict]) -> tuple[float, flo
 
 def graded_by_key_facts(question: dict) -> bool:
     """A question with a free-text gold answer and no gold spans or documents (sec10q-dev's kind)."""
-    return (not question.get("evidence") and not question.get("answer_list")
-            and isinstance(question.get("answer"), str))
+    return not question.get("evidence") and not question.get("answer_list") and isinstance(question.get("answer"), str)
 
 
 def answer_context(answer: str, spans: Sequence[dict] | None) -> list[dict]:
@@ -148,6 +153,7 @@ def score_question(question: dict, context: Sequence[dict]) -> dict:
 
 
 # --- summary -----------------------------------------------------------------------------------
+
 
 def _p50(values: list[float]) -> float:
     return float(statistics.median(values)) if values else 0.0
@@ -170,26 +176,35 @@ def summarize(rows: Sequence[dict]) -> list[dict]:
                 continue
             precs = [r["precision"] for r in rs if r["precision"] is not None]
             answers = [r["answer_score"] for r in rs if r.get("answer_score") is not None]
-            out.append({
-                "mode": mode, "kind": kind, "n": len(rs), "unscored": len(every) - len(rs),
-                "score": sum(r["score"] for r in rs) / len(rs),
-                "precision": (sum(precs) / len(precs)) if precs else None,
-                "answer_recall": (sum(answers) / len(answers)) if answers else None,
-                "mean_tokens": sum(r["tokens"] for r in rs) / len(rs),
-                "p50_latency_ms": _p50([r["latency_ms"] for r in rs]),
-            })
+            out.append(
+                {
+                    "mode": mode,
+                    "kind": kind,
+                    "n": len(rs),
+                    "unscored": len(every) - len(rs),
+                    "score": sum(r["score"] for r in rs) / len(rs),
+                    "precision": (sum(precs) / len(precs)) if precs else None,
+                    "answer_recall": (sum(answers) / len(answers)) if answers else None,
+                    "mean_tokens": sum(r["tokens"] for r in rs) / len(rs),
+                    "p50_latency_ms": _p50([r["latency_ms"] for r in rs]),
+                }
+            )
     return out
 
 
 def format_table(summary: Sequence[dict]) -> str:
-    head = (f"{'mode':<12} {'kind':<10} {'n':>5} {'acc/recall':>10} {'precision':>9} {'answer':>7} "
-            f"{'tokens':>7} {'p50 ms':>7}")
+    head = (
+        f"{'mode':<12} {'kind':<10} {'n':>5} {'acc/recall':>10} {'precision':>9} {'answer':>7} "
+        f"{'tokens':>7} {'p50 ms':>7}"
+    )
     lines = [head, "-" * len(head)]
     for s in summary:
         prec = f"{s['precision']:.3f}" if s["precision"] is not None else "-"
         ans = f"{s['answer_recall']:.3f}" if s.get("answer_recall") is not None else "-"
-        lines.append(f"{s['mode']:<12} {s['kind']:<10} {s['n']:>5} {s['score']:>10.3f} {prec:>9} {ans:>7} "
-                     f"{s['mean_tokens']:>7.0f} {s['p50_latency_ms']:>7.1f}")
+        lines.append(
+            f"{s['mode']:<12} {s['kind']:<10} {s['n']:>5} {s['score']:>10.3f} {prec:>9} {ans:>7} "
+            f"{s['mean_tokens']:>7.0f} {s['p50_latency_ms']:>7.1f}"
+        )
     lines.append("acc/recall: gold evidence in the context; answer: gold evidence in the answer's own quotes")
     return "\n".join(lines)
 
@@ -212,6 +227,7 @@ class EvalReport:
 
 # --- sampling ----------------------------------------------------------------------------------
 
+
 def spread_sample(questions: Sequence[dict], limit: int | None) -> list[dict]:
     """A deterministic sample of `limit` questions spread across kinds (at least a fair share of
     each kind, as available) and evenly across each kind's file order."""
@@ -222,7 +238,7 @@ def spread_sample(questions: Sequence[dict], limit: int | None) -> list[dict]:
         kinds.setdefault(q.get("kind", "single"), []).append(q)
     share = {k: min(len(v), limit // len(kinds)) for k, v in kinds.items()}
     left = limit - sum(share.values())
-    for k in sorted(kinds, key=lambda k: -len(kinds[k])):   # give the remainder to the larger kinds
+    for k in sorted(kinds, key=lambda k: -len(kinds[k])):  # give the remainder to the larger kinds
         extra = min(left, len(kinds[k]) - share[k])
         share[k] += extra
         left -= extra
@@ -239,9 +255,20 @@ def spread_sample(questions: Sequence[dict], limit: int | None) -> list[dict]:
 
 # --- running -----------------------------------------------------------------------------------
 
-def run_eval(questions_path, *, wiki: Path, modes: Sequence[str] | None = None, budget: int = 4000,
-             out_dir: Path | None = Path("eval-out"), limit: int | None = None, spread: bool = False,
-             answerer=None, chart: bool = True, progress=None) -> EvalReport:
+
+def run_eval(
+    questions_path,
+    *,
+    wiki: Path,
+    modes: Sequence[str] | None = None,
+    budget: int = 4000,
+    out_dir: Path | None = Path("eval-out"),
+    limit: int | None = None,
+    spread: bool = False,
+    answerer=None,
+    chart: bool = True,
+    progress=None,
+) -> EvalReport:
     """Answer every question in every mode, score it, write the report and chart into out_dir.
 
     questions_path: a questions.jsonl, or a list of question dicts. limit: only the first N
@@ -249,7 +276,9 @@ def run_eval(questions_path, *, wiki: Path, modes: Sequence[str] | None = None, 
     when given, is called after each answer (total: questions x modes)."""
     from wikigen.ask.retrieval import Answerer
 
-    questions = list(questions_path) if isinstance(questions_path, (list, tuple)) else read_questions(Path(questions_path))
+    questions = (
+        list(questions_path) if isinstance(questions_path, (list, tuple)) else read_questions(Path(questions_path))
+    )
     questions = spread_sample(questions, limit) if spread else questions[: limit if limit is not None else None]
     modes = list(modes or MODES)
     answerer = answerer or Answerer.open(Path(wiki))
@@ -262,13 +291,23 @@ def run_eval(questions_path, *, wiki: Path, modes: Sequence[str] | None = None, 
             ctx = [c.to_dict() for c in result.context]
             s = score_question(q, ctx)
             a = score_question(q, answer_context(result.answer, result.answer_spans))
-            rows.append({
-                "id": q["id"], "mode": mode, "kind": q.get("kind", "single"), "category": q.get("category"),
-                "score": s["score"], "precision": s["precision"], "answer_score": a["score"],
-                "answer_quotes": len(result.answer_spans or []), "tokens": result.tokens,
-                "latency_ms": round(latency, 2), "context_items": len(ctx),
-                "cited_docs": len(cited_docs(ctx)), "scope": result.scope,
-            })
+            rows.append(
+                {
+                    "id": q["id"],
+                    "mode": mode,
+                    "kind": q.get("kind", "single"),
+                    "category": q.get("category"),
+                    "score": s["score"],
+                    "precision": s["precision"],
+                    "answer_score": a["score"],
+                    "answer_quotes": len(result.answer_spans or []),
+                    "tokens": result.tokens,
+                    "latency_ms": round(latency, 2),
+                    "context_items": len(ctx),
+                    "cited_docs": len(cited_docs(ctx)),
+                    "scope": result.scope,
+                }
+            )
             if progress is not None:
                 progress(len(rows), len(questions) * len(modes))
     report = EvalReport(rows=rows, summary=summarize(rows), budget=budget, questions=len(questions))
@@ -295,8 +334,11 @@ def draw_chart(summary: Sequence[dict], path: Path, *, budget: int = 0) -> Path:
     for s in summary:
         if s["mode"] not in modes:
             modes.append(s["mode"])
-    series = [("single accuracy", "single", "score"), ("aggregate recall", "aggregate", "score"),
-              ("aggregate precision", "aggregate", "precision")]
+    series = [
+        ("single accuracy", "single", "score"),
+        ("aggregate recall", "aggregate", "score"),
+        ("aggregate precision", "aggregate", "precision"),
+    ]
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4.2), gridspec_kw={"width_ratios": [2, 1]})
     width = 0.8 / len(series)
     for i, (label, kind, key) in enumerate(series):

@@ -17,13 +17,12 @@ candidates; a small path of its own so the rest of retrieval does not depend on 
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from collections.abc import Sequence
 
 from wikigen.ask.context import Unit
 from wikigen.ask.page_index import PageIndex, terms
-from wikigen.wiki.markup import scan_quotes
 
-__all__ = ["ACROSS_CUE", "asks_across", "FigurePages"]
+__all__ = ["ACROSS_CUE", "FigurePages", "asks_across"]
 
 FIGURE_TYPE = "figure"
 
@@ -34,7 +33,8 @@ ACROSS_CUE = re.compile(
     r"|from\s+\w+\s+to\s+\w+|previous|prior\s+(?:quarters?|years?|periods?)|grow(?:n|th)?|shift\w*"
     r"|increas\w*|decreas\w*|declin\w*|rose|fell)\b"
     r"|변화|변동|비교|추이|추세|증감|분기별|연도별",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 
 
 def asks_across(question: str) -> bool:
@@ -62,7 +62,7 @@ class FigurePages:
             share, hit = self.page_index.title_match(slug, q_set)
             if share >= self.min_share and hit:
                 scored.append((-len(hit), -share, slug))
-        return [slug for *_, slug in sorted(scored)[:self.max_pages]]
+        return [slug for *_, slug in sorted(scored)[: self.max_pages]]
 
     def quotes_of(self, slug: str) -> list[Unit]:
         if slug not in self._units:

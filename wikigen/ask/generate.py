@@ -10,27 +10,37 @@ implements the same `answer` method.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol, Sequence
+from typing import Protocol
 
-from wikigen.ask.compose import (MAX_QUOTES, MIN_SCORE, NOT_FOUND, QUOTE_CHARS, Scored, candidates, pick_quotes,
-                                 question_terms, score_candidates)
+from wikigen.ask.compose import (
+    MAX_QUOTES,
+    MIN_SCORE,
+    NOT_FOUND,
+    QUOTE_CHARS,
+    Scored,
+    candidates,
+    pick_quotes,
+    question_terms,
+    score_candidates,
+)
 from wikigen.ask.context import ContextItem
 from wikigen.ask.scope import Scope, looks_aggregate
 
 # "this agreement", "that report": the question is about one document, even when a collection scoped it
 _ONE_DOCUMENT = re.compile(r"\b(?:this|that)\s+\w+|이\s*\w+", re.I)
 
-NOTHING_FOUND = NOT_FOUND      # the answer when nothing in the context answers the question
+NOTHING_FOUND = NOT_FOUND  # the answer when nothing in the context answers the question
 
-__all__ = ["AnswerGenerator", "ExtractiveAnswer", "GeneratedAnswer", "NOTHING_FOUND"]
+__all__ = ["NOTHING_FOUND", "AnswerGenerator", "ExtractiveAnswer", "GeneratedAnswer"]
 
 
 @dataclass(frozen=True)
 class GeneratedAnswer:
     text: str
-    usage: dict | None = None          # the model's token usage, when a model answered
-    spans: tuple[dict, ...] = ()       # the source spans the answer quotes: {"doc_id", "start", "end"}
+    usage: dict | None = None  # the model's token usage, when a model answered
+    spans: tuple[dict, ...] = ()  # the source spans the answer quotes: {"doc_id", "start", "end"}
 
 
 def across_documents(question: str, scope: Scope | None) -> bool:
@@ -60,8 +70,16 @@ class ExtractiveAnswer:
 
     name = "offline"
 
-    def __init__(self, n: int = MAX_QUOTES, *, max_chars: int = QUOTE_CHARS, min_score: float = MIN_SCORE,
-                 encoder=None, max_docs: int = 40, passages=None):
+    def __init__(
+        self,
+        n: int = MAX_QUOTES,
+        *,
+        max_chars: int = QUOTE_CHARS,
+        min_score: float = MIN_SCORE,
+        encoder=None,
+        max_docs: int = 40,
+        passages=None,
+    ):
         self.n = n
         self.max_chars = max_chars
         self.min_score = min_score
@@ -69,17 +87,22 @@ class ExtractiveAnswer:
         self.max_docs = max_docs
         self.passages = passages
 
-    def with_passages(self, passages) -> "ExtractiveAnswer":
+    def with_passages(self, passages) -> ExtractiveAnswer:
         """This generator scoring with the passage vectors of `passages` (unless it has some already)."""
         if self.passages is not None:
             return self
-        return ExtractiveAnswer(self.n, max_chars=self.max_chars, min_score=self.min_score, encoder=self.encoder,
-                                max_docs=self.max_docs, passages=passages)
+        return ExtractiveAnswer(
+            self.n,
+            max_chars=self.max_chars,
+            min_score=self.min_score,
+            encoder=self.encoder,
+            max_docs=self.max_docs,
+            passages=passages,
+        )
 
     def answer(self, question: str, items: Sequence[ContextItem], scope: Scope | None = None) -> GeneratedAnswer:
         q_terms = question_terms(question, scope.removed if scope is not None else ())
-        scored = score_candidates(question, q_terms, candidates(items), encoder=self.encoder,
-                                  passages=self.passages)
+        scored = score_candidates(question, q_terms, candidates(items), encoder=self.encoder, passages=self.passages)
         if not scored or max(s.coverage for s in scored) < self.min_score:
             return GeneratedAnswer(NOT_FOUND)
         if across_documents(question, scope):

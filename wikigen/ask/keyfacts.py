@@ -15,9 +15,9 @@ its key facts found. Pure functions on plain dicts and strings, like wikigen.ask
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from collections.abc import Sequence
 
-__all__ = ["key_facts", "fact_found", "score_keyfacts", "context_text", "SHORT_ANSWER_CHARS"]
+__all__ = ["SHORT_ANSWER_CHARS", "context_text", "fact_found", "key_facts", "score_keyfacts"]
 
 SHORT_ANSWER_CHARS = 40
 MIN_DIGITS = 3

@@ -24,9 +24,9 @@ import os
 import re
 import shutil
 import tempfile
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Sequence
 
 import tantivy
 from tantivy import Filter, Occur, Query, TextAnalyzerBuilder, Tokenizer
@@ -36,9 +36,9 @@ from wikigen.wiki.markup import WIKI_RE
 
 log = logging.getLogger(__name__)
 
-EN = "wg_en"        # simple + remove_long + lowercase + English stemmer
-CJK = "wg_cjk"      # character 1-2 grams, lowercased
-FORMAT = 4          # bump when the schema, the unit extraction or what is indexed changes: invalidates caches
+EN = "wg_en"  # simple + remove_long + lowercase + English stemmer
+CJK = "wg_cjk"  # character 1-2 grams, lowercased
+FORMAT = 4  # bump when the schema, the unit extraction or what is indexed changes: invalidates caches
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 
@@ -54,7 +54,7 @@ _EN_INDEX = en_analyzer(False)
 _EN_QUERY = en_analyzer(True)
 _CJK = cjk_analyzer()
 # the words that make a sentence a question name no page: "how many contain ..." is not about "Know-How"
-QUESTION_WORDS = frozenset("how what which who whom whose when where why".split())
+QUESTION_WORDS = frozenset(["how", "what", "which", "who", "whom", "whose", "when", "where", "why"])
 
 
 def cjk_runs(text: str) -> str:
@@ -77,13 +77,13 @@ def terms(text: str, *, stopwords: bool = True) -> list[str]:
 @dataclass(frozen=True)
 class QuoteUnit:
     slug: str
-    index: int          # position of the quote on its page
+    index: int  # position of the quote on its page
     doc_id: str
     start: int
     end: int
     text: str
-    heading: str        # nearest heading above the quote on its page ('' if none)
-    heading_link: str = ""   # the page that heading links first ('' if none): on a document page, the quote's topic
+    heading: str  # nearest heading above the quote on its page ('' if none)
+    heading_link: str = ""  # the page that heading links first ('' if none): on a document page, the quote's topic
 
 
 @dataclass(frozen=True)
@@ -110,8 +110,10 @@ def _quotes_with_headings(page) -> list[QuoteUnit]:
         m = _HEADING.match(line)
         if m:
             link = WIKI_RE.search(m.group(2))
-            current = (WIKI_RE.sub(lambda mm: mm.group(2) or mm.group(1), m.group(2)),
-                       link.group(1).strip() if link else "")
+            current = (
+                WIKI_RE.sub(lambda mm: mm.group(2) or mm.group(1), m.group(2)),
+                link.group(1).strip() if link else "",
+            )
         heading_at.append(current)
     out = []
     for n, block in enumerate(scan_quotes(page.body or "", page.quote_doc)):
@@ -173,8 +175,14 @@ def _register(index: tantivy.Index) -> None:
 class PageIndex:
     """Search a wiki's pages and quotes. Build once per process with `PageIndex.build`."""
 
-    def __init__(self, pages: Sequence, units: list[QuoteUnit], page_index: tantivy.Index,
-                 quote_index: tantivy.Index, fingerprint: str):
+    def __init__(
+        self,
+        pages: Sequence,
+        units: list[QuoteUnit],
+        page_index: tantivy.Index,
+        quote_index: tantivy.Index,
+        fingerprint: str,
+    ):
         self.pages = {p.slug: p for p in pages}
         self.units = units
         self.units_by_slug: dict[str, list[QuoteUnit]] = {}
@@ -205,7 +213,7 @@ class PageIndex:
     # --- building ------------------------------------------------------------------------------
 
     @classmethod
-    def build(cls, pages: Iterable, cache_dir: Path | None = None) -> "PageIndex":
+    def build(cls, pages: Iterable, cache_dir: Path | None = None) -> PageIndex:
         pages = list(pages)
         fp = pages_fingerprint(pages)
         units: list[QuoteUnit] = []
@@ -232,9 +240,18 @@ class PageIndex:
         w = pidx.writer(heap_size=50_000_000, num_threads=1)
         for p in pages:
             head = " ".join([p.title or "", *(p.aliases or []), p.description or ""])
-            w.add_document(tantivy.Document(
-                slug=p.slug, type=p.type or "topic", title=p.title or "", aliases=" ; ".join(p.aliases or []),
-                description=p.description or "", body=p.body or "", cjk_head=cjk_runs(head), cjk_body=cjk_runs(p.body or "")))
+            w.add_document(
+                tantivy.Document(
+                    slug=p.slug,
+                    type=p.type or "topic",
+                    title=p.title or "",
+                    aliases=" ; ".join(p.aliases or []),
+                    description=p.description or "",
+                    body=p.body or "",
+                    cjk_head=cjk_runs(head),
+                    cjk_body=cjk_runs(p.body or ""),
+                )
+            )
         w.commit()
         w.wait_merging_threads()
         w = qidx.writer(heap_size=50_000_000, num_threads=1)
@@ -244,9 +261,18 @@ class PageIndex:
         by_slug = {p.slug: p for p in pages}
         for uid, u in enumerate(units):
             topic = about.get(topic_of(u, by_slug), "")
-            w.add_document(tantivy.Document(slug=u.slug, doc_id=u.doc_id, uid=uid, text=u.text, context=u.heading,
-                                            about=topic, cjk=cjk_runs(u.text + " " + u.heading),
-                                            cjk_about=cjk_runs(topic)))
+            w.add_document(
+                tantivy.Document(
+                    slug=u.slug,
+                    doc_id=u.doc_id,
+                    uid=uid,
+                    text=u.text,
+                    context=u.heading,
+                    about=topic,
+                    cjk=cjk_runs(u.text + " " + u.heading),
+                    cjk_about=cjk_runs(topic),
+                )
+            )
         w.commit()
         w.wait_merging_threads()
         pidx.reload()
@@ -280,8 +306,11 @@ class PageIndex:
             else:
                 shutil.rmtree(tmp, ignore_errors=True)
         # keep the newest few caches only
-        olds = sorted((d for d in cache_dir.iterdir() if d.is_dir() and d != root and not d.name.startswith(".")),
-                      key=lambda d: d.stat().st_mtime, reverse=True)
+        olds = sorted(
+            (d for d in cache_dir.iterdir() if d.is_dir() and d != root and not d.name.startswith(".")),
+            key=lambda d: d.stat().st_mtime,
+            reverse=True,
+        )
         for d in olds[2:]:
             shutil.rmtree(d, ignore_errors=True)
         pidx, qidx = tantivy.Index.open(str(root / "pages")), tantivy.Index.open(str(root / "quotes"))
@@ -291,16 +320,20 @@ class PageIndex:
 
     # --- querying ------------------------------------------------------------------------------
 
-    def _query(self, schema, text: str, boosts: dict[str, float], en_fields: Sequence[str],
-               cjk_fields: Sequence[str]) -> Query | None:
+    def _query(
+        self, schema, text: str, boosts: dict[str, float], en_fields: Sequence[str], cjk_fields: Sequence[str]
+    ) -> Query | None:
         subs: list[tuple[Occur, Query]] = []
         en_terms = [t for t in dict.fromkeys(_EN_QUERY.analyze(text or "")) if t not in QUESTION_WORDS][:64]
         for f in en_fields:
             for t in en_terms:
                 subs.append((Occur.Should, Query.boost_query(Query.term_query(schema, f, t), boosts.get(f, 1.0))))
         if has_cjk(text):
-            grams = list(dict.fromkeys(g for run in CJK_RUN.findall(text) for g in _CJK.analyze(run)
-                                       if len(g) == 2 or len(run) == 1))[:64]
+            grams = list(
+                dict.fromkeys(
+                    g for run in CJK_RUN.findall(text) for g in _CJK.analyze(run) if len(g) == 2 or len(run) == 1
+                )
+            )[:64]
             for f in cjk_fields:
                 for g in grams:
                     subs.append((Occur.Should, Query.boost_query(Query.term_query(schema, f, g), boosts.get(f, 1.0))))
@@ -310,12 +343,15 @@ class PageIndex:
 
     def search(self, query: str, k: int = 10, types: Sequence[str] | None = None) -> list[PageHit]:
         """Pages best matching the query (BM25; title and aliases boosted), best first."""
-        q = self._query(self._pidx.schema, query, PAGE_BOOSTS, ["title", "aliases", "description", "body"],
-                        ["cjk_head", "cjk_body"])
+        q = self._query(
+            self._pidx.schema, query, PAGE_BOOSTS, ["title", "aliases", "description", "body"], ["cjk_head", "cjk_body"]
+        )
         if q is None:
             return []
         if types:
-            q = Query.boolean_query([(Occur.Must, q), (Occur.Must, Query.term_set_query(self._pidx.schema, "type", list(types)))])
+            q = Query.boolean_query(
+                [(Occur.Must, q), (Occur.Must, Query.term_set_query(self._pidx.schema, "type", list(types)))]
+            )
         s = self._psearcher
         out = []
         for score, addr in s.search(q, k).hits:
@@ -323,8 +359,15 @@ class PageIndex:
             out.append(PageHit(d.get_first("slug"), d.get_first("type"), float(score)))
         return out
 
-    def search_quotes(self, query: str, k: int = 50, *, doc_ids: Iterable[str] | None = None,
-                      slugs: Iterable[str] | None = None, by_page: bool = True) -> list[QuoteHit]:
+    def search_quotes(
+        self,
+        query: str,
+        k: int = 50,
+        *,
+        doc_ids: Iterable[str] | None = None,
+        slugs: Iterable[str] | None = None,
+        by_page: bool = True,
+    ) -> list[QuoteHit]:
         """Quote units best matching the query, optionally only from some documents and/or pages; by_page:
         a quote also matches by its topic page's title and aliases (False: by its own words and heading)."""
         schema = self._qidx.schema

@@ -8,69 +8,73 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-DEFAULT_BUDGET = 4000         # tokens of assembled context, when the caller names no budget
+DEFAULT_BUDGET = 4000  # tokens of assembled context, when the caller names no budget
 
 
 @dataclass(frozen=True)
 class RetrievalParams:
     # context assembly
-    min_trim_tokens: int = 48           # a passage is trimmed to fill the rest of the budget when at least this much is left
+    min_trim_tokens: int = 48  # a passage is trimmed to fill the rest of the budget when at least this much is left
     # pages and scope
-    page_hits: int = 20                 # pages looked at per question
-    topic_pages: int = 6                # topic pages whose quotes are used
-    max_doc_scope: int = 3              # documents a question can name at once
-    rare_df: int = 2                    # a word in at most this many document pages' identity text identifies a document
-    opening_chars: int = 1500           # the opening of a document that identifies it (title, parties, date)
-    common_kind_ratio: int = 5          # a collection is not named by a word found in 5x more documents than it has members
+    page_hits: int = 20  # pages looked at per question
+    topic_pages: int = 6  # topic pages whose quotes are used
+    max_doc_scope: int = 3  # documents a question can name at once
+    rare_df: int = 2  # a word in at most this many document pages' identity text identifies a document
+    opening_chars: int = 1500  # the opening of a document that identifies it (title, parties, date)
+    common_kind_ratio: int = 5  # a collection is not named by a word found in 5x more documents than it has members
     # shares of the budget that topic quotes may take
-    doc_quote_share: float = 0.25       # in a scope of a few named documents
-    doc_figure_rows: bool = True        # ... the topic quotes taken in turn with those documents' figure-page lines
-                                        # that match the question, by words and by meaning (sec10q-dev single
-                                        # 0.492 / 0.510 -> 0.559 / 0.566, cuad-dev single 0.816 / 0.811 -> 0.818 /
-                                        # 0.811; by words only: 0.559 / 0.524; any of their quotes instead of figure
-                                        # lines: cuad-dev dev single 0.808)
-    scoped_quote_share: float = 0.0     # in a many-document scope (quotes of well-named topics only; 0: they only fill
-                                        # what the windows leave; 0.1 cost cuad-dev dev aggregate 0.488 -> 0.478)
-    max_quote_share: float = 0.5        # with no scope, when search can fill the rest
+    doc_quote_share: float = 0.25  # in a scope of a few named documents
+    doc_figure_rows: bool = True  # ... the topic quotes taken in turn with those documents' figure-page lines
+    # that match the question, by words and by meaning (sec10q-dev single
+    # 0.492 / 0.510 -> 0.559 / 0.566, cuad-dev single 0.816 / 0.811 -> 0.818 /
+    # 0.811; by words only: 0.559 / 0.524; any of their quotes instead of figure
+    # lines: cuad-dev dev single 0.808)
+    scoped_quote_share: float = 0.0  # in a many-document scope (quotes of well-named topics only; 0: they only fill
+    # what the windows leave; 0.1 cost cuad-dev dev aggregate 0.488 -> 0.478)
+    max_quote_share: float = 0.5  # with no scope, when search can fill the rest
     # sentence windows
-    window_chars: int = 600             # in a many-document scope, windows of whole sentences of about this many characters
-    scope_passages: int = 5             # ... taken from each in-scope document's best passages
-    open_window_chars: int = 400        # with no scope: windows of about this many characters, one per document first
-    open_docs: int = 30                 # ... from at most this many documents
-    open_search_k: int = 300            # ... of the best passages
+    window_chars: int = 600  # in a many-document scope, windows of whole sentences of about this many characters
+    scope_passages: int = 5  # ... taken from each in-scope document's best passages
+    open_window_chars: int = 400  # with no scope: windows of about this many characters, one per document first
+    open_docs: int = 30  # ... from at most this many documents
+    open_search_k: int = 300  # ... of the best passages
     open_per_doc: int = 2
     open_passages: int = 3
-    heading_bonus: float = 0.5          # a query term in the heading that opens a window counts this much more
-    idf_power: float = 1.0              # window scoring: a term weighs idf ** idf_power
-    window_passage_weight: float = 2.0  # a window's score: its query terms (idf) plus this much of its passage's relative BM25
-    window_dense: float = 8.0           # ... plus this much of its passage's cosine to the question (where the index has
-                                        #     vectors; 0: off). cuad-dev dev aggregate 0.472 -> 0.488 (4: 0.479, 12: 0.485);
-                                        #     adding each document's 2 or 4 densest passages as window sources: no change
+    heading_bonus: float = 0.5  # a query term in the heading that opens a window counts this much more
+    idf_power: float = 1.0  # window scoring: a term weighs idf ** idf_power
+    window_passage_weight: float = (
+        2.0  # a window's score: its query terms (idf) plus this much of its passage's relative BM25
+    )
+    window_dense: float = 8.0  # ... plus this much of its passage's cosine to the question (where the index has
+    #     vectors; 0: off). cuad-dev dev aggregate 0.472 -> 0.488 (4: 0.479, 12: 0.485);
+    #     adding each document's 2 or 4 densest passages as window sources: no change
     # pseudo-relevance feedback from the wiki
-    prf_terms: int = 8                  # expansion terms from the named topics' quotes (0: none)
+    prf_terms: int = 8  # expansion terms from the named topics' quotes (0: none)
     prf_topics: int = 3
-    prf_min_idf: float = 1.5            # ... named by title terms whose idf adds up to at least this
-    prf_min_share: float = 0.1          # ... each in at least this share of those quotes
-    prf_weight: float = 0.3             # ... weighing this much of a query term of the same idf
-    prf_search: int = 3                 # >0: also this many passages per document from the expanded query
+    prf_min_idf: float = 1.5  # ... named by title terms whose idf adds up to at least this
+    prf_min_share: float = 0.1  # ... each in at least this share of those quotes
+    prf_weight: float = 0.3  # ... weighing this much of a query term of the same idf
+    prf_search: int = 3  # >0: also this many passages per document from the expanded query
     # dense vectors (used only where the index has them; search/dense)
-    dense_depth: int = 100              # how deep the BM25 and dense lists are read before reciprocal rank fusion
-    fusion_keep: int = 0                # >0: after fusion, BM25's best passages come first, at most this many (off:
-                                        # keeping 4 cost sec10q-dev multi 0.541 -> 0.485 in the full eval_bench), ...
-    fusion_keep_ratio: float = 0.9      # ... each scoring at least this share of BM25's best score
-    hybrid_scoped: bool = True          # passages inside a scope of a few documents: fused, not BM25 alone
-    hybrid_windows: bool = False        # a many-document scope's sentence windows come from BM25's passages (fused:
-                                        # cuad-dev dev aggregate 0.274 fused, 0.363 BM25; sec10q-dev the same)
-    hybrid_open_docs: bool = True       # the documents of an open question about many documents: fused
+    dense_depth: int = 100  # how deep the BM25 and dense lists are read before reciprocal rank fusion
+    fusion_keep: int = 0  # >0: after fusion, BM25's best passages come first, at most this many (off:
+    # keeping 4 cost sec10q-dev multi 0.541 -> 0.485 in the full eval_bench), ...
+    fusion_keep_ratio: float = 0.9  # ... each scoring at least this share of BM25's best score
+    hybrid_scoped: bool = True  # passages inside a scope of a few documents: fused, not BM25 alone
+    hybrid_windows: bool = False  # a many-document scope's sentence windows come from BM25's passages (fused:
+    # cuad-dev dev aggregate 0.274 fused, 0.363 BM25; sec10q-dev the same)
+    hybrid_open_docs: bool = True  # the documents of an open question about many documents: fused
     # the wiki's share must be earned (needs the dense vectors; without them every quote is offered)
-    wiki_gate_rank: int = 1             # >0: a topic quote enters only when its passage is as close to the question
-                                        #     (dense cosine) as the search passage at this rank; 0: no gate
-    wiki_gate_scoped: bool = False      # ... also inside a scope (else only for questions with no scope)
-    open_windows: bool = True           # an open question about many documents: one window per document first, when
-                                        # its best passages' documents outnumber the whole passages the budget holds
-                                        # (Answerer._spreads; a corpus of a few reports keeps whole passages).
-                                        # cuad-dev dev aggregate 0.478 -> 0.488 (no scope 0.342 -> 0.390), sec10q-dev unchanged
-    open_windows_earned: bool = False   # ... only when a topic quote earned its share (the wiki says the subject spreads)
+    wiki_gate_rank: int = 1  # >0: a topic quote enters only when its passage is as close to the question
+    #     (dense cosine) as the search passage at this rank; 0: no gate
+    wiki_gate_scoped: bool = False  # ... also inside a scope (else only for questions with no scope)
+    open_windows: bool = True  # an open question about many documents: one window per document first, when
+    # its best passages' documents outnumber the whole passages the budget holds
+    # (Answerer._spreads; a corpus of a few reports keeps whole passages).
+    # cuad-dev dev aggregate 0.478 -> 0.488 (no scope 0.342 -> 0.390), sec10q-dev unchanged
+    open_windows_earned: bool = (
+        False  # ... only when a topic quote earned its share (the wiki says the subject spreads)
+    )
 
 
 DEFAULT_PARAMS = RetrievalParams()

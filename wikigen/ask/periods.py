@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
 from datetime import date, timedelta
-from typing import Callable, Iterable, Iterator
 
+from wikigen.ask.page_index import terms
 from wikigen.search.facts.dates import document_date
 from wikigen.search.facts.sheet import date_role
-from wikigen.ask.page_index import terms
 
 _ORDINAL = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
 _FISCAL = r"(?:(?:FY|fiscal(?:\s+year)?)\s*)"
@@ -33,19 +33,25 @@ QUARTER = re.compile(
     r"|\b(?P<o3>first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?quarter\s+(?:of\s+)?"
     rf"{_FISCAL}?(?P<y3>(?:19|20)\d\d)\b"
     r"|(?P<y4>(?:19|20)\d\d)\s*년\s*(?:제\s*)?(?P<q4>[1-4])\s*분기",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 LATEST = re.compile(r"\b(?:latest|most\s+recent|newest)\b|최근|최신", re.IGNORECASE)
 # words of a question about several periods: then "the latest" is one of the periods compared, not the scope
 # ("compare" alone is no such word: "how does the tax rate compare to the statutory rate")
-SEVERAL_PERIODS = re.compile(r"\b(?:quarters|periods|years|months|over\s+time|previous|prior|past|earlier|"
-                             r"trends?)\b|이전|과거|추이", re.IGNORECASE)
-MIN_OWN = 2              # a document names its own quarter at least this often ...
-OWN_SHARE = 0.2          # ... and at least this share of its most frequent label's count
-NAME_SHARE = 0.2         # a name belongs to the documents that use it at least this share of its top count
-HEAD_CHARS = 1500        # a report's opening, where it says what it is ("FORM 10-Q", "Quarterly Report")
-KEEP_CHARS = 20_000_000  # a corpus up to this size is kept in memory once read (cuad-dev: 12.5M); a larger one is read per name
+SEVERAL_PERIODS = re.compile(
+    r"\b(?:quarters|periods|years|months|over\s+time|previous|prior|past|earlier|"
+    r"trends?)\b|이전|과거|추이",
+    re.IGNORECASE,
+)
+MIN_OWN = 2  # a document names its own quarter at least this often ...
+OWN_SHARE = 0.2  # ... and at least this share of its most frequent label's count
+NAME_SHARE = 0.2  # a name belongs to the documents that use it at least this share of its top count
+HEAD_CHARS = 1500  # a report's opening, where it says what it is ("FORM 10-Q", "Quarterly Report")
+KEEP_CHARS = (
+    20_000_000  # a corpus up to this size is kept in memory once read (cuad-dev: 12.5M); a larger one is read per name
+)
 
-Quarter = tuple[int, int]    # (year, quarter)
+Quarter = tuple[int, int]  # (year, quarter)
 
 
 def quarter_labels(text: str) -> Counter:
@@ -103,9 +109,9 @@ class SeriesResolver:
     def __init__(self, doc_ids: Iterable[str], read: Callable[[str], str]):
         self.doc_ids = sorted(doc_ids)
         self._read = read
-        self._texts: dict[str, str] | None = None     # kept when the corpus is at most KEEP_CHARS
+        self._texts: dict[str, str] | None = None  # kept when the corpus is at most KEEP_CHARS
         self._own: dict[str, Quarter | None] | None = None
-        self._heads: dict[str, set[str]] = {}          # the terms of each report's opening
+        self._heads: dict[str, set[str]] = {}  # the terms of each report's opening
         self._names: dict[str, set[str]] = {}
 
     def _each_text(self) -> Iterator[tuple[str, str]]:
@@ -115,11 +121,11 @@ class SeriesResolver:
         for d in self.doc_ids:
             try:
                 yield d, self._read(d)
-            except (KeyError, OSError, ValueError):     # a document the index cannot give: not in any series
+            except (KeyError, OSError, ValueError):  # a document the index cannot give: not in any series
                 continue
 
     def _own_quarters(self) -> dict[str, Quarter | None]:
-        if self._own is None:        # read on the first question that names a period
+        if self._own is None:  # read on the first question that names a period
             own, kept, chars = {}, {}, 0
             for d, text in self._each_text():
                 own[d] = report_quarter(text)
@@ -157,9 +163,9 @@ class SeriesResolver:
         if len(asked) != 1 and not latest:
             return None
         own = self._own_quarters()
-        if latest and not self._says_report(question[latest.end():]):
+        if latest and not self._says_report(question[latest.end() :]):
             return None
-        groups: list[set[str]] = []      # the documents each name (or names used together) narrow to
+        groups: list[set[str]] = []  # the documents each name (or names used together) narrow to
         used: set[str] = set()
         for name in names:
             if len(name) < 2 or not name.isalpha():
@@ -170,7 +176,7 @@ class SeriesResolver:
             used |= set(terms(name))
             at = next((i for i, g in enumerate(groups) if g & named), None)
             if at is None:
-                groups.append(named)           # another name's documents: "Northwind's ... Orbitex's"
+                groups.append(named)  # another name's documents: "Northwind's ... Orbitex's"
             else:
                 groups[at] &= named
         chosen: set[str] = set()

@@ -34,9 +34,9 @@ An `Answerer` holds the opened wiki, corpus index and page index: open it once
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
 
 from wikigen.ask.candidates import Candidates
 from wikigen.ask.context import ContextBuilder, ContextItem, Unit
@@ -56,18 +56,23 @@ class AskResult:
     mode: str
     answer: str
     context: list[ContextItem]
-    tokens: int                                  # tokens of the assembled context
-    usage: dict | None = None                    # the answer's token usage (when a model answered)
-    scope: dict | None = None                    # how the wiki scoped the question (diagnostics)
-    answer_spans: list[dict] | None = None       # the source spans the answer quotes
-    supersedes: list[dict] | None = None         # current terms and the text they superseded (amendments)
+    tokens: int  # tokens of the assembled context
+    usage: dict | None = None  # the answer's token usage (when a model answered)
+    scope: dict | None = None  # how the wiki scoped the question (diagnostics)
+    answer_spans: list[dict] | None = None  # the source spans the answer quotes
+    supersedes: list[dict] | None = None  # current terms and the text they superseded (amendments)
 
     def to_dict(self) -> dict:
         """The issue's schema: `tokens` is the context's token count; a model's usage, when any, is `usage`;
         `answer_spans` are the spans the answer itself quotes (a part of the context's)."""
-        d = {"question": self.question, "mode": self.mode, "answer": self.answer,
-             "answer_spans": [dict(s) for s in self.answer_spans or []],
-             "context": [c.to_dict() for c in self.context], "tokens": self.tokens}
+        d = {
+            "question": self.question,
+            "mode": self.mode,
+            "answer": self.answer,
+            "answer_spans": [dict(s) for s in self.answer_spans or []],
+            "context": [c.to_dict() for c in self.context],
+            "tokens": self.tokens,
+        }
         if self.usage:
             d["usage"] = self.usage
         if self.supersedes:
@@ -89,8 +94,10 @@ class AskResult:
             more = f" +{len(c.spans) - 4}" if len(c.spans) > 4 else ""
             lines.append(f"   {c.kind:7} {c.ref}  <- {cites}{more}")
             for f in c.flags():
-                lines.append(f"   ! {f['doc_id']} (chars {f['start']}-{f['end']}) addresses an AI agent or a tool "
-                             f"({', '.join(f['kinds'])}): document text, kept as data, not followed")
+                lines.append(
+                    f"   ! {f['doc_id']} (chars {f['start']}-{f['end']}) addresses an AI agent or a tool "
+                    f"({', '.join(f['kinds'])}): document text, kept as data, not followed"
+                )
         if self.usage:
             lines.append(f"-- answer usage: {self.usage}")
         return "\n".join(lines)
@@ -99,21 +106,30 @@ class AskResult:
 def interleave(a: Sequence, b: Sequence) -> list:
     """a[0], b[0], a[1], b[1], ... then the rest of the longer one."""
     out = [x for pair in zip(a, b) for x in pair]
-    return out + list(a[len(b):]) + list(b[len(a):])
+    return out + list(a[len(b) :]) + list(b[len(a) :])
 
 
 class Answerer:
     """The opened wiki, corpus index and page index, for many questions in one process."""
 
-    def __init__(self, index, pages: Sequence, *, page_index: PageIndex | None = None,
-                 counter: TokenCounter | None = None, cache_dir: Path | None = None,
-                 params: RetrievalParams = DEFAULT_PARAMS, dense=None, supersessions=None):
+    def __init__(
+        self,
+        index,
+        pages: Sequence,
+        *,
+        page_index: PageIndex | None = None,
+        counter: TokenCounter | None = None,
+        cache_dir: Path | None = None,
+        params: RetrievalParams = DEFAULT_PARAMS,
+        dense=None,
+        supersessions=None,
+    ):
         self.index = index
-        self.supersede = supersessions     # wikigen.ask.supersede.Supersessions, or None
+        self.supersede = supersessions  # wikigen.ask.supersede.Supersessions, or None
         self.dense = dense
         self.params = params
         self.pages = {p.slug: p for p in pages}
-        self.figure_slugs = [p.slug for p in pages if p.type == "figure"]   # a labelled figure across documents
+        self.figure_slugs = [p.slug for p in pages if p.type == "figure"]  # a labelled figure across documents
         self.page_index = page_index or PageIndex.build(list(pages), cache_dir=cache_dir)
         self.counter = counter or default_counter()
         self.known_docs = {d.doc_id for d in index.documents()}
@@ -123,8 +139,15 @@ class Answerer:
         self.figures = FigurePages(pages, self.page_index)
 
     @classmethod
-    def open(cls, wiki_root: Path, *, counter: TokenCounter | None = None, cache: bool = True,
-             params: RetrievalParams = DEFAULT_PARAMS, dense: bool = True) -> "Answerer":
+    def open(
+        cls,
+        wiki_root: Path,
+        *,
+        counter: TokenCounter | None = None,
+        cache: bool = True,
+        params: RetrievalParams = DEFAULT_PARAMS,
+        dense: bool = True,
+    ) -> Answerer:
         """The Answerer of a wiki folder, with the corpus index the wiki records; the page index is cached
         on disk under a name made from the pages' content, so a changed wiki is never answered stale.
         With dense=True (default) search is hybrid where the index has passage vectors and the encoder
@@ -139,14 +162,21 @@ class Answerer:
         wiki = open_wiki(wiki_root)
         cache_dir = wiki_root / STATE_DIR / "page-index" if cache else None
         chains = read_chains(wiki_root / STATE_DIR / "amendments.json")
-        return cls(wiki.sources, wiki.pages(), counter=counter, cache_dir=cache_dir, params=params,
-                   dense=open_dense(wiki.sources) if dense else None,
-                   supersessions=Supersessions(chains, wiki.sources.texts) if chains else None)
+        return cls(
+            wiki.sources,
+            wiki.pages(),
+            counter=counter,
+            cache_dir=cache_dir,
+            params=params,
+            dense=open_dense(wiki.sources) if dense else None,
+            supersessions=Supersessions(chains, wiki.sources.texts) if chains else None,
+        )
 
     # --- modes ---------------------------------------------------------------------------------
 
-    def retrieve(self, question: str, mode: str = "wiki+search", budget: int = DEFAULT_BUDGET
-                 ) -> tuple[list[ContextItem], int, Scope]:
+    def retrieve(
+        self, question: str, mode: str = "wiki+search", budget: int = DEFAULT_BUDGET
+    ) -> tuple[list[ContextItem], int, Scope]:
         """The context for a question in a mode: its items, their exact token count, and the scope."""
         if mode not in MODES:
             raise WikigenError(f"unknown mode {mode!r}: use one of {', '.join(MODES)}")
@@ -163,7 +193,7 @@ class Answerer:
         hits = self.page_index.search(question, k=self.params.page_hits)
         scope = self.scopes.resolve(question, hits)
         query = reduce_query(question, scope.removed, scope.phrase)
-        for u in self.figures.units(question, scope.doc_ids):   # a figure asked about across documents
+        for u in self.figures.units(question, scope.doc_ids):  # a figure asked about across documents
             if u.doc_id in self.known_docs:
                 cb.add(u, trim=False)
         if mode == "wiki":
@@ -219,7 +249,7 @@ class Answerer:
             if cb.full:
                 break
             cb.add(u)
-        if not cb.full:     # then the quotes closest by meaning (cuad-dev dev single, wiki: 0.398 -> 0.410)
+        if not cb.full:  # then the quotes closest by meaning (cuad-dev dev single, wiki: 0.398 -> 0.410)
             for u in self.candidates.quotes_by_meaning(query, scope.doc_ids or None):
                 if cb.full:
                     break
@@ -236,21 +266,27 @@ class Answerer:
         named = [h for h in hits if h.type != "topic" or self.page_index.title_match(h.slug, q_set)[0] >= 0.5]
         quotes = self.candidates.topic_quotes(query, named, scope, extra_slugs=self._linked_slugs(hits, scope))
         if p.doc_figure_rows and not many and self.figure_slugs:
-            rows = interleave(self.candidates.quotes(query, 400, slugs=self.figure_slugs, doc_ids=scope.doc_ids),
-                              self.candidates.quotes_by_meaning(query, scope.doc_ids, slugs=self.figure_slugs))
+            rows = interleave(
+                self.candidates.quotes(query, 400, slugs=self.figure_slugs, doc_ids=scope.doc_ids),
+                self.candidates.quotes_by_meaning(query, scope.doc_ids, slugs=self.figure_slugs),
+            )
             quotes = interleave(quotes, rows)
         if p.wiki_gate_scoped:
             quotes = self.candidates.earned(query, quotes, k)
         quote_cap = int(cb.budget * (p.scoped_quote_share if many else p.doc_quote_share))
-        for u in quotes:   # topic quotes within the scope, one per document first
+        for u in quotes:  # topic quotes within the scope, one per document first
             if cb.used >= quote_cap:
                 break
             if cb.docs.get(u.doc_id, 0) == 0 or not many:
                 cb.add(u, trim=False)
         per_doc = max(2, min(12, k // max(1, len(scope.doc_ids))))
         rounds = self.candidates.scoped_passages(
-            query, scope.doc_ids, per_doc=per_doc, window=p.window_chars if many else None,
-            expansion=self.candidates.expansion_terms(query, hits) if many else None)
+            query,
+            scope.doc_ids,
+            per_doc=per_doc,
+            window=p.window_chars if many else None,
+            expansion=self.candidates.expansion_terms(query, hits) if many else None,
+        )
         first = rounds[0] if rounds else []
         for u in first:
             if cb.docs.get(u.doc_id, 0) == 0:
@@ -258,7 +294,7 @@ class Answerer:
         for rnd in rounds:
             for u in rnd:
                 cb.add(u)
-        for u in quotes:   # room left: the rest of the quotes
+        for u in quotes:  # room left: the rest of the quotes
             cb.add(u, trim=False)
 
     def _fill_open(self, cb: ContextBuilder, question: str, query: str, hits, scope: Scope, k: int) -> None:
@@ -268,13 +304,21 @@ class Answerer:
         quotes = self.candidates.earned(question, self.candidates.topic_quotes(query, hits, scope), k)
         quote_cap = int(cb.budget * p.max_quote_share)
         windows = p.open_windows and (quotes or not p.open_windows_earned)
-        docs = self.candidates.open_docs(query) if windows and p.open_window_chars and \
-            looks_aggregate(question or query, scope) else []
+        docs = (
+            self.candidates.open_docs(query)
+            if windows and p.open_window_chars and looks_aggregate(question or query, scope)
+            else []
+        )
         passages = self.candidates.search_units(query, k)
         if docs and self._spreads(passages[:10], docs, cb.budget):
             rounds = self.candidates.scoped_passages(
-                query, docs, per_doc=p.open_per_doc, window=p.open_window_chars, passages=p.open_passages,
-                expansion=self.candidates.expansion_terms(query, hits))
+                query,
+                docs,
+                per_doc=p.open_per_doc,
+                window=p.open_window_chars,
+                passages=p.open_passages,
+                expansion=self.candidates.expansion_terms(query, hits),
+            )
             passages = [u for rnd in rounds for u in rnd]
         qi = pi = 0
         while (qi < len(quotes) or pi < len(passages)) and not cb.full:
@@ -297,8 +341,14 @@ class Answerer:
 
     # --- answering -----------------------------------------------------------------------------
 
-    def ask(self, question: str, *, mode: str = "wiki+search", budget: int = DEFAULT_BUDGET,
-            generator: AnswerGenerator | None = None) -> AskResult:
+    def ask(
+        self,
+        question: str,
+        *,
+        mode: str = "wiki+search",
+        budget: int = DEFAULT_BUDGET,
+        generator: AnswerGenerator | None = None,
+    ) -> AskResult:
         """Retrieve the context for the question and answer from it (extractively unless a generator is given;
         an extractive answer also weighs each sentence's passage vector where the index has them)."""
         if not isinstance(question, str) or not question.strip():
@@ -314,5 +364,14 @@ class Answerer:
                 text, spans, pairs = self.supersede.prefer_current(text, spans)
             for u in (u for c in items for u in c.pieces()):
                 pairs += [p for p in self.supersede.of(u.doc_id, u.start, u.end) if p not in pairs]
-        return AskResult(question, mode, text, items, n, generated.usage, scope.to_dict(), spans,
-                         [p.to_dict(self.supersede.texts) for p in pairs] or None)
+        return AskResult(
+            question,
+            mode,
+            text,
+            items,
+            n,
+            generated.usage,
+            scope.to_dict(),
+            spans,
+            [p.to_dict(self.supersede.texts) for p in pairs] or None,
+        )

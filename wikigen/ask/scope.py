@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple, Sequence
+from typing import NamedTuple
 
 from wikigen.ask.page_index import PageIndex, terms
 from wikigen.ask.params import DEFAULT_PARAMS, RetrievalParams
@@ -23,12 +24,12 @@ _AGGREGATE = re.compile(r"\b(which|list|how many|all|every|each|across|any)\b|ì–
 
 @dataclass
 class Scope:
-    kind: str                       # "collection" | "document" | ""
+    kind: str  # "collection" | "document" | ""
     pages: list[str] = field(default_factory=list)
     doc_ids: list[str] = field(default_factory=list)
-    removed: set[str] = field(default_factory=set)   # query terms that named the scope
+    removed: set[str] = field(default_factory=set)  # query terms that named the scope
     phrase: list[str] = field(default_factory=list)  # for a collection: the title phrase the question used
-    rare: set[str] = field(default_factory=set)      # for documents: the identifying words that named them
+    rare: set[str] = field(default_factory=set)  # for documents: the identifying words that named them
 
     def to_dict(self) -> dict:
         return {"kind": self.kind, "pages": self.pages, "docs": len(self.doc_ids)}
@@ -43,37 +44,45 @@ def looks_aggregate(question: str, scope: Scope | None = None) -> bool:
 
 class DocCandidate(NamedTuple):
     """A document page the question may name."""
-    strength: float      # 2 x title share + the log-rarity of the identifying words
-    score: float         # the page's search score for the question (0 when found by a rare word only)
+
+    strength: float  # 2 x title share + the log-rarity of the identifying words
+    score: float  # the page's search score for the question (0 when found by a rare word only)
     slug: str
-    named_by: set[str]   # the question's terms that named it
-    rare: set[str]       # ... of which the words that identify it (in at most rare_df pages' identity text)
+    named_by: set[str]  # the question's terms that named it
+    rare: set[str]  # ... of which the words that identify it (in at most rare_df pages' identity text)
 
 
 class CollectionCandidate(NamedTuple):
     """A collection page the question may name."""
-    phrase_len: int      # terms in the longest title/alias phrase the question holds
-    share: float         # idf-weighted share of its title terms the question holds
-    score: float         # the page's search score for the question
+
+    phrase_len: int  # terms in the longest title/alias phrase the question holds
+    share: float  # idf-weighted share of its title terms the question holds
+    score: float  # the page's search score for the question
     slug: str
-    phrase: list[str]    # the phrase (or the matched title terms, sorted)
+    phrase: list[str]  # the phrase (or the matched title terms, sorted)
 
 
 def _phrase_in(name_terms: list[str], q_terms: list[str]) -> bool:
     n = len(name_terms)
-    return n > 0 and any(q_terms[i:i + n] == name_terms for i in range(len(q_terms) - n + 1))
+    return n > 0 and any(q_terms[i : i + n] == name_terms for i in range(len(q_terms) - n + 1))
 
 
 class ScopeResolver:
     """The identity text of every document page and the collection pages' names, to resolve scopes."""
 
-    def __init__(self, index, pages: Sequence, page_index: PageIndex, known_docs: set[str],
-                 params: RetrievalParams = DEFAULT_PARAMS):
+    def __init__(
+        self,
+        index,
+        pages: Sequence,
+        page_index: PageIndex,
+        known_docs: set[str],
+        params: RetrievalParams = DEFAULT_PARAMS,
+    ):
         self.pages = {p.slug: p for p in pages}
         self.page_index = page_index
         self.known_docs = known_docs
         self.params = params
-        self.doc_page_of: dict[str, str] = {}       # doc id -> its document page
+        self.doc_page_of: dict[str, str] = {}  # doc id -> its document page
         self._head_terms: dict[str, set[str]] = {}
         self._head_postings: dict[str, list[str]] = {}
         for p in pages:
@@ -105,8 +114,9 @@ class ScopeResolver:
                 opening = index.texts.read(d, 0, self.params.opening_chars)
             except (KeyError, OSError):
                 opening = ""
-        head = " ".join([p.title or "", *(p.aliases or []), p.description or "",
-                         units[0].text if units else "", opening])
+        head = " ".join(
+            [p.title or "", *(p.aliases or []), p.description or "", units[0].text if units else "", opening]
+        )
         ts = set(terms(head))
         self._head_terms[p.slug] = ts
         for t in ts:
@@ -148,8 +158,15 @@ class ScopeResolver:
             if len(rare) >= 2 or (rare and share >= 0.5) or whole_title:
                 strength = 2 * share + sum(math.log(n_docs / self._head_df.get(t, 1)) for t in rare)
                 named = matched | rare
-                out.append(DocCandidate(strength, score_of.get(slug, 0.0), slug, named,
-                                        {t for t in named if self._head_df.get(t, 0) <= rare_df}))
+                out.append(
+                    DocCandidate(
+                        strength,
+                        score_of.get(slug, 0.0),
+                        slug,
+                        named,
+                        {t for t in named if self._head_df.get(t, 0) <= rare_df},
+                    )
+                )
         return out
 
     def _title_words_only(self, docs: Scope, q_seq: list[str]) -> bool:
@@ -171,7 +188,7 @@ class ScopeResolver:
             return None
         cands.sort(key=lambda c: (-c.strength, -c.score))
         best = cands[0]
-        chosen = [c for c in cands if c.strength >= best.strength * 0.75][:self.params.max_doc_scope]
+        chosen = [c for c in cands if c.strength >= best.strength * 0.75][: self.params.max_doc_scope]
         docs: list[str] = []
         removed: set[str] = set()
         for c in chosen:
@@ -179,8 +196,13 @@ class ScopeResolver:
             removed |= c.named_by | self.page_index.title_terms(c.slug)
         if not docs:
             return None
-        return Scope("document", [c.slug for c in chosen], list(dict.fromkeys(docs)), removed & q_set,
-                     rare={t for c in chosen for t in c.rare})
+        return Scope(
+            "document",
+            [c.slug for c in chosen],
+            list(dict.fromkeys(docs)),
+            removed & q_set,
+            rare={t for c in chosen for t in c.rare},
+        )
 
     def _series_scope(self, question: str) -> Scope | None:
         """Documents of a series named by a name and a quarter, or "the latest" (wikigen.ask.periods)."""
@@ -201,7 +223,9 @@ class ScopeResolver:
         page = self.pages.get(h.slug)
         if page is None:
             return None
-        names = [[t for t in terms(n) if t not in self._coll_generic] for n in [page.title or "", *(page.aliases or [])]]
+        names = [
+            [t for t in terms(n) if t not in self._coll_generic] for n in [page.title or "", *(page.aliases or [])]
+        ]
         phrases = [n for n in names if n and _phrase_in(n, q_seq)]
         share, matched = self.page_index.title_match(h.slug, q_set)
         matched -= self._coll_generic
@@ -209,7 +233,7 @@ class ScopeResolver:
         longest = max(phrases, key=len) if phrases else []
         named_by = longest if phrases else matched
         if any(self._head_df.get(t, 0) > self.params.common_kind_ratio * members for t in named_by):
-            return None   # a word most of whose documents are not members does not name this kind
+            return None  # a word most of whose documents are not members does not name this kind
         if not (phrases or share >= 0.99):
             return None
         return CollectionCandidate(len(longest), share, h.score, h.slug, longest or sorted(matched))
@@ -251,8 +275,8 @@ def reduce_query(question: str, removed: set[str], phrase: Sequence[str] = ()) -
         flat = [(i, t) for i, ts in enumerate(wterms) for t in ts]
         n = len(phrase)
         for j in range(len(flat) - n + 1):
-            if [t for _, t in flat[j:j + n]] == list(phrase):
-                drop = {i for i, _ in flat[j:j + n]}
+            if [t for _, t in flat[j : j + n]] == list(phrase):
+                drop = {i for i, _ in flat[j : j + n]}
                 break
     else:
         drop = {i for i, ts in enumerate(wterms) if ts and set(ts) <= removed}

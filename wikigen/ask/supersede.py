@@ -11,8 +11,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from wikigen.ask.context import ContextBuilder, Unit
 from wikigen.search.facts.amendments import Amendment, Change
@@ -28,17 +28,29 @@ class Pair:
     def label(self) -> str:
         a, c = self.amendment, self.change
         when = f" ({a.date})" if a.date else ""
-        return (f"SUPERSEDED by {a.doc_id}{when}: the current term is [{a.doc_id} chars "
-                f"{c.new_quote[0]}-{c.new_quote[1]}]")
+        return (
+            f"SUPERSEDED by {a.doc_id}{when}: the current term is [{a.doc_id} chars {c.new_quote[0]}-{c.new_quote[1]}]"
+        )
 
     def to_dict(self, texts) -> dict:
         a, c = self.amendment, self.change
         cur, old = texts.text(a.doc_id), texts.text(a.base_id)
-        return {"label": c.label, "date": a.date,
-                "current": {"doc_id": a.doc_id, "start": c.new_quote[0], "end": c.new_quote[1],
-                            "text": cur[c.new_quote[0]:c.new_quote[1]]},
-                "superseded": {"doc_id": a.base_id, "start": c.old_quote[0], "end": c.old_quote[1],
-                               "text": old[c.old_quote[0]:c.old_quote[1]]}}
+        return {
+            "label": c.label,
+            "date": a.date,
+            "current": {
+                "doc_id": a.doc_id,
+                "start": c.new_quote[0],
+                "end": c.new_quote[1],
+                "text": cur[c.new_quote[0] : c.new_quote[1]],
+            },
+            "superseded": {
+                "doc_id": a.base_id,
+                "start": c.old_quote[0],
+                "end": c.old_quote[1],
+                "text": old[c.old_quote[0] : c.old_quote[1]],
+            },
+        }
 
 
 class Supersessions:
@@ -73,8 +85,17 @@ class Supersessions:
                 a, c = p.amendment, p.change
                 s, e = c.new_quote
                 if not cb.covers(a.doc_id, s, e):
-                    cb.add(Unit("passage", a.doc_id, s, e, self.texts.text(a.doc_id)[s:e],
-                                label=f"CURRENT TERM (amends {a.base_id})"), trim=False)
+                    cb.add(
+                        Unit(
+                            "passage",
+                            a.doc_id,
+                            s,
+                            e,
+                            self.texts.text(a.doc_id)[s:e],
+                            label=f"CURRENT TERM (amends {a.base_id})",
+                        ),
+                        trim=False,
+                    )
         return found
 
     def prefer_current(self, text: str, spans: list[dict]) -> tuple[str, list[dict], list[Pair]]:
@@ -91,12 +112,13 @@ class Supersessions:
         for p in pairs:
             a, c = p.amendment, p.change
             when = f", {a.date}" if a.date else ""
-            cur = " ".join(self.texts.text(a.doc_id)[c.new_quote[0]:c.new_quote[1]].split())
-            old = " ".join(self.texts.text(a.base_id)[c.old_quote[0]:c.old_quote[1]].split())
-            head += [f"Current term ({c.label or c.kind}; {a.doc_id}{when}): \"{cur}\" -- {a.doc_id} "
-                     f"(chars {c.new_quote[0]}-{c.new_quote[1]})",
-                     f"  It supersedes (superseded text): \"{old}\" -- {a.base_id} "
-                     f"(chars {c.old_quote[0]}-{c.old_quote[1]})"]
+            cur = " ".join(self.texts.text(a.doc_id)[c.new_quote[0] : c.new_quote[1]].split())
+            old = " ".join(self.texts.text(a.base_id)[c.old_quote[0] : c.old_quote[1]].split())
+            head += [
+                f'Current term ({c.label or c.kind}; {a.doc_id}{when}): "{cur}" -- {a.doc_id} '
+                f"(chars {c.new_quote[0]}-{c.new_quote[1]})",
+                f'  It supersedes (superseded text): "{old}" -- {a.base_id} (chars {c.old_quote[0]}-{c.old_quote[1]})',
+            ]
             new_spans.append({"doc_id": a.doc_id, "start": c.new_quote[0], "end": c.new_quote[1]})
         lines = text.split("\n")
         for sp in spans:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import math
 import re
-from typing import NamedTuple, Sequence
+from collections.abc import Sequence
+from typing import NamedTuple
 
 from wikigen.ask.context import Unit
 from wikigen.ask.page_index import terms
@@ -30,8 +31,9 @@ def lead(sentence: str) -> str:
     return head if 0 < len(head) <= 60 and len(head.split()) <= 8 else ""
 
 
-def sentence_windows(text: str, weights: dict[str, float], width: int,
-                     heading_bonus: float = DEFAULT_PARAMS.heading_bonus) -> list[tuple[int, int, float]]:
+def sentence_windows(
+    text: str, weights: dict[str, float], width: int, heading_bonus: float = DEFAULT_PARAMS.heading_bonus
+) -> list[tuple[int, int, float]]:
     """Windows of consecutive whole sentences of text (each at most about `width` characters, or one
     longer sentence), with their score: the idf weights of the query terms they hold, a little more
     for a repeated term. Only windows that hold a query term."""
@@ -57,17 +59,23 @@ def sentence_windows(text: str, weights: dict[str, float], width: int,
 
 
 class WindowCandidate(NamedTuple):
-    score: float     # the window's own score plus its passage's relative BM25 score
-    rank: int        # the passage's rank in its document (ties: the better passage first)
-    hit: object      # the passage (a search hit: doc_id, start, text, score)
-    start: int       # the window's span inside the passage's text
+    score: float  # the window's own score plus its passage's relative BM25 score
+    rank: int  # the passage's rank in its document (ties: the better passage first)
+    hit: object  # the passage (a search hit: doc_id, start, text, score)
+    start: int  # the window's span inside the passage's text
     end: int
 
 
-def pick_windows(hits: Sequence, weights: dict[str, float], width: int, per_doc: int, *,
-                 passage_weight: float = DEFAULT_PARAMS.window_passage_weight,
-                 heading_bonus: float = DEFAULT_PARAMS.heading_bonus, priors: Sequence[float] | None = None
-                 ) -> list[Unit]:
+def pick_windows(
+    hits: Sequence,
+    weights: dict[str, float],
+    width: int,
+    per_doc: int,
+    *,
+    passage_weight: float = DEFAULT_PARAMS.window_passage_weight,
+    heading_bonus: float = DEFAULT_PARAMS.heading_bonus,
+    priors: Sequence[float] | None = None,
+) -> list[Unit]:
     """A document's best `per_doc` non-overlapping sentence windows among its passages `hits` (best first).
     A window scores its query terms, plus passage_weight x its passage's BM25 score relative to the best
     one, plus its passage's entry in `priors` (one number per hit, e.g. its closeness by meaning)."""
@@ -75,15 +83,18 @@ def pick_windows(hits: Sequence, weights: dict[str, float], width: int, per_doc:
         return []
     top = hits[0].score or 1.0
     priors = priors or [0.0] * len(hits)
-    cands = [WindowCandidate(sc + passage_weight * h.score / top + priors[rank], rank, h, a, b)
-             for rank, h in enumerate(hits) for a, b, sc in sentence_windows(h.text, weights, width, heading_bonus)]
+    cands = [
+        WindowCandidate(sc + passage_weight * h.score / top + priors[rank], rank, h, a, b)
+        for rank, h in enumerate(hits)
+        for a, b, sc in sentence_windows(h.text, weights, width, heading_bonus)
+    ]
     cands.sort(key=lambda c: (-c.score, c.rank))
     picked: list[Unit] = []
     for c in cands:
         s0, e0 = c.hit.start + c.start, c.hit.start + c.end
         if any(u.start < e0 and s0 < u.end for u in picked):
             continue
-        picked.append(Unit("passage", c.hit.doc_id, s0, e0, c.hit.text[c.start:c.end]))
+        picked.append(Unit("passage", c.hit.doc_id, s0, e0, c.hit.text[c.start : c.end]))
         if len(picked) >= per_doc:
             break
     return picked

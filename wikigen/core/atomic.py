@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import BinaryIO, Callable
+from typing import BinaryIO
 
 # Read once at import: os.umask() is process-wide, so toggling it per write would race between threads.
 _UMASK = os.umask(0)
 os.umask(_UMASK)
 
 
-STATE_DIR = ".wikigen"    # the wiki's state folder: its files are private (0600)
+STATE_DIR = ".wikigen"  # the wiki's state folder: its files are private (0600)
 
 
 def is_private(path: Path) -> bool:
@@ -23,10 +25,8 @@ def private_dir(path: Path) -> Path:
     """Make (or keep) a folder private: 0700, parents created as needed."""
     path = Path(path)
     path.mkdir(parents=True, exist_ok=True, mode=0o700)
-    try:
+    with contextlib.suppress(OSError):
         os.chmod(path, 0o700)
-    except OSError:
-        pass
     return path
 
 
@@ -64,10 +64,8 @@ def atomic_write_bytes(path: Path, write: Callable[[BinaryIO], None], *, private
             os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp makes 0600; other files get the usual mode
         os.replace(tmp, path)
     except BaseException:
-        try:
+        with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
-        except FileNotFoundError:
-            pass
         raise
 
 

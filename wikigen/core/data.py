@@ -30,8 +30,7 @@ def page_text(text: str) -> str:
 def wrap_document(doc_id: str, start: int, end: int, text: str, **attrs: Any) -> str:
     """Corpus text doc_id[start:end] as data, with extra attributes (those None or '' are left out)."""
     extra = "".join(f' {k}="{attr(v)}"' for k, v in attrs.items() if v not in (None, ""))
-    return (f'<document doc_id="{attr(doc_id)}" start="{start}" end="{end}"{extra}>\n'
-            f"{document_text(text)}\n</document>")
+    return f'<document doc_id="{attr(doc_id)}" start="{start}" end="{end}"{extra}>\n{document_text(text)}\n</document>'
 
 
 def wrap_page(slug: str, text: str, documents: tuple[str, ...] = ()) -> str:

@@ -7,9 +7,9 @@ processes and threads (each holder opens its own descriptor), and it is released
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 try:
     import fcntl
@@ -17,7 +17,7 @@ except ImportError:  # not POSIX: filelock's polling lock
     fcntl = None
 
 LOCK_TIMEOUT = 120.0
-LOCK_POLL = 0.002   # seconds between attempts where filelock has to poll
+LOCK_POLL = 0.002  # seconds between attempts where filelock has to poll
 
 
 @contextmanager

@@ -27,7 +27,8 @@ is no stop even when a window ends right after "4.".
 from __future__ import annotations
 
 import re
-from typing import Iterator, NamedTuple
+from collections.abc import Iterator
+from typing import NamedTuple
 
 from wikigen.core.text import trim_span
 
@@ -45,37 +46,169 @@ _BOUNDARY = re.compile(
 SENTENCE = frozenset({"stop", "paragraph", "item"})
 CLAUSE = frozenset({"stop", "semicolon", "colon", "paragraph", "item"})
 LINE = frozenset({"stop", "paragraph", "item", "line"})
-MIN_SENTENCE = 40   # a shorter piece (a clause number, a heading) joins the sentence after it
+MIN_SENTENCE = 40  # a shorter piece (a clause number, a heading) joins the sentence after it
 # A capped quote may run on to this many characters to end its sentence (legal sentences run long: of the
 # cuad-dev quotes cut mid-sentence under the older cap + 300 rule, 89% end within 1,000 characters).
 LONGEST_SENTENCE = 1000
 _ENUMERATOR_LINE = re.compile(r"^[ \t]*\(?[0-9A-Za-z]{1,3}(?:\.[0-9]{1,3})*[.)]$")
 # Abbreviations whose dot ends no sentence (general English, legal and business writing), lower case,
 # without their final dot; "U.S."-like dotted letters and single initials are caught by a pattern.
-ABBREVIATIONS = frozenset("""
-mr mrs ms dr prof sr jr st messrs mme mlle rev hon gen col capt lt sgt
-inc ltd co corp llc plc bros assn dept univ govt intl
-e.g i.e cf viz etc al vs v approx est min max
-jan feb mar apr jun jul aug sep sept oct nov dec
-""".split())
+ABBREVIATIONS = frozenset(
+    [
+        "mr",
+        "mrs",
+        "ms",
+        "dr",
+        "prof",
+        "sr",
+        "jr",
+        "st",
+        "messrs",
+        "mme",
+        "mlle",
+        "rev",
+        "hon",
+        "gen",
+        "col",
+        "capt",
+        "lt",
+        "sgt",
+        "inc",
+        "ltd",
+        "co",
+        "corp",
+        "llc",
+        "plc",
+        "bros",
+        "assn",
+        "dept",
+        "univ",
+        "govt",
+        "intl",
+        "e.g",
+        "i.e",
+        "cf",
+        "viz",
+        "etc",
+        "al",
+        "vs",
+        "v",
+        "approx",
+        "est",
+        "min",
+        "max",
+        "jan",
+        "feb",
+        "mar",
+        "apr",
+        "jun",
+        "jul",
+        "aug",
+        "sep",
+        "sept",
+        "oct",
+        "nov",
+        "dec",
+    ]
+)
 # abbreviations that end no sentence only before a number ("No. 5", "Art. 3", "Sec. 2.1", "p. 4")
-NUMBER_ABBREVIATIONS = frozenset("no nos art arts sec secs para paras p pp fig figs vol ch cl reg sch".split())
-_DOTTED = re.compile(r"^(?:[A-Za-z]\.)+[A-Za-z]?$")          # U.S / e.g / N.A
+NUMBER_ABBREVIATIONS = frozenset(
+    [
+        "no",
+        "nos",
+        "art",
+        "arts",
+        "sec",
+        "secs",
+        "para",
+        "paras",
+        "p",
+        "pp",
+        "fig",
+        "figs",
+        "vol",
+        "ch",
+        "cl",
+        "reg",
+        "sch",
+    ]
+)
+_DOTTED = re.compile(r"^(?:[A-Za-z]\.)+[A-Za-z]?$")  # U.S / e.g / N.A
 # words that open a sentence: after "Exhibit A." one of them starts a new sentence, after an initial
 # ("J. Smith") a name follows
-_OPENERS = frozenset("""the this that these those each any all if in on at for from to by as no neither either
-not notwithstanding upon unless except subject it its we you they he she a an such there where when
-what who whom whose which why how is are was were does do did can may shall will would should must
-""".split())
-_COMPANY = frozenset("inc ltd co corp llc plc".split())
+_OPENERS = frozenset(
+    [
+        "the",
+        "this",
+        "that",
+        "these",
+        "those",
+        "each",
+        "any",
+        "all",
+        "if",
+        "in",
+        "on",
+        "at",
+        "for",
+        "from",
+        "to",
+        "by",
+        "as",
+        "no",
+        "neither",
+        "either",
+        "not",
+        "notwithstanding",
+        "upon",
+        "unless",
+        "except",
+        "subject",
+        "it",
+        "its",
+        "we",
+        "you",
+        "they",
+        "he",
+        "she",
+        "a",
+        "an",
+        "such",
+        "there",
+        "where",
+        "when",
+        "what",
+        "who",
+        "whom",
+        "whose",
+        "which",
+        "why",
+        "how",
+        "is",
+        "are",
+        "was",
+        "were",
+        "does",
+        "do",
+        "did",
+        "can",
+        "may",
+        "shall",
+        "will",
+        "would",
+        "should",
+        "must",
+    ]
+)
+_COMPANY = frozenset(["inc", "ltd", "co", "corp", "llc", "plc"])
 _ENUMERATOR = re.compile(r"^\(?(?:[0-9]{1,3}(?:\.[0-9]{1,3})*|[ivxlcIVXLC]{1,5}|[A-Za-z])\)?$")
 _NEXT_WORD = re.compile(r"\s*(\S)")
 
 
 class Boundary(NamedTuple):
-    kind: str     # stop | semicolon | colon | paragraph | item | line
-    end: int      # where the text before the boundary stops
-    next: int     # where the text after it may start (the end of the match)
+    kind: str  # stop | semicolon | colon | paragraph | item | line
+    end: int  # where the text before the boundary stops
+    next: int  # where the text after it may start (the end of the match)
 
 
 def _false_stop(text: str, dot: int, after: int) -> bool:
@@ -91,23 +224,24 @@ def _false_stop(text: str, dot: int, after: int) -> bool:
     if not word:
         return False
     low = word.lower()
-    if _ENUMERATOR.match(word):     # "4." / "4.2." / "(a)." / "Item 1." opening its line: a clause number
+    if _ENUMERATOR.match(word):  # "4." / "4.2." / "(a)." / "Item 1." opening its line: a clause number
         line_start = text.rfind("\n", 0, i) + 1
         if len(text[line_start:i].split()) <= 1:
             return True
-    if low in _COMPANY and nxt:                     # "Beta Inc. What is ..." ends; "Beta Inc. shall" does not
-        follow = re.match(r"\w+", text[nxt.start(1):nxt.start(1) + 30])
+    if low in _COMPANY and nxt:  # "Beta Inc. What is ..." ends; "Beta Inc. shall" does not
+        follow = re.match(r"\w+", text[nxt.start(1) : nxt.start(1) + 30])
         return not (follow and follow.group(0).lower() in _OPENERS)
     if low in ABBREVIATIONS or _DOTTED.match(word):
         return True
-    if len(word) == 1 and word.isupper() and nxt:       # an initial, unless a sentence opener follows
-        follow = re.match(r"\w+", text[nxt.start(1):nxt.start(1) + 30])
+    if len(word) == 1 and word.isupper() and nxt:  # an initial, unless a sentence opener follows
+        follow = re.match(r"\w+", text[nxt.start(1) : nxt.start(1) + 30])
         return not (follow and follow.group(0).lower() in _OPENERS)
     return low in NUMBER_ABBREVIATIONS and bool(nxt) and nxt.group(1).isdigit()
 
 
-def boundaries(text: str, start: int = 0, end: int | None = None,
-               kinds: frozenset[str] = SENTENCE) -> Iterator[Boundary]:
+def boundaries(
+    text: str, start: int = 0, end: int | None = None, kinds: frozenset[str] = SENTENCE
+) -> Iterator[Boundary]:
     """The boundaries of the given kinds whose match lies within text[start:end], in order. A mark's
     lookahead reads past `end`, so a window that ends inside "4.2" finds no stop after "4."."""
     stop = len(text) if end is None else end
@@ -115,7 +249,7 @@ def boundaries(text: str, start: int = 0, end: int | None = None,
         if m.end() > stop:
             if m.start() >= stop:
                 break
-            continue            # a match running past the window (a long blank run): not within it
+            continue  # a match running past the window (a long blank run): not within it
         kind = m.lastgroup
         if kind not in kinds:
             continue
@@ -126,10 +260,10 @@ def boundaries(text: str, start: int = 0, end: int | None = None,
 
 def real_end(text: str, b: Boundary) -> bool:
     """A boundary a quote may stop at: not a paragraph break after a colon, not a bare enumerator's dot."""
-    before = text[:b.end].rstrip()
+    before = text[: b.end].rstrip()
     if b.kind in ("paragraph", "item", "line") and before.endswith(":"):
         return False
-    return not _ENUMERATOR_LINE.match(before[before.rfind("\n") + 1:])
+    return not _ENUMERATOR_LINE.match(before[before.rfind("\n") + 1 :])
 
 
 def sentences(text: str, kinds: frozenset[str] = CLAUSE, min_chars: int = MIN_SENTENCE) -> list[tuple[int, int]]:
@@ -185,9 +319,10 @@ def heading_like(piece: str) -> bool:
     if not any(c.isalpha() for c in piece):
         return True
     words = _WORD.findall(piece)
-    later = [w for w in words[1:] if len(w) >= 4]        # a sentence's first word is capitalised anyway
-    if len(piece) <= 120 and (all(w[0].isupper() for w in later) if later
-                              else 0 < len(words) <= 2 and all(w[0].isupper() for w in words)):
+    later = [w for w in words[1:] if len(w) >= 4]  # a sentence's first word is capitalised anyway
+    if len(piece) <= 120 and (
+        all(w[0].isupper() for w in later) if later else 0 < len(words) <= 2 and all(w[0].isupper() for w in words)
+    ):
         return True
     return len(piece) < MIN_SENTENCE and not _ENDS_STOP.search(piece)
 
@@ -208,12 +343,17 @@ def cap_span(text: str, start: int, end: int, cap: int, keep_to: int = 0) -> tup
     best = None
     for kinds in (SENTENCE, frozenset({"semicolon"}), frozenset({"colon"})):
         ends = [b.end for b in boundaries(text, start, limit, kinds) if b.end >= floor and real_end(text, b)]
-        best = ends[-1] if ends else next((b.end for b in boundaries(text, limit, over, kinds)
-                                           if b.end >= floor and real_end(text, b)), None)
+        best = (
+            ends[-1]
+            if ends
+            else next(
+                (b.end for b in boundaries(text, limit, over, kinds) if b.end >= floor and real_end(text, b)), None
+            )
+        )
         if best is not None:
             break
     if best is None and end <= over:
-        best = end                       # the span's own end (a section's, a page break's) before a comma
+        best = end  # the span's own end (a section's, a page break's) before a comma
     if best is None:
         for mark in (",", " "):
             i = text.rfind(mark, floor, limit)
@@ -232,15 +372,21 @@ def sentence_span(text: str, s: int, e: int, cap: int) -> tuple[int, int]:
     left = lo
     for b in boundaries(text, lo, s):
         left = b.next
-    if left == lo and lo > 0:            # no sentence start nearby: begin at a word
+    if left == lo and lo > 0:  # no sentence start nearby: begin at a word
         sp = text.find(" ", lo, s)
         left = sp + 1 if sp != -1 else s
     # a heading-like sentence ("(i) Audit Right.") carries no fact: the next one joins it
-    b = next((b for b in boundaries(text, e, min(len(text), e + max(2 * cap, LONGEST_SENTENCE)))
-              if not heading_like(text[left:b.end])), None)
+    b = next(
+        (
+            b
+            for b in boundaries(text, e, min(len(text), e + max(2 * cap, LONGEST_SENTENCE)))
+            if not heading_like(text[left : b.end])
+        ),
+        None,
+    )
     right = b.end if b else min(len(text), e + cap // 2)
     left, right = trim_span(text, left, right)
-    if e - left > cap:                   # the sentence starts far before the match
+    if e - left > cap:  # the sentence starts far before the match
         sp = text.find(" ", max(left, s - cap // 3), s)
         left = sp + 1 if sp != -1 else s
     return cap_span(text, left, right, cap, keep_to=min(e, left + cap))

@@ -38,8 +38,13 @@ def slugify(text: str) -> str:
 
 def is_slug(slug: str) -> bool:
     """Whether a string is a well-formed slug: the pattern, lower case, NFC, within the byte limit."""
-    return (isinstance(slug, str) and _SLUG_RE.fullmatch(slug) is not None and slug == slug.lower()
-            and unicodedata.is_normalized("NFC", slug) and len(slug.encode("utf-8")) <= MAX_SLUG_BYTES)
+    return (
+        isinstance(slug, str)
+        and _SLUG_RE.fullmatch(slug) is not None
+        and slug == slug.lower()
+        and unicodedata.is_normalized("NFC", slug)
+        and len(slug.encode("utf-8")) <= MAX_SLUG_BYTES
+    )
 
 
 def _fit(base: str, room: int, byte_room: int) -> str:
@@ -64,8 +69,13 @@ def doc_slug(doc_id: str) -> str:
     """`doc-<slugified doc id>`: `contracts/acme-msa` -> `doc-contracts-acme-msa`. A doc id the slug
     does not spell exactly (capitals, spaces, other punctuation than '/' and '-') keeps a hash, so two
     ids never share a slug: `계약/비밀유지` -> `doc-계약-비밀유지-<hash>`."""
-    plain = (re.fullmatch(r"(?:[^\W_]|[/-])+", doc_id) is not None and doc_id == doc_id.lower()
-             and unicodedata.is_normalized("NFC", doc_id) and "--" not in doc_id and "//" not in doc_id)
+    plain = (
+        re.fullmatch(r"(?:[^\W_]|[/-])+", doc_id) is not None
+        and doc_id == doc_id.lower()
+        and unicodedata.is_normalized("NFC", doc_id)
+        and "--" not in doc_id
+        and "//" not in doc_id
+    )
     return _prefixed("doc-", doc_id, plain)
 
 

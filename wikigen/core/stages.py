@@ -4,8 +4,8 @@ tells a listener when each stage starts and ends, so a caller can show progress 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Callable, Iterator
 
 # on_stage(name, None) when a stage starts; on_stage(name, seconds) when it ends
 StageListener = Callable[[str, "float | None"], None]

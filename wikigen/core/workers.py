@@ -17,15 +17,15 @@ import os
 import threading
 import time
 from collections import deque
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Callable, Iterator, Sequence
 
 log = logging.getLogger(__name__)
 
-PARALLEL_MIN_CHARS = 4_000_000    # below this, starting worker processes costs more than it saves
+PARALLEL_MIN_CHARS = 4_000_000  # below this, starting worker processes costs more than it saves
 
-_CONTEXT: tuple | None = None          # (function, extra arguments) of a worker process's map
+_CONTEXT: tuple | None = None  # (function, extra arguments) of a worker process's map
 
 
 def _set_context(context: tuple) -> None:
@@ -59,7 +59,7 @@ class Workers:
         """fn(item, *args) for each item, in order. window: at most this many items in flight at once
         (their results held here until taken), for results too large to hold all (files' texts);
         0: every item handed out at once, in chunks."""
-        if self.n == 1 or len(items) <= 1:          # one item (a shard's leftover): not worth a fork
+        if self.n == 1 or len(items) <= 1:  # one item (a shard's leftover): not worth a fork
             yield from (fn(item, *args) for item in items)
             return
         done = 0
@@ -67,14 +67,17 @@ class Workers:
             for result in self._pooled(items, fn, args, window):
                 yield result
                 done += 1
-        except BrokenProcessPool as e:          # a worker killed (out of memory, a signal): not the build
-            log.warning("a worker process died (%s); the remaining %d items run in this process",
-                        e, len(items) - done)
+        except BrokenProcessPool as e:  # a worker killed (out of memory, a signal): not the build
+            log.warning("a worker process died (%s); the remaining %d items run in this process", e, len(items) - done)
             yield from (fn(item, *args) for item in items[done:])
 
     def _pooled(self, items: Sequence, fn: Callable, args: tuple, window: int) -> Iterator:
-        with ProcessPoolExecutor(max_workers=self.n, mp_context=multiprocessing.get_context("fork"),
-                                 initializer=_set_context, initargs=((fn, args),)) as pool:
+        with ProcessPoolExecutor(
+            max_workers=self.n,
+            mp_context=multiprocessing.get_context("fork"),
+            initializer=_set_context,
+            initargs=((fn, args),),
+        ) as pool:
             if not window:
                 yield from pool.map(_run_in_context, items, chunksize=max(1, len(items) // (8 * self.n)))
                 return

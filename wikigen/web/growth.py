@@ -17,14 +17,22 @@ from dataclasses import dataclass, field
 from wikigen.wiki.progress import SUMMARY_ACTION, SUMMARY_AGENT
 
 COMMIT_RE = re.compile(r"^session (\d+): (\d+) pages, (\d+) quotes, (\d+) links repaired, ratio ([0-9.]+)")
-FIGURES = ("wiki_chars", "wiki_tokens", "corpus_chars", "corpus_tokens", "pages", "quotes", "links_repaired",
-           "docs_cited")
+FIGURES = (
+    "wiki_chars",
+    "wiki_tokens",
+    "corpus_chars",
+    "corpus_tokens",
+    "pages",
+    "quotes",
+    "links_repaired",
+    "docs_cited",
+)
 
 
 @dataclass
 class SessionRow:
     session: int
-    source: str                      # summary | git | log
+    source: str  # summary | git | log
     wiki_chars: int | None = None
     wiki_tokens: int | None = None
     corpus_chars: int | None = None
@@ -34,7 +42,7 @@ class SessionRow:
     links_repaired: int | None = None
     docs_cited: int | None = None
     docs_total: int | None = None
-    ratio: float | None = None       # from git history: the larger of the two ratios
+    ratio: float | None = None  # from git history: the larger of the two ratios
     pages_written: int | None = None  # from the log only
 
     @property
@@ -57,11 +65,19 @@ def _int(v) -> int | None:
 
 
 def _from_summary(session: int, e: dict) -> SessionRow:
-    return SessionRow(session, "summary", wiki_chars=_int(e.get("wiki_chars")), wiki_tokens=_int(e.get("wiki_tokens")),
-                      corpus_chars=_int(e.get("corpus_chars")), corpus_tokens=_int(e.get("corpus_tokens")),
-                      pages=_int(e.get("n_pages")), quotes=_int(e.get("quotes")),
-                      links_repaired=_int(e.get("links_repaired")), docs_cited=_int(e.get("docs_cited")),
-                      docs_total=_int(e.get("docs_total")))
+    return SessionRow(
+        session,
+        "summary",
+        wiki_chars=_int(e.get("wiki_chars")),
+        wiki_tokens=_int(e.get("wiki_tokens")),
+        corpus_chars=_int(e.get("corpus_chars")),
+        corpus_tokens=_int(e.get("corpus_tokens")),
+        pages=_int(e.get("n_pages")),
+        quotes=_int(e.get("quotes")),
+        links_repaired=_int(e.get("links_repaired")),
+        docs_cited=_int(e.get("docs_cited")),
+        docs_total=_int(e.get("docs_total")),
+    )
 
 
 def session_rows(entries: list[dict], commits: list[tuple[str, str]]) -> list[SessionRow]:
@@ -73,7 +89,7 @@ def session_rows(entries: list[dict], commits: list[tuple[str, str]]) -> list[Se
         if s is None:
             continue
         if e.get("agent") == SUMMARY_AGENT and e.get("action") == SUMMARY_ACTION:
-            summaries[s] = e                     # the last one wins (a re-run session logs again)
+            summaries[s] = e  # the last one wins (a re-run session logs again)
         else:
             written.setdefault(s, set()).update(p for p in (e.get("pages") or []) if isinstance(p, str))
     from_git: dict[int, SessionRow] = {}
@@ -81,8 +97,14 @@ def session_rows(entries: list[dict], commits: list[tuple[str, str]]) -> list[Se
         m = COMMIT_RE.match(subject)
         if m:
             s = int(m.group(1))
-            from_git[s] = SessionRow(s, "git", pages=int(m.group(2)), quotes=int(m.group(3)),
-                                     links_repaired=int(m.group(4)), ratio=float(m.group(5)))
+            from_git[s] = SessionRow(
+                s,
+                "git",
+                pages=int(m.group(2)),
+                quotes=int(m.group(3)),
+                links_repaired=int(m.group(4)),
+                ratio=float(m.group(5)),
+            )
     rows = []
     for s in sorted(set(summaries) | set(from_git) | set(written)):
         if s in summaries:
@@ -98,11 +120,12 @@ def session_rows(entries: list[dict], commits: list[tuple[str, str]]) -> list[Se
 
 # --- the chart --------------------------------------------------------------------------------------
 
+
 @dataclass
 class Series:
     name: str
     css: str
-    points: list[tuple[float, float, int, float]] = field(default_factory=list)   # x, y, session, value
+    points: list[tuple[float, float, int, float]] = field(default_factory=list)  # x, y, session, value
 
     @property
     def polyline(self) -> str:
@@ -118,19 +141,22 @@ class Chart:
     top: int
     bottom: int
     series: list[Series]
-    hlines: list[tuple[str, str, float, float]]     # css, label, y, value
+    hlines: list[tuple[str, str, float, float]]  # css, label, y, value
     xticks: list[tuple[float, int]]
     yticks: list[tuple[float, str]]
 
 
-def growth_chart(rows: list[SessionRow], max_ratio: float, warn_fraction: float, *, width: int = 760,
-                 height: int = 340) -> Chart:
+def growth_chart(
+    rows: list[SessionRow], max_ratio: float, warn_fraction: float, *, width: int = 760, height: int = 340
+) -> Chart:
     """Wiki size / corpus size per session, in characters and in tokens (and the ratio from git
     history for sessions without a summary), with the limit and warning lines."""
     left, right, top, bottom = 56, width - 150, 16, height - 40
-    specs = [("characters", "chars", lambda r: r.ratio_chars),
-             ("tokens", "tokens", lambda r: r.ratio_tokens),
-             ("ratio from git history", "history", lambda r: r.ratio if r.source == "git" else None)]
+    specs = [
+        ("characters", "chars", lambda r: r.ratio_chars),
+        ("tokens", "tokens", lambda r: r.ratio_tokens),
+        ("ratio from git history", "history", lambda r: r.ratio if r.source == "git" else None),
+    ]
     values = [v for _, _, f in specs for r in rows if (v := f(r)) is not None]
     warn = warn_fraction * max_ratio
     y_max = max([max_ratio * 1.15, *[v * 1.1 for v in values]])
@@ -155,8 +181,10 @@ def growth_chart(rows: list[SessionRow], max_ratio: float, warn_fraction: float,
     yticks = [(y_of(k * step), f"{k * step:.2f}") for k in range(int(y_max / step) + 1)]
     every = max(1, n // 12)
     xticks = [(x_of(i), r.session) for i, r in enumerate(rows) if i % every == 0 or i == n - 1]
-    hlines = [("limit", f"limit {max_ratio:.2f}", y_of(max_ratio), max_ratio),
-              ("warn", f"warning {warn:.2f}", y_of(warn), warn)]
+    hlines = [
+        ("limit", f"limit {max_ratio:.2f}", y_of(max_ratio), max_ratio),
+        ("warn", f"warning {warn:.2f}", y_of(warn), warn),
+    ]
     return Chart(width, height, left, right, top, bottom, series, hlines, xticks, yticks)
 
 

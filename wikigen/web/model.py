@@ -29,7 +29,7 @@ log = logging.getLogger(__name__)
 
 GENERATED_RE = re.compile(r"(index|log|conflicts|index-" + SLUG_PATTERN + ")")
 _TERM_RE = re.compile(r"\w+", re.UNICODE)
-MAX_TERMS_PER_PAGE = 2000      # the client-side search index stays small
+MAX_TERMS_PER_PAGE = 2000  # the client-side search index stays small
 
 
 @dataclass(frozen=True)
@@ -46,15 +46,15 @@ class DocView:
 class SiteData:
     root: Path
     title: str
-    pages: dict[str, Page]                    # content pages by slug, sorted
-    generated: dict[str, str]                 # stem -> markdown of index.md, index-*.md, log.md, conflicts.md
+    pages: dict[str, Page]  # content pages by slug, sorted
+    generated: dict[str, str]  # stem -> markdown of index.md, index-*.md, log.md, conflicts.md
     page_errors: list[str]
-    docs: dict[str, DocView]                  # doc id -> document, sorted
+    docs: dict[str, DocView]  # doc id -> document, sorted
     max_ratio: float
     warn_fraction: float
     sessions: list[SessionRow]
     cov: Coverage | None
-    sources: object = None                    # the corpus index (CorpusIndex), None when it cannot open
+    sources: object = None  # the corpus index (CorpusIndex), None when it cannot open
     sources_error: str | None = None
     quotes_by_doc: dict[str, list[tuple[str, Quote]]] = field(default_factory=dict)
     _graph: dict | None = field(default=None, repr=False)
@@ -64,7 +64,7 @@ class SiteData:
     # --- loading -------------------------------------------------------------------------------
 
     @classmethod
-    def load(cls, wiki_root: Path) -> "SiteData":
+    def load(cls, wiki_root: Path) -> SiteData:
         root = Path(wiki_root)
         wiki = open_wiki(root)
         pages, errors = wiki.load()
@@ -83,9 +83,20 @@ class SiteData:
         progress = ProgressLog(root).read()
         cov = coverage(progress, pages, list(docs)) if docs else None
         rows = session_rows(progress.entries, session_commits(root))
-        data = cls(root=root, title=root.resolve().name, pages={p.slug: p for p in sorted(pages, key=lambda p: p.slug)},
-                   generated=generated, page_errors=errors, docs=docs, max_ratio=wiki.max_ratio,
-                   warn_fraction=WARN_FRACTION, sessions=rows, cov=cov, sources=sources, sources_error=sources_error)
+        data = cls(
+            root=root,
+            title=root.resolve().name,
+            pages={p.slug: p for p in sorted(pages, key=lambda p: p.slug)},
+            generated=generated,
+            page_errors=errors,
+            docs=docs,
+            max_ratio=wiki.max_ratio,
+            warn_fraction=WARN_FRACTION,
+            sessions=rows,
+            cov=cov,
+            sources=sources,
+            sources_error=sources_error,
+        )
         data._index_quotes()
         return data
 
@@ -101,8 +112,12 @@ class SiteData:
     # --- lookups -------------------------------------------------------------------------------
 
     def links(self, root: str) -> Links:
-        return Links(root, frozenset(self.pages) | frozenset(self.generated), frozenset(self.docs),
-                     {s: p.title for s, p in self.pages.items()})
+        return Links(
+            root,
+            frozenset(self.pages) | frozenset(self.generated),
+            frozenset(self.docs),
+            {s: p.title for s, p in self.pages.items()},
+        )
 
     def text(self, doc_id: str) -> str:
         """The document's extracted text, exactly as the offsets count it (KeyError when unknown)."""
@@ -116,7 +131,7 @@ class SiteData:
             text = self.text(q.doc_id)
         except (KeyError, OSError):
             return None
-        return 0 <= q.start <= q.end <= len(text) and normalize_newlines(text[q.start:q.end]) == q.text
+        return 0 <= q.start <= q.end <= len(text) and normalize_newlines(text[q.start : q.end]) == q.text
 
     def doc_by_key(self, key: str) -> DocView | None:
         if self._by_key is None:
@@ -148,15 +163,29 @@ class SiteData:
         out = []
         for s, p in self.pages.items():
             words = sorted({w.casefold() for w in _TERM_RE.findall(p.body)})[:MAX_TERMS_PER_PAGE]
-            out.append({"slug": s, "title": p.title, "type": p.type, "description": p.description,
-                        "aliases": list(p.aliases), "terms": " ".join(words)})
+            out.append(
+                {
+                    "slug": s,
+                    "title": p.title,
+                    "type": p.type,
+                    "description": p.description,
+                    "aliases": list(p.aliases),
+                    "terms": " ".join(words),
+                }
+            )
         return out
 
     def totals(self) -> dict:
         quotes = sum(len(v) for v in self.quotes_by_doc.values())
         g = self.graph()
-        return {"pages": len(self.pages), "links": len(g["edges"]), "quotes": quotes, "documents": len(self.docs),
-                "cited": len(self.cov.cited) if self.cov else None, "sessions": len(self.sessions)}
+        return {
+            "pages": len(self.pages),
+            "links": len(g["edges"]),
+            "quotes": quotes,
+            "documents": len(self.docs),
+            "cited": len(self.cov.cited) if self.cov else None,
+            "sessions": len(self.sessions),
+        }
 
 
 def fingerprint(wiki_root: Path) -> tuple:

@@ -12,9 +12,9 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Callable, Mapping
 
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
@@ -36,10 +36,11 @@ def source_key(doc_id: str) -> str:
 @dataclass(frozen=True)
 class Links:
     """Where things are, relative to the page being rendered (``root`` is "" or "../")."""
+
     root: str
-    slugs: frozenset[str]             # pages that have an HTML page (content and generated ones)
-    doc_ids: frozenset[str]           # documents that have a source view
-    titles: Mapping[str, str] = field(default_factory=dict)   # slug -> title, for links without a label
+    slugs: frozenset[str]  # pages that have an HTML page (content and generated ones)
+    doc_ids: frozenset[str]  # documents that have a source view
+    titles: Mapping[str, str] = field(default_factory=dict)  # slug -> title, for links without a label
 
     def page(self, slug: str) -> str | None:
         return f"{self.root}pages/{slug}.html" if slug in self.slugs else None
@@ -78,18 +79,26 @@ def quote_html(q: Quote, links: Links, verified: bool | None) -> Markup:
     """One quote: its text as a blockquote, its source (doc id and span) as a link to the source view."""
     href = links.source(q.doc_id, q.start, q.end)
     label = f"{q.doc_id} (chars {q.start}-{q.end})"
-    cite = (Markup('<a class="quote-source" href="{}">{}</a>').format(href, label) if href
-            else Markup('<span class="quote-source missing" title="document not in the index">{}</span>').format(label))
-    state = {True: ("verified", "matches the source"), False: ("unverified", "does not match the source at this span"),
-             None: ("unknown", "source not available")}[verified]
-    return Markup('<figure class="quote" data-doc="{}" data-start="{}" data-end="{}">'
-                  '<blockquote class="quote-text">{}</blockquote>'
-                  '<figcaption>{} <span class="badge {}" title="{}">{}</span></figcaption></figure>\n').format(
-        q.doc_id, q.start, q.end, q.text, cite, state[0], state[1], state[0])
+    cite = (
+        Markup('<a class="quote-source" href="{}">{}</a>').format(href, label)
+        if href
+        else Markup('<span class="quote-source missing" title="document not in the index">{}</span>').format(label)
+    )
+    state = {
+        True: ("verified", "matches the source"),
+        False: ("unverified", "does not match the source at this span"),
+        None: ("unknown", "source not available"),
+    }[verified]
+    return Markup(
+        '<figure class="quote" data-doc="{}" data-start="{}" data-end="{}">'
+        '<blockquote class="quote-text">{}</blockquote>'
+        '<figcaption>{} <span class="badge {}" title="{}">{}</span></figcaption></figure>\n'
+    ).format(q.doc_id, q.start, q.end, q.text, cite, state[0], state[1], state[0])
 
 
-def body_html(body: str, links: Links, verify: Callable[[Quote], bool | None], page_doc: str | None = None
-              ) -> tuple[Markup, str | None]:
+def body_html(
+    body: str, links: Links, verify: Callable[[Quote], bool | None], page_doc: str | None = None
+) -> tuple[Markup, str | None]:
     """A page body as HTML, and a warning when its quotes could not be parsed (then it is plain markdown).
     page_doc: the document a quote without a doc id quotes (Page.quote_doc)."""
     body = normalize_newlines(body)
@@ -102,7 +111,7 @@ def body_html(body: str, links: Links, verify: Callable[[Quote], bool | None], p
     at = 0
     for b in blocks:
         if b.header_line > at:
-            parts.append(markdown_html("\n".join(lines[at:b.header_line]), links))
+            parts.append(markdown_html("\n".join(lines[at : b.header_line]), links))
         parts.append(quote_html(b.quote, links, verify(b.quote)))
         at = b.end_line
     if at < len(lines):
@@ -114,6 +123,6 @@ def snippet_html(snippet: str) -> Markup:
     """A search snippet with **bold** hits: the bold markers become <b>, everything else is escaped."""
     parts = snippet.split("**")
     out = [escape(p) if i % 2 == 0 else Markup("<b>{}</b>").format(p) for i, p in enumerate(parts)]
-    if len(parts) % 2 == 0:        # an unpaired marker: show it as it was
+    if len(parts) % 2 == 0:  # an unpaired marker: show it as it was
         out[-1] = escape("**" + parts[-1])
     return Markup("").join(out)

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Callable
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from wikigen.ask.modes import MODES
@@ -34,11 +34,17 @@ log = logging.getLogger(__name__)
 
 HOST = "127.0.0.1"
 SEARCH_K = 20
-SPAN_CHARS = 1200          # longest quote text shown per span in an answer
-CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-       "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
-TYPES = {".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8",
-         ".js": "text/javascript; charset=utf-8", ".LICENSE": "text/plain; charset=utf-8"}
+SPAN_CHARS = 1200  # longest quote text shown per span in an answer
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+)
+TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".LICENSE": "text/plain; charset=utf-8",
+}
 
 
 class LiveSite:
@@ -51,7 +57,7 @@ class LiveSite:
         self._fp: tuple | None = None
         self._views: Views | None = None
         self._answerer: Answerer | None = None
-        self.views()                       # fail now, with the project's error, if the wiki does not open
+        self.views()  # fail now, with the project's error, if the wiki does not open
 
     def views(self) -> Views:
         fp = fingerprint(self.root)
@@ -67,8 +73,9 @@ class LiveSite:
                 data = views.data
                 if data.sources is None:
                     raise WikigenError(f"the corpus index could not be opened: {data.sources_error}")
-                self._answerer = Answerer(data.sources, list(data.pages.values()),
-                                          cache_dir=self.root / ".wikigen" / "page-index")
+                self._answerer = Answerer(
+                    data.sources, list(data.pages.values()), cache_dir=self.root / ".wikigen" / "page-index"
+                )
             return self._answerer
 
     def search(self, views: Views, query: str) -> dict:
@@ -92,11 +99,11 @@ class LiveSite:
             spans = []
             for sp in c.spans:
                 try:
-                    text = normalize_newlines(views.data.text(sp["doc_id"])[sp["start"]:sp["end"]])
+                    text = normalize_newlines(views.data.text(sp["doc_id"])[sp["start"] : sp["end"]])
                 except (KeyError, OSError):
                     text = ""
                 if len(text) > SPAN_CHARS:
-                    text = text[:SPAN_CHARS - 3] + "..."
+                    text = text[: SPAN_CHARS - 3] + "..."
                 spans.append({**sp, "text": text})
             context.append({"kind": c.kind, "ref": c.ref, "spans": spans})
         return {"answer": result.answer, "mode": result.mode, "tokens": result.tokens, "context": context}
@@ -107,7 +114,7 @@ class LiveSite:
         path = unquote(parts.path).lstrip("/") or "index.html"
         if path.startswith("static/"):
             try:
-                name = path[len("static/"):]
+                name = path[len("static/") :]
                 return 200, TYPES.get(Path(name).suffix, "application/octet-stream"), static_bytes(name)
             except KeyError:
                 return self._not_found(path)
@@ -135,8 +142,11 @@ class LiveSite:
     def _not_found(self, path: str) -> tuple[int, str, bytes]:
         root = "../" * path.count("/")
         views = self.views()
-        html = environment().get_template("notfound.html").render(
-            site=views.data, root=root, live=True, links=views.data.links(root), path=path)
+        html = (
+            environment()
+            .get_template("notfound.html")
+            .render(site=views.data, root=root, live=True, links=views.data.links(root), path=path)
+        )
         return 404, TYPES[".html"], html.encode("utf-8")
 
 
@@ -156,7 +166,7 @@ def _handler(site: LiveSite) -> type[BaseHTTPRequestHandler]:
                     status, ctype, body = 403, "text/plain; charset=utf-8", b"only 127.0.0.1 and localhost are served"
                 else:
                     status, ctype, body = site.respond(self.path)
-            except Exception:  # noqa: BLE001 - one bad request must not stop the server; the traceback is logged
+            except Exception:
                 log.exception("error serving %s", self.path)
                 status, ctype, body = 500, "text/plain; charset=utf-8", b"internal error; see the server's log"
             self.send_response(status)
@@ -169,13 +179,13 @@ def _handler(site: LiveSite) -> type[BaseHTTPRequestHandler]:
             if not head_only:
                 self.wfile.write(body)
 
-        def do_GET(self) -> None:  # noqa: N802 - the http.server name
+        def do_GET(self) -> None:
             self._send(False)
 
-        def do_HEAD(self) -> None:  # noqa: N802
+        def do_HEAD(self) -> None:
             self._send(True)
 
-        def log_message(self, format: str, *args) -> None:  # noqa: A002 - the http.server signature
+        def log_message(self, format: str, *args) -> None:
             log.debug("%s - %s", self.address_string(), format % args)
 
     return Handler

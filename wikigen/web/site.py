@@ -33,8 +33,10 @@ class SiteSummary:
 
     def to_text(self) -> str:
         index = (self.out / "index.html").resolve()
-        return (f"wrote {self.files} files to {self.out}: {self.pages} pages, {self.sources} source views\n"
-                f"open {index.as_uri()} in a browser (or serve the folder with any web server)")
+        return (
+            f"wrote {self.files} files to {self.out}: {self.pages} pages, {self.sources} source views\n"
+            f"open {index.as_uri()} in a browser (or serve the folder with any web server)"
+        )
 
 
 def static_bytes(name: str) -> bytes:
@@ -46,15 +48,19 @@ def static_bytes(name: str) -> bytes:
 def _check_out(wiki_root: Path, out: Path) -> None:
     w, o = wiki_root.resolve(), out.resolve()
     if o == w or o.is_relative_to(w):
-        raise WikigenError(f"--out {out} is inside the wiki folder {wiki_root}; choose a folder outside it "
-                           "(the wiki's history would commit the site)")
+        raise WikigenError(
+            f"--out {out} is inside the wiki folder {wiki_root}; choose a folder outside it "
+            "(the wiki's history would commit the site)"
+        )
     if w.is_relative_to(o):
         raise WikigenError(f"--out {out} contains the wiki folder {wiki_root}; choose another folder")
     if o.exists() and not o.is_dir():
         raise WikigenError(f"--out {out} is a file, not a folder")
     if o.is_dir() and any(o.iterdir()) and not (o / MARKER).exists():
-        raise WikigenError(f"--out {out} is a folder that holds other files; give an empty or new folder "
-                           "(a folder written by 'wikigen site' before is rewritten)")
+        raise WikigenError(
+            f"--out {out} is a folder that holds other files; give an empty or new folder "
+            "(a folder written by 'wikigen site' before is rewritten)"
+        )
 
 
 def write_site(wiki_root: Path, out: Path, *, data: SiteData | None = None) -> SiteSummary:

@@ -35,8 +35,12 @@ PAGE_FIELDS = ("type", "status", "owner", "created_session", "updated_session")
 
 @lru_cache(maxsize=1)
 def environment() -> Environment:
-    env = Environment(loader=PackageLoader("wikigen.web", "templates"), autoescape=select_autoescape(default=True),
-                      trim_blocks=True, lstrip_blocks=True)
+    env = Environment(
+        loader=PackageLoader("wikigen.web", "templates"),
+        autoescape=select_autoescape(default=True),
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
     env.filters["snippet"] = snippet_html
     env.filters["json_script"] = json_script
     env.filters["thousands"] = lambda v: "—" if v is None else f"{v:,}"
@@ -51,8 +55,11 @@ class Views:
 
     def _render(self, template: str, path: str, **ctx) -> str:
         root = "../" * path.count("/")
-        return environment().get_template(template).render(
-            site=self.data, root=root, live=self.live, links=self.data.links(root), path=path, **ctx)
+        return (
+            environment()
+            .get_template(template)
+            .render(site=self.data, root=root, live=self.live, links=self.data.links(root), path=path, **ctx)
+        )
 
     def paths(self) -> list[str]:
         """Every page of the static site."""
@@ -61,8 +68,9 @@ class Views:
         out += [f"sources/{d.key}.html" for d in self.data.docs.values()]
         return out
 
-    def render(self, path: str, *, search=None, answer=None, query: str = "", mode: str = "",
-               error: str | None = None) -> str | None:
+    def render(
+        self, path: str, *, search=None, answer=None, query: str = "", mode: str = "", error: str | None = None
+    ) -> str | None:
         """The page at ``path``, or None when there is none. In live mode the server passes the
         search results or the answer it computed for ``query``."""
         if path == "index.html":
@@ -75,12 +83,13 @@ class Views:
             index = None if self.live else self.data.search_index()
             return self._render("search.html", path, query=query, results=search, index=index, error=error)
         if path == "ask.html":
-            return self._render("ask.html", path, query=query, answer=answer, mode=mode or MODES[0], modes=MODES,
-                                error=error)
+            return self._render(
+                "ask.html", path, query=query, answer=answer, mode=mode or MODES[0], modes=MODES, error=error
+            )
         if path.startswith("pages/") and path.endswith(".html"):
-            return self.page(path, path[len("pages/"):-len(".html")])
+            return self.page(path, path[len("pages/") : -len(".html")])
         if path.startswith("sources/") and path.endswith(".html"):
-            return self.source(path, path[len("sources/"):-len(".html")])
+            return self.source(path, path[len("sources/") : -len(".html")])
         return None
 
     def home(self) -> str:
@@ -97,13 +106,30 @@ class Views:
             fields = [(f.replace("_", " "), getattr(p, f)) for f in PAGE_FIELDS]
             sources = [(d, links.source(d)) for d in p.sources]
             backlinks = self.data.backlinks(slug)
-            return self._render("page.html", path, page=p, body=body, warning=warning, fields=fields,
-                                sources=sources, backlinks=[(s, self.data.pages[s].title) for s in backlinks])
+            return self._render(
+                "page.html",
+                path,
+                page=p,
+                body=body,
+                warning=warning,
+                fields=fields,
+                sources=sources,
+                backlinks=[(s, self.data.pages[s].title) for s in backlinks],
+            )
         text = self.data.generated.get(slug)
         if text is None:
             return None
-        return self._render("page.html", path, page=None, title=f"{slug}.md", body=markdown_html(text, links),
-                            warning=None, fields=[], sources=[], backlinks=[])
+        return self._render(
+            "page.html",
+            path,
+            page=None,
+            title=f"{slug}.md",
+            body=markdown_html(text, links),
+            warning=None,
+            fields=[],
+            sources=[],
+            backlinks=[],
+        )
 
     def source(self, path: str, key: str) -> str | None:
         doc = self.data.doc_by_key(key)
@@ -114,19 +140,18 @@ class Views:
         # offsets of the CRs it dropped, so the script maps the wiki's offsets (into the raw text) exactly.
         crlf = [m.start() for m in re.finditer("\r\n", raw)]
         quotes = sorted(self.data.quotes_by_doc.get(doc.doc_id, []), key=lambda sq: (sq[1].start, sq[1].end, sq[0]))
-        return self._render("source.html", path, doc=doc, text=normalize_newlines(raw), crlf=crlf,
-                            quotes=quotes, raw_chars=len(raw))
+        return self._render(
+            "source.html", path, doc=doc, text=normalize_newlines(raw), crlf=crlf, quotes=quotes, raw_chars=len(raw)
+        )
 
     def growth(self) -> str:
         d = self.data
         chart = growth_chart(d.sessions, d.max_ratio, d.warn_fraction)
         missing = sorted({f for r in d.sessions for f in r.missing})
-        return self._render("growth.html", "growth.html", chart=chart, rows=d.sessions, cov=d.cov,
-                            missing=missing)
+        return self._render("growth.html", "growth.html", chart=chart, rows=d.sessions, cov=d.cov, missing=missing)
 
 
 def json_script(obj) -> Markup:
     """JSON for a <script type="application/json"> block: '<', '>', '&' escaped so no text can end it."""
     s = json.dumps(obj, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     return Markup(s)
-

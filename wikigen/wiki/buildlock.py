@@ -15,10 +15,10 @@ import logging
 import os
 import socket
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
 
 from wikigen.core.errors import BuildLockedError
 
@@ -35,7 +35,7 @@ LOCK_NAME = "build.lock"
 @dataclass
 class LockInfo:
     path: Path
-    previous_pid: int | None = None      # the pid a stale lock file named (a dead build), if any
+    previous_pid: int | None = None  # the pid a stale lock file named (a dead build), if any
 
 
 def lock_path(root: Path) -> Path:
@@ -66,7 +66,8 @@ def build_lock(root: Path) -> Iterator[LockInfo]:
                 who = f"pid {pid}" if pid else "another process"
                 raise BuildLockedError(
                     f"another build is running on {root} ({who}, lock {path}); wait for it to finish, "
-                    f"or stop it (kill {pid if pid else 'PID'}) and run this build again") from None
+                    f"or stop it (kill {pid if pid else 'PID'}) and run this build again"
+                ) from None
         info = LockInfo(path, _read_pid(fd))
         if info.previous_pid and info.previous_pid != os.getpid():
             log.warning("took over the build lock of a build that is gone (pid %d)", info.previous_pid)
@@ -75,7 +76,7 @@ def build_lock(root: Path) -> Iterator[LockInfo]:
         os.write(fd, f"{os.getpid()} {socket.gethostname()} {int(time.time())}\n".encode("ascii", "replace"))
         os.fsync(fd)
         yield info
-        os.ftruncate(fd, 0)   # a clean end leaves no pid; a killed build's pid stays for the next holder to see
+        os.ftruncate(fd, 0)  # a clean end leaves no pid; a killed build's pid stays for the next holder to see
     finally:
         os.close(fd)
 

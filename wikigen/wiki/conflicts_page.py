@@ -26,19 +26,21 @@ from wikigen.core.atomic import atomic_write
 from wikigen.core.slugs import doc_slug
 from wikigen.wiki.markup import Quote, format_quote
 
-__all__ = ["CONFLICTS", "STORE", "render_conflicts", "write_conflicts", "read_conflicts", "index_note"]
+__all__ = ["CONFLICTS", "STORE", "index_note", "read_conflicts", "render_conflicts", "write_conflicts"]
 
-CONFLICTS = "conflicts"                         # the page's file stem (a reserved slug)
+CONFLICTS = "conflicts"  # the page's file stem (a reserved slug)
 STORE = Path(".wikigen") / "conflicts.json"
-MAX_CHARS = 24_000                              # the page stays within a page's limit (wikigen check)
-NOTE = ("_Generated after each session from the corpus: documents with the same parties and title that "
-        "state different values for the same figure, outside an amendment chain; do not edit._")
+MAX_CHARS = 24_000  # the page stays within a page's limit (wikigen check)
+NOTE = (
+    "_Generated after each session from the corpus: documents with the same parties and title that "
+    "state different values for the same figure, outside an amendment chain; do not edit._"
+)
 
 
 def _section(c: dict) -> str:
     a, b = c["sides"]
     head = f"## {c['label']}: {', '.join(c['parties'])}"
-    said = (f"[[{doc_slug(a['doc_id'])}]] states {a['value']}; [[{doc_slug(b['doc_id'])}]] states {b['value']}.")
+    said = f"[[{doc_slug(a['doc_id'])}]] states {a['value']}; [[{doc_slug(b['doc_id'])}]] states {b['value']}."
     quotes = [format_quote(Quote(s["doc_id"], s["quote_start"], s["quote_end"], s["text"])) for s in (a, b)]
     return "\n\n".join([head, said, *quotes])
 

@@ -18,11 +18,9 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from wikigen.core.atomic import atomic_write
 from wikigen.core.errors import WikigenError
-from wikigen.wiki.markup import scan_quotes
 from wikigen.wiki.page import Page, render_page
 from wikigen.wiki.quotes import check_quote
 
@@ -66,23 +64,27 @@ def stale_sources(page: Page, hashes: dict[str, str]) -> list[tuple[str, str]]:
 
 @dataclass
 class RefreshReport:
-    archived: list[str] = field(default_factory=list)        # slugs moved to archive/ as deprecated
-    refreshed: list[str] = field(default_factory=list)       # slugs rewritten (re-anchored, re-stamped)
+    archived: list[str] = field(default_factory=list)  # slugs moved to archive/ as deprecated
+    refreshed: list[str] = field(default_factory=list)  # slugs rewritten (re-anchored, re-stamped)
     removed_quotes: list[str] = field(default_factory=list)  # "slug: doc_id (chars a-b)"
-    left: list[str] = field(default_factory=list)            # stale pages not touched (human-owned, unwritable)
+    left: list[str] = field(default_factory=list)  # stale pages not touched (human-owned, unwritable)
 
     def lines(self) -> list[str]:
         out = []
         if self.archived:
-            out.append(f"sources gone: {len(self.archived)} pages deprecated and moved to {ARCHIVE_DIR}/: "
-                       + ", ".join(self.archived[:10]))
+            out.append(
+                f"sources gone: {len(self.archived)} pages deprecated and moved to {ARCHIVE_DIR}/: "
+                + ", ".join(self.archived[:10])
+            )
         if self.removed_quotes:
-            out.append(f"sources changed: removed {len(self.removed_quotes)} quotes of text that vanished: "
-                       + "; ".join(self.removed_quotes[:10]))
+            out.append(
+                f"sources changed: removed {len(self.removed_quotes)} quotes of text that vanished: "
+                + "; ".join(self.removed_quotes[:10])
+            )
         if self.refreshed:
             out.append(f"sources changed: refreshed {len(self.refreshed)} pages: " + ", ".join(self.refreshed[:10]))
         if self.left:
-            out.append(f"stale pages left as they are: " + "; ".join(self.left[:10]))
+            out.append("stale pages left as they are: " + "; ".join(self.left[:10]))
         return out
 
 

@@ -43,14 +43,19 @@ def before_build(root: Path, corpus: Path, *, force: bool = False) -> list[str]:
 
     old = recorded_corpus(root)
     if old is not None and old != Path(corpus).resolve() and not force:
-        raise WikigenError(f"the wiki {root} was built from another corpus ({old}); build it from that corpus, "
-                           f"choose a new --wiki folder, or pass --force to switch its corpus")
+        raise WikigenError(
+            f"the wiki {root} was built from another corpus ({old}); build it from that corpus, "
+            f"choose a new --wiki folder, or pass --force to switch its corpus"
+        )
     lines = []
     kept = keep_human_edits(root)
     if kept.pages:
-        lines.append(f"kept human edits to {len(kept.pages)} pages (commit {kept.commit[:12]}): "
-                     + ", ".join(kept.pages[:10]) + (" ..." if len(kept.pages) > 10 else "")
-                     + (f"; now human-owned (agents leave them alone): {', '.join(kept.owned)}" if kept.owned else ""))
+        lines.append(
+            f"kept human edits to {len(kept.pages)} pages (commit {kept.commit[:12]}): "
+            + ", ".join(kept.pages[:10])
+            + (" ..." if len(kept.pages) > 10 else "")
+            + (f"; now human-owned (agents leave them alone): {', '.join(kept.owned)}" if kept.owned else "")
+        )
     return lines
 
 
@@ -59,7 +64,7 @@ def after_build(wiki) -> list[str]:
     from wikigen.core.atomic import make_private
     from wikigen.wiki.lint import check_wiki
 
-    make_private(wiki.root / ".wikigen")      # what the build added (caches, index files) is private too
+    make_private(wiki.root / ".wikigen")  # what the build added (caches, index files) is private too
     index_dir = wiki.config.get("index_dir")
     if index_dir:
         p = Path(index_dir) if Path(index_dir).is_absolute() else wiki.root / index_dir

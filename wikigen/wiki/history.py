@@ -88,8 +88,10 @@ def rollback_to_session(root: Path, session: int) -> str:
         have = [s.split(":", 1)[0] for _, s in session_commits(root) if s.startswith("session ")]
         raise WikigenError(f"no commit for session {session} in {root}; the wiki has: {', '.join(have) or 'none'}")
     if _git(root, "status", "--porcelain").stdout.strip():
-        raise WikigenError(f"{root} has changes that are not committed; commit or discard them before a rollback "
-                           f"(see `git -C {root} status`)")
+        raise WikigenError(
+            f"{root} has changes that are not committed; commit or discard them before a rollback "
+            f"(see `git -C {root} status`)"
+        )
     _git(root, "restore", f"--source={commit}", "--staged", "--worktree", "--", ".")
     if _git(root, "diff", "--cached", "--quiet", check=False).returncode == 0:
         return _git(root, "rev-parse", "HEAD").stdout.strip()

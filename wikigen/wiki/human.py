@@ -33,16 +33,30 @@ _AGENT_RE = re.compile(r"agent-\d+")
 
 @dataclass
 class HumanEdits:
-    pages: list[str] = field(default_factory=list)     # slugs a person changed or added
-    owned: list[str] = field(default_factory=list)     # of those, made human-owned now
+    pages: list[str] = field(default_factory=list)  # slugs a person changed or added
+    owned: list[str] = field(default_factory=list)  # of those, made human-owned now
     commit: str = ""
 
 
 def _git(root: Path, *args: str, author: bool = False) -> subprocess.CompletedProcess:
     who = HUMAN if author else "wikigen"
-    return subprocess.run(["git", "-c", f"user.name={who}", "-c", f"user.email={who}@localhost",
-                           "-c", "commit.gpgsign=false", "-c", "core.quotepath=false", *args],
-                          cwd=root, capture_output=True, text=True)
+    return subprocess.run(
+        [
+            "git",
+            "-c",
+            f"user.name={who}",
+            "-c",
+            f"user.email={who}@localhost",
+            "-c",
+            "commit.gpgsign=false",
+            "-c",
+            "core.quotepath=false",
+            *args,
+        ],
+        cwd=root,
+        capture_output=True,
+        text=True,
+    )
 
 
 def _last_session(root: Path) -> int:
@@ -93,10 +107,10 @@ def keep_human_edits(root: Path) -> HumanEdits:
         try:
             page = parse_page(path.read_text(encoding="utf-8"))
         except (PageError, OSError, UnicodeDecodeError):
-            found.pages.append(name[:-3])        # a broken edit is still a person's: commit it, check reports it
+            found.pages.append(name[:-3])  # a broken edit is still a person's: commit it, check reports it
             continue
         if page.updated_session > last:
-            continue                             # written by a build that was killed before its commit
+            continue  # written by a build that was killed before its commit
         old_text = _head_text(root, name)
         old_owner = None
         if old_text is not None:

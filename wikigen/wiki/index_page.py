@@ -13,9 +13,9 @@ UTF-8 bytes for MEMORY.md) and the note under the title.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 from wikigen.core.atomic import atomic_write
 from wikigen.core.slugs import slugify
@@ -47,17 +47,17 @@ class Entry:
     description: str
 
     @classmethod
-    def of(cls, p: Page) -> "Entry":
+    def of(cls, p: Page) -> Entry:
         return cls(p.slug, p.title, p.type or "topic", p.description)
 
     def line(self, link: Callable[[str, str], str] = wikilink, max_len: int | None = None) -> str:
         """`- [[slug|Title]] — description`; with max_len, the description is cut so the line fits."""
         title = " ".join(self.title.replace("|", "/").replace("[", "(").replace("]", ")").split())
         if len(title) > TITLE_MAX:
-            title = title[:TITLE_MAX - 3] + "..."
+            title = title[: TITLE_MAX - 3] + "..."
         desc = " ".join(self.description.split())
         if desc.casefold() == title.casefold():
-            desc = ""                       # a description that only repeats the title says nothing
+            desc = ""  # a description that only repeats the title says nothing
         head = f"- {link(self.slug, title)}"
         if desc and max_len is not None and len(head) + 3 + len(desc) > max_len:
             room = max_len - len(head) - 3 - 3
@@ -91,9 +91,17 @@ SPLITTERS: list[Splitter] = [("type", lambda e: e.type), ("letter", _initial)]
 
 
 class _Builder:
-    def __init__(self, max_lines: int, max_chars: int, *, size: Callable[[str], int] = len,
-                 link: Callable[[str, str], str] = wikilink, line: Callable[[Entry], str] = Entry.line,
-                 note: str = NOTE, max_line: int | None = None):
+    def __init__(
+        self,
+        max_lines: int,
+        max_chars: int,
+        *,
+        size: Callable[[str], int] = len,
+        link: Callable[[str, str], str] = wikilink,
+        line: Callable[[Entry], str] = Entry.line,
+        note: str = NOTE,
+        max_line: int | None = None,
+    ):
         self.max_lines, self.max_chars, self.size, self.max_line = max_lines, max_chars, size, max_line
         self.link, self.line, self.note = link, line, note
         self.files: dict[str, str] = {}
@@ -131,7 +139,7 @@ class _Builder:
         if self.fits(text):
             self.files[name] = text
             return
-        for i, (kind, key) in enumerate(splitters):
+        for i, (_kind, key) in enumerate(splitters):
             groups: dict[str, list[Entry]] = {}
             for e in entries:
                 groups.setdefault(key(e), []).append(e)
@@ -141,12 +149,12 @@ class _Builder:
             for k in sorted(groups):
                 child = self.name(f"{name}-{slugify(k) or 'other'}")
                 label = f"{title.split(': ', 1)[-1]}, {k}" if name != "index" else k
-                self.pages(child, f"Index: {label}", groups[k], splitters[i + 1:])
+                self.pages(child, f"Index: {label}", groups[k], splitters[i + 1 :])
                 hub.append((f"- {self.link(child, label)} — {len(groups[k]):,} pages", len(groups[k])))
             self.hub(name, title, hub)
             return
         ordered = sorted(entries, key=lambda e: e.slug)
-        worst = f"{title} (part {len(ordered)})"      # packed as written: with the longest part title
+        worst = f"{title} (part {len(ordered)})"  # packed as written: with the longest part title
         parts = self._pack(title, ordered, lambda es: self._render(worst, len(es), self._by_type(es)))
         hub = []
         for n, part in enumerate(parts, 1):
@@ -157,33 +165,48 @@ class _Builder:
 
     def _part_line(self, child: str, n: int, part: list[Entry]) -> str:
         """`- [[child|part n]] — first-slug to last-slug, N pages`, the slugs shortened to max_line."""
-        head, first, last, count = f"- {self.link(child, f'part {n}')} — ", part[0].slug, part[-1].slug, f", {len(part):,} pages"
+        head, first, last, count = (
+            f"- {self.link(child, f'part {n}')} — ",
+            part[0].slug,
+            part[-1].slug,
+            f", {len(part):,} pages",
+        )
         if self.max_line is not None:
             room = (self.max_line - len(head) - len(count) - len(" to ")) // 2
-            first, last = (s if len(s) <= room else s[:max(room - 3, 1)] + "..." for s in (first, last))
+            first, last = (s if len(s) <= room else s[: max(room - 3, 1)] + "..." for s in (first, last))
         return f"{head}{first} to {last}{count}"
 
     def hub(self, name: str, title: str, links: list[tuple[str, int]]) -> None:
         total = sum(n for _, n in links)
-        text = self._render(title, total, [(None, [l for l, _ in links])])
+        text = self._render(title, total, [(None, [ln for ln, _ in links])])
         if self.fits(text):
             self.files[name] = text
             return
         worst = f"{title} (part {len(links)})"
-        parts = self._pack(title, links, lambda ls: self._render(worst, sum(n for _, n in ls), [(None, [l for l, _ in ls])]))
+        parts = self._pack(
+            title, links, lambda ls: self._render(worst, sum(n for _, n in ls), [(None, [ln for ln, _ in ls])])
+        )
         upper = []
         for n, part in enumerate(parts, 1):
             child = self.name(f"{name}-{n}")
             count = sum(c for _, c in part)
-            self.files[child] = self._render(f"{title} (part {n})", count, [(None, [l for l, _ in part])])
+            self.files[child] = self._render(f"{title} (part {n})", count, [(None, [ln for ln, _ in part])])
             upper.append((f"- {self.link(child, f'part {n}')} — {count:,} pages", count))
         self.hub(name, title, upper)
 
 
-def build_index(pages: list[Page], *, max_lines: int = MAX_LINES, max_chars: int = MAX_CHARS,
-                size: Callable[[str], int] = len, link: Callable[[str, str], str] = wikilink,
-                line: Callable[[Entry], str] = Entry.line, note: str = NOTE, title: str = "Index",
-                max_line: int | None = None) -> dict[str, str]:
+def build_index(
+    pages: list[Page],
+    *,
+    max_lines: int = MAX_LINES,
+    max_chars: int = MAX_CHARS,
+    size: Callable[[str], int] = len,
+    link: Callable[[str, str], str] = wikilink,
+    line: Callable[[Entry], str] = Entry.line,
+    note: str = NOTE,
+    title: str = "Index",
+    max_line: int | None = None,
+) -> dict[str, str]:
     """File stem -> text for index.md and any section indexes; every text within the limits
     (lines, and `size` of the text: characters by default; with max_line, hub lines are kept to it)."""
     b = _Builder(max_lines, max_chars, size=size, link=link, line=line, note=note, max_line=max_line)

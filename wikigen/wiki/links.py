@@ -34,12 +34,12 @@ CLOSE_MATCH_CUTOFF = 0.85
 class PageLink:
     source: str
     target: str
-    line: int          # 1-based line in the page file
+    line: int  # 1-based line in the page file
 
 
 def page_links(page: Page) -> list[PageLink]:
     _, _, offset = split_front_matter(render_page(page))
-    return [PageLink(page.slug, l.target, l.line + offset + 1) for l in body_links(page.body)]
+    return [PageLink(page.slug, ln.target, ln.line + offset + 1) for ln in body_links(page.body)]
 
 
 def build_graph(pages: list[Page]) -> nx.DiGraph:
@@ -83,12 +83,13 @@ def analyze_links(pages: list[Page]) -> LinkReport:
 
 # --- repair ------------------------------------------------------------------------------------
 
+
 class Resolver:
     """Where a broken target most plausibly points, by the rules in the module docstring."""
 
     def __init__(self, pages: list[Page], redirects: dict[str, str] | None = None):
         self.slugs = sorted(p.slug for p in pages)
-        self.redirects = redirects or {}          # merged page -> the page it was merged into (wiki.merge)
+        self.redirects = redirects or {}  # merged page -> the page it was merged into (wiki.merge)
         self._slugset = set(self.slugs)
         self._unaccented: dict[str, set[str]] = {}
         for s in self.slugs:
@@ -129,10 +130,10 @@ class Resolver:
 @dataclass(frozen=True)
 class RepairEntry:
     page: str
-    line: int                 # 1-based line in the page file
+    line: int  # 1-based line in the page file
     old_target: str
-    new_target: str | None    # None: the link became plain text
-    rule: str                 # slug | title | alias | close-match | unlinked
+    new_target: str | None  # None: the link became plain text
+    rule: str  # slug | title | alias | close-match | unlinked
 
     def line_text(self) -> str:
         new = f"[[{self.new_target}]]" if self.new_target else "plain text"
@@ -178,7 +179,7 @@ def _code_ranges(line: str) -> list[tuple[int, int]]:
 
 def repair_body(body: str, resolver: Resolver, slug: str, line_offset: int = 0) -> tuple[str, list[RepairEntry]]:
     """The body with every broken link re-pointed or unlinked, and what was done (deterministic)."""
-    broken_lines = sorted({l.line for l in body_links(body) if l.target not in resolver._slugset})
+    broken_lines = sorted({ln.line for ln in body_links(body) if ln.target not in resolver._slugset})
     if not broken_lines:
         return body, []
     lines = body.split("\n")
@@ -188,18 +189,18 @@ def repair_body(body: str, resolver: Resolver, slug: str, line_offset: int = 0) 
         code = _code_ranges(line)
 
         def sub(m: re.Match) -> str:
-            if any(a <= m.start() < b for a, b in code):
+            if any(a <= m.start() < b for a, b in code):  # noqa: B023
                 return m.group(0)
             raw, label = m.group(1), m.group(2)
             target = split_target(raw)
             if not target or target in resolver._slugset:
                 return m.group(0)
             new, rule = resolver.resolve(target)
-            entries.append(RepairEntry(slug, idx + line_offset + 1, target, new, rule))
+            entries.append(RepairEntry(slug, idx + line_offset + 1, target, new, rule))  # noqa: B023
             visible = (label or raw).strip()
             if new is None:
                 return visible
-            suffix = raw.strip()[len(target):] if raw.strip().startswith(target) else ""
+            suffix = raw.strip()[len(target) :] if raw.strip().startswith(target) else ""
             return f"[[{new}{suffix}|{visible}]]"
 
         lines[idx] = WIKI_RE.sub(sub, line)

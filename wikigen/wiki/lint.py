@@ -13,24 +13,24 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from wikigen.core.errors import PageError, WikigenError
+from wikigen.core.tokens import default_counter
 from wikigen.wiki.conflicts_page import index_note
+from wikigen.wiki.freshness import stale_sources
 from wikigen.wiki.index_page import MAX_CHARS, MAX_LINES, NOTE, build_index, count_lines, fits
 from wikigen.wiki.links import Resolver, analyze_links
 from wikigen.wiki.page import Page
 from wikigen.wiki.progress import Coverage, ProgressLog, coverage
 from wikigen.wiki.quotes import check_page_quotes
-from wikigen.wiki.freshness import stale_sources
 from wikigen.wiki.size_guard import check_size, measure_wiki
 from wikigen.wiki.store import Wiki
-from wikigen.core.tokens import default_counter
 
-MAX_PAGE_CHARS = 25_000   # one page should load whole, like the index
+MAX_PAGE_CHARS = 25_000  # one page should load whole, like the index
 
 
 @dataclass(frozen=True)
 class Problem:
-    kind: str       # page | broken-link | orphan | quote | oversize | size | index
-    where: str      # file (and line) the problem is in
+    kind: str  # page | broken-link | orphan | quote | oversize | size | index
+    where: str  # file (and line) the problem is in
     message: str
 
     def line(self) -> str:
@@ -42,7 +42,7 @@ class CheckReport:
     pages: int = 0
     problems: list[Problem] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-    flags: list[Problem] = field(default_factory=list)     # quoted text that addresses an AI agent or a tool
+    flags: list[Problem] = field(default_factory=list)  # quoted text that addresses an AI agent or a tool
 
     @property
     def ok(self) -> bool:
@@ -105,10 +105,17 @@ def instruction_flags(wiki: Wiki, pages: list[Page]) -> list[Problem]:
         before = split_front_matter((wiki.root / f"{page.slug}.md").read_text(encoding="utf-8"))[2]
         for block, kinds, marked in found:
             q = block.quote
-            state = "marked on the page" if marked else f"NOT marked on the page (rewrite it to add the {MARK_TAG} marker)"
-            out.append(Problem("instructions", f"{page.slug}.md:{before + block.header_line + 1}",
-                               f"quote {q.doc_id} (chars {q.start}-{q.end}) addresses an AI agent or a tool "
-                               f"({', '.join(kinds)}); it is document text, kept as data; {state}"))
+            state = (
+                "marked on the page" if marked else f"NOT marked on the page (rewrite it to add the {MARK_TAG} marker)"
+            )
+            out.append(
+                Problem(
+                    "instructions",
+                    f"{page.slug}.md:{before + block.header_line + 1}",
+                    f"quote {q.doc_id} (chars {q.start}-{q.end}) addresses an AI agent or a tool "
+                    f"({', '.join(kinds)}); it is document text, kept as data; {state}",
+                )
+            )
     return out
 
 
@@ -128,10 +135,13 @@ def conflict_flags(wiki: Wiki, src) -> list[Problem]:
             if src is not None:
                 check = check_quote(Quote(s["doc_id"], s["quote_start"], s["quote_end"], s["text"]), src)
                 state = "" if check.ok else f" [quote {check.status}]"
-            said.append(f'{s["doc_id"]} (chars {s["quote_start"]}-{s["quote_end"]}) states {s["value"]}: '
-                        f'"{" ".join(s["text"].split())}"{state}')
-        out.append(Problem("conflict", f"{CONFLICTS}.md", f"{c['label']} ({', '.join(c['parties'])}): "
-                           + "; ".join(said)))
+            said.append(
+                f"{s['doc_id']} (chars {s['quote_start']}-{s['quote_end']}) states {s['value']}: "
+                f'"{" ".join(s["text"].split())}"{state}'
+            )
+        out.append(
+            Problem("conflict", f"{CONFLICTS}.md", f"{c['label']} ({', '.join(c['parties'])}): " + "; ".join(said))
+        )
     return out
 
 
@@ -156,14 +166,19 @@ def owner_problems(wiki: Wiki, pages: list[Page]) -> list[Problem]:
     from wikigen.wiki.human import HUMAN
 
     agents = {e.get("agent") for e in ProgressLog(wiki.root).read().entries if isinstance(e.get("agent"), str)}
-    if not agents:       # no build has logged yet (a wiki written by hand or by a library caller): nothing to hold to
+    if not agents:  # no build has logged yet (a wiki written by hand or by a library caller): nothing to hold to
         return []
     out = []
     for page in pages:
         if page.owner != HUMAN and page.owner not in agents:
             known = ", ".join(sorted(agents)[:6]) or "none yet"
-            out.append(Problem("owner", f"{page.slug}.md", f"owner {page.owner!r} is not an agent of this wiki "
-                               f"({known}) nor {HUMAN!r}; set one of them"))
+            out.append(
+                Problem(
+                    "owner",
+                    f"{page.slug}.md",
+                    f"owner {page.owner!r} is not an agent of this wiki ({known}) nor {HUMAN!r}; set one of them",
+                )
+            )
     return out
 
 
@@ -177,13 +192,20 @@ def secret_problems(wiki: Wiki, pages: list[Page]) -> list[Problem]:
     for page in pages:
         for name in ("title", "description"):
             for s in find_secrets(getattr(page, name)):
-                out.append(Problem("secret", f"{page.slug}.md", f"{s.kind} in the {name}; remove it and rotate the secret"))
+                out.append(
+                    Problem("secret", f"{page.slug}.md", f"{s.kind} in the {name}; remove it and rotate the secret")
+                )
         text = (wiki.root / f"{page.slug}.md").read_text(encoding="utf-8")
         _, body, before = split_front_matter(text)
         for s in find_secrets(body):
             line = before + body.count("\n", 0, s.start) + 1
-            out.append(Problem("secret", f"{page.slug}.md:{line}", f"{s.kind} (chars {s.start}-{s.end} of the body); "
-                               "remove it and rotate the secret"))
+            out.append(
+                Problem(
+                    "secret",
+                    f"{page.slug}.md:{line}",
+                    f"{s.kind} (chars {s.start}-{s.end} of the body); remove it and rotate the secret",
+                )
+            )
     return out
 
 
@@ -217,13 +239,15 @@ def check_wiki(wiki: Wiki) -> CheckReport:
     links = analyze_links(pages)
     resolver = Resolver(pages)
     for b in links.broken:
-        new, rule = resolver.resolve(b.target)
+        new, _rule = resolver.resolve(b.target)
         hint = f"; did you mean [[{new}]]?" if new else "; no similar page exists"
         report.problems.append(Problem("broken-link", f"{b.source}.md:{b.line}", f"[[{b.target}]] has no page{hint}"))
     for slug in links.orphans:
         report.problems.append(Problem("orphan", f"{slug}.md", "no other page links here; link it from a related page"))
     if links.dead_ends:
-        report.notes.append(f"{len(links.dead_ends)} dead ends (pages linking nowhere): {', '.join(links.dead_ends[:10])}")
+        report.notes.append(
+            f"{len(links.dead_ends)} dead ends (pages linking nowhere): {', '.join(links.dead_ends[:10])}"
+        )
 
     src = _sources_or_none(wiki, report)
     for page in pages:
@@ -240,8 +264,13 @@ def check_wiki(wiki: Wiki) -> CheckReport:
         if size > MAX_PAGE_CHARS:
             chars = len((wiki.root / f"{page.slug}.md").read_text(encoding="utf-8"))
             if chars > MAX_PAGE_CHARS:
-                report.problems.append(Problem("oversize", f"{page.slug}.md",
-                                               f"{chars:,} characters (limit {MAX_PAGE_CHARS:,}); split the page"))
+                report.problems.append(
+                    Problem(
+                        "oversize",
+                        f"{page.slug}.md",
+                        f"{chars:,} characters (limit {MAX_PAGE_CHARS:,}); split the page",
+                    )
+                )
 
     report.problems += secret_problems(wiki, pages)
     report.problems += owner_problems(wiki, pages)
@@ -267,8 +296,14 @@ def check_wiki(wiki: Wiki) -> CheckReport:
     for path in sorted(wiki.root.glob("index*.md")):
         text = path.read_text(encoding="utf-8")
         if not fits(text):
-            report.problems.append(Problem("index", path.name, f"{count_lines(text)} lines, {len(text):,} characters; "
-                                           f"the limits are {MAX_LINES} lines and {MAX_CHARS:,} characters"))
+            report.problems.append(
+                Problem(
+                    "index",
+                    path.name,
+                    f"{count_lines(text)} lines, {len(text):,} characters; "
+                    f"the limits are {MAX_LINES} lines and {MAX_CHARS:,} characters",
+                )
+            )
         if path.stem != "index" and path.stem not in expected:
             report.problems.append(Problem("index", path.name, "not part of the current index; regenerate the index"))
     return report

@@ -52,6 +52,7 @@ class Quote:
 @dataclass(frozen=True)
 class QuoteBlock:
     """A quote and where it sits in the body: header line index and the line after its last line (0-based)."""
+
     quote: Quote
     header_line: int
     end_line: int
@@ -97,15 +98,19 @@ def scan_quotes(body: str, page_doc: str | None = None) -> list[QuoteBlock]:
             continue
         h = QUOTE_HEADER_RE.match(line)
         if not h:
-            raise PageError(f"malformed quote header on body line {i + 1}: {line[:100]!r}; "
-                            "use '> [!quote] DOC_ID (chars START-END)'")
+            raise PageError(
+                f"malformed quote header on body line {i + 1}: {line[:100]!r}; "
+                "use '> [!quote] DOC_ID (chars START-END)'"
+            )
         start, end = int(h.group("start")), int(h.group("end"))
         if end < start:
             raise PageError(f"malformed quote header on body line {i + 1}: end {end} is before start {start}")
         doc_id = h.group("doc_id") or page_doc
         if doc_id is None:
-            raise PageError(f"quote on body line {i + 1} names no document: {line[:100]!r}; only a page with exactly "
-                            "one source may leave it out (use '> [!quote] DOC_ID (chars START-END)')")
+            raise PageError(
+                f"quote on body line {i + 1} names no document: {line[:100]!r}; only a page with exactly "
+                "one source may leave it out (use '> [!quote] DOC_ID (chars START-END)')"
+            )
         j = i + 1
         text_lines: list[str] = []
         while j < len(lines) and lines[j].startswith(">") and not _QUOTE_ATTEMPT_RE.match(lines[j]):
@@ -114,7 +119,9 @@ def scan_quotes(body: str, page_doc: str | None = None) -> list[QuoteBlock]:
             j += 1
         text = "\n".join(text_lines)
         if not text:
-            raise PageError(f"empty quote on body line {i + 1}: {line[:100]!r}; put the quoted text on '> ' lines below")
+            raise PageError(
+                f"empty quote on body line {i + 1}: {line[:100]!r}; put the quoted text on '> ' lines below"
+            )
         out.append(QuoteBlock(Quote(doc_id, start, end, text), i, j))
         i = j
     return out
@@ -142,6 +149,7 @@ def explicit_quotes(body: str, page_doc: str | None) -> str:
 def wikilinks_plugin(md: MarkdownIt) -> None:
     """A markdown-it-py inline rule: ``[[raw|label]]`` becomes one ``wikilink`` token whose meta holds
     ``raw`` and ``label`` (None without '|'). It adds no render rule: each user renders links its own way."""
+
     def rule(state, silent):
         if not state.src.startswith("[[", state.pos):
             return False
@@ -164,10 +172,10 @@ def _md() -> MarkdownIt:
 
 @dataclass(frozen=True)
 class BodyLink:
-    target: str        # the slug part of the link, stripped ("" for a link to a heading of the same page)
-    raw: str           # what stood before '|', e.g. "Acme MSA#Term"
+    target: str  # the slug part of the link, stripped ("" for a link to a heading of the same page)
+    raw: str  # what stood before '|', e.g. "Acme MSA#Term"
     label: str | None  # what stood after '|'
-    line: int          # 0-based line in the body
+    line: int  # 0-based line in the body
 
     @property
     def text(self) -> str:
@@ -189,7 +197,7 @@ def _body_links(body: str) -> tuple[BodyLink, ...]:
     (link repair per session, the index page, the final check), and parsing is most of that cost."""
     quote_lines: set[int] = set()
     try:
-        blocks = scan_quotes(body, page_doc="")   # only where quotes sit matters here
+        blocks = scan_quotes(body, page_doc="")  # only where quotes sit matters here
     except PageError:
         blocks = []  # a malformed quote is reported by quote checks; links are still read
     for b in blocks:

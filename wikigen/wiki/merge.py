@@ -36,8 +36,8 @@ class MergeReport:
     keep: str
     gone: str
     quotes_moved: int = 0
-    quotes_shared: int = 0           # quotes of the gone page the kept page already had
-    links_repaired: list[str] = field(default_factory=list)     # pages whose [[gone]] links now point at keep
+    quotes_shared: int = 0  # quotes of the gone page the kept page already had
+    links_repaired: list[str] = field(default_factory=list)  # pages whose [[gone]] links now point at keep
     errors: list[str] = field(default_factory=list)
 
 
@@ -63,8 +63,9 @@ def read_redirects(root: Path) -> dict[str, str]:
 
 
 def _write_redirects(root: Path, table: dict[str, str]) -> None:
-    atomic_write(redirects_path(root), json.dumps({"version": 1, "redirects": dict(sorted(table.items()))},
-                                                  indent=1) + "\n")
+    atomic_write(
+        redirects_path(root), json.dumps({"version": 1, "redirects": dict(sorted(table.items()))}, indent=1) + "\n"
+    )
 
 
 def _relink(body: str, gone: str, keep: str) -> str:
@@ -81,7 +82,7 @@ def _relink(body: str, gone: str, keep: str) -> str:
         raw, label = m.group(1), m.group(2)
         if split_target(raw) != gone:
             return m.group(0)
-        rest = raw[len(raw.split("#", 1)[0].split("^", 1)[0]):]
+        rest = raw[len(raw.split("#", 1)[0].split("^", 1)[0]) :]
         return f"[[{keep}{rest}|{label}]]" if label else f"[[{keep}{rest}]]"
 
     return "\n".join(line if i in quote_lines else WIKI_RE.sub(sub, line) for i, line in enumerate(lines))
@@ -94,8 +95,7 @@ def merged_body(keep: Page, gone: Page) -> tuple[str, int, int]:
     shared = len(gone.quote_blocks()) - len(new)
     body = _relink(explicit_quotes(keep.body, keep.quote_doc) if new else keep.body, gone.slug, keep.slug)
     if new:
-        parts = [body.rstrip("\n"), f"{MERGED_HEADING}{gone.title} ({gone.slug})",
-                 *(format_quote(q) for q in new)]
+        parts = [body.rstrip("\n"), f"{MERGED_HEADING}{gone.title} ({gone.slug})", *(format_quote(q) for q in new)]
         body = "\n\n".join(parts) + "\n"
     return body, len(new), shared
 
@@ -119,8 +119,10 @@ def merge_pages(wiki, keep: str, gone: str, *, agent: str, session: int) -> Merg
     kp, gp = wiki.read(keep), wiki.read(gone)
     for p in (kp, gp):
         if p.owner != agent:
-            raise OwnershipError(f"agent {agent!r} cannot merge page {p.slug!r}, owned by {p.owner!r}; "
-                                 "a merge changes pages its agent owns")
+            raise OwnershipError(
+                f"agent {agent!r} cannot merge page {p.slug!r}, owned by {p.owner!r}; "
+                "a merge changes pages its agent owns"
+            )
     body, moved, shared = merged_body(kp, gp)
     aliases = list(dict.fromkeys([*kp.aliases, gp.title, *gp.aliases]))
     aliases = [a for a in aliases if a and a != kp.title]

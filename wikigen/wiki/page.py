@@ -24,16 +24,25 @@ from wikigen.core.slugs import SLUG_PATTERN, is_slug
 from wikigen.core.text import normalize_newlines
 from wikigen.wiki.markup import Quote, QuoteBlock, body_links, scan_quotes
 
-SLUG_RE = re.compile(SLUG_PATTERN)   # the one slug rule: wikigen.core.slugs (Unicode letters, digits, '-')
+SLUG_RE = re.compile(SLUG_PATTERN)  # the one slug rule: wikigen.core.slugs (Unicode letters, digits, '-')
 OWNER_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
-RESERVED_SLUGS = frozenset({"index", "log", "conflicts"})   # generated files, not pages
+RESERVED_SLUGS = frozenset({"index", "log", "conflicts"})  # generated files, not pages
 STATUSES = ("draft", "confirmed", "deprecated")
 MAX_DESCRIPTION = 200
-FIELDS = ("title", "slug", "owner", "description", "type", "status", "sources", "aliases",
-          "created_session", "updated_session")
-OPTIONAL_FIELDS = ("source_hashes",)   # written only when set, so pages without them stay as they were
-_SHA_RE = re.compile(r"[0-9a-f]{8,64}")   # a sha256 hex digest or its prefix
-
+FIELDS = (
+    "title",
+    "slug",
+    "owner",
+    "description",
+    "type",
+    "status",
+    "sources",
+    "aliases",
+    "created_session",
+    "updated_session",
+)
+OPTIONAL_FIELDS = ("source_hashes",)  # written only when set, so pages without them stay as they were
+_SHA_RE = re.compile(r"[0-9a-f]{8,64}")  # a sha256 hex digest or its prefix
 
 
 def is_reserved(slug: str) -> bool:
@@ -43,10 +52,14 @@ def is_reserved(slug: str) -> bool:
 def validate_slug(slug: object) -> str:
     """The slug itself, or PageError. A valid slug can never name a file outside the wiki folder."""
     if not isinstance(slug, str) or not is_slug(slug):
-        raise PageError(f"bad slug {slug!r}: use 1-80 lower-case letters (any script), digits and '-', "
-                        "starting with a letter or digit (wikigen.core.slugs.slugify makes one)")
+        raise PageError(
+            f"bad slug {slug!r}: use 1-80 lower-case letters (any script), digits and '-', "
+            "starting with a letter or digit (wikigen.core.slugs.slugify makes one)"
+        )
     if is_reserved(slug):
-        raise PageError(f"slug {slug!r} is reserved (index, log, conflicts and index-* are generated pages); choose another")
+        raise PageError(
+            f"slug {slug!r} is reserved (index, log, conflicts and index-* are generated pages); choose another"
+        )
     return slug
 
 
@@ -69,7 +82,7 @@ class Page:
     created_session: int = 0
     updated_session: int = 0
     body: str = ""
-    source_hashes: dict[str, str] = field(default_factory=dict)   # doc id -> sha256 of the source it quotes
+    source_hashes: dict[str, str] = field(default_factory=dict)  # doc id -> sha256 of the source it quotes
 
     @property
     def quote_doc(self) -> str | None:
@@ -107,7 +120,7 @@ class Page:
             del out["source_hashes"]
         return out
 
-    def with_(self, **changes) -> "Page":
+    def with_(self, **changes) -> Page:
         return replace(self, **changes)
 
 
@@ -121,8 +134,10 @@ def validate_page(page: Page) -> Page:
     if not page.title.strip() or "\n" in page.title:
         raise PageError(f"page {page.slug!r}: title must be one non-empty line")
     if "\n" in page.description or "\r" in page.description or len(page.description) > MAX_DESCRIPTION:
-        raise PageError(f"page {page.slug!r}: description must be one line of at most {MAX_DESCRIPTION} characters "
-                        f"(got {len(page.description)})")
+        raise PageError(
+            f"page {page.slug!r}: description must be one line of at most {MAX_DESCRIPTION} characters "
+            f"(got {len(page.description)})"
+        )
     if not page.type or "\n" in page.type:
         raise PageError(f"page {page.slug!r}: type must be one non-empty line")
     if page.status not in STATUSES:
@@ -140,8 +155,10 @@ def validate_page(page: Page) -> Page:
     if not isinstance(page.body, str):
         raise PageError(f"page {page.slug!r}: body must be a string")
     h = page.source_hashes
-    if not isinstance(h, dict) or not all(isinstance(k, str) and isinstance(v, str) and _SHA_RE.fullmatch(v)
-                                          and "\n" not in k and "\r" not in k for k, v in h.items()):
+    if not isinstance(h, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) and _SHA_RE.fullmatch(v) and "\n" not in k and "\r" not in k
+        for k, v in h.items()
+    ):
         raise PageError(f"page {page.slug!r}: source_hashes must map doc ids to sha256 hex digests (8-64 hex digits)")
     return page
 
@@ -179,8 +196,8 @@ def split_front_matter(text: str) -> tuple[str, str, int]:
             end = len(text) - 4
         else:
             raise PageError("page front matter is not closed by a '---' line")
-    fm = text[4:end + 1]
-    body = text[end + 5:]
+    fm = text[4 : end + 1]
+    body = text[end + 5 :]
     return fm, body, fm.count("\n") + 2
 
 
@@ -201,7 +218,7 @@ def parse_page(text: str) -> Page:
 
     def as_list(name) -> list[str]:
         v = fm.get(name) or []
-        if isinstance(v, dict):     # `sources` as doc id -> hash (Page.written_front_matter)
+        if isinstance(v, dict):  # `sources` as doc id -> hash (Page.written_front_matter)
             v = list(v)
         if isinstance(v, str):
             v = [v]
@@ -224,12 +241,20 @@ def parse_page(text: str) -> Page:
         return {as_str(k): as_str(x) for k, x in v.items()}
 
     page = Page(
-        slug=as_str(fm["slug"]), title=as_str(fm["title"]), owner=as_str(fm["owner"]),
-        description=as_str(fm["description"]), type=as_str(fm.get("type", "topic")),
-        status=as_str(fm.get("status", "draft")), sources=as_list("sources"), aliases=as_list("aliases"),
-        created_session=as_int("created_session"), updated_session=as_int("updated_session"), body=body,
-        source_hashes={**({k: h for k, h in as_hashes(fm["sources"]).items() if h}
-                          if isinstance(fm.get("sources"), dict) else {}),
-                       **as_hashes(fm.get("source_hashes"))},
+        slug=as_str(fm["slug"]),
+        title=as_str(fm["title"]),
+        owner=as_str(fm["owner"]),
+        description=as_str(fm["description"]),
+        type=as_str(fm.get("type", "topic")),
+        status=as_str(fm.get("status", "draft")),
+        sources=as_list("sources"),
+        aliases=as_list("aliases"),
+        created_session=as_int("created_session"),
+        updated_session=as_int("updated_session"),
+        body=body,
+        source_hashes={
+            **({k: h for k, h in as_hashes(fm["sources"]).items() if h} if isinstance(fm.get("sources"), dict) else {}),
+            **as_hashes(fm.get("source_hashes")),
+        },
     )
     return validate_page(page)

@@ -10,16 +10,17 @@ starts on a fresh line.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Callable, Iterable
 
 from wikigen.core.atomic import atomic_write
-from wikigen.core.locks import file_lock
 from wikigen.core.errors import WikigenError
+from wikigen.core.locks import file_lock
 from wikigen.wiki.secrets import redact_value
 
 LOG_VERSION = 1
@@ -27,7 +28,7 @@ RESERVED = ("v", "time", "session", "agent", "action", "pages", "queries", "docs
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 @dataclass
@@ -46,24 +47,42 @@ class ProgressLog:
     def _lock(self):
         return file_lock(self.root / ".wikigen" / "locks" / "progress.lock")
 
-    def append(self, *, session: int, agent: str, action: str, pages: Iterable[str] = (),
-               queries: Iterable[str] = (), docs: Iterable[str] = (), **extra) -> dict:
+    def append(
+        self,
+        *,
+        session: int,
+        agent: str,
+        action: str,
+        pages: Iterable[str] = (),
+        queries: Iterable[str] = (),
+        docs: Iterable[str] = (),
+        **extra,
+    ) -> dict:
         clash = [k for k in extra if k in RESERVED]
         if clash:
             raise WikigenError(f"progress log extra fields may not be named {', '.join(clash)}")
-        entry = {"v": LOG_VERSION, "time": self._clock(), "session": session, "agent": agent, "action": action,
-                 "pages": list(pages), "queries": list(queries), "docs": list(docs), **extra}
-        entry = redact_value(entry)        # a secret never enters the log (wikigen.wiki.secrets)
+        entry = {
+            "v": LOG_VERSION,
+            "time": self._clock(),
+            "session": session,
+            "agent": agent,
+            "action": action,
+            "pages": list(pages),
+            "queries": list(queries),
+            "docs": list(docs),
+            **extra,
+        }
+        entry = redact_value(entry)  # a secret never enters the log (wikigen.wiki.secrets)
         data = (json.dumps(entry, ensure_ascii=False) + "\n").encode("utf-8")
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with self._lock():
-            fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)     # the state folder is private
+            fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)  # the state folder is private
             try:
                 size = os.fstat(fd).st_size
                 if size and os.pread(fd, 1, size - 1) != b"\n":
-                    data = b"\n" + data          # end a torn line so this entry starts fresh
+                    data = b"\n" + data  # end a torn line so this entry starts fresh
                 written = os.write(fd, data)
-                while written < len(data):      # only for huge entries; still under the lock
+                while written < len(data):  # only for huge entries; still under the lock
                     written += os.write(fd, data[written:])
             finally:
                 os.close(fd)
@@ -95,7 +114,7 @@ class ProgressLog:
         return self.md_path
 
 
-LOG_MD_PAGES = 2        # slugs shown per log.md entry; the full list stays in progress.jsonl
+LOG_MD_PAGES = 2  # slugs shown per log.md entry; the full list stays in progress.jsonl
 
 
 def _entry_md(e: dict) -> str:
@@ -139,28 +158,51 @@ SUMMARY_AGENT = "system"
 SUMMARY_ACTION = "session summary"
 
 
-def session_summary(size, *, max_ratio: float, warn_fraction: float, pages: int, quotes: int,
-                    links_repaired: int, docs_cited: int, docs_total: int) -> dict:
+def session_summary(
+    size,
+    *,
+    max_ratio: float,
+    warn_fraction: float,
+    pages: int,
+    quotes: int,
+    links_repaired: int,
+    docs_cited: int,
+    docs_total: int,
+) -> dict:
     """The figures of one finished session, as the extra fields of its "session summary" entry (logged
     by the build as agent "system"; the web view's growth chart reads them back). ``size`` is a
     wikigen.wiki.size_guard.SizeReport measured after the session."""
-    return {"wiki_chars": size.wiki_chars, "wiki_tokens": size.wiki_tokens, "corpus_chars": size.corpus_chars,
-            "corpus_tokens": size.corpus_tokens, "max_ratio": max_ratio, "warn_fraction": warn_fraction,
-            "n_pages": pages, "quotes": quotes, "links_repaired": links_repaired, "docs_cited": docs_cited,
-            "docs_total": docs_total}
+    return {
+        "wiki_chars": size.wiki_chars,
+        "wiki_tokens": size.wiki_tokens,
+        "corpus_chars": size.corpus_chars,
+        "corpus_tokens": size.corpus_tokens,
+        "max_ratio": max_ratio,
+        "warn_fraction": warn_fraction,
+        "n_pages": pages,
+        "quotes": quotes,
+        "links_repaired": links_repaired,
+        "docs_cited": docs_cited,
+        "docs_total": docs_total,
+    }
 
 
 @dataclass
 class Coverage:
     docs_total: int
-    read: list[str]          # documents some agent read (from the log)
-    cited: list[str]         # documents some page cites (quotes or sources)
-    uncited: list[str]       # documents no page cites
-    unread: list[str]        # documents no agent read
+    read: list[str]  # documents some agent read (from the log)
+    cited: list[str]  # documents some page cites (quotes or sources)
+    uncited: list[str]  # documents no page cites
+    unread: list[str]  # documents no agent read
 
     def to_dict(self) -> dict:
-        return {"docs_total": self.docs_total, "read": self.read, "cited": self.cited,
-                "uncited": self.uncited, "unread": self.unread}
+        return {
+            "docs_total": self.docs_total,
+            "read": self.read,
+            "cited": self.cited,
+            "uncited": self.uncited,
+            "unread": self.unread,
+        }
 
 
 def coverage(log, wiki, all_doc_ids: Iterable[str]) -> Coverage:
@@ -173,10 +215,9 @@ def coverage(log, wiki, all_doc_ids: Iterable[str]) -> Coverage:
     cited: set[str] = set()
     for p in pages:
         cited.update(p.sources)
-        try:
+        with contextlib.suppress(WikigenError):
             cited.update(q.doc_id for q in p.quotes())
-        except WikigenError:
-            pass
     known = set(all_ids)
-    return Coverage(len(all_ids), sorted(read & known), sorted(cited & known), sorted(known - cited),
-                    sorted(known - read))
+    return Coverage(
+        len(all_ids), sorted(read & known), sorted(cited & known), sorted(known - cited), sorted(known - read)
+    )

@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from wikigen.core.text import Span, normalize_newlines
 from wikigen.core.errors import QuoteError
-from wikigen.wiki.markup import Quote, rewrite_quote_spans, scan_quotes
+from wikigen.core.text import Span, normalize_newlines
+from wikigen.wiki.markup import Quote, rewrite_quote_spans
 from wikigen.wiki.page import Page
 
 Status = Literal["ok", "reanchored", "unknown-doc", "not-found", "whitespace"]
@@ -24,8 +24,8 @@ Status = Literal["ok", "reanchored", "unknown-doc", "not-found", "whitespace"]
 class QuoteCheck:
     quote: Quote
     status: Status
-    new: Quote | None = None      # the re-anchored quote (same text, new span) when status == "reanchored"
-    hint: Span | None = None      # for "whitespace": where the text occurs with different whitespace
+    new: Quote | None = None  # the re-anchored quote (same text, new span) when status == "reanchored"
+    hint: Span | None = None  # for "whitespace": where the text occurs with different whitespace
 
     @property
     def ok(self) -> bool:
@@ -36,8 +36,10 @@ class QuoteCheck:
         if self.status == "unknown-doc":
             return f"quote {q.label()}: unknown document {q.doc_id!r}; cite a doc id from the corpus"
         if self.status == "whitespace":
-            return (f"quote {q.label()}: found only with different whitespace at chars {self.hint.start}-{self.hint.end}; "
-                    "copy the source text exactly")
+            return (
+                f"quote {q.label()}: found only with different whitespace at chars {self.hint.start}-{self.hint.end}; "
+                "copy the source text exactly"
+            )
         if self.status == "not-found":
             return f"quote {q.label()}: not found verbatim in {q.doc_id!r}; copy the text exactly from the document"
         if self.status == "reanchored":
@@ -59,13 +61,13 @@ def check_quote(q: Quote, sources) -> QuoteCheck:
     except KeyError:
         return QuoteCheck(q, "unknown-doc")
     want = normalize_newlines(q.text)
-    if q.end <= len(doc) and normalize_newlines(doc[q.start:q.end]) == want:
+    if q.end <= len(doc) and normalize_newlines(doc[q.start : q.end]) == want:
         return QuoteCheck(q, "ok")
     hint: Span | None = None
     for tolerant in (False, True):
         good = []
         for span in _locate(sources, q.doc_id, q.text, tolerant):
-            if normalize_newlines(doc[span.start:span.end]) == want:
+            if normalize_newlines(doc[span.start : span.end]) == want:
                 good.append(span)
             elif hint is None:
                 hint = span

@@ -84,9 +84,10 @@ _SEGMENTS = re.compile(r"[-_.\s]+")
 def _random_looking(value: str) -> bool:
     """An entropy hit that is one long random-looking run, not an identifier made of words and numbers
     joined by '-', '_' or '.' (a slug or a doc id such as acme-20191217-ex-10-5-9045501 is not a secret)."""
-    return any(len(seg) >= 20 and any(c.isdigit() for c in seg) and any(c.isalpha() for c in seg)
-               and _entropy(seg) > B64_LIMIT for seg in _SEGMENTS.split(value)) or \
-        any(len(seg) >= 32 and _HEX.fullmatch(seg) for seg in _SEGMENTS.split(value))
+    return any(
+        len(seg) >= 20 and any(c.isdigit() for c in seg) and any(c.isalpha() for c in seg) and _entropy(seg) > B64_LIMIT
+        for seg in _SEGMENTS.split(value)
+    ) or any(len(seg) >= 32 and _HEX.fullmatch(seg) for seg in _SEGMENTS.split(value))
 
 
 @lru_cache(maxsize=1 << 16)
@@ -128,7 +129,7 @@ def find_secrets(text: str) -> list[Secret]:
     pos = 0
     for line in text.split("\n"):
         for kind, s, e in _line_secrets(line):
-            if line.startswith(("[secret kept", "secret kept"), s):     # an earlier redaction is not a secret
+            if line.startswith(("[secret kept", "secret kept"), s):  # an earlier redaction is not a secret
                 continue
             found.append(Secret(kind, pos + s, pos + e))
         pos += len(line) + 1
@@ -147,7 +148,7 @@ def find_secrets(text: str) -> list[Secret]:
 def redact(text: str, secrets: list[Secret] | None = None) -> str:
     secrets = find_secrets(text) if secrets is None else secrets
     for s in reversed(secrets):
-        text = text[:s.start] + f"{MARK}: {s.kind}]" + text[s.end:]
+        text = text[: s.start] + f"{MARK}: {s.kind}]" + text[s.end :]
     return text
 
 
@@ -178,7 +179,6 @@ def secrets_in_quote(doc_id: str, start: int, text: str) -> str:
 def refuse_secrets(page) -> None:
     """SecretError when any text of the page (title, description, body, quotes) holds a secret."""
     from wikigen.core.errors import SecretError
-    from wikigen.wiki.markup import scan_quotes
 
     where = []
     for name in ("title", "description"):
@@ -189,7 +189,7 @@ def refuse_secrets(page) -> None:
     if found:
         try:
             blocks = page.quote_blocks()
-        except Exception:  # noqa: BLE001 - a malformed quote is reported by verification, not here
+        except Exception:
             blocks = []
         for b in blocks:
             inner = find_secrets(b.quote.text)
@@ -198,5 +198,7 @@ def refuse_secrets(page) -> None:
         if not any(w.startswith(tuple(s.kind for s in found)) and "quote" in w for w in where):
             where.append(describe(found, "the body"))
     if where:
-        raise SecretError(f"page {page.slug!r} refused: it would hold a secret ({'; '.join(where)}); "
-                          "leave that text out - nothing was written")
+        raise SecretError(
+            f"page {page.slug!r} refused: it would hold a secret ({'; '.join(where)}); "
+            "leave that text out - nothing was written"
+        )

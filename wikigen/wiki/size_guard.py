@@ -41,7 +41,7 @@ def wiki_files(root: Path) -> list[Path]:
             if e.name.startswith("."):
                 continue
             if e.is_dir(follow_symlinks=False):
-                if e.path != archive:       # deprecated pages (wikigen.wiki.freshness) are history, not size
+                if e.path != archive:  # deprecated pages (wikigen.wiki.freshness) are history, not size
                     stack.append(Path(e.path))
             elif e.name.endswith(".md") and e.is_file(follow_symlinks=False):
                 out.append(Path(e.path))
@@ -60,7 +60,7 @@ class SizeTracker:
         self.root = Path(root)
         self._cache: dict[str, tuple[tuple[int, int, int], int]] = {}
         self._lock = threading.Lock()
-        self._known: dict[str, int] | None = None      # file -> chars as of the last scan plus own writes
+        self._known: dict[str, int] | None = None  # file -> chars as of the last scan plus own writes
         self._known_stamp: tuple[int, int] | None = None
         self._known_total = 0
 
@@ -175,7 +175,7 @@ class TokenCache:
 
 @dataclass
 class WikiSize:
-    files: dict[str, int]            # relative path -> characters
+    files: dict[str, int]  # relative path -> characters
     chars: int
     bytes: int
     tokens: int | None
@@ -212,7 +212,7 @@ def _ratio(a: int | None, b: int | None) -> float | None:
 
 @dataclass
 class SizeReport:
-    level: str                       # ok | warn | stop
+    level: str  # ok | warn | stop
     message: str
     max_ratio: float
     wiki_chars: int
@@ -224,16 +224,25 @@ class SizeReport:
     ratio_chars: float
     ratio_tokens: float | None
     ratio_bytes: float | None
-    largest: list[tuple[str, int]]   # (file, characters), largest first
+    largest: list[tuple[str, int]]  # (file, characters), largest first
 
     @property
     def ok(self) -> bool:
         return self.level == "ok"
 
 
-def check_size(root: Path, corpus_chars: int, corpus_tokens: int | None = None, *, max_ratio: float = 1.0,
-               counter: TokenCounter | None = None, corpus_bytes: int | None = None,
-               warn_fraction: float = WARN_FRACTION, cache_path: Path | None = None, top: int = 5) -> SizeReport:
+def check_size(
+    root: Path,
+    corpus_chars: int,
+    corpus_tokens: int | None = None,
+    *,
+    max_ratio: float = 1.0,
+    counter: TokenCounter | None = None,
+    corpus_bytes: int | None = None,
+    warn_fraction: float = WARN_FRACTION,
+    cache_path: Path | None = None,
+    top: int = 5,
+) -> SizeReport:
     """How the wiki's size stands against the corpus: ok, warn (approaching max_ratio) or stop (above it)."""
     root = Path(root)
     if cache_path is None and (root / ".wikigen").is_dir():
@@ -255,9 +264,24 @@ def check_size(root: Path, corpus_chars: int, corpus_tokens: int | None = None, 
         level = "ok"
     names = ", ".join(f"{n} ({c:,} chars)" for n, c in largest) or "none"
     state = {"stop": "is larger than allowed", "warn": "is approaching the limit", "ok": "is within the limit"}[level]
-    message = (f"wiki {state}: {ratio:.2f}x the corpus in {unit} ({have:,} of {of:,}); "
-               f"limit {max_ratio:.2f}x; largest pages: {names}")
+    message = (
+        f"wiki {state}: {ratio:.2f}x the corpus in {unit} ({have:,} of {of:,}); "
+        f"limit {max_ratio:.2f}x; largest pages: {names}"
+    )
     if level == "stop":
         message += " - stop the build, then shorten or merge the largest pages"
-    return SizeReport(level, message, max_ratio, size.chars, size.bytes, size.tokens, corpus_chars, corpus_tokens,
-                      corpus_bytes, r_chars, r_tokens, r_bytes, largest)
+    return SizeReport(
+        level,
+        message,
+        max_ratio,
+        size.chars,
+        size.bytes,
+        size.tokens,
+        corpus_chars,
+        corpus_tokens,
+        corpus_bytes,
+        r_chars,
+        r_tokens,
+        r_bytes,
+        largest,
+    )

@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from typing import Iterable, Protocol
+from collections.abc import Iterable
+from typing import Protocol
 
 from wikigen.core.text import Span
 

@@ -12,27 +12,27 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 from wikigen.core.atomic import atomic_write, make_private
+from wikigen.core.errors import OwnershipError, PageError, SearchIndexError, SizeLimitError, WikigenError
 from wikigen.core.locks import file_lock
 from wikigen.core.slugs import is_slug
-from wikigen.core.errors import OwnershipError, PageError, SearchIndexError, SizeLimitError, WikigenError
-from wikigen.wiki.page import Page, parse_page, render_page, validate_owner, validate_page, validate_slug, is_reserved
-from wikigen.wiki.quotes import QuoteCheck, verify_page
+from wikigen.core.tokens import TokenCounter
 from wikigen.wiki.freshness import stamp_hashes
 from wikigen.wiki.injection import mark_page
+from wikigen.wiki.page import Page, is_reserved, parse_page, render_page, validate_owner, validate_page, validate_slug
+from wikigen.wiki.quotes import QuoteCheck, verify_page
 from wikigen.wiki.secrets import refuse_secrets
 from wikigen.wiki.size_guard import SizeTracker
 from wikigen.wiki.sources import Sources
-from wikigen.core.tokens import TokenCounter
 
 log = logging.getLogger(__name__)
 
 STATE_DIR = ".wikigen"
-NEAR_LIMIT = 0.98     # above this share of the size limit, a write's size check re-reads every file
+NEAR_LIMIT = 0.98  # above this share of the size limit, a write's size check re-reads every file
 CONFIG_VERSION = 1
 
 
@@ -58,9 +58,16 @@ def _rel_or_abs(root: Path, p: Path | None) -> str | None:
 
 
 class Wiki:
-    def __init__(self, root: Path, sources: Sources | None = None, *, max_ratio: float = 1.0,
-                 counter: TokenCounter | None = None, config: dict | None = None,
-                 open_sources: Callable[[Path], Sources] | None = None):
+    def __init__(
+        self,
+        root: Path,
+        sources: Sources | None = None,
+        *,
+        max_ratio: float = 1.0,
+        counter: TokenCounter | None = None,
+        config: dict | None = None,
+        open_sources: Callable[[Path], Sources] | None = None,
+    ):
         self.root = Path(root)
         self._sources = sources
         self._open_sources = open_sources
@@ -74,25 +81,43 @@ class Wiki:
     # --- opening -------------------------------------------------------------------------------
 
     @classmethod
-    def create(cls, root: Path, sources, *, max_ratio: float = 1.0, counter: TokenCounter | None = None,
-               corpus_dir: Path | None = None, index_dir: Path | None = None) -> "Wiki":
+    def create(
+        cls,
+        root: Path,
+        sources,
+        *,
+        max_ratio: float = 1.0,
+        counter: TokenCounter | None = None,
+        corpus_dir: Path | None = None,
+        index_dir: Path | None = None,
+    ) -> Wiki:
         """Make (or re-configure) a wiki folder: state dir, config.json, git repository."""
         from wikigen.wiki.history import init_repo
 
         root = Path(root)
         (root / STATE_DIR / "locks").mkdir(parents=True, exist_ok=True)
-        make_private(root / STATE_DIR)      # 0700 folders, 0600 files (README "What is kept safe")
+        make_private(root / STATE_DIR)  # 0700 folders, 0600 files (README "What is kept safe")
         corpus_dir = corpus_dir or getattr(sources, "corpus_dir", None) or getattr(sources, "root", None) or None
         index_dir = index_dir or getattr(sources, "index_dir", None)
-        config = {"version": CONFIG_VERSION, "corpus_dir": _rel_or_abs(root, corpus_dir),
-                  "index_dir": _rel_or_abs(root, index_dir), "max_ratio": float(max_ratio)}
+        config = {
+            "version": CONFIG_VERSION,
+            "corpus_dir": _rel_or_abs(root, corpus_dir),
+            "index_dir": _rel_or_abs(root, index_dir),
+            "max_ratio": float(max_ratio),
+        }
         atomic_write(root / STATE_DIR / "config.json", json.dumps(config, indent=2) + "\n")
         init_repo(root)
         return cls(root, sources, max_ratio=max_ratio, counter=counter, config=config)
 
     @classmethod
-    def open(cls, root: Path, sources: Sources | None = None, *, counter: TokenCounter | None = None,
-             open_sources: Callable[[Path], Sources] | None = None) -> "Wiki":
+    def open(
+        cls,
+        root: Path,
+        sources: Sources | None = None,
+        *,
+        counter: TokenCounter | None = None,
+        open_sources: Callable[[Path], Sources] | None = None,
+    ) -> Wiki:
         """Open a wiki folder. Without sources, `open_sources(index_dir)` opens the corpus index that
         config.json records, on first use."""
         root = Path(root)
@@ -100,12 +125,20 @@ class Wiki:
         try:
             config = json.loads(cfg_path.read_text(encoding="utf-8"))
         except FileNotFoundError:
-            raise WikigenError(f"{root} is not a wiki (no {STATE_DIR}/config.json); build one with 'wikigen build CORPUS --wiki {root}'") from None
+            raise WikigenError(
+                f"{root} is not a wiki (no {STATE_DIR}/config.json); build one with 'wikigen build CORPUS --wiki {root}'"
+            ) from None
         except ValueError as e:
             raise WikigenError(f"{cfg_path} is not valid JSON: {e}") from None
         (root / STATE_DIR / "locks").mkdir(parents=True, exist_ok=True)
-        return cls(root, sources, max_ratio=config.get("max_ratio", 1.0), counter=counter, config=config,
-                   open_sources=open_sources)
+        return cls(
+            root,
+            sources,
+            max_ratio=config.get("max_ratio", 1.0),
+            counter=counter,
+            config=config,
+            open_sources=open_sources,
+        )
 
     @property
     def sources(self) -> Sources:
@@ -114,8 +147,10 @@ class Wiki:
         if self._sources is None:
             index_dir = self.config.get("index_dir")
             if not index_dir or self._open_sources is None:
-                raise SearchIndexError(f"wiki {self.root} has no corpus index attached; open it with "
-                                       "wikigen.search.sources.open_wiki(root) or Wiki.open(root, sources)")
+                raise SearchIndexError(
+                    f"wiki {self.root} has no corpus index attached; open it with "
+                    "wikigen.search.sources.open_wiki(root) or Wiki.open(root, sources)"
+                )
             path = Path(index_dir)
             if not path.is_absolute():
                 path = self.root / path
@@ -196,13 +231,15 @@ class Wiki:
         validate_owner(agent)
         validate_slug(page.slug)
         if page.owner and page.owner != agent:
-            raise OwnershipError(f"agent {agent!r} cannot write page {page.slug!r} as owner {page.owner!r}; "
-                                 "an agent writes pages it owns")
+            raise OwnershipError(
+                f"agent {agent!r} cannot write page {page.slug!r} as owner {page.owner!r}; "
+                "an agent writes pages it owns"
+            )
         page = page.with_(owner=agent)
         validate_page(page)
         page, checks = verify_page(page, self.sources)
         page = stamp_hashes(page, self.sources)
-        page = page.with_(body=mark_page(page.body))     # quoted text that addresses an AI agent is marked
+        page = page.with_(body=mark_page(page.body))  # quoted text that addresses an AI agent is marked
         refuse_secrets(page)
         path = self.path(page.slug)
         with self._lock(f"page-{page.slug}"):
@@ -211,10 +248,14 @@ class Wiki:
                 try:
                     old = parse_page(path.read_text(encoding="utf-8"))
                 except PageError as e:
-                    raise PageError(f"page {page.slug!r} on disk cannot be read ({e}); fix or remove {path.name}") from None
+                    raise PageError(
+                        f"page {page.slug!r} on disk cannot be read ({e}); fix or remove {path.name}"
+                    ) from None
                 if old.owner != agent:
-                    raise OwnershipError(f"page {page.slug!r} is owned by {old.owner!r}; agent {agent!r} may change only "
-                                         f"its own pages - write a page of your own and link to [[{page.slug}]]")
+                    raise OwnershipError(
+                        f"page {page.slug!r} is owned by {old.owner!r}; agent {agent!r} may change only "
+                        f"its own pages - write a page of your own and link to [[{page.slug}]]"
+                    )
                 page = page.with_(created_session=old.created_session, updated_session=session)
             else:
                 page = page.with_(created_session=session, updated_session=session)
@@ -223,15 +264,17 @@ class Wiki:
                 corpus = self.sources.corpus_chars
                 limit = self.max_ratio * corpus
                 total, old_chars = self._size.sizes_for_write(path.name)
-                if total - old_chars + len(text) > NEAR_LIMIT * limit:       # near the limit: exact
+                if total - old_chars + len(text) > NEAR_LIMIT * limit:  # near the limit: exact
                     total, old_chars = self._size.sizes_for_write(path.name, rescan=True)
                 new_total = total - old_chars + len(text)
                 ratio = new_total / corpus if corpus > 0 else float("inf")
                 if new_total > limit and len(text) > old_chars:
                     raise SizeLimitError(
                         f"writing {page.slug!r} would make the wiki {new_total:,} characters, {ratio:.2f}x the corpus "
-                        f"({corpus:,}); the limit is {self.max_ratio:.2f}x - shorten this page or merge pages")
+                        f"({corpus:,}); the limit is {self.max_ratio:.2f}x - shorten this page or merge pages"
+                    )
                 atomic_write(path, text)
                 self._size.wrote(path.name, len(text))
-        return WriteResult(page.slug, path, created, len(text), new_total, ratio,
-                           [c for c in checks if c.status == "reanchored"])
+        return WriteResult(
+            page.slug, path, created, len(text), new_total, ratio, [c for c in checks if c.status == "reanchored"]
+        )

@@ -40,7 +40,7 @@ def suspect_quotes(body: str) -> list[tuple[int, str]]:
         for b in scan_quotes(body, page_doc=""):
             in_quote.update(range(b.header_line, b.end_line))
     except PageError:
-        pass     # reported by the quote checks
+        pass  # reported by the quote checks
     out: list[tuple[int, str]] = []
     i = 0
     while i < len(lines):
@@ -56,8 +56,13 @@ def suspect_quotes(body: str) -> list[tuple[int, str]]:
             if "[!quote]" in text:
                 out.append((start + 1, "a code block holds a quote header; a quote in code is never verified"))
             elif _CODE_INFO.match(info) and _looks_like_prose(text):
-                out.append((start + 1, "a code block holds prose that reads like a quote; use the verified "
-                                       "'> [!quote] DOC_ID (chars START-END)' form or plain text"))
+                out.append(
+                    (
+                        start + 1,
+                        "a code block holds prose that reads like a quote; use the verified "
+                        "'> [!quote] DOC_ID (chars START-END)' form or plain text",
+                    )
+                )
             i += 1
             continue
         if lines[i].startswith(">") and i not in in_quote:
@@ -68,8 +73,13 @@ def suspect_quotes(body: str) -> list[tuple[int, str]]:
                 block.append(lines[i].lstrip(">").strip())
                 i += 1
             if c is None and len(" ".join(block).strip()) >= 20:
-                out.append((start + 1, "a plain blockquote reads like a quote but is not verified; use "
-                                       "'> [!quote] DOC_ID (chars START-END)' or remove the '>'"))
+                out.append(
+                    (
+                        start + 1,
+                        "a plain blockquote reads like a quote but is not verified; use "
+                        "'> [!quote] DOC_ID (chars START-END)' or remove the '>'",
+                    )
+                )
             continue
         i += 1
     return out
