@@ -1,4 +1,4 @@
-"""A CLI that explains itself: --version, help for every option, --json whose keys are the README's
+"""A CLI that explains itself: --version, help for every option, --json whose keys are docs/reference.md
 documented schema, and progress bars on a terminal only."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from wikigen import cli
 ROOT = Path(__file__).resolve().parent.parent
 ACME = ROOT / "corpora" / "acme"
 QUESTIONS = ROOT / "corpora" / "acme-questions.jsonl"
-README = (ROOT / "README.md").read_text(encoding="utf-8")
+REFERENCE = (ROOT / "docs" / "reference.md").read_text(encoding="utf-8")  # the command and JSON reference
 
 
 def _subcommands():
@@ -53,10 +53,11 @@ def test_modes_are_explained(capsys):
         assert mode in out
 
 
-# --- JSON: the keys are the README's -------------------------------------------------------------
+# --- JSON: the keys are docs/reference.md -------------------------------------------------------------
+
 
 def _top_keys(spec: str) -> list[str]:
-    """Top-level keys of a README schema like `{a, b: [{c}], d?}` (or `[{...}]`)."""
+    """Top-level keys of a reference schema like `{a, b: [{c}], d?}` (or `[{...}]`)."""
     spec = spec.strip()
     if spec.startswith("["):
         spec = spec[1:-1].strip()
@@ -76,8 +77,8 @@ def _top_keys(spec: str) -> list[str]:
 
 
 def _documented(command: str) -> list[str]:
-    m = re.search(rf"^\| `{re.escape(command)}` \| `([^`]+)`", README, flags=re.M)
-    assert m, f"README JSON table has no row for {command}"
+    m = re.search(rf"^\| `{re.escape(command)}` \| `([^`]+)`", REFERENCE, flags=re.M)
+    assert m, f"docs/reference.md's JSON table has no row for {command}"
     return _top_keys(m.group(1))
 
 
@@ -105,8 +106,10 @@ def test_json_of_every_reporting_command_matches_the_readme(acme, capsys):
         "stats": (["stats", wiki, "--json"], 0),
         "pages": (["pages", wiki, "--json"], 0),
         "ask": (["ask", "Which law governs the Brightline MSA?", "--wiki", wiki, "--json"], 0),
-        "eval": (["eval", str(QUESTIONS), "--wiki", wiki, "--limit", "2", "--out", str(acme / "eval"), "--json",
-                  "--quiet"], 0),
+        "eval": (
+            ["eval", str(QUESTIONS), "--wiki", wiki, "--limit", "2", "--out", str(acme / "eval"), "--json", "--quiet"],
+            0,
+        ),
         "export": (["export", "claude-code", wiki, str(acme / "memory"), "--json"], 0),
     }
     for command, (argv, code) in runs.items():
@@ -115,11 +118,24 @@ def test_json_of_every_reporting_command_matches_the_readme(acme, capsys):
         if code is not None:
             assert got == code, (command, cap.err)
         keys = _keys(cap.out)
-        documented = [k for k in _documented(command)]
-        assert [k for k in documented if k != "usage" or command != "ask"] == \
-            [k for k in keys if k != "usage" or command != "ask"], command
-    out = _run(capsys, ["ask", "--questions", str(QUESTIONS), "--out", str(acme / "answers.jsonl"), "--wiki", wiki,
-                        "--json", "--quiet"])
+        documented = list(_documented(command))
+        assert [k for k in documented if k != "usage" or command != "ask"] == [
+            k for k in keys if k != "usage" or command != "ask"
+        ], command
+    out = _run(
+        capsys,
+        [
+            "ask",
+            "--questions",
+            str(QUESTIONS),
+            "--out",
+            str(acme / "answers.jsonl"),
+            "--wiki",
+            wiki,
+            "--json",
+            "--quiet",
+        ],
+    )
     assert json.loads(out) == {"answered": 57, "out": str(acme / "answers.jsonl")}
 
 
@@ -127,12 +143,13 @@ def test_build_json_keeps_stdout_for_the_report(acme, capsys):
     cap_code = cli.main(["build", str(ACME), "--wiki", str(acme / "wiki"), "--sessions", "1", "--json", "--quiet"])
     cap = capsys.readouterr()
     assert cap_code == 0
-    report = json.loads(cap.out)                               # stdout is only the JSON
+    report = json.loads(cap.out)  # stdout is only the JSON
     assert report["ok"] is True and report["sessions"][0]["session"] >= 2
     assert re.search(r"^session \d+: \d+ pages", cap.err, flags=re.M)
 
 
 # --- progress bars -------------------------------------------------------------------------------
+
 
 class _Terminal(io.StringIO):
     def isatty(self) -> bool:
@@ -142,7 +159,7 @@ class _Terminal(io.StringIO):
 def test_progress_bars_only_on_a_terminal(tmp_path, capsys, monkeypatch):
     out = _run(capsys, ["index", str(ACME), "--index", str(tmp_path / "a"), "--json"])
     assert json.loads(out)["documents"] == 43
-    assert capsys.readouterr().err == ""                       # stderr is not a terminal here: no bar
+    assert capsys.readouterr().err == ""  # stderr is not a terminal here: no bar
 
     term = _Terminal()
     monkeypatch.setattr(sys, "stderr", term)
@@ -160,4 +177,4 @@ def test_build_shows_an_indexing_bar_on_a_terminal(tmp_path, monkeypatch):
     monkeypatch.setattr(sys, "stderr", term)
     assert cli.main(["build", str(ACME), "--wiki", str(tmp_path / "wiki"), "--sessions", "1"]) == 0
     assert re.search(r"indexing: +\d+%.*43/43", term.getvalue())
-    assert re.search(r"\d+/2 \[", term.getvalue())                 # the agent-session bar (2 agents x 1 session)
+    assert re.search(r"\d+/2 \[", term.getvalue())  # the agent-session bar (2 agents x 1 session)

@@ -6,7 +6,9 @@ import pytest
 
 from wikigen import cli
 
-README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+REFERENCE = (ROOT / "docs" / "reference.md").read_text(encoding="utf-8")
 
 
 def test_readme_opens_with_the_demo_and_the_tests():
@@ -17,8 +19,21 @@ def test_readme_opens_with_the_demo_and_the_tests():
 
 def test_every_command_is_in_the_readme_tour():
     commands = cli.build_parser()._subparsers._group_actions[0].choices
-    assert {"ask", "build", "check", "eval", "export", "index", "mcp", "pages", "rollback", "search", "serve", "site",
-            "stats"} <= set(commands)
+    assert {
+        "ask",
+        "build",
+        "check",
+        "eval",
+        "export",
+        "index",
+        "mcp",
+        "pages",
+        "rollback",
+        "search",
+        "serve",
+        "site",
+        "stats",
+    } <= set(commands)
     for name in commands:
         assert f"wikigen {name} " in README, name
 
@@ -32,10 +47,10 @@ def test_help_shows_the_first_two_commands(capsys):
 
 
 def test_every_option_is_in_the_readme_reference():
-    """Each subcommand's row in the README's command reference names every one of its options."""
+    """Each subcommand's row in the command reference (docs/reference.md) names every one of its options."""
     missing = []
     for name, sub in cli.build_parser()._subparsers._group_actions[0].choices.items():
-        row = next((line for line in README.splitlines() if line.startswith(f"| `{name} ")), None)
+        row = next((line for line in REFERENCE.splitlines() if line.startswith(f"| `{name} ")), None)
         if row is None:
             missing.append(f"{name}: no row in the command reference")
             continue
