@@ -1,7 +1,7 @@
-"""Benchmark `wikigen ask` on both dev corpora: build (or reuse) each offline wiki, then score plain BM25
-and every mode, on the dev and holdout halves of the questions.
+"""Benchmark `wikigen ask` on the whole dev corpora: build (or reuse) each offline wiki, then score plain BM25
+and every mode on every question, with standard errors beside every score.
 
-    .venv/bin/python bench/eval_bench.py                          # both corpora, every question
+    .venv/bin/python bench/eval_bench.py                          # all three corpora, every question
     .venv/bin/python bench/eval_bench.py --limit 300              # quick: a deterministic sample per corpus
     .venv/bin/python bench/eval_bench.py --corpora sec10q-dev     # one corpus
     .venv/bin/python bench/eval_bench.py --index-root /work/cache # indexes (with vectors) from elsewhere
@@ -12,18 +12,23 @@ offline backend, 4 agents x 4 sessions, into <work>/<corpus>-wiki with its index
 so copy a vector cache there first to skip the one-time embedding). A wiki that exists is reused.
 
 Rows: plain-BM25 (measured in this run: the index's ~1,000-character passages, best first, filling the
-budget with whole passages, passage text only counted, as both eval READMEs define it), then `search`,
+budget with whole passages, passage text only counted, as the eval READMEs define it), then `search`,
 `wiki`, `wiki+search` as `wikigen eval` scores them (their token count includes the context's headers).
-Columns: per kind, the dev half (questions at even positions of questions.jsonl) and the holdout half
-(odd positions): cuad-dev single accuracy, aggregate recall and precision; sec10q-dev key facts of multi
-and single questions (questions whose answer has no key fact are left out, and counted). The targets
-of issue 12 are checked at the end, per half, and each is printed as holding or not.
+Columns, per kind of question: cuad-dev single accuracy and aggregate recall and precision of the cited
+documents; sec10q-dev key facts of multi and single questions (questions whose answer has no key fact are
+left out, and counted); contractnli-dev character recall and precision of the context and of the answer's
+own spans (LegalBench-RAG's metric; a span counts only where the document's text at its offsets is the
+text returned). Each cell is the mean over the corpus's questions and its standard error (sample standard
+deviation / sqrt(n)). The dev corpora are wholes: there are no halves. The targets of the open issues are
+checked at the end and each is printed as holding or not; per-question scores go to
+<out>/bench-summary.json, so two runs can be compared question by question (bench/compare_eval.py).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 from pathlib import Path
@@ -31,13 +36,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from wikigen.ask.evaluate import run_eval, score_question, spread_sample  # noqa: E402
+from wikigen.ask.evaluate import run_eval, score_question, spread_sample, text_reader  # noqa: E402
 from wikigen.ask.modes import MODES  # noqa: E402
 from wikigen.ask.questions import read_questions  # noqa: E402
 
 BM25 = "plain-BM25"
-HALVES = ("dev", "holdout")
-KINDS = {"cuad-dev": ("single", "aggregate"), "sec10q-dev": ("multi", "single")}
+KINDS = {
+    "cuad-dev": ("single", "aggregate"),
+    "sec10q-dev": ("multi", "single"),
+    "contractnli-dev": ("spans-contractnli",),
+}
 
 
 def build_wiki(corpus: Path, wiki: Path, index_dir: Path, agents: int, sessions: int) -> float:
@@ -77,12 +85,12 @@ def fill(hits, budget: int, tokens_of) -> list[dict]:
     return out
 
 
-def plain_bm25_rows(index, questions: list[dict], budget: int, counter) -> list[dict]:
+def plain_bm25_rows(index, questions: list[dict], budget: int, counter, text_of) -> list[dict]:
     rows = []
     for q in questions:
         t0 = time.perf_counter()
         ctx = fill(index.search(q["question"], k=100), budget, lambda h: counter.count(h.text))
-        s = score_question(q, ctx)
+        s = score_question(q, ctx, text_of)
         rows.append(
             {
                 "id": q["id"],
@@ -90,6 +98,8 @@ def plain_bm25_rows(index, questions: list[dict], budget: int, counter) -> list[
                 "kind": q.get("kind", "single"),
                 "score": s["score"],
                 "precision": s["precision"],
+                "answer_score": None,
+                "answer_precision": None,
                 "tokens": sum(c["tokens"] for c in ctx),
                 "latency_ms": (time.perf_counter() - t0) * 1000.0,
             }
@@ -97,53 +107,64 @@ def plain_bm25_rows(index, questions: list[dict], budget: int, counter) -> list[
     return rows
 
 
-def summarize(rows: list[dict], position: dict[str, int], kinds) -> dict:
-    """{(mode, kind, half): {n, unscored, score, precision, tokens}}; half in dev, holdout, all."""
-    out = {}
+def mean_se(values: list[float]) -> tuple[float | None, float | None]:
+    """The mean and its standard error (sample standard deviation / sqrt(n)); None where undefined."""
+    if not values:
+        return None, None
+    m = sum(values) / len(values)
+    if len(values) < 2:
+        return m, None
+    var = sum((v - m) ** 2 for v in values) / (len(values) - 1)
+    return m, math.sqrt(var / len(values))
+
+
+METRICS = ("score", "precision", "answer_score", "answer_precision")
+
+
+def summarize(rows: list[dict]) -> dict:
+    """{(mode, kind): {n, unscored, tokens, <metric>: (mean, se) for each of METRICS}}."""
+    groups: dict[tuple[str, str], list[dict]] = {}
     for r in rows:
-        half = HALVES[position[r["id"]] % 2]
-        for h in (half, "all"):
-            c = out.setdefault(
-                (r["mode"], r["kind"], h), {"n": 0, "unscored": 0, "s": 0.0, "p": 0.0, "np": 0, "t": 0.0}
-            )
-            if r["score"] is None:
-                c["unscored"] += 1
-                continue
-            c["n"] += 1
-            c["s"] += r["score"]
-            c["t"] += r["tokens"]
-            if r.get("precision") is not None:
-                c["p"] += r["precision"]
-                c["np"] += 1
-    return {
-        k: {
-            "n": c["n"],
-            "unscored": c["unscored"],
-            "score": c["s"] / c["n"] if c["n"] else None,
-            "precision": c["p"] / c["np"] if c["np"] else None,
-            "tokens": c["t"] / c["n"] if c["n"] else None,
-        }
-        for k, c in out.items()
-    }
+        groups.setdefault((r["mode"], r["kind"]), []).append(r)
+    out = {}
+    for key, rs in groups.items():
+        scored = [r for r in rs if r["score"] is not None]
+        cell = {"n": len(scored), "unscored": len(rs) - len(scored)}
+        for m in METRICS:
+            cell[m] = mean_se([r[m] for r in scored if r.get(m) is not None])
+        cell["tokens"] = sum(r["tokens"] for r in scored) / len(scored) if scored else None
+        out[key] = cell
+    return out
 
 
-def _cell(v) -> str:
-    return "-" if v is None else f"{v:.3f}"
+def _cell(v: tuple[float | None, float | None] | None) -> str:
+    if not v or v[0] is None:
+        return "-"
+    return f"{v[0]:.3f}" + (f" ±{v[1]:.3f}" if v[1] is not None else "")
+
+
+def columns(kinds) -> list[tuple[str, str, str]]:
+    """(header, kind, metric) of the table's columns."""
+    cols = []
+    for k in kinds:
+        if k.startswith("spans"):
+            cols += [("recall", k, "score"), ("precision", k, "precision")]
+            cols += [("answer rec", k, "answer_score"), ("answer prec", k, "answer_precision")]
+        elif k == "aggregate":
+            cols += [("aggregate", k, "score"), ("agg prec", k, "precision")]
+        else:
+            cols.append((k, k, "score"))
+    return cols
 
 
 def format_table(name: str, table: dict, modes: list[str], kinds) -> str:
-    cols = []
-    for k in kinds:
-        cols.append((f"{k}", k, "score"))
-        if k == "aggregate":
-            cols.append(("agg prec", k, "precision"))
-    head = f"{'mode':<12}" + "".join(f" {c[0][:9] + ' ' + h[:3]:>14}" for c in cols for h in HALVES) + f" {'tokens':>7}"
+    cols = columns(kinds)
+    head = f"{'mode':<12}" + "".join(f" {c[0]:>14}" for c in cols) + f" {'tokens':>7}"
     lines = [f"== {name}", head, "-" * len(head)]
-    ns = "".join(f" {'n=' + str((table.get((BM25, c[1], h)) or {}).get('n', 0)):>14}" for c in cols for h in HALVES)
-    lines.append(f"{'':<12}{ns}")
+    lines.append(f"{'':<12}" + "".join(f" {'n=' + str((table.get((BM25, c[1])) or {}).get('n', 0)):>14}" for c in cols))
     for m in modes:
-        cells = "".join(f" {_cell((table.get((m, c[1], h)) or {}).get(c[2])):>14}" for c in cols for h in HALVES)
-        toks = [table.get((m, k, "all")) for k in kinds]
+        cells = "".join(f" {_cell((table.get((m, c[1])) or {}).get(c[2])):>14}" for c in cols)
+        toks = [table.get((m, k)) for k in kinds]
         n = sum(t["n"] for t in toks if t)
         mean_t = sum(t["tokens"] * t["n"] for t in toks if t and t["n"]) / n if n else 0.0
         lines.append(f"{m:<12}{cells} {mean_t:>7.0f}")
@@ -151,31 +172,36 @@ def format_table(name: str, table: dict, modes: list[str], kinds) -> str:
 
 
 def checks(name: str, table: dict, kinds) -> list[tuple[str, bool, str]]:
-    """The issue's targets for one corpus, per half: (what, holds, detail)."""
+    """The open issues' targets for one corpus: (what, holds, detail)."""
     out = []
 
-    def v(mode, kind, half):
-        return (table.get((mode, kind, half)) or {}).get("score")
+    def v(mode, kind, metric="score"):
+        cell = (table.get((mode, kind)) or {}).get(metric)
+        return cell[0] if cell else None
 
-    for half in HALVES:
+    def add(what, a, b, factor=1.0, floor=None):
+        if a is None or (b is None and floor is None):
+            return
+        want = floor if floor is not None else factor * b
+        out.append((f"{name}: {what}", a >= want - 1e-9, f"{a:.3f} vs {want:.3f}"))
 
-        def add(what, a, b, factor=1.0, floor=None):
-            if a is None or (b is None and floor is None):
-                return
-            want = floor if floor is not None else factor * b
-            out.append((f"{name} {half}: {what}", a >= want - 1e-9, f"{a:.3f} vs {want:.3f}"))  # noqa: B023
-
-        if name == "cuad-dev":
-            add("wiki+search aggregate >= 0.45", v("wiki+search", "aggregate", half), None, floor=0.45)
-            add("wiki+search single >= 0.70", v("wiki+search", "single", half), None, floor=0.70)
-        if name == "sec10q-dev":
-            add("wiki+search multi >= 2x plain BM25", v("wiki+search", "multi", half), v(BM25, "multi", half), 2.0)
-            add("wiki+search single >= 1.3x plain BM25", v("wiki+search", "single", half), v(BM25, "single", half), 1.3)
-        for k in kinds:
-            add(f"search >= plain BM25 on {k}", v("search", k, half), v(BM25, k, half))
-            add(f"wiki+search >= search on {k}", v("wiki+search", k, half), v("search", k, half))
-        wide = "aggregate" if "aggregate" in kinds else "multi"
-        add(f"wiki >= 0.5x wiki+search on {wide}", v("wiki", wide, half), v("wiki+search", wide, half), 0.5)
+    if name == "cuad-dev":
+        add("wiki+search aggregate >= 0.45", v("wiki+search", "aggregate"), None, floor=0.45)
+        add("wiki+search single >= 0.70", v("wiki+search", "single"), None, floor=0.70)
+    if name == "sec10q-dev":
+        add("wiki+search multi >= 2x plain BM25", v("wiki+search", "multi"), v(BM25, "multi"), 2.0)
+        add("wiki+search single >= 1.3x plain BM25", v("wiki+search", "single"), v(BM25, "single"), 1.3)
+    for k in kinds:
+        add(f"search >= plain BM25 on {k}", v("search", k), v(BM25, k))
+        add(f"wiki+search >= search on {k}", v("wiki+search", k), v("search", k))
+        if k.startswith("spans"):
+            add(
+                f"wiki+search answer precision >= 0.20 on {k}", v("wiki+search", k, "answer_precision"), None, floor=0.2
+            )
+            add(f"wiki+search answer recall >= 0.40 on {k}", v("wiki+search", k, "answer_score"), None, floor=0.4)
+    wide = "aggregate" if "aggregate" in kinds else "multi" if "multi" in kinds else None
+    if wide:
+        add(f"wiki >= 0.5x wiki+search on {wide}", v("wiki", wide), v("wiki+search", wide), 0.5)
     return out
 
 
@@ -200,14 +226,12 @@ def run_corpus(name: str, args) -> dict | None:
             flush=True,
         )
         print(f"{name}: built in {build_wiki(corpus, wiki, index_dir, args.agents, args.sessions):.1f} s")
-    all_q = read_questions(qfile)
-    position = {q["id"]: i for i, q in enumerate(all_q)}
-    questions = spread_sample(all_q, args.limit)
+    questions = spread_sample(read_questions(qfile), args.limit)
     t0 = time.perf_counter()
     answerer = Answerer.open(wiki)
     dense = "hybrid (BM25 + dense)" if answerer.dense is not None else "BM25 only (no dense vectors)"
     print(f"{name}: {len(questions)} questions, budget {args.budget} tokens; search is {dense}", flush=True)
-    rows = plain_bm25_rows(answerer.index, questions, args.budget, default_counter())
+    rows = plain_bm25_rows(answerer.index, questions, args.budget, default_counter(), text_reader(answerer.index))
     report = run_eval(
         questions,
         wiki=wiki,
@@ -220,11 +244,9 @@ def run_corpus(name: str, args) -> dict | None:
     rows += report.rows
     secs = time.perf_counter() - t0
     kinds = KINDS.get(name) or tuple(sorted({q.get("kind", "single") for q in questions}))
-    table = summarize(rows, position, kinds)
+    table = summarize(rows)
     print(format_table(name, table, [BM25, *args.modes], kinds))
-    unscored = (table.get((BM25, kinds[0], "all")) or {}).get("unscored", 0) + (
-        table.get((BM25, kinds[-1], "all")) or {}
-    ).get("unscored", 0)
+    unscored = sum((table.get((BM25, k)) or {}).get("unscored", 0) for k in kinds)
     if unscored:
         print(f"({unscored} questions without a key fact left out)")
     print(f"{name}: evaluated in {secs:.1f} s\n")
@@ -234,13 +256,20 @@ def run_corpus(name: str, args) -> dict | None:
         "seconds": secs,
         "dense": answerer.dense is not None,
         "table": {"|".join(k): v for k, v in table.items()},
+        "rows": [
+            {
+                k: r.get(k)
+                for k in ("id", "mode", "kind", "score", "precision", "answer_score", "answer_precision", "tokens")
+            }
+            for r in rows
+        ],
         "checks": checks(name, table, kinds),
     }
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--corpora", nargs="+", default=["cuad-dev", "sec10q-dev"])
+    ap.add_argument("--corpora", nargs="+", default=list(KINDS))
     ap.add_argument("--data-root", default=str(ROOT.parent / "shared" / "eval"), help="folder of the corpora")
     ap.add_argument("--work", default=str(ROOT / "bench-out"), help="folder of the wikis (and indexes)")
     ap.add_argument("--index-root", default=None, help="folder of the <corpus>-index folders (default --work)")
@@ -255,7 +284,7 @@ def main(argv=None) -> int:
     results = [r for r in (run_corpus(c, args) for c in args.corpora) if r]
     if not results:
         return 2
-    print("targets (issue 12):")
+    print("targets:")
     for r in results:
         for what, ok, detail in r["checks"]:
             print(f"[{'HOLDS' if ok else 'MISSED'}] {what}: {detail}")

@@ -211,3 +211,17 @@ def test_free_text_answers_are_graded_by_key_facts():
         ("single", 1, 0, 1.0),
         ("multi", 1, 1, 0.5),
     ]
+
+
+def test_span_questions_score_characters_and_only_spans_whose_text_is_returned():
+    from wikigen.ask.evaluate import score_question
+
+    doc = "0123456789" * 10
+    q = {"kind": "spans-x", "evidence": [{"doc_id": "d", "start": 10, "end": 30, "text": doc[10:30]}]}
+    item = {"text": doc[20:40], "spans": [{"doc_id": "d", "start": 20, "end": 40}]}
+    s = score_question(q, [item], lambda d: doc if d == "d" else None)
+    assert s == {"score": 0.5, "precision": 0.5}  # 10 of 20 gold characters; 10 of 20 returned are gold
+    liar = {"text": "something else entirely", "spans": [{"doc_id": "d", "start": 10, "end": 30}]}
+    s = score_question(q, [liar], lambda d: doc)
+    assert s == {"score": 0.0, "precision": 0.0}  # the span's text is not what the item returns
+    assert score_question(q, [liar], None)["score"] == 1.0  # without the texts, spans are taken as given

@@ -130,6 +130,52 @@ def score_aggregate(question: dict, context: Sequence[dict]) -> tuple[float, flo
     return recall, precision
 
 
+def graded_by_spans(question: dict) -> bool:
+    """A question graded by characters, as LegalBench-RAG grades (contractnli-dev's kind `spans-...`)."""
+    return str(question.get("kind", "")).startswith("spans")
+
+
+def _verified_spans(context: Sequence[dict], text_of) -> tuple[dict[str, list[tuple[int, int]]], int]:
+    """doc id -> the spans whose document text is the text their item returns, and the characters of
+    every returned span (verified or not). Without text_of every span is taken as verified."""
+    good: dict[str, list[tuple[int, int]]] = {}
+    returned: dict[str, list[tuple[int, int]]] = {}
+    for item in context:
+        body = _squash(item.get("text", ""))
+        for sp in item.get("spans") or []:
+            d, s, e = sp["doc_id"], int(sp["start"]), int(sp["end"])
+            returned.setdefault(d, []).append((s, e))
+            if text_of is None:
+                good.setdefault(d, []).append((s, e))
+                continue
+            doc = text_of(d)
+            if doc is not None and _squash(doc[s:e]) in body:
+                good.setdefault(d, []).append((s, e))
+    total = sum(e - s for spans in returned.values() for s, e in merge_intervals(spans))
+    return good, total
+
+
+def score_spans(question: dict, context: Sequence[dict], text_of=None) -> tuple[float, float]:
+    """(character recall, character precision) of the context against the gold evidence spans.
+
+    Recall: the share of the gold spans' characters that the returned spans cover. Precision: the share of
+    the returned characters that are gold. A returned span counts only when the document's text at its
+    offsets is text its item returns (text_of(doc_id) -> the document's text, or None when unknown)."""
+    gold: dict[str, list[tuple[int, int]]] = {}
+    for ev in question.get("evidence") or []:
+        if ev.get("start") is not None and ev.get("end") is not None:
+            gold.setdefault(ev["doc_id"], []).append((int(ev["start"]), int(ev["end"])))
+    gold_total = sum(e - s for spans in gold.values() for s, e in merge_intervals(spans))
+    good, returned = _verified_spans(context, text_of)
+    hit = 0
+    for d, spans in gold.items():
+        mine = good.get(d, [])
+        hit += sum(covered_chars(s, e, mine) for s, e in merge_intervals(spans))
+    recall = hit / gold_total if gold_total else 0.0
+    precision = hit / returned if returned else 0.0
+    return recall, precision
+
+
 def graded_by_key_facts(question: dict) -> bool:
     """A question with a free-text gold answer and no gold spans or documents (sec10q-dev's kind)."""
     return not question.get("evidence") and not question.get("answer_list") and isinstance(question.get("answer"), str)
@@ -140,10 +186,14 @@ def answer_context(answer: str, spans: Sequence[dict] | None) -> list[dict]:
     return [{"kind": "answer", "ref": "answer", "text": answer or "", "spans": [dict(s) for s in spans or []]}]
 
 
-def score_question(question: dict, context: Sequence[dict]) -> dict:
+def score_question(question: dict, context: Sequence[dict], text_of=None) -> dict:
     """{'score', 'precision'}: score is accuracy (single) or recall (aggregate); precision is None for single.
     A question graded by key facts (wikigen.ask.keyfacts) scores the share of them found in the context's
-    text; its score is None when its answer has no key fact (it is then left out of the means)."""
+    text; its score is None when its answer has no key fact (it is then left out of the means). A question
+    graded by spans scores character recall and precision (score_spans; text_of checks the spans)."""
+    if graded_by_spans(question):
+        r, p = score_spans(question, context, text_of)
+        return {"score": r, "precision": p}
     if graded_by_key_facts(question):
         return {"score": score_keyfacts(question, context), "precision": None}
     if question.get("kind") == "aggregate":
@@ -256,6 +306,21 @@ def spread_sample(questions: Sequence[dict], limit: int | None) -> list[dict]:
 # --- running -----------------------------------------------------------------------------------
 
 
+def text_reader(index):
+    """doc id -> the document's extracted text (None for an unknown document): what span checks read."""
+
+    if index is None:
+        return None
+
+    def text_of(doc_id: str) -> str | None:
+        try:
+            return index.texts.text(doc_id)
+        except (KeyError, OSError, ValueError):
+            return None
+
+    return text_of
+
+
 def run_eval(
     questions_path,
     *,
@@ -283,14 +348,15 @@ def run_eval(
     modes = list(modes or MODES)
     answerer = answerer or Answerer.open(Path(wiki))
     rows: list[dict] = []
+    text_of = text_reader(getattr(answerer, "index", None))
     for mode in modes:
         for q in questions:
             t0 = time.perf_counter()
             result = answerer.ask(q["question"], mode=mode, budget=budget)
             latency = (time.perf_counter() - t0) * 1000.0
             ctx = [c.to_dict() for c in result.context]
-            s = score_question(q, ctx)
-            a = score_question(q, answer_context(result.answer, result.answer_spans))
+            s = score_question(q, ctx, text_of)
+            a = score_question(q, answer_context(result.answer, result.answer_spans), text_of)
             rows.append(
                 {
                     "id": q["id"],
@@ -300,6 +366,7 @@ def run_eval(
                     "score": s["score"],
                     "precision": s["precision"],
                     "answer_score": a["score"],
+                    "answer_precision": a["precision"],
                     "answer_quotes": len(result.answer_spans or []),
                     "tokens": result.tokens,
                     "latency_ms": round(latency, 2),
