@@ -2,6 +2,7 @@
 
 WikigenError
  ├── UsageError           a bad argument or option (the CLI exits 2)
+ │    └── SchemaError     a schema file of document fields that cannot be used (wikigen.search.values.schema)
  ├── CorpusError          a corpus folder that cannot be used at all
  ├── ExtractError         one file that cannot be used; str(e) is its skip reason
  ├── SearchIndexError     a missing or unusable search index
@@ -22,6 +23,10 @@ class WikigenError(Exception):
 
 class UsageError(WikigenError):
     exit_code = 2
+
+
+class SchemaError(UsageError):
+    pass
 
 
 class CorpusError(WikigenError):
