@@ -4,8 +4,10 @@
     document_date(text)                               -> the mention that dates the document, or None
 
 Recognised forms (English and Korean; the grammar of dates, no corpus vocabulary):
-"March 1, 2023", "Mar. 1 2023", "1 March 2023", "the 1st day of March, 2023", "March 2023",
-"2023-03-01", "03/01/2023" (month first unless the first number cannot be a month), "2023년 3월 1일",
+"March 1, 2023", "Mar. 1 2023", "1 March 2023", "the 1st day of March, 2023", "the 1st of March 2023",
+"March 2023",
+"2023-03-01", "03/01/2023" (month first unless the first number cannot be a month), "3/1/23" (slashes
+only; a two-digit year is 20YY below 70, else 19YY, as POSIX strptime reads it), "2023년 3월 1일",
 "2023년 3월", "2023. 3. 1.". A mention's `iso` is "YYYY-MM-DD", or "YYYY-MM" when the day is not
 given; impossible dates (February 30) are not mentions. ISO strings sort in time order, so a list of
 documents ordered by `document_date(...).iso` is in time order.
@@ -31,12 +33,14 @@ _YEAR = r"(?P<year>(?:1[89]|20|21)\d\d)"
 _PATTERNS = [
     # March 1, 2023 / Mar. 1 2023 / March 1st, 2023
     re.compile(rf"\b{_MONTH}\s+{_DAY},?\s+{_YEAR}\b", re.I),
-    # the 1st day of March, 2023 / 1 March 2023
-    re.compile(rf"\b{_DAY}\s+(?:day\s+of\s+)?{_MONTH},?\s+{_YEAR}\b", re.I),
+    # the 1st day of March, 2023 / the 1st of March 2023 / 1 March 2023
+    re.compile(rf"\b{_DAY}\s+(?:(?:day\s+)?of\s+)?{_MONTH},?\s+{_YEAR}\b", re.I),
     # 2023-03-01
     re.compile(rf"\b{_YEAR}-(?P<mnum>[01]?\d)-(?P<day>[0-3]?\d)\b"),
     # 03/01/2023, 3-1-2023 (month first unless it cannot be a month)
     re.compile(rf"\b(?P<a>[0-3]?\d)[/.-](?P<b>[0-3]?\d)[/.-]{_YEAR}\b"),
+    # 3/1/23: a two-digit year, with slashes only ("4.2.23" is a clause number)
+    re.compile(r"(?<![\d/])(?P<a>[0-3]?\d)/(?P<b>[0-3]?\d)/(?P<yy>\d\d)(?![\d/])"),
     # 2023년 3월 1일 / 2023. 3. 1.
     re.compile(rf"{_YEAR}\s*(?:년|\.)\s*(?P<mnum>1[0-2]|0?[1-9])\s*(?:월|\.)\s*(?P<day>[0-3]?\d)\s*(?:일|\.)?"),
     # March 2023 / 2023년 3월 (no day)
@@ -59,9 +63,14 @@ class DateMention(NamedTuple):
     text: str
 
 
+def _century(yy: int) -> int:
+    """A two-digit year's full year: 20YY below 70, else 19YY (the POSIX strptime pivot)."""
+    return 2000 + yy if yy < 70 else 1900 + yy
+
+
 def _iso(m: re.Match) -> str | None:
     g = m.groupdict()
-    year = int(g["year"])
+    year = int(g["year"]) if g.get("year") else _century(int(g["yy"]))
     if g.get("month"):
         month = _MONTHS.get(g["month"].lower().rstrip("."))
     elif g.get("mnum"):

@@ -260,7 +260,7 @@ def find_percentages(text: str) -> list[Mention]:
 
 _UNIT = r"(?P<unit>(?:business\s+|calendar\s+|working\s+|banking\s+)?(?:days?|weeks?|months?|years?|hours?|minutes?))"
 _DURATION = re.compile(
-    rf"(?<![\w$£€.,])(?:(?P<words>{_WORDS})\s*(?:\((?P<paren>\d+)\)\s*)?|(?P<num>\d+(?:\.\d+)?)[\s-]*)"
+    rf"(?<![\w$£€.,])(?:(?P<words>{_WORDS})[\s-]*(?:\((?P<paren>\d+)\)[\s-]*)?|(?P<num>\d+(?:\.\d+)?)[\s-]*)"
     rf"{_UNIT}\b",
     re.I,
 )
@@ -268,6 +268,13 @@ _UNIT_TRIGGER = re.compile(r"\b(?:days?|weeks?|months?|years?|hours?|minutes?)\b
 _KO_DURATION = re.compile(
     r"(?<![\d.,])(?P<num>\d+)\s*(?P<unit>영업일|개월|주일|주|시간|분|년간|년|일)(?:간|\s*이내|\s*전)?"
 )
+# "년", "일", "주" and "분" after a number are as often a year, a day of the month, shares ("100주") or a
+# fraction ("3분의 1") as a length of time: they count as one when a word of duration follows ("30일 이내",
+# "1년씩", "2년 동안", "90일 전까지"), or "로/으로" after the word 기간 ("기간은 2년으로"), or nothing follows
+_KO_AMBIGUOUS = frozenset({"년", "일", "주", "분"})
+_KO_LENGTH_AFTER = re.compile(r"\s*(?:간|이내|내|전|후|동안|씩|마다|단위|이상|이하|미만|초과|경과|의\s*기간|$)")
+_KO_PERIOD_BEFORE = re.compile(r"(?:기간|동안)\S{0,3}\s*$")
+_KO_DAY_OF_MONTH = re.compile(r"(?:\d\s*월|매월|매달|익월|당월|다음\s*달)\s*$")
 _KO_UNITS = {
     "영업일": "business days",
     "개월": "months",
@@ -287,9 +294,23 @@ def _unit_name(unit: str, n: float) -> str:
     return base[:-1] if n == 1 else base
 
 
+def _korean_length(text: str, m: re.Match) -> bool:
+    """Whether a number with "년", "일", "주" or "분" is a length of time (see _KO_AMBIGUOUS)."""
+    if m.group("unit") == "년" and int(m.group("num")) >= 1000:
+        return False  # "2023년 이후": a year
+    if m.group("unit") == "일" and _KO_DAY_OF_MONTH.search(text, max(0, m.start() - 12), m.start()):
+        return False  # "3월 10일 전", "매월 25일 이내": a day of the month
+    if m.end() > m.end("unit") or _KO_LENGTH_AFTER.match(text, m.end()):
+        return True
+    return bool(
+        re.match(r"\s*(?:으로|로)(?!부터)", text[m.end() :])
+        and _KO_PERIOD_BEFORE.search(text, max(0, m.start() - 20), m.start())
+    )
+
+
 def find_durations(text: str) -> list[Mention]:
-    """Every duration: "thirty (30) days", "12 months", "five business days", "30일", "3개월", in text order.
-    Korean forms inside a date ("2024년 3월 1일") are dates, not durations."""
+    """Every duration: "thirty (30) days", "12 months", "five-year", "five business days", "30일 이내", "3개월",
+    "1년씩", in text order. Korean forms inside a date ("2024년 3월 1일") are dates, not durations."""
     out = []
     for m in _near(text, _UNIT_TRIGGER, _DURATION, before=50, after=0):
         if m.group("paren"):
@@ -307,8 +328,8 @@ def find_durations(text: str) -> list[Mention]:
     for m in _KO_DURATION.finditer(text) if korean else ():
         if any(d.start < m.end() and m.start() < d.end for d in dates):
             continue
-        if m.group("unit") in ("년", "일") and not re.search(r"(?:간|이내|전)$", m.group(0)):
-            continue  # "3일" alone is a day of the month as often as a duration
+        if m.group("unit") in _KO_AMBIGUOUS and not _korean_length(text, m):
+            continue
         n = float(m.group("num"))
         unit = _KO_UNITS[m.group("unit")]
         out.append(Mention(m.start(), m.end(), "duration", f"{_fmt(n)} {unit[:-1] if n == 1 else unit}", m.group(0)))

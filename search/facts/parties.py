@@ -18,7 +18,7 @@ import re
 
 from wikigen.search.facts.numbers import Mention
 
-__all__ = ["OPENING", "find_entities", "find_parties", "find_terms"]
+__all__ = ["OPENING", "find_entities", "find_parties", "find_terms", "name_at", "party_role"]
 
 OPENING = 4000  # where a document names its parties
 _Q1, _Q2 = "[\"“”'‘]", "[\"”“'’]"
@@ -150,6 +150,21 @@ def _alias_after(text: str, end: int, stop: int) -> str:
     if not m:
         return ""
     return (m.group("alias") or m.group("alias2") or "").strip(" *_")
+
+
+def name_at(text: str, pos: int = 0) -> tuple[int, int] | None:
+    """The span of the capitalised name that starts at pos (leading spaces skipped) and reads as a name (not
+    "This", "Section ..."), or None: a party named alone, as in a table cell or a question."""
+    span = _name_forward(text, pos)
+    return span if span and _plausible(text[span[0] : span[1]]) else None
+
+
+def party_role(m: Mention) -> str | None:
+    """The role (the alias) of a party or entity mention: "Supplier" of 'Acme Corp. (“Supplier”)', None
+    when it has none. The inverse of the value `_party` writes."""
+    name = " ".join(m.text.split()).rstrip(",")
+    rest = m.value[len(name) :]
+    return rest[3:-2] if rest.startswith(" (“") and rest.endswith("”)") else None
 
 
 def _party(text: str, span: tuple[int, int], stop: int) -> Mention | None:
