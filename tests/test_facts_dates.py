@@ -40,3 +40,12 @@ def test_document_date_prefers_the_date_the_opening_introduces_as_its_own():
 
 def test_document_date_looks_only_at_the_opening():
     assert document_date("x" * 5000 + " dated March 1, 2023") is None
+
+
+def test_two_digit_years_with_slashes_and_the_nth_of_a_month():
+    text = "dated 3/1/23, amended 12/31/99; clause 4.2.23 and 1/32/23 are not dates; the 1st of March 2023"
+    assert [(d.iso, d.text) for d in find_dates(text)] == [
+        ("2023-03-01", "3/1/23"),
+        ("1999-12-31", "12/31/99"),
+        ("2023-03-01", "1st of March 2023"),
+    ]

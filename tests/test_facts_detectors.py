@@ -66,12 +66,30 @@ def test_percentages(text, value):
         ("계약기간은 2년간으로 한다", "2 years", "2년간"),
         ("3개월 전에 통보", "3 months", "3개월 전"),
         ("받은 날부터 3영업일 이내에", "3 business days", "3영업일 이내"),
+        ("a five-year term", "5 years", "five-year"),
+        ("a six (6)-month period", "6 months", "six (6)-month"),
+        ("renews from year to year", "1 year", "year to year"),
+        ("for successive annual periods", "1 year", "annual periods"),
+        ("이후 1년씩 연장된다", "1 year", "1년"),
+        ("계약 기간은 3년으로 한다", "3 years", "3년"),
     ],
 )
 def test_durations(text, value, said):
     found = find_durations(text)
     assert [(m.value, m.text) for m in found] == [(value, said)]
     _spans_exact(text, found)
+
+
+def test_korean_years_days_of_the_month_shares_and_fractions_are_not_durations():
+    for text in (
+        "2023년 이후",
+        "3월 10일 전에",
+        "매월 25일 이내",
+        "주식 100주를 양도",
+        "3분의 1",
+        "지급일은 10일로 한다",
+    ):
+        assert find_durations(text) == [], text
 
 
 def test_a_korean_date_is_not_a_duration():

@@ -265,6 +265,20 @@ _DURATION = re.compile(
     re.I,
 )
 _UNIT_TRIGGER = re.compile(r"\b(?:days?|weeks?|months?|years?|hours?|minutes?)\b", re.I)
+# one unit said without a number: "an additional month", "from year to year", "successive annual periods"
+_ONE_UNIT = re.compile(
+    r"\b(?:an?|one)\s+(?:additional|further|extra|subsequent|successive)\s+(?P<unit>year|month|week|day)\b"
+    r"|\b(?P<unit2>year|month|week)[\s-]+to[\s-]+(?P=unit2)\b"
+    r"|\b(?P<adj>annual|yearly|monthly|weekly|quarterly)\s+(?:renewal\s+)?(?:periods?|terms?)\b",
+    re.I,
+)
+_ADJ_UNIT = {
+    "annual": (1, "year"),
+    "yearly": (1, "year"),
+    "monthly": (1, "month"),
+    "weekly": (1, "week"),
+    "quarterly": (3, "month"),
+}
 _KO_DURATION = re.compile(
     r"(?<![\d.,])(?P<num>\d+)\s*(?P<unit>영업일|개월|주일|주|시간|분|년간|년|일)(?:간|\s*이내|\s*전)?"
 )
@@ -309,8 +323,8 @@ def _korean_length(text: str, m: re.Match) -> bool:
 
 
 def find_durations(text: str) -> list[Mention]:
-    """Every duration: "thirty (30) days", "12 months", "five-year", "five business days", "30일 이내", "3개월",
-    "1년씩", in text order. Korean forms inside a date ("2024년 3월 1일") are dates, not durations."""
+    """Every duration: "thirty (30) days", "12 months", "five-year", "five business days", "an additional month",
+    "from year to year", "annual periods", "30일 이내", "3개월", "1년씩", in text order. Korean forms inside a date ("2024년 3월 1일") are dates, not durations."""
     out = []
     for m in _near(text, _UNIT_TRIGGER, _DURATION, before=50, after=0):
         if m.group("paren"):
@@ -323,6 +337,9 @@ def find_durations(text: str) -> list[Mention]:
         if n is None or (n == 0 and not m.group("num")):
             continue
         out.append(Mention(m.start(), m.end(), "duration", f"{_fmt(n)} {_unit_name(m.group('unit'), n)}", m.group(0)))
+    for m in _ONE_UNIT.finditer(text):
+        k, unit = _ADJ_UNIT[m.group("adj").lower()] if m.group("adj") else (1, m.group("unit") or m.group("unit2"))
+        out.append(Mention(m.start(), m.end(), "duration", f"{k} {_unit_name(unit, k)}", m.group(0)))
     korean = re.search("[\uac00-\ud7a3]", text) is not None
     dates = find_dates(text) if korean and _KO_DURATION.search(text) else []
     for m in _KO_DURATION.finditer(text) if korean else ():

@@ -13,7 +13,8 @@ apart from "1 year".
 A period is `successive` when it repeats: a word of succession before it in its clause ("successive",
 "consecutive", "subsequent", "recurring"; not "any consecutive twelve months", a sliding window),
 "additional" or "further" with a plural period ("additional periods of two (2) years each"), "each" or a
-plural "terms"/"periods" right after it ("two (2) years each", "one-year terms"), or in Korean "씩", "마다",
+plural "terms"/"periods" right after it ("two (2) years each", "one-year terms", "annual periods"), its
+own words ("from year to year", "a successive year"), or in Korean "씩", "마다",
 "단위" after it ("1년씩 연장"). "An additional period of one year" and "a renewal term" are one period, not
 successive. The grammar of repetition, no corpus vocabulary.
 """
@@ -53,6 +54,7 @@ _SUCCESSION = re.compile(r"\b(?<!any )(?<!a )(?<!one )(?:successive|consecutive|
 _ADDITIONAL = re.compile(r"\b(?:additional|further)\b", re.I)
 _PLURAL_PERIOD = re.compile(r"\b(?:terms|periods)\b", re.I)
 _AFTER = re.compile(r"(?:\s*\(\d+\))?\s*(?:each\b|(?:renewal\s+)?(?:terms|periods)\b)", re.I)
+_ITSELF = re.compile(r"\bto\b|\b(?:successive|subsequent)\b|\b(?:terms|periods)$", re.I)
 _KO_AFTER = re.compile(r"\s*(?:씩|마다|단위)")
 _OTHER_DURATION = re.compile(r"\b(?:days?|weeks?|months?|years?)\b", re.I)
 
@@ -67,7 +69,11 @@ def _unit(said: str) -> str:
 
 def _successive(text: str, start: int, end: int) -> bool:
     """Whether the duration at text[start:end] names a repeating period (see the module docstring)."""
-    if _AFTER.match(text, end, min(len(text), end + 40)) or _KO_AFTER.match(text, end, min(len(text), end + 3)):
+    if (
+        _ITSELF.search(text, start, end)
+        or _AFTER.match(text, end, min(len(text), end + 40))
+        or _KO_AFTER.match(text, end, min(len(text), end + 3))
+    ):
         return True
     lo = max(0, start - 60)
     cuts = [c.end() for c in _CLAUSE_START.finditer(text, lo, start)]

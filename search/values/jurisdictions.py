@@ -114,7 +114,7 @@ def _in_longer_name(text: str, chunks: list[re.Match], i: int, j: int) -> bool:
     last = chunks[j - 1].group()
     if j < len(chunks) and last == last.rstrip(_EDGE_END) and "\n" not in text[chunks[j - 1].end() : chunks[j].start()]:
         nxt = chunks[j].group()
-        if _title(nxt) and nxt.strip(_EDGE).rstrip(_EDGE_END).casefold() not in _FOLLOW_OK:
+        if nxt[0] not in _EDGE and _title(nxt) and nxt.strip(_EDGE).rstrip(_EDGE_END).casefold() not in _FOLLOW_OK:
             return True
     if i > 0:
         prev = chunks[i - 1].group()
