@@ -22,6 +22,11 @@ A dot is no ``stop`` (`_false_stop`) when it closes an abbreviation ("U.S.", "In
 "4. TERM", "4.2." in "4.2. On expiry", "Item 1." in "Item 1. Financial Statements"), or when the next word starts in lower case ("the fee, i.e. the charge"). Whether a
 mark is a boundary is decided on the whole text, never on the window asked about: the dot of "4.2"
 is no stop even when a window ends right after "4.".
+
+A page break inside a sentence is no boundary: where page furniture (a page number, a running header or
+footer, a form feed: `wikigen.core.pages`) interrupts a sentence in progress, the sentence runs on across
+it, so a quote of it is whole, with the furniture inside its span ("...WHETHER BASED ON 16 <header>
+CONTRACT, TORT ...").
 """
 
 from __future__ import annotations
@@ -30,7 +35,8 @@ import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from wikigen.core.text import trim_span
+from wikigen.core.pages import page_breaks, within
+from wikigen.core.text import LIST_MARKER, trim_span
 
 CLOSERS = "\"'\\)\\]\u2019\u201d"
 _BOUNDARY = re.compile(
@@ -38,9 +44,7 @@ _BOUNDARY = re.compile(
     rf"|(?P<semicolon>;[{CLOSERS}]*(?=\s|$)|\uff1b)"
     rf"|(?P<colon>:[{CLOSERS}]*(?=\s|$))"
     r"|(?P<paragraph>\n[ \t\r\f\v]*\n)"
-    r"|(?P<item>\n(?=[ \t]*(?:[\u2460-\u2473\u2022\u00b7\u25aa\u25cf\u25e6]|[-*][ \t]"
-    r"|\(?(?:[0-9]{1,3}(?:\.[0-9]{1,3})*|[a-zA-Z]|[ivxlcIVXLC]{1,5})[.)][ \t]|[0-9]{1,3}(?:\.[0-9]{1,3})+[ \t]"
-    r"|\((?:[a-zA-Z]{1,4}|[0-9]{1,3})\)[ \t])))"
+    rf"|(?P<item>\n(?=[ \t]*(?:{LIST_MARKER})))"
     r"|(?P<line>\n)"
 )
 SENTENCE = frozenset({"stop", "paragraph", "item"})
@@ -243,15 +247,17 @@ def boundaries(
     text: str, start: int = 0, end: int | None = None, kinds: frozenset[str] = SENTENCE
 ) -> Iterator[Boundary]:
     """The boundaries of the given kinds whose match lies within text[start:end], in order. A mark's
-    lookahead reads past `end`, so a window that ends inside "4.2" finds no stop after "4."."""
+    lookahead reads past `end`, so a window that ends inside "4.2" finds no stop after "4.". None lies in
+    a page break a sentence runs on across (`wikigen.core.pages.page_breaks`, read from the whole text)."""
     stop = len(text) if end is None else end
+    gaps = page_breaks(text)
     for m in _BOUNDARY.finditer(text, start):
         if m.end() > stop:
             if m.start() >= stop:
                 break
             continue  # a match running past the window (a long blank run): not within it
         kind = m.lastgroup
-        if kind not in kinds:
+        if kind not in kinds or (gaps and within(gaps, m.start())):
             continue
         if kind == "stop" and text[m.start()] == "." and _false_stop(text, m.start(), m.end()):
             continue
@@ -327,18 +333,31 @@ def heading_like(piece: str) -> bool:
     return len(piece) < MIN_SENTENCE and not _ENDS_STOP.search(piece)
 
 
+def _reach(gaps: tuple[tuple[int, int], ...], start: int, n: int) -> int:
+    """Where n characters from start end when the page breaks after start (`page_breaks`) count for none."""
+    pos = start + n
+    for a, b in gaps:
+        if b <= start:
+            continue
+        if a >= pos:
+            break
+        pos += b - max(a, start)
+    return pos
+
+
 def cap_span(text: str, start: int, end: int, cap: int, keep_to: int = 0) -> tuple[int, int]:
     """Cap the span near `cap` chars at a sentence end: the last real one before the cap, else the first
     one after it, as long as the span stays within max(LONGEST_SENTENCE, cap + max(300, cap)) chars (so a
     sentence such as a long definition is not cut off before its fact); failing that a clause end (";",
     then ":") the same way, else the span's own end within that length, else a comma or a space before the
     cap. The span always keeps [start, keep_to) and its first body sentence (`first_body_end`): a heading
-    alone is no quote."""
+    alone is no quote. Page furniture a sentence runs on across counts toward no length."""
     start, end = trim_span(text, start, end)
-    if end - start <= cap:
+    gaps = page_breaks(text)
+    limit = _reach(gaps, start, cap)
+    if end <= limit:
         return start, end
-    limit = start + cap
-    over = min(end, start + max(LONGEST_SENTENCE, cap + max(300, cap)))
+    over = min(end, _reach(gaps, start, max(LONGEST_SENTENCE, cap + max(300, cap))))
     floor = max(keep_to, start + cap // 4, first_body_end(text, start, over))
     best = None
     for kinds in (SENTENCE, frozenset({"semicolon"}), frozenset({"colon"})):

@@ -8,6 +8,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+# what opens a list item at a line's start: a bullet, a circled number ("①"), "-" or "*", "1." / "4.2" / "(a)" /
+# "ii)" / "a." (the sentence rule ends a sentence before one; page furniture never joins across one)
+LIST_MARKER = (
+    r"[\u2460-\u2473\u2022\u00b7\u25aa\u25cf\u25e6]|[-*][ \t]"
+    r"|\(?(?:[0-9]{1,3}(?:\.[0-9]{1,3})*|[a-zA-Z]|[ivxlcIVXLC]{1,5})[.)][ \t]|[0-9]{1,3}(?:\.[0-9]{1,3})+[ \t]"
+    r"|\((?:[a-zA-Z]{1,4}|[0-9]{1,3})\)[ \t]"
+)
+
 
 @dataclass(frozen=True, order=True)
 class Span:
