@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/sentence_bench.py                 # precision / recall / F1 of sentence ends, speed
     .venv/bin/python bench/sentence_bench.py --candidates    # print the sample's candidate ends (for labelling)
+    .venv/bin/python bench/sentence_bench.py --page-breaks   # quotes around cuad-dev's gold clauses at page breaks
 
 The sample (bench/data/sentence-gold.jsonl) is paragraphs of the two dev corpora (../shared/eval/cuad-dev,
 sec10q-dev) and of the Korean documents of corpora/acme, chosen deterministically (every k-th paragraph of
@@ -12,6 +13,13 @@ candidate ends the three splitters propose. Only ends inside a paragraph are sco
 splits at blank lines alike). pysbd and blingfire are optional (`pip install pysbd blingfire`): a
 missing one is reported and skipped. Speed: characters a second over the whole of cuad-dev's first
 40 documents, paragraph by paragraph.
+
+--page-breaks: the sentence_span (cap 450, agents' phrase_cap) around each of cuad-dev's expert-labelled
+clauses, with page breaks ignored (the rule before issue 24 item 5: `page_breaks` returns nothing) and read
+(`wikigen.core.pages`), in the same run. A span "ends at page furniture" when the next text after it, or its
+own last characters, are page furniture (`wikigen.core.pages.furniture`); "mid-sentence" when the text before
+that furniture ends with no stop, colon or semicolon. Also: spans that reach the gold clause's end, and the
+CPU seconds that reading the furniture of every document takes.
 """
 
 from __future__ import annotations
@@ -26,7 +34,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from wikigen.core.sentences import SENTENCE, sentences  # noqa: E402
+import wikigen.core.sentences as rule  # noqa: E402
+from wikigen.core.pages import furniture, page_breaks  # noqa: E402
+from wikigen.core.sentences import SENTENCE, sentence_span, sentences  # noqa: E402
 
 GOLD = ROOT / "bench" / "data" / "sentence-gold.jsonl"
 CORPORA = {
@@ -154,16 +164,75 @@ def speed(split) -> float:
     return sum(map(len, pars)) / max(1e-9, time.perf_counter() - t0)
 
 
+_STOP = re.compile(r"[.!?:;\u3002][\"'\)\]\u2019\u201d]*$")
+
+
+def _at_furniture(text: str, end: int) -> tuple[bool, bool]:
+    """(ends at page furniture, mid-sentence there) for a span ending at `end`."""
+    spans = furniture(text)
+    nxt = end
+    while nxt < len(text) and text[nxt].isspace():
+        nxt += 1
+    for a, b in spans:
+        if a <= nxt < b or a < end <= b:  # furniture follows the span, or ends it ("...BASED ON 16")
+            before = text[:a].rstrip()
+            return True, not _STOP.search(before[-4:])
+        if a > nxt:
+            break
+    return False, False
+
+
+def page_break_bench(cap: int = 450) -> None:
+    folder = CORPORA["cuad-dev"]
+    clauses = set()
+    for line in (folder.parent / "questions.jsonl").read_text(encoding="utf-8").splitlines():
+        for ev in json.loads(line).get("evidence") or []:
+            if ev.get("start") is not None and ev.get("end") is not None and ev["end"] > ev["start"]:
+                clauses.add((ev["doc_id"], ev["start"], ev["end"]))
+    texts = {d: (folder / f"{d}.txt").read_text(encoding="utf-8") for d in {c[0] for c in clauses}}
+    t0 = time.process_time()
+    gaps = sum(len(page_breaks(t)) for t in texts.values())
+    secs = time.process_time() - t0
+    print(
+        f"{len(clauses)} gold clauses in {len(texts)} contracts; {gaps} page breaks a sentence runs on across, "
+        f"found in {secs:.2f} CPU s ({sum(map(len, texts.values())) / 1e6:.1f} M chars)"
+    )
+    real = rule.page_breaks
+    spans = {}
+    for mode in ("ignored", "read"):
+        rule.page_breaks = real if mode == "read" else (lambda text: ())
+        try:
+            spans[mode] = {c: sentence_span(texts[c[0]], c[1], c[2], cap) for c in sorted(clauses)}
+        finally:
+            rule.page_breaks = real
+        at = [_at_furniture(texts[c[0]], e) for c, (_, e) in spans[mode].items()]
+        reach = sum(e >= c[2] for c, (_, e) in spans[mode].items())
+        mean = sum(e - s for s, e in spans[mode].values()) / max(1, len(clauses))
+        print(
+            f"page breaks {mode:<8} spans ending at page furniture {sum(a for a, _ in at):>4}, mid-sentence "
+            f"{sum(m for _, m in at):>4}; spans reaching the clause's end {reach:>5}; mean length {mean:.0f}"
+        )
+    changed = sum(spans["ignored"][c] != spans["read"][c] for c in clauses)
+    print(f"{changed} of {len(clauses)} spans changed")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--candidates", action="store_true", help="print the sample with every splitter's ends")
+    ap.add_argument("--page-breaks", action="store_true", help="quotes around cuad-dev's gold clauses at page breaks")
+    ap.add_argument("--data-root", default=str(ROOT.parent / "shared" / "eval"), help="folder of the dev corpora")
     args = ap.parse_args(argv)
+    for corpus in ("cuad-dev", "sec10q-dev"):
+        CORPORA[corpus] = Path(args.data_root) / corpus / "docs"
     if args.candidates:
         show_candidates(pick_sample({"cuad-dev": 30, "sec10q-dev": 10, "acme-ko": 8}))
         return 0
     if not CORPORA["cuad-dev"].is_dir():
         print(f"cuad-dev not found at {CORPORA['cuad-dev']}", file=sys.stderr)
         return 2
+    if args.page_breaks:
+        page_break_bench()
+        return 0
     gold = [json.loads(line) for line in GOLD.read_text(encoding="utf-8").splitlines() if line.strip()]
     print(f"{len(gold)} labelled paragraphs, {sum(len(g['ends']) for g in gold)} sentence ends inside them")
     evaluate(gold)

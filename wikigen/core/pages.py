@@ -33,7 +33,7 @@ from collections import defaultdict
 
 from wikigen.core.text import LIST_MARKER
 
-__all__ = ["MIN_LINE", "MIN_PAGES", "furniture", "page_breaks", "within"]
+__all__ = ["MIN_LINE", "MIN_PAGES", "furniture", "page_breaks"]
 
 MIN_PAGES = 3  # page numbers in a chain, or recurrences of a running line
 # Both are cached per text (1,024 texts): the sentence rule asks for a document's page breaks on every call, and
@@ -203,9 +203,3 @@ def page_breaks(text: str) -> tuple[tuple[int, int], ...]:
         if _sentence_in_progress(text, a) and _goes_on(text, b):
             out.append((a, b))
     return tuple(out)
-
-
-def within(gaps: tuple[tuple[int, int], ...], pos: int) -> bool:
-    """Whether pos lies inside one of the gaps (a <= pos < b)."""
-    i = bisect.bisect_right(gaps, (pos, float("inf"))) - 1
-    return i >= 0 and gaps[i][0] <= pos < gaps[i][1]

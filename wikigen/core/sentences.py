@@ -35,7 +35,7 @@ import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from wikigen.core.pages import page_breaks, within
+from wikigen.core.pages import page_breaks
 from wikigen.core.text import LIST_MARKER, trim_span
 
 CLOSERS = "\"'\\)\\]\u2019\u201d"
@@ -251,14 +251,20 @@ def boundaries(
     a page break a sentence runs on across (`wikigen.core.pages.page_breaks`, read from the whole text)."""
     stop = len(text) if end is None else end
     gaps = page_breaks(text)
+    g = 0  # the first gap not yet behind the match (matches come in text order)
     for m in _BOUNDARY.finditer(text, start):
         if m.end() > stop:
             if m.start() >= stop:
                 break
             continue  # a match running past the window (a long blank run): not within it
         kind = m.lastgroup
-        if kind not in kinds or (gaps and within(gaps, m.start())):
+        if kind not in kinds:
             continue
+        if gaps:
+            while g < len(gaps) and gaps[g][1] <= m.start():
+                g += 1
+            if g < len(gaps) and gaps[g][0] <= m.start():
+                continue  # inside a page break the sentence runs on across
         if kind == "stop" and text[m.start()] == "." and _false_stop(text, m.start(), m.end()):
             continue
         yield Boundary(kind, m.start() if kind in ("paragraph", "item", "line") else m.end(), m.end())
