@@ -19,6 +19,8 @@ percentages.py   percentage values
 places.py        the gazetteer of jurisdictions (pycountry's ISO 3166 data and Korean names)
 jurisdictions.py jurisdiction values
 parties.py       party values with their roles
+schema.py        a document kind's fields (schemas/*.yaml, extended by WIKI/schemas/*.yaml); its TYPES are the
+                 field types, these value types and the presence, term and figures fields
 """
 
 from wikigen.search.values.parse import find_values, parse_value
