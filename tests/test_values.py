@@ -163,6 +163,7 @@ def test_korean_short_texts_are_durations_but_days_of_the_month_and_years_are_no
         ("the price is USD 10,000.50 net", "USD 10000.5", "USD 10,000.50", "USD 10,000.50"),
         ("EUR 2.5 million facility", "EUR 2500000", "EUR 2,500,000", "EUR 2.5 million"),
         ("par value $0.01 per share", "USD 0.01", "USD 0.01", "$0.01"),
+        ("an exercise price of $0.005 per share", "USD 0.005", "USD 0.005", "$0.005"),
         ("보증금 ₩1,000,000을 지급", "KRW 1000000", "KRW 1,000,000", "₩1,000,000"),
         ("손해배상 한도는 1억원으로 한다", "KRW 100000000", "KRW 100,000,000", "1억원"),
         ("월 100만원을 지급한다", "KRW 1000000", "KRW 1,000,000", "100만원"),
@@ -408,3 +409,22 @@ def test_no_crash_on_any_unicode(text, type, start, end):
         assert 0 <= v.start < v.end <= len(text)
         assert compare_key(v) is not None or v.type == "money"
     parse_value(text, type)
+
+
+@pytest.mark.parametrize(
+    "phrase, type, display",
+    [
+        ("which contracts need 30 days' notice to end?", "duration", "30 days"),
+        ("agreements that renew for one-year terms", "duration", "successive 1 year"),
+        ("deals worth more than $1 million", "money", "USD 1,000,000"),
+        ("is liability capped at twice the fees?", "money", "2x fees"),
+        ("anything signed after March 2020", "date", "2020-03"),
+        ("royalties above 5 percent", "percentage", "5%"),
+        ("governed by Delaware law", "jurisdiction", "Delaware"),
+        ("해지 통지 기간이 90일인 계약", "duration", "90 days"),
+        ("손해배상 한도가 1억원 이상인 계약", "money", "KRW 100,000,000"),
+        ("준거법이 대한민국 법인 계약", "jurisdiction", "Republic of Korea"),
+    ],
+)
+def test_a_questions_phrase_parses_to_its_value(phrase, type, display):
+    assert parse_value(phrase, type).display == display

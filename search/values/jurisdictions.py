@@ -28,7 +28,15 @@ from __future__ import annotations
 
 import re
 
-from wikigen.search.values.places import ADJECTIVES, Place, adjective_place, english_key, gazetteer
+from wikigen.search.values.places import (
+    ADJECTIVES,
+    CLOSERS,
+    OPENERS,
+    Place,
+    adjective_place,
+    english_key,
+    gazetteer,
+)
 from wikigen.search.values.value import Value
 
 from wikigen.core.sentences import SENTENCE, boundaries
@@ -36,8 +44,6 @@ from wikigen.core.sentences import SENTENCE, boundaries
 __all__ = ["find_jurisdiction_values", "parse_jurisdiction"]
 
 _CHUNK = re.compile(r"\S+")
-_EDGE = "(\"'\u201c\u2018[{"
-_EDGE_END = ")\"'\u201d\u2019]},;:!?."
 _HANGUL = re.compile("[\uac00-\ud7a3]")
 _LOWER_WORDS = {"of", "and", "the", "da", "de", "du", "del", "la", "le", "et", "y", "d'", "and/or"}
 _DESIGNATOR = re.compile(
@@ -66,8 +72,8 @@ _KO_FOLLOW = re.compile(
 def _core(chunk: str) -> tuple[int, int]:
     """The offsets of a chunk's word inside it, the punctuation around it left out; a dotted short form keeps
     its last dot ("U.S.")."""
-    a = len(chunk) - len(chunk.lstrip(_EDGE))
-    b = len(chunk.rstrip(_EDGE_END))
+    a = len(chunk) - len(chunk.lstrip(OPENERS))
+    b = len(chunk.rstrip(CLOSERS))
     if b < len(chunk) and chunk[b] == "." and "." in chunk[a:b]:
         b += 1
     return a, max(a, b)
@@ -75,14 +81,14 @@ def _core(chunk: str) -> tuple[int, int]:
 
 def _title(word: str) -> bool:
     """A word capitalised as a name: an upper-case letter first and a lower-case one after it ("Smith")."""
-    w = word.strip(_EDGE).rstrip(_EDGE_END)
+    w = word.strip(OPENERS).rstrip(CLOSERS)
     return len(w) > 1 and w[0].isupper() and any(c.islower() for c in w[1:])
 
 
 def _cased(words: list[str]) -> bool:
     """Whether a run of words is capitalised as a name: every word but the small ones starts upper-case."""
     for w in words:
-        core = w.strip(_EDGE).rstrip(_EDGE_END)
+        core = w.strip(OPENERS).rstrip(CLOSERS)
         if core.casefold() in _LOWER_WORDS or not core[:1].isalpha():
             continue
         if not core[0].isupper():
@@ -112,17 +118,17 @@ def _sentence_initial(text: str, chunks: list[re.Match], i: int) -> bool:
 def _in_longer_name(text: str, chunks: list[re.Match], i: int, j: int) -> bool:
     """Whether chunks[i:j], a place's name, reads as part of a longer proper name (see the module docstring)."""
     last = chunks[j - 1].group()
-    if j < len(chunks) and last == last.rstrip(_EDGE_END) and "\n" not in text[chunks[j - 1].end() : chunks[j].start()]:
+    if j < len(chunks) and last == last.rstrip(CLOSERS) and "\n" not in text[chunks[j - 1].end() : chunks[j].start()]:
         nxt = chunks[j].group()
-        if nxt[0] not in _EDGE and _title(nxt) and nxt.strip(_EDGE).rstrip(_EDGE_END).casefold() not in _FOLLOW_OK:
+        if nxt[0] not in OPENERS and _title(nxt) and nxt.strip(OPENERS).rstrip(CLOSERS).casefold() not in _FOLLOW_OK:
             return True
     if i > 0:
         prev = chunks[i - 1].group()
         if (
-            prev == prev.rstrip(_EDGE_END)
+            prev == prev.rstrip(CLOSERS)
             and "\n" not in text[chunks[i - 1].end() : chunks[i].start()]
             and _title(prev)
-            and prev.strip(_EDGE).casefold() not in _BEFORE_OK
+            and prev.strip(OPENERS).casefold() not in _BEFORE_OK
             and not _sentence_initial(text, chunks, i - 1)
         ):
             return True
@@ -136,7 +142,7 @@ def _english(text: str, start: int, stop: int, cased: bool) -> list[Value]:
     out: list[Value] = []
     i = 0
     while i < len(chunks):
-        first = words[i].lstrip(_EDGE)
+        first = words[i].lstrip(OPENERS)
         if not first[:1].isalpha() or (cased and not first[:1].isupper()):
             i += 1
             continue
@@ -149,9 +155,9 @@ def _english(text: str, start: int, stop: int, cased: bool) -> list[Value]:
                 found = (place, k)
                 break
         if not found:
-            adj = words[i].strip(_EDGE).rstrip(_EDGE_END)
+            adj = words[i].strip(OPENERS).rstrip(CLOSERS)
             adj_key = adj if adj in ADJECTIVES else adj.title() if (adj.isupper() or not cased) else ""
-            law = words[i + 1].strip(_EDGE).rstrip(_EDGE_END).casefold() if i + 1 < len(chunks) else ""
+            law = words[i + 1].strip(OPENERS).rstrip(CLOSERS).casefold() if i + 1 < len(chunks) else ""
             place = adjective_place(adj_key) if adj_key and law in ("law", "laws") else None
             found = (place, 1) if place else None
         if not found or (cased and _in_longer_name(text, chunks, i, i + found[1])):

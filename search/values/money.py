@@ -12,9 +12,8 @@ A multiple of fees is the grammar of an amount measured by payments: a word for 
 with a multiplier before it ("two (2) times", "2x", "twice", "150% of"; "2배" after it in Korean), or a
 period it is counted over ("in the twelve (12) months preceding", "직전 12개월간 지급한"), or a word of
 limit before it and a word of payment after it ("not exceed the compensation paid", "equal to the price
-paid"). A bare "the fees" is no value. `of` is the
-payment in plain words, the period normalised ("fees paid in the prior 12 months"), so two contracts
-with the same cap share a `norm`. Which money a field wants (a cap, a price, a par value) is the schema's
+paid"). A bare "the fees" is no value. `of` is the payment in plain words, the period normalised ("fees
+paid in the prior 12 months"), so two contracts with the same cap share a `norm`. Which money a field wants (a cap, a price, a par value) is the schema's
 choice, not this module's.
 """
 
@@ -70,7 +69,7 @@ _KO_BASE = {
     "금액": "amounts",
 }
 _KO_BASES = r"계약\s*금액|계약\s*대금|용역\s*대금|수수료|사용료|보수|요금|대금|금액"
-_KO_ADJ = {"연간": "annual", "월간": "monthly", "총": "total"}
+_KO_ADJ = {"연간": "annual", "월간": "monthly"}
 _KO_NUM = {"두": 2, "세": 3, "네": 4, "다섯": 5, "열": 10}
 _KO_MULTIPLE = re.compile(
     rf"(?P<adj>연간|월간)?\s*(?P<base>{_KO_BASES})(?:\s*총액)?\s*의\s*(?P<n>\d+(?:\.\d+)?|두|세|네|다섯|열)\s*배"
@@ -83,11 +82,15 @@ _KO_UNIT = {"개월": "months", "년": "years", "일": "days"}
 
 
 def _fmt_amount(x: float) -> str:
-    return str(int(x)) if x == int(x) else f"{x:.2f}".rstrip("0").rstrip(".")
+    """The canonical number: "1000000", "10000.5", "0.005"."""
+    return str(int(x)) if x == int(x) else f"{x:.6f}".rstrip("0").rstrip(".")
 
 
 def _display_amount(x: float) -> str:
-    return f"{int(x):,}" if x == int(x) else f"{x:,.2f}"
+    """The number as a reader sees it: "1,000,000", "10,000.50" (cents), "0.005" (finer than cents)."""
+    if x == int(x):
+        return f"{int(x):,}"
+    return f"{x:,.2f}" if round(x, 2) == x else f"{x:,.6f}".rstrip("0")
 
 
 def _amount_value(start: int, end: int, said: str) -> Value:

@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-__all__ = ["ADJECTIVES", "Gazetteer", "Place", "adjective_place", "english_key", "gazetteer"]
+__all__ = ["ADJECTIVES", "CLOSERS", "OPENERS", "Gazetteer", "Place", "adjective_place", "english_key", "gazetteer"]
 
 
 class Place(NamedTuple):
@@ -150,14 +150,14 @@ _KOREAN_FORMAL = {
 }
 _HANGUL = re.compile("[\uac00-\ud7a3]")
 _INVERTED = re.compile(r"^(?P<head>.+), (?:The )?(?P<tail>.+? of(?: the)?)$")  # "Korea, Republic of"
-_EDGE = "(\"'\u201c\u2018[{"
-_EDGE_END = ")\"'\u201d\u2019]},;:!?."
+OPENERS = "(\"'\u201c\u2018[{"  # punctuation that may open a word of a name, left out of it
+CLOSERS = ")\"'\u201d\u2019]},;:!?."  # punctuation that may close one
 
 
 def english_key(words: list[str]) -> str:
     """The lookup key of a run of words: each stripped of the punctuation around it, case-folded, joined by one
     space ("Washington, D.C." -> "washington d.c")."""
-    return " ".join(w.strip(_EDGE).rstrip(_EDGE_END).casefold().replace("\u2019", "'") for w in words)
+    return " ".join(w.strip(OPENERS).rstrip(CLOSERS).casefold().replace("\u2019", "'") for w in words)
 
 
 def _country_name(c) -> str:

@@ -149,7 +149,9 @@ def _field(raw, where: str) -> Field:
     sig = raw.get("signals") or {}
     if not isinstance(sig, Mapping) or set(sig) - set(_SIGNAL_KEYS):
         raise SchemaError(f"{where}: signals is a mapping of {', '.join(_SIGNAL_KEYS)}")
-    signals = Signals(**{("not_" if k == "not" else k): _strings(sig.get(k), f"{where} signals.{k}") for k in _SIGNAL_KEYS})
+    signals = Signals(
+        **{("not_" if k == "not" else k): _strings(sig.get(k), f"{where} signals.{k}") for k in _SIGNAL_KEYS}
+    )
     if ftype not in ("figures",) and not (signals.phrases or signals.headings):
         raise SchemaError(f"{where}: a field needs signals (phrases or headings) to be found")
     label = str(raw.get("label") or name.replace("_", " ").capitalize())
