@@ -57,11 +57,11 @@ def _page_numbers(text: str) -> list[tuple[int, int]]:
     """The spans of the page numbers: candidates that belong to a rising chain of MIN_PAGES or more."""
     found = {(m.start(), m.end(), int(m.group("n"))) for m in _ALONE.finditer(text)}
     ends = [m.start() for m in _PAGE_END.finditer(text)] + [len(text.rstrip())]
-    for k in ends:
-        while k > 0 and text[k - 1] in " \t":
-            k -= 1
-        if k and (text[k - 1].isdigit() or text[k - 1] in "-\u2013\u2014"):  # cheap test before the regex
-            m = _LINE_END.search(text, max(0, k - 40), k)
+    for end in ends:
+        while end > 0 and text[end - 1] in " \t":
+            end -= 1
+        if end and (text[end - 1].isdigit() or text[end - 1] in "-\u2013\u2014"):  # cheap test before the regex
+            m = _LINE_END.search(text, max(0, end - 40), end)
             if m:
                 found.add((m.start("tok"), m.end("tok"), int(m.group("n"))))
     cands = sorted(found)
@@ -77,10 +77,10 @@ def _page_numbers(text: str) -> list[tuple[int, int]]:
     keep: set[int] = set()
     for i in range(len(cands)):
         if length[i] >= MIN_PAGES:
-            k: int | None = i
-            while k is not None and k not in keep:
-                keep.add(k)
-                k = prev[k]
+            member: int | None = i
+            while member is not None and member not in keep:
+                keep.add(member)
+                member = prev[member]
     return [(cands[i][0], cands[i][1]) for i in sorted(keep)]
 
 
