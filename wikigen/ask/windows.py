@@ -1,8 +1,7 @@
 """Sentence windows: the part of a passage that holds the clause asked about.
 
 `sentence_windows` scores runs of whole sentences (wikigen.core.sentences) by the query terms they
-hold; `pick_windows` chooses a document's best non-overlapping windows among its best passages;
-`best_excerpt` picks the sentence (or line) of a passage an extractive answer quotes.
+hold; `pick_windows` chooses a document's best non-overlapping windows among its best passages.
 """
 
 from __future__ import annotations
@@ -15,8 +14,7 @@ from typing import NamedTuple
 from wikigen.ask.context import Unit
 from wikigen.ask.page_index import terms
 from wikigen.ask.params import DEFAULT_PARAMS
-from wikigen.core.sentences import LINE, sentences
-from wikigen.core.text import trim_span
+from wikigen.core.sentences import sentences
 
 _LEAD = re.compile(r"^\W*(?:[\dA-Za-z]{1,3}[.)]\s*){0,3}([^\n.:]{1,60}?)(?:\.|:|\n)\s*\S")
 
@@ -98,27 +96,3 @@ def pick_windows(
         if len(picked) >= per_doc:
             break
     return picked
-
-
-def best_excerpt(text: str, q_terms: set[str], width: int = 300) -> tuple[int, int]:
-    """(start, end) in text of the sentence (or line) sharing the most terms with the question,
-    widened with its neighbours up to about `width` characters."""
-    # an excerpt's pieces end at sentence stops and at every line end, so a list item or a heading line
-    # can be quoted on its own
-    sents = sentences(text, kinds=LINE, min_chars=1)
-    if not sents:
-        return 0, min(len(text), width)
-    scores = [len(set(terms(text[a:b])) & q_terms) for a, b in sents]
-    i = max(range(len(sents)), key=lambda k: (scores[k], -k))
-    a, b = sents[i]
-    lo, hi = i, i
-    while b - a < width and (lo > 0 or hi < len(sents) - 1):
-        if hi < len(sents) - 1 and sents[hi + 1][1] - a <= width:
-            hi += 1
-            b = sents[hi][1]
-        elif lo > 0 and b - sents[lo - 1][0] <= width:
-            lo -= 1
-            a = sents[lo][0]
-        else:
-            break
-    return trim_span(text, a, b)

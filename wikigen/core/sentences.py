@@ -415,11 +415,3 @@ def sentence_span(text: str, s: int, e: int, cap: int) -> tuple[int, int]:
         sp = text.find(" ", max(left, s - cap // 3), s)
         left = sp + 1 if sp != -1 else s
     return cap_span(text, left, right, cap, keep_to=min(e, left + cap))
-
-
-def last_boundary(text: str, start: int, end: int, kinds: frozenset[str]) -> int | None:
-    """The `next` of the last boundary of the given kinds within text[start:end] (a cut point), or None."""
-    last = None
-    for b in boundaries(text, start, end, kinds):
-        last = b.next
-    return last

@@ -220,10 +220,8 @@ class SizeReport:
     wiki_tokens: int | None
     corpus_chars: int
     corpus_tokens: int | None
-    corpus_bytes: int | None
     ratio_chars: float
     ratio_tokens: float | None
-    ratio_bytes: float | None
     largest: list[tuple[str, int]]  # (file, characters), largest first
 
     @property
@@ -238,7 +236,6 @@ def check_size(
     *,
     max_ratio: float = 1.0,
     counter: TokenCounter | None = None,
-    corpus_bytes: int | None = None,
     warn_fraction: float = WARN_FRACTION,
     cache_path: Path | None = None,
     top: int = 5,
@@ -250,7 +247,6 @@ def check_size(
     size = measure_wiki(root, counter if corpus_tokens is not None else None, cache_path=cache_path)
     r_chars = _ratio(size.chars, corpus_chars)
     r_tokens = _ratio(size.tokens, corpus_tokens)
-    r_bytes = _ratio(size.bytes, corpus_bytes)
     largest = sorted(size.files.items(), key=lambda kv: (-kv[1], kv[0]))[:top]
     if r_tokens is not None and r_tokens > r_chars:
         ratio, unit, have, of = r_tokens, "tokens", size.tokens, corpus_tokens
@@ -279,9 +275,7 @@ def check_size(
         size.tokens,
         corpus_chars,
         corpus_tokens,
-        corpus_bytes,
         r_chars,
         r_tokens,
-        r_bytes,
         largest,
     )
