@@ -49,16 +49,22 @@ from __future__ import annotations
 import logging
 import math
 from collections import Counter, defaultdict
+from typing import TYPE_CHECKING
 
 from wikigen.agents.flagged import HEADING as FLAG_HEADING
 from wikigen.agents.flagged import flagged_section
-from wikigen.agents.moves import Mover, subject_patterns
+from wikigen.agents.moves import moved_from, plan_moves, subject_patterns, with_moved_in, without_moved_out
 from wikigen.agents.tails import FURTHER, RELATED, carry_tail, split_tail  # noqa: F401 - carry_tail re-exported
 
 from wikigen.core.errors import WikigenError
 from wikigen.core.sentences import sentence_span
 from wikigen.core.text import one_line
 from wikigen.wiki.page import Page, parse_page
+
+if TYPE_CHECKING:
+    from wikigen.agents.catalog import Topic
+    from wikigen.agents.page_bodies import PageMaker
+    from wikigen.agents.tools import ToolBox
 
 log = logging.getLogger(__name__)
 
@@ -91,8 +97,8 @@ def _cosine(a: set, b: set) -> float:
     return len(a & b) / math.sqrt(len(a) * len(b)) if a and b else 0.0
 
 
-class Consolidator(Mover):
-    def __init__(self, tools, agent: str, session: int, maker=None):
+class Consolidator:
+    def __init__(self, tools: ToolBox, agent: str, session: int, maker: PageMaker | None = None):
         self.tools, self.me, self.session = tools, agent, session
         self.maker = maker  # the agent's PageMaker (catalog, plan, quote): needed by extend only
         self.pages: dict[str, Page] = {}
@@ -205,6 +211,43 @@ class Consolidator(Mover):
             "merge", merged, f"{len(gone)} pages merged into pages that carry all their quotes", merged=len(gone)
         )
 
+    def _page_known(self, slug: str) -> bool:
+        """A page of the wiki: one of those loaded, or one the agent's PageMaker knows of."""
+        return slug in self.pages or (self.maker is not None and self.maker.known.has(slug))
+
+    def _moved_from(self) -> dict[str, set[str]]:
+        """{page slug: documents whose quote a move took off that page} (from the progress log, read once)."""
+        if self._moved is None:
+            self._moved = moved_from(self.tools.log_entries())
+        return self._moved
+
+    def move(self) -> None:
+        """Quotes in a topic page's tail that say another of the agent's topic pages' subject, not their own
+        (agents.moves.plan_moves). The targets are written first (the quotes land), then the quotes leave
+        their sources; a source whose quotes did not land keeps them."""
+        moves, leaving = plan_moves(self.mine("topic"), self.pages, self._page_known)
+        landed: set[tuple[str, str, int, int]] = set()
+        changed, moved = [], []
+        for slug, items in sorted(moves.items()):
+            if self._write(with_moved_in(self.pages[slug], items, self.pages), grow=False):
+                changed.append(slug)
+                for src, b in items:
+                    landed.add((src, b.quote.doc_id, b.quote.start, b.quote.end))
+                    moved.append(f"{b.quote.doc_id}|{b.quote.start}|{b.quote.end}|{src}|{slug}")
+        for slug, blocks in sorted(leaving.items()):
+            go = [b for b in blocks if (slug, b.quote.doc_id, b.quote.start, b.quote.end) in landed]
+            if go and self._write(without_moved_out(self.pages[slug], go), grow=False):
+                changed.append(slug)
+        if moved:
+            self._moved = None
+        self.entry(
+            "move",
+            sorted(set(changed)),
+            f"{len(moved)} quotes moved to the pages whose subject they say",
+            moved=moved,
+            quotes_moved=len(moved),
+        )
+
     def _doc_sets(self) -> tuple[dict[str, set[str]], dict[str, set[str]]]:
         """{topic slug: documents it quotes}, {document page slug: topic pages quoting its document}."""
         topic_docs = {
@@ -263,6 +306,8 @@ class Consolidator(Mover):
         chars += max(0, extra)
         now = chars / limit if limit else 1.0
         last = next((e for e in reversed(self.tools.log_entries()) if e.get("action") == "session summary"), None)
+        if last is None:
+            return now
         try:
             per_char = last["wiki_tokens"] / last["wiki_chars"]
             return max(now, chars * per_char / (last["corpus_tokens"] * float(last["max_ratio"])))
@@ -270,13 +315,14 @@ class Consolidator(Mover):
             return now
 
     def extend(self) -> None:
-        if self.maker is None or self.fullness() >= EXTEND_BELOW:
+        maker = self.maker
+        if maker is None or self.fullness() >= EXTEND_BELOW:
             return
-        topics = {t.slug: t for t in self.maker.cat.topics}
+        topics = {t.slug: t for t in maker.cat.topics}
         changed, added = [], 0
         # the least covered subjects first, so a budget that runs out mid-session leaves the well covered ones
         for page in sorted(self.mine("topic"), key=lambda p: (len({q.doc_id for q in p.quotes()}), p.slug)):
-            sections = self._extension(page, topics.get(page.slug))
+            sections = self._extension(maker, page, topics.get(page.slug))
             if not sections:
                 continue
             head, tail = split_tail(page.body)
@@ -289,7 +335,7 @@ class Consolidator(Mover):
                 added += len(sections)
         self.entry("extend", changed, f"{added} quotes added for documents of the pages' subjects", quotes_added=added)
 
-    def _extension(self, page: Page, t) -> list[tuple[str, str]]:
+    def _extension(self, maker: PageMaker, page: Page, t: Topic | None) -> list[tuple[str, str]]:
         """(doc id, section) for up to EXTEND_PER_SESSION documents of the page's subject that it does not
         quote yet: first those the topic catalog found but the plan left out (at the catalog's span), then
         those whose text says the page's title or an alias (a search of the corpus, best first: the
@@ -299,12 +345,12 @@ class Consolidator(Mover):
         quoted = {q.doc_id for q in page.quotes()} | self._moved_from().get(page.slug, set())
         cap = None
         if t is not None:
-            caps = [c for d in quoted if (c := self.maker.plan.get((t.key, d))) is not None]
+            caps = [c for d in quoted if (c := maker.plan.get((t.key, d))) is not None]
             cap = min(caps) if caps else None
         sections: list[tuple[str, str]] = []
 
-        def add(d: str, start: int, end: int, limit) -> None:
-            q = self.maker.quote(d, start, end, limit)
+        def add(d: str, start: int, end: int, limit: int | None) -> None:
+            q = maker.quote(d, start, end, limit)
             if q:
                 sections.append((d, f"## [[{doc_slug(d)}]]\n\n{q}"))
                 quoted.add(d)
@@ -312,12 +358,13 @@ class Consolidator(Mover):
         for d in t.doc_ids if t is not None else []:
             if len(sections) >= EXTEND_PER_SESSION:
                 return sections
-            if d not in quoted and d in t.spans and self.maker.known.has(doc_slug(d)):
-                add(d, *t.spans[d], cap)
+            span = t.spans.get(d) if t is not None else None
+            if d not in quoted and span is not None and maker.known.has(doc_slug(d)):
+                add(d, span[0], span[1], cap)
         for d, start, end in self._said(page, quoted, EXTEND_PER_SESSION - len(sections)):
             if len(sections) >= EXTEND_PER_SESSION:
                 break
-            if self.maker.known.has(doc_slug(d)):
+            if maker.known.has(doc_slug(d)):
                 add(d, start, end, None)
         return sections
 
@@ -325,18 +372,19 @@ class Consolidator(Mover):
         """(doc id, start, end) of the sentence, in up to `need` documents not in `quoted`, that says the
         page's title or one of its aliases (as a phrase), found by searching the corpus for the title."""
         pats = [p for p, _ in subject_patterns(page)]
-        if need <= 0 or not pats or (self._docs is None and not self._load_docs()):
+        docs = self._docs if self._docs is not None else self._load_docs()
+        if need <= 0 or not pats or not docs:
             return []
         out: list[tuple[str, int, int]] = []
         tried = set(quoted)
         for _ in range(SAID_ROUNDS):
-            ids = [d for d in self._docs if d not in tried]
+            ids = [d for d in docs if d not in tried]
             if not ids:
                 break
             try:
                 hits = self.tools.search_corpus(page.title, k=20, doc_ids=ids)
-            except WikigenError as e:
-                log.info("consolidation: search for %s: %s", page.slug, e)
+            except WikigenError as err:
+                log.info("consolidation: search for %s: %s", page.slug, err)
                 break
             if not hits:
                 break
@@ -355,13 +403,14 @@ class Consolidator(Mover):
             tried.update(h.doc_id for h in hits)  # their best passages do not say it: not this session
         return out
 
-    def _load_docs(self) -> bool:
+    def _load_docs(self) -> list[str]:
+        """The corpus's doc ids, read once (none when the list cannot be read)."""
         try:
             self._docs = sorted(self.tools.document_titles())
         except WikigenError as e:
             log.info("consolidation: no document list: %s", e)
             self._docs = []
-        return bool(self._docs)
+        return self._docs
 
     def flag(self) -> None:
         if self.maker is None or self.fullness() >= GROW_BELOW:
