@@ -10,7 +10,7 @@ The CLI offers BACKENDS as the choices of `--backend` (build and ask); both make
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from wikigen.agents.base import AgentBackend
 
@@ -53,7 +53,7 @@ def get_backend(
     if name == "claude":
         from wikigen.agents.claude import ClaudeBackend  # imports the anthropic SDK: only when asked for
 
-        limits = {
+        limits: dict[str, Any] = {  # the backend's own defaults for what is not given
             k: v
             for k, v in (("token_budget", token_budget), ("max_turns", max_turns), ("pacer", pacer))
             if v is not None
@@ -69,6 +69,8 @@ def answer_generator(name: str, *, model: str | None = None) -> AnswerGenerator:
         from wikigen.ask.generate import ExtractiveAnswer
 
         return ExtractiveAnswer()
-    if name not in BACKENDS:
-        raise UsageError(f"unknown backend {name!r}; choose one of: {', '.join(BACKENDS)}")
-    return get_backend(name, model=model)
+    if name == "claude":
+        from wikigen.agents.claude import ClaudeBackend
+
+        return ClaudeBackend(model=model)
+    raise UsageError(f"unknown backend {name!r}; choose one of: {', '.join(BACKENDS)}")

@@ -79,7 +79,7 @@ class Catalog:
     collections: list[Collection]
 
     def __post_init__(self) -> None:
-        self._by_key = {}
+        self._by_key: dict[str, Topic] = {}
         for t in self.topics:  # a merged wording finds its topic too
             for k in t.variants:
                 self._by_key.setdefault(k, t)
@@ -157,8 +157,9 @@ def catalog_to_data(cat: Catalog) -> dict:
     }
 
 
-def catalog_from_data(data: dict) -> Catalog:
-    """The catalog of `catalog_to_data`'s output; ValueError when the data does not have that shape."""
+def catalog_from_data(data: Any) -> Catalog:
+    """The catalog of `catalog_to_data`'s output (any JSON value read back); ValueError when the data does
+    not have that shape."""
     try:
         topics = [
             Topic(

@@ -346,7 +346,7 @@ def estimate_corpus(
         max_turns=max_turns,
         counter=counter,
         system_prompt=SYSTEM_PROMPT,
-        tool_specs=ToolBox.specs(None),
+        tool_specs=ToolBox.specs(),
         task_text=task_text,
     )
 

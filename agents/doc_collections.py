@@ -44,9 +44,10 @@ def name_tokens(text: str, surface: dict[str, Counter] | None = None) -> Tokens:
         elif w.isdigit() or w in STOPWORDS or w in _MONTH_SET or len(w) < (1 if HANGUL.search(w) else 2):
             out.append(None)
         else:
-            out.append(singular(unicodedata.normalize("NFKC", w)))
+            word = singular(unicodedata.normalize("NFKC", w))
+            out.append(word)
             if surface is not None:
-                surface[out[-1]][unicodedata.normalize("NFKC", w)] += 1
+                surface[word][unicodedata.normalize("NFKC", w)] += 1
     return out
 
 
@@ -102,17 +103,15 @@ class _Vocabulary:
     def anchored(self, toks: Tokens) -> list[tuple[str, str]]:
         """(kind, head) for the words right before each head, and before each "and" before it."""
         got: list[tuple[str, str]] = []
-        for i in range(len(toks)):
-            if toks[i] and toks[i] != "and" and self.is_head(toks, i):
-                got += self._kinds_before(toks, i)
+        for i, t in enumerate(toks):
+            if t and t != "and" and self.is_head(toks, i):
+                got += self._kinds_before(toks, i, self.head_of(t))
         return got
 
-    def _kinds_before(self, toks: Tokens, i: int) -> list[tuple[str, str]]:
-        head = self.head_of(toks[i])
-        got = []
+    def _kinds_before(self, toks: Tokens, i: int, head: str) -> list[tuple[str, str]]:
+        got: list[tuple[str, str]] = []
         j = i - 1
-        while j >= 0 and toks[j] and toks[j] != "and" and not self.is_head(toks, j):
-            w = toks[j]
+        while j >= 0 and (w := toks[j]) and w != "and" and not self.is_head(toks, j):
             prev = toks[j - 1] if j > 0 else None
             if prev is not None and self.sticky(prev, w):
                 # the pair is the kind; its last word too ("content license" is also a license)

@@ -82,7 +82,7 @@ class FakeMessagesServer:
 
     @property
     def url(self) -> str:
-        host, port = self._httpd.server_address[:2]
+        host, port = self._httpd.socket.getsockname()[:2]
         return f"http://{host}:{port}"
 
     def start(self) -> FakeMessagesServer:
@@ -110,7 +110,7 @@ class FakeMessagesServer:
 
     def enqueue_tool_use(self, name: str, input: Any, *, text: str | None = None, usage: dict | None = None) -> None:
         """A reply with one tool_use block (input may be anything, to script malformed calls), stop_reason tool_use."""
-        content = [{"type": "text", "text": text}] if text else []
+        content: list[dict[str, Any]] = [{"type": "text", "text": text}] if text else []
         content.append({"type": "tool_use", "id": None, "name": name, "input": input})
         self._push(_Step("reply", content, "tool_use", usage=usage))
 
@@ -296,7 +296,7 @@ class _Handler(BaseHTTPRequestHandler):
             return self._send_raw(step)
         if step.kind == "error":
             return self._error(step.status, step.message, step.headers)
-        if step.kind == "function":
+        if step.fn is not None:  # a "function" step
             try:
                 made = step.fn(body)
             except Exception as e:

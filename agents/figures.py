@@ -237,7 +237,7 @@ def phrase_mentions(doc_id: str, text: str, params: FigureParams = FigureParams(
     return out
 
 
-def order_documents(texts: dict[str, str], doc_ids) -> tuple[list[str], dict[str, str]]:
+def order_documents(texts: Mapping[str, str], doc_ids) -> tuple[list[str], dict[str, str]]:
     """doc ids in time order of each document's own date (undated ones last, by id), and the dates."""
     dates = {}
     for d in doc_ids:
@@ -254,7 +254,7 @@ def document_mentions(doc_id: str, texts: dict[str, str], params: FigureParams) 
 
 
 def _collect(
-    texts: dict[str, str], params: FigureParams, workers: Workers
+    texts: Mapping[str, str], params: FigureParams, workers: Workers
 ) -> tuple[dict[str, dict[str, Mention]], dict[str, dict[str, Counter]]]:
     """label key -> doc id -> the document's first mention (a row before a phrase), and label key ->
     doc id -> how often each first number is stated with the label in that document."""
@@ -322,7 +322,7 @@ def qualified(m: Mention) -> Mention:
 _CAPITALISED = re.compile(r"(?<=[a-z,;] )[A-Z][\w'’-]*(?: (?:of |and |for |to |the )?[A-Z][\w'’-]*){1,4}")
 
 
-def named_labels(texts: dict[str, str], keys: set[str], workers: Workers | None = None) -> set[str]:
+def named_labels(texts: Mapping[str, str], keys: set[str], workers: Workers | None = None) -> set[str]:
     """The phrase labels among `keys` that the corpus names somewhere: as a defined term, a heading, a
     table row or a capitalised name inside a sentence ("Initial Term", "Purchase Price"); a label the
     corpus never names is words that happen to stand before values ("take place", "deemed given").
@@ -359,7 +359,7 @@ def rank_score(per_doc: dict[str, Counter]) -> float:
     return n * consistency * math.log(1 + mentions / n)
 
 
-def _quoted(texts: dict[str, str], m: Mention, params: FigureParams) -> Mention:
+def _quoted(texts: Mapping[str, str], m: Mention, params: FigureParams) -> Mention:
     """A phrase mention widened to its sentence (a row is already its whole line)."""
     if m.kind != "phrase":
         return m

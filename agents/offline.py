@@ -305,10 +305,10 @@ class _Session(PageMaker):
         done = []
         for key in keys:
             made = self.collection_body(key)
-            if made is None:
+            coll = self.cat.collection(key)
+            if made is None or coll is None:
                 continue
             body, desc, members = made
-            coll = self.cat.collection(key)
             if self.write(
                 kind_slug(key),
                 label(coll.title, self.p.max_title),
@@ -323,10 +323,14 @@ class _Session(PageMaker):
             self.tools.append_log("wrote collection pages", pages=done)
 
     def write_topics(self) -> list[str]:
-        todo = [self.cat.topic(k) for k in self.topic_keys]
         gone = redirected(self.tools)  # merged into other pages by a consolidation: never written again
-        todo = [t for t in todo if t is not None and t.slug not in self.mine and t.slug not in gone]
-        done, left = [], 0
+        todo = [
+            t
+            for t in (self.cat.topic(k) for k in self.topic_keys)
+            if t is not None and t.slug not in self.mine and t.slug not in gone
+        ]
+        done: list[str] = []
+        left = 0
         for t in todo:
             if len(done) >= self.p.topics_per_session:
                 left += 1
@@ -383,7 +387,7 @@ class _Session(PageMaker):
             return super().rebuild(old)
         f = next((f for f in self.figure_plan.figures if f.slug == old.slug), None)
         made = figure_page(self, f, self.figure_params) if f else None
-        if made is None:
+        if f is None or made is None:
             return None
         body, desc, quoted = made
         return (

@@ -394,8 +394,8 @@ def _build(
     progress = ProgressLog(root)
     from wikigen.wiki.freshness import refresh_wiki  # stale sources: re-anchor, archive, re-stamp
 
-    for line in refresh_wiki(wiki, _next_session(progress)).lines():
-        on_warning(line)
+    for warning in refresh_wiki(wiki, _next_session(progress)).lines():
+        on_warning(warning)
     counter = counter or default_counter()
     with stage("topic discovery"):
         cat = load_catalog(
@@ -549,8 +549,9 @@ def _run_session(
             extra["n_errors"] = len(outcome.errors)
         if outcome.usage.total:
             extra["usage"] = outcome.usage.to_dict()
-            if price is not None:
-                extra["cost_usd"] = round(cost_of(outcome.usage, price), 6)
+            cost = cost_of(outcome.usage, price)
+            if cost is not None:
+                extra["cost_usd"] = round(cost, 6)
         if outcome.turns:
             extra["turns"] = outcome.turns
         if any(outcome.consolidation.values()):

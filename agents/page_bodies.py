@@ -163,8 +163,8 @@ class PageMaker:
         without the doc id (for the document's own page, whose only source it is)."""
         try:
             span = self.tools.read_document(doc_id, start, end)
-        except WikigenError as e:
-            self.out.errors.append(f"read {doc_id}: {e}")
+        except WikigenError as err:
+            self.out.errors.append(f"read {doc_id}: {err}")
             return None
         text = span.text
         s, e = 0, len(text)
@@ -221,11 +221,13 @@ class PageMaker:
                 groups[i] = ((min(qs, f.quote[0]), max(qe, f.quote[1])), facts + [f])  # the quote carries every fact
         outline = self.cat.outlines.get(doc_id)
         short = outline is not None and 0 < outline.chars < SHORT_DOCUMENT  # no room to spare on its page
-        lines, spent, shown = [], 0.0, []
+        lines: list[str] = []
+        spent = 0.0
+        shown: list[Fact] = []
         title = [(span, facts) for span, facts in groups if all(f.kind == "title" for f in facts)]
         rest = [(span, facts) for span, facts in groups if not all(f.kind == "title" for f in facts)]
 
-        def cost_of(span: tuple[int, int], facts: list) -> float:
+        def cost_of(span: tuple[int, int], facts: list[Fact]) -> float:
             return (span[1] - span[0]) + 40 + 20 * len(facts)
 
         # the first fact after the title (parties or date) may take twice the budget, when none fits in it
@@ -416,15 +418,15 @@ class PageMaker:
         if old.type == "collection":
             coll = next((c for c in self.cat.collections if c.slug == slug), None)
             made = self.collection_body(coll.key) if coll and coll.key else None
-            if made is None:
+            if coll is None or made is None:
                 return None
             body, desc, members = made
             return self.label(coll.title), desc, body, "collection", members, [self.label(a) for a in coll.aliases]
         if old.type == "topic":
             t = next((t for t in self.cat.topics if t.slug == slug), None)
-            made = self.topic_body(t) if t else None
-            if made is None:
+            made_topic = self.topic_body(t) if t else None
+            if t is None or made_topic is None:
                 return None
-            body, desc, quoted = made
+            body, desc, quoted = made_topic
             return self.label(t.title), desc, body, "topic", quoted, [self.label(a) for a in t.aliases]
         return None

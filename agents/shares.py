@@ -26,7 +26,7 @@ def _doc_order(cat: Catalog, doc_ids: list[str]) -> list[str]:
     """Documents laid out cluster by cluster (louvain on the document-topic graph, seed fixed)."""
     import networkx as nx
 
-    g = nx.Graph()
+    g: nx.Graph[tuple[str, str]] = nx.Graph()
     g.add_nodes_from(("d", d) for d in doc_ids)
     wanted = set(doc_ids)
     for t in cat.topics:
@@ -86,11 +86,11 @@ def plan_shares(
                 counts[doc_owner[d]] += 1
         return max(agents, key=lambda a: (counts[a], -agents.index(a)))
 
-    docs = {a: [] for a in agents}
+    docs: dict[str, list[str]] = {a: [] for a in agents}
     for d in doc_ids:
         if d in doc_owner:
             docs[doc_owner[d]].append(d)
-    topics = {a: [] for a in agents}
+    topics: dict[str, list[str]] = {a: [] for a in agents}
     for t in cat.topics:
         a = by_majority(t.slug, t.doc_ids)
         if a is not None:

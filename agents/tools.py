@@ -259,7 +259,8 @@ class ToolBox:
 
     # --- the tools for a model: specs() and call() ------------------------------------------
 
-    def specs(self) -> list[dict]:
+    @staticmethod
+    def specs() -> list[dict]:
         """Anthropic tool definitions (name, description, input_schema); a fresh list each call."""
         return json.loads(json.dumps(_SPECS))
 
@@ -380,7 +381,12 @@ class ToolBox:
         )
 
     def _call_append_log(
-        self, action: str, note: str = "", pages: list[str] = (), queries: list[str] = (), docs: list[str] = ()
+        self,
+        action: str,
+        note: str = "",
+        pages: Iterable[str] = (),
+        queries: Iterable[str] = (),
+        docs: Iterable[str] = (),
     ) -> str:
         self.append_log(action, note, pages, queries, docs)
         return "Logged."
@@ -404,7 +410,9 @@ def validate(value: Any, schema: dict) -> list[str]:
 
 def _check(v: Any, s: dict) -> list[str]:
     t = s.get("type")
-    types = t if isinstance(t, list) else [t]
+    if t is None:  # no type: any value
+        return []
+    types: list[str] = t if isinstance(t, list) else [t]
     if v is None and "null" in types:
         return []
     if "integer" in types and isinstance(v, int) and not isinstance(v, bool):

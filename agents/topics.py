@@ -347,6 +347,7 @@ def _passes(workers: Workers, cache: ShardCache | None, progress: Callable[[int,
     is one, calling progress as documents finish: the first pass counts 1..n, the second n+1..2n."""
 
     def run(nth: int, kind: str, fn: Callable, items: list, args: tuple, extra: str, encode, decode) -> Iterator:
+        got: Iterator
         if cache is None:
             got = workers.map(fn, items, *args)
         else:
@@ -459,7 +460,7 @@ def _discover(
     # times how alike its quotes are (a subject before a structural heading such as "Purpose")
     group = {"heading": 0, "term": 0, "phrase": 1, "entity": 2}
     alike = dict(zip((t.key for t in chosen), coherence(chosen, texts, ev.ngram_df, params)))
-    order = {
+    ordered = {
         "all": [
             t.key
             for t in sorted(
@@ -467,8 +468,8 @@ def _discover(
             )
         ]
     }
-    _balance_scripts(order, texts)
-    final = [by_key[key] for key in order["all"]]
+    _balance_scripts(ordered, texts)
+    final = [by_key[key] for key in ordered["all"]]
     reach(final, texts, ev.ngram_df, params)
     for t, slug in zip(final, unique_slugs("topic-", [t.title for t in final])):
         t.page = slug

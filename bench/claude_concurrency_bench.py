@@ -29,6 +29,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
@@ -122,7 +123,7 @@ async def one_session(
 ) -> bool:
     import anthropic
 
-    messages = [{"role": "user", "content": "Write the pages of your documents."}]
+    messages: list[dict[str, Any]] = [{"role": "user", "content": "Write the pages of your documents."}]
     for _ in range(turns + 2):
         if pacer is not None:  # the product's pacer (agents/pacing.py), as the Claude backend uses it
             await asyncio.to_thread(pacer.acquire, len(json.dumps(messages)) // 4 + 1)
@@ -258,14 +259,14 @@ def main(argv: list[str] | None = None) -> int:
         f"drives about {1000 / max(0.01, worst['cpu_per_request_ms']):.0f} requests/s: the API's limits, not the "
         "machine, bound the number of agents"
     )
-    paced = [r for r in rows if r["client"] == "paced"]
-    if paced:
-        p = max(paced, key=lambda r: r["sessions"])
+    paced_rows = [r for r in rows if r["client"] == "paced"]
+    if paced_rows:
+        p = max(paced_rows, key=lambda r: r["sessions"])
         print(
             f"paced client at {p['sessions']} sessions: {p['failed']} failed, {p['limited']} 429s, "
             f"{p['in_tok_min']:,.0f} input tokens/min (limit {args.itpm:,.0f})"
         )
-    return 0 if all(r["failed"] == 0 for r in paced) else 1
+    return 0 if all(r["failed"] == 0 for r in paced_rows) else 1
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -106,11 +107,12 @@ def main(argv=None) -> int:
         worker = subprocess.Popen(
             cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, stderr=subprocess.DEVNULL
         )
+        assert worker.stdin is not None and worker.stdout is not None  # both are pipes
         ready = json.loads(worker.stdout.readline())
         names += ready["ready"]
         print(f"reference: torch {ready['torch']}, {ready['threads']} threads")
     times: dict[str, list[float]] = {n: [] for n in names}
-    vecs: dict[str, object] = {}
+    vecs: dict[str, Any] = {}  # name -> the vectors (numpy arrays)
     try:
         for _ in range(args.rounds):
             for name in names:
@@ -118,13 +120,14 @@ def main(argv=None) -> int:
                     t = time.perf_counter()
                     vecs[name] = enc.encode(texts)
                     times[name].append(time.perf_counter() - t)
-                else:
+                else:  # a reference encoder: the worker was started for it
+                    assert worker is not None and worker.stdin is not None and worker.stdout is not None
                     worker.stdin.write(name + "\n")
                     worker.stdin.flush()
                     times[name].append(json.loads(worker.stdout.readline())["seconds"])
                     vecs[name] = np.load(tmp / f"out.{name}.npy")
     finally:
-        if worker is not None:
+        if worker is not None and worker.stdin is not None:
             worker.stdin.close()
             worker.wait(timeout=60)
     print(

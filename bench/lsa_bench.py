@@ -26,6 +26,7 @@ import math
 import sys
 import time
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -76,12 +77,13 @@ class LsaEncoder:
         q, _ = np.linalg.qr(y)
         _, _, vt = np.linalg.svd(q.T @ a, full_matrices=False)
         self.v = vt[:dims].T.astype(np.float32)  # vocab x dims
+        self.dim = self.v.shape[1]
         self.passages = self._unit(a @ self.v)
 
     def _unit(self, m):
         return m / self.np.maximum(self.np.linalg.norm(m, axis=1, keepdims=True), 1e-9)
 
-    def encode(self, texts: list[str]):
+    def encode(self, texts: Sequence[str]):
         np = self.np
         m = np.zeros((len(texts), len(self.col)), dtype=np.float32)
         for i, t in enumerate(texts):

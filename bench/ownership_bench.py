@@ -18,10 +18,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from wikigen.search.freshness import Changes
 from wikigen.search.texts import TextStore
 
 from wikigen.core.text import Span
 from wikigen.wiki.page import Page
+from wikigen.wiki.sources import SourceDocument
 from wikigen.wiki.store import Wiki
 
 DOC = "A small corpus document for the ownership benchmark. " * 2000
@@ -35,8 +37,11 @@ class Sources:
         self.corpus_chars = len(DOC)
         self.corpus_tokens = len(DOC) // 4
 
-    def documents(self):
+    def documents(self) -> list[SourceDocument]:
         return []
+
+    def corpus_changes(self) -> Changes:
+        return Changes()  # no corpus folder behind it
 
     def locate(self, doc_id, text, tolerant_whitespace=False) -> list[Span]:
         return self.texts.locate(doc_id, text, tolerant_whitespace=tolerant_whitespace)
@@ -82,8 +87,8 @@ def main(argv=None) -> int:
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
     n, rounds, total = a.agents, a.rounds, a.agents * a.rounds
-    with tempfile.TemporaryDirectory() as tmp:
-        tmp = Path(tmp)
+    with tempfile.TemporaryDirectory() as tmpdir:
+        tmp = Path(tmpdir)
         shared = tmp / "shared-table.md"
         shared.write_text("| agent | fact |\n|---|---|\n", encoding="utf-8")
         t_shared = run(shared_agent, lambda i: (str(shared), i, rounds), n)

@@ -204,7 +204,7 @@ def embed_rate(corpus: Path, sample: int) -> dict:
         enc = shared_encoder()
     except DenseUnavailable as e:
         return {"error": str(e)}
-    texts = []
+    texts: list[str] = []
     files = sorted(corpus.rglob("*.txt"))
     for f in files[:: max(1, len(files) // 60)]:
         t = f.read_text(encoding="utf-8")

@@ -101,7 +101,7 @@ def inner_ends(split, par: str) -> set[int]:
 
 
 def pick_sample(per_corpus: dict[str, int]) -> list[dict]:
-    out = []
+    out: list[dict] = []
     for corpus, want in per_corpus.items():
         folder = CORPORA[corpus]
         if not folder.is_dir():
@@ -136,7 +136,7 @@ def show_candidates(sample: list[dict]) -> None:
 
 
 def evaluate(gold: list[dict]) -> None:
-    texts = {}
+    texts: dict[tuple[str, str], str] = {}
     for name, split in splitters().items():
         tp = fp = fn = 0
         for row in gold:

@@ -20,6 +20,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -64,7 +65,7 @@ def main(argv=None) -> int:
     pairs = json.loads(LABELS.read_text())["pairs"]
     with tempfile.TemporaryDirectory(prefix="wikigen-merge-bench-") as tmp:
         index = CorpusIndex.open(Path(args.index)) if args.index else CorpusIndex.build(docs, Path(tmp) / "index")[0]
-        modes = {"words": None}
+        modes: dict[str, Any] = {"words": None}  # mode -> its encoder (None: by words)
         try:
             if os.environ.get("WIKIGEN_BENCH_NO_ENCODER"):
                 raise RuntimeError("WIKIGEN_BENCH_NO_ENCODER is set")

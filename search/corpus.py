@@ -238,6 +238,9 @@ def load_corpus(root: Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[list
     skipped = list(scan.skipped)
     for entry in scan.files:
         r = load(entry)
-        (docs if isinstance(r, Document) else skipped).append(r)
+        if isinstance(r, Document):
+            docs.append(r)
+        else:
+            skipped.append(r)
     skipped.sort(key=lambda s: s.path)
     return docs, skipped

@@ -22,6 +22,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import tantivy
 from tantivy import Occur, Query
@@ -40,6 +41,9 @@ from wikigen.core.atomic import private_dir
 from wikigen.core.errors import SearchIndexError
 from wikigen.core.text import Span
 from wikigen.core.tokens import TokenCounter
+
+if TYPE_CHECKING:  # imported when asked: checking the corpus folder is not every caller's work
+    from wikigen.search.freshness import Changes
 
 __all__ = ["CorpusIndex", "DocInfo", "Hit", "IndexSummary"]
 
@@ -204,7 +208,7 @@ class CorpusIndex:
             or manifest.get("root") != str(root)
             or not tantivy_exists(tdir)
         )
-        old: dict[str, dict] = {} if fresh else manifest["docs"]
+        old: dict[str, dict] = manifest["docs"] if manifest is not None and not fresh else {}
         if fresh:
             # Remove only what is certainly ours: a tantivy index, and texts listed by a manifest.
             if tantivy_exists(tdir):
@@ -240,8 +244,9 @@ class CorpusIndex:
                     summary.unchanged += 1
                     metadata_only = metadata_only or got.same_bytes
                     continue
-                if got.skipped is not None:
-                    skipped.append(got.skipped)
+                if got.document is None:  # skipped, with its reason
+                    if got.skipped is not None:
+                        skipped.append(got.skipped)
                     continue
                 r, rec = got.document, old.get(entry.doc_id)
                 if r.encoding not in ("utf-8", "pdf", "docx"):
@@ -304,7 +309,7 @@ class CorpusIndex:
     def __len__(self) -> int:
         return len(self._docs)
 
-    def corpus_changes(self):
+    def corpus_changes(self) -> Changes:
         """What changed in the corpus folder since this index was built (by sha256; search/freshness.py)."""
         from wikigen.search.freshness import corpus_changes
 
@@ -335,12 +340,12 @@ class CorpusIndex:
             if q is not None:
                 clauses.append((Occur.Should, q))
         for phrase in _QUOTED.findall(query)[:16]:
-            words = ANALYZER.analyze(phrase)
+            words: list[str | tuple[int, str]] = list(ANALYZER.analyze(phrase)[:64])
             if len(words) >= 2:
                 clauses.append(
                     (
                         Occur.Should,
-                        Query.boost_query(Query.phrase_query(self._schema, "body", words[:64]), PHRASE_BOOST),
+                        Query.boost_query(Query.phrase_query(self._schema, "body", words), PHRASE_BOOST),
                     )
                 )
         if not clauses:
@@ -419,7 +424,7 @@ class CorpusIndex:
         hits: list[Hit] = []
         for score, addr in result.hits:
             d = searcher.doc(addr)
-            doc_id, start, end = d.get_first("doc_id"), d.get_first("start"), d.get_first("end")
+            doc_id, start, end = d["doc_id"][0], d["start"][0], d["end"][0]
             rec = self._docs.get(doc_id)
             if rec is None:
                 continue

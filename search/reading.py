@@ -10,7 +10,7 @@ so the index, its checkpoints and the progress reported are the same with any nu
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Generator, Mapping, Sequence
 from dataclasses import dataclass
 
 from wikigen.search.corpus import Document, FileEntry, Skipped, load, read_and_hash
@@ -57,7 +57,7 @@ def read_file(entry: FileEntry, old: Mapping[str, dict]) -> FileRead:
 
 def read_files(
     entries: Sequence[FileEntry], old: Mapping[str, dict], *, rehash: bool = False, workers: int | None = 1
-) -> Iterator[FileRead]:
+) -> Generator[FileRead, None, None]:
     """What reading each entry gives, in the entries' order. old: the manifest's records by doc id;
     workers: processes for the reading (None: one per core; few bytes to read stay in this process)."""
     same = [_stat_unchanged(e, old, rehash) for e in entries]

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
 
 from wikigen.search.analysis import ANALYZER
 
 SNIPPET_CHARS = 200
 
 
-def highlight_ranges(text: str, terms: set[str], runs: Iterable[str] = ()) -> list[tuple[int, int]]:
+def highlight_ranges(text: str, terms: AbstractSet[str], runs: Iterable[str] = ()) -> list[tuple[int, int]]:
     """Char ranges in text that match the analyzed query terms or contain a CJK query run, merged."""
     ranges: list[tuple[int, int]] = []
     if terms:
@@ -53,7 +54,7 @@ def phrase_ranges(text: str, terms: list[str], phrase: str) -> list[tuple[int, i
 
 def make_snippet(
     text: str,
-    terms: set[str] = frozenset(),
+    terms: AbstractSet[str] = frozenset(),
     runs: Iterable[str] = (),
     width: int = SNIPPET_CHARS,
     ranges: list[tuple[int, int]] | None = None,

@@ -36,7 +36,7 @@ class WriteJob:
         c = counter if counter is not None else default_counter()
         try:
             index = tantivy.Index(build_schema(), path=str(tdir))
-            self.writer = index.writer(heap_size=WRITER_HEAP, num_threads=WRITER_THREADS)
+            self.writer: tantivy.IndexWriter | None = index.writer(heap_size=WRITER_HEAP, num_threads=WRITER_THREADS)
         except ValueError as e:
             raise SearchIndexError(
                 f"cannot write the search index in {tdir.parent} ({e}); is another `wikigen index` running on it?"
@@ -53,13 +53,20 @@ class WriteJob:
         self._text_writer = texts.writer()
         self._committed = False
 
+    def _live(self) -> tantivy.IndexWriter:
+        """The tantivy writer, until finish() or abort() releases it."""
+        if self.writer is None:
+            raise RuntimeError("this build's writes have ended (finish or abort was called)")
+        return self.writer
+
     def add(self, d: Document) -> None:
+        writer = self._live()
         self.counts.append(self._pool.submit(self._count, d.text))
         self._text_writer.put(d.doc_id, d.text)
         if not self.fresh:  # re-added ids too: a crash after a commit but before the manifest left them
-            self.writer.delete_documents_by_term("doc_id", d.doc_id)
+            writer.delete_documents_by_term("doc_id", d.doc_id)
         spans = split_passages(d.text)
-        doc_id, title, text, add = d.doc_id, d.title, d.text, self.writer.add_document
+        doc_id, title, text, add = d.doc_id, d.title, d.text, writer.add_document
         for s, e in spans:
             add(passage_document(doc_id, title, text, s, e))
         self.docs.append(d)
@@ -67,12 +74,13 @@ class WriteJob:
         self.n_passages.append(len(spans))
 
     def finish(self, removed: list[str], records: dict[str, dict]) -> None:
+        writer = self._live()
         for doc_id in removed:
-            self.writer.delete_documents_by_term("doc_id", doc_id)
+            writer.delete_documents_by_term("doc_id", doc_id)
         # Commit first: it releases the GIL, so the token counts and the text sync finish beside it.
         # A count or sync that fails after the commit leaves a committed index and the old manifest,
         # the same state as a crash before the manifest (re-added ids are deleted before they are added).
-        self.writer.commit()
+        writer.commit()
         self._committed = True
         try:
             tokens = [f.result() for f in self.counts]

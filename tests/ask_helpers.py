@@ -22,6 +22,6 @@ def answerer_over(root: Path, docs: dict[str, str], pages: Iterable[Page]) -> An
         p.write_bytes(t.encode("utf-8"))
     idx, _ = CorpusIndex.build(corpus, Path(root) / "index")
     wiki = Wiki.create(Path(root) / "wiki", idx, max_ratio=10.0)
-    for p in pages:
-        wiki.write(p, agent="agent-1", session=1)
+    for page in pages:
+        wiki.write(page, agent="agent-1", session=1)
     return Answerer.open(Path(root) / "wiki")

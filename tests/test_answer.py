@@ -194,8 +194,8 @@ def make_wiki(root: Path) -> Path:
             ],
         )
     )
-    for p in pages:
-        wiki.write(p, agent="agent-1", session=1)
+    for page in pages:
+        wiki.write(page, agent="agent-1", session=1)
     return root / "wiki"
 
 

@@ -76,7 +76,7 @@ def imports_of(module: str, path: Path) -> set[str]:
 
 
 def import_graph() -> nx.DiGraph:
-    g = nx.DiGraph()
+    g: nx.DiGraph[str] = nx.DiGraph()
     for module, path in MODULES.items():
         g.add_node(module)
         for target in imports_of(module, path):

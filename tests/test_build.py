@@ -5,9 +5,9 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from test_offline_agent import make_corpus
 from wikigen.search.sources import open_wiki
 
-from tests.test_offline_agent import make_corpus
 from wikigen.cli import main
 from wikigen.wiki.lint import wiki_stats
 from wikigen.wiki.store import Wiki

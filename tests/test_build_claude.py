@@ -47,7 +47,9 @@ def read_then_write(body: dict) -> dict | None:
     """A scripted agent's first two turns: read the first document of its share, then write one page
     quoting that document's first line; None once both are done."""
     task = _text(body["messages"][0]["content"])
-    agent = re.search(r"You are (agent-\d+)", task).group(1)
+    named = re.search(r"You are (agent-\d+)", task)
+    assert named is not None
+    agent = named.group(1)
     share = re.findall(r"^- (\S+)$", task, flags=re.M)
     results = _results(body)
     if not results:
@@ -57,6 +59,7 @@ def read_then_write(body: dict) -> dict | None:
         }
     if len(results) == 1:
         m = DOC_RE.search(results[0])
+        assert m is not None
         doc_id, start = m.group(1), int(m.group(2))
         first_line = results[0][m.end() :].split("\n", 1)[0]
         quote = f"> [!quote] {doc_id} (chars {start}-{start + len(first_line)})\n> {first_line}\n"

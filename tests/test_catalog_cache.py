@@ -6,13 +6,13 @@ from __future__ import annotations
 import json
 
 import pytest
+from test_offline_agent import make_corpus
 from wikigen.agents.catalog import catalog_from_data, catalog_to_data
 from wikigen.agents.catalog_cache import CATALOG_VERSION, cache_path, load_catalog
 from wikigen.agents.params import DiscoveryParams
 from wikigen.agents.topics import discover
 from wikigen.search.index import CorpusIndex
 
-from tests.test_offline_agent import make_corpus
 from wikigen.core.tokens import CharCounter
 
 

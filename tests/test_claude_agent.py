@@ -52,6 +52,7 @@ def write_quoting(needle: str, slug: str = "topic-termination"):
     def step(body: dict) -> dict:
         res = last_results(body)[0]["content"]
         m = DOC_RE.search(res)
+        assert m is not None
         text = res[m.end() : res.index("\n</document>", m.end())]
         body_md = "How the agreements end.\n\n" + quote_of(text, m.group(1), needle, int(m.group(2))) + "\n"
         return {

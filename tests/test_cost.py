@@ -14,11 +14,11 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from test_build_claude import DOCS, FILLER, read_then_write
 from wikigen.agents.base import TokenUsage
 from wikigen.agents.cost import PRICES, SpendLimit, cost_of, estimate_session, price_for
 from wikigen.agents.fake_messages_server import FakeMessagesServer
 
-from tests.test_build_claude import DOCS, FILLER, read_then_write
 from wikigen.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent

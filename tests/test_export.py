@@ -83,10 +83,10 @@ def assert_sound_export(out: Path, wiki_root: Path, others: tuple[str, ...] = ()
         assert fm["name"].strip() and fm["description"].strip() and "\n" not in fm["description"]
         assert len(fm["description"]) <= 200
         body = "\n".join(lines[close + 1 :])
-        quote_lines = set()
+        quote_lines: set[int] = set()
         for block in scan_quotes(body):
             q = block.quote
-            assert texts.read(q.doc_id, q.start, q.end) == q.text, (name, q.label())
+            assert texts.text(q.doc_id)[q.start : q.end] == q.text, (name, q.label())
             quote_lines.update(range(block.header_line, block.end_line))
             quotes += 1
         for i, line in enumerate(body.split("\n")):

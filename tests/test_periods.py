@@ -2,8 +2,8 @@
 question naming a member by a name and a quarter, or "the latest", scoped to that member."""
 
 import pytest
+from ask_helpers import answerer_over
 
-from tests.ask_helpers import answerer_over
 from wikigen.ask.periods import SeriesResolver, own_quarter, quarter_labels, question_names
 from wikigen.wiki.markup import Quote, format_quote
 from wikigen.wiki.page import Page

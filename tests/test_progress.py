@@ -1,6 +1,7 @@
 import json
 import multiprocessing as mp
 import threading
+from pathlib import Path
 
 from wiki_helpers import make_index, page, quote_body, quote_of
 
@@ -9,7 +10,7 @@ from wikigen.wiki.store import Wiki
 
 
 def _append_many(root: str, agent: str, n: int) -> None:
-    log = ProgressLog(root)
+    log = ProgressLog(Path(root))
     for i in range(n):
         log.append(session=1, agent=agent, action="write_page", pages=[f"p{i}"], queries=["x" * 3000], docs=[], i=i)
 

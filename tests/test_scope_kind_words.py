@@ -3,8 +3,8 @@ word of one member's title ("License Agreement - Reseller Agreement") is about t
 question naming the member's parties, or saying its title as a phrase, still names the document."""
 
 import pytest
+from ask_helpers import answerer_over
 
-from tests.ask_helpers import answerer_over
 from wikigen.wiki.markup import Quote, format_quote
 from wikigen.wiki.page import Page
 

@@ -3,9 +3,9 @@ document, not one document: a question about "supply agreements" is scoped to th
 question naming a document's parties is still scoped to that document."""
 
 import pytest
+from ask_helpers import answerer_over
+from test_answer import DOCS, _q, _slug
 
-from tests.ask_helpers import answerer_over
-from tests.test_answer import DOCS, _q, _slug
 from wikigen.wiki.markup import format_quote
 from wikigen.wiki.page import Page
 

@@ -3,9 +3,9 @@
 import os
 from pathlib import Path
 
+from test_offline_agent import make_corpus
 from wikigen.search.sources import open_wiki
 
-from tests.test_offline_agent import make_corpus
 from wikigen.cli import main
 from wikigen.wiki.page import parse_page, render_page
 

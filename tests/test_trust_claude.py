@@ -6,12 +6,12 @@ from __future__ import annotations
 import re
 
 import pytest
+from test_offline_agent import make_corpus
 from test_tools import make_world
 from wikigen.agents.base import AgentTask
 from wikigen.agents.claude import ClaudeBackend, task_message
 from wikigen.agents.fake_messages_server import FakeMessagesServer
 
-from tests.test_offline_agent import make_corpus
 from wikigen.cli import main
 
 TASK = AgentTask(agent="agent-1", session=2, doc_ids=["contracts/acme-msa"], brief="Extend.")

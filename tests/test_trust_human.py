@@ -3,7 +3,8 @@
 import subprocess
 from pathlib import Path
 
-from tests.test_offline_agent import make_corpus
+from test_offline_agent import make_corpus
+
 from wikigen.cli import main
 from wikigen.wiki.page import parse_page, render_page
 

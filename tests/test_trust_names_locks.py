@@ -6,9 +6,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from test_offline_agent import make_corpus
 from wikigen.search.corpus import scan_corpus
 
-from tests.test_offline_agent import make_corpus
 from wikigen.cli import main
 from wikigen.core.errors import BuildLockedError
 from wikigen.wiki.buildlock import build_lock

@@ -4,8 +4,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from test_offline_agent import make_corpus
 
-from tests.test_offline_agent import make_corpus
 from wikigen.cli import main
 from wikigen.wiki.secrets import find_secrets, redact
 

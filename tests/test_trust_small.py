@@ -4,9 +4,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from test_offline_agent import make_corpus
 from wikigen.search.index import CorpusIndex
 
-from tests.test_offline_agent import make_corpus
 from wikigen.cli import main
 from wikigen.wiki.markup import Quote
 from wikigen.wiki.quotes import check_quote

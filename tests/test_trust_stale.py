@@ -3,9 +3,9 @@
 import os
 from pathlib import Path
 
+from test_offline_agent import make_corpus
 from wikigen.search.sources import open_wiki
 
-from tests.test_offline_agent import make_corpus
 from wikigen.cli import main
 from wikigen.wiki.lint import check_wiki
 from wikigen.wiki.page import Page, parse_page, render_page

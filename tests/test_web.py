@@ -14,8 +14,8 @@ import urllib.error
 import urllib.request
 
 import pytest
+from web_helpers import HOSTILE, MAX_RATIO, build_web_wiki
 
-from tests.web_helpers import HOSTILE, MAX_RATIO, build_web_wiki
 from wikigen.cli import main
 from wikigen.core.errors import WikigenError
 from wikigen.web.growth import growth_chart, session_rows

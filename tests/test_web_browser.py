@@ -12,8 +12,8 @@ import threading
 from pathlib import Path
 
 import pytest
+from web_helpers import HOSTILE, build_web_wiki
 
-from tests.web_helpers import HOSTILE, build_web_wiki
 from wikigen.web.model import SiteData
 from wikigen.web.screenshots import CHROMIUM, CHROMIUM_ARGS
 from wikigen.web.server import make_server

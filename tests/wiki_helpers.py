@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from wikigen.search.freshness import Changes
 from wikigen.search.texts import TextStore
 
 from wikigen.core.text import Span
@@ -23,7 +25,8 @@ class DocInfo:
 
 
 class FakeIndex:
-    """Same attributes as CorpusIndex: .texts, .corpus_chars, .corpus_tokens, .documents(), .locate()."""
+    """Same attributes as CorpusIndex: .texts, .corpus_chars, .corpus_tokens, .documents(), .locate(),
+    .corpus_changes(); its documents have no sha256 (sources that cannot tell a changed document)."""
 
     def __init__(self, root: Path):
         self.root = Path(root)
@@ -51,6 +54,10 @@ class FakeIndex:
 
     def locate(self, doc_id: str, text: str, tolerant_whitespace: bool = False) -> list[Span]:
         return self.texts.locate(doc_id, text, tolerant_whitespace=tolerant_whitespace)
+
+    def corpus_changes(self) -> Changes:
+        """No corpus folder stands behind it: nothing has changed."""
+        return Changes()
 
 
 CONTRACT = (
@@ -102,7 +109,7 @@ def writer(wiki_root: str, index_root: str, agent: str, others: list[str], round
     from wikigen.wiki.store import Wiki
 
     wiki = Wiki.open(Path(wiki_root), FakeIndex(Path(index_root)))
-    out = {"agent": agent, "written": 0, "refused": 0, "wrongly_allowed": 0}
+    out: dict[str, Any] = {"agent": agent, "written": 0, "refused": 0, "wrongly_allowed": 0}
     for r in range(rounds):
         p = wiki.read(agent)
         wiki.write(p.with_(body=p.body + f"- fact {agent} {r}\n"), agent=agent, session=1)

@@ -10,10 +10,14 @@ import json
 import logging
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from wikigen.agents.backends import BACKENDS, DEFAULT_BACKEND
 from wikigen.ask.modes import MODES
 from wikigen.core.errors import UsageError, WikigenError
+
+if TYPE_CHECKING:  # tqdm is imported when a bar is drawn
+    from tqdm import tqdm
 
 DEFAULT_INDEX = Path(".wikigen-index")
 
@@ -48,7 +52,7 @@ class _Bar:
     def __init__(self, desc: str, quiet: bool = False, unit: str = "it"):
         self.desc, self.unit = desc, unit
         self.enabled = not quiet and sys.stderr.isatty()
-        self.bar = None
+        self.bar: tqdm | None = None
 
     def __call__(self, done: int, total: int) -> None:
         if not self.enabled:
@@ -75,7 +79,7 @@ def _warn_if_stale(wiki: Path) -> None:
 
     try:
         changes = open_wiki(wiki).sources.corpus_changes()
-    except (WikigenError, AttributeError):
+    except WikigenError:
         return
     if changes.any:
         print(
@@ -209,7 +213,8 @@ class _StageBars:
     discovery): one _Bar per stage."""
 
     def __init__(self, quiet: bool):
-        self.quiet, self.bars = quiet, {}
+        self.quiet = quiet
+        self.bars: dict[str, _Bar] = {}
 
     def __call__(self, stage: str, done: int, total: int) -> None:
         self.bars.setdefault(stage, _Bar(stage, self.quiet, "doc"))(done, total)

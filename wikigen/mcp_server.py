@@ -21,10 +21,13 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wikigen.ask.modes import MODES
 from wikigen.core.errors import WikigenError
+
+if TYPE_CHECKING:  # the answerer loads on the first question
+    from wikigen.ask.retrieval import Answerer
 
 log = logging.getLogger(__name__)
 
@@ -47,12 +50,12 @@ class WikiTools:
     WikigenError with a message that says what to do."""
 
     def __init__(self, root: Path):
-        from wikigen.search.sources import open_wiki
+        from wikigen.search.sources import corpus_index, open_wiki
 
         self.root = Path(root)
         self.wiki = open_wiki(self.root)
-        self.index = self.wiki.sources  # opens the corpus index now: fail at start, not per call
-        self._answerer = None
+        self.index = corpus_index(self.wiki)  # opens the corpus index now: fail at start, not per call
+        self._answerer: Answerer | None = None
         self._answerer_key: tuple | None = None
 
     # --- corpus --------------------------------------------------------------------------------
@@ -144,7 +147,7 @@ class WikiTools:
             stamps.append((p.name, st.st_mtime_ns, st.st_size))
         return tuple(stamps)
 
-    def answerer(self):
+    def answerer(self) -> Answerer:
         from wikigen.ask.retrieval import Answerer
 
         key = self._pages_key()
@@ -182,7 +185,9 @@ def make_server(root: Path):
 
     tools = WikiTools(root)
     server = MCPServer("wikigen", instructions=INSTRUCTIONS, version=__version__, log_level="WARNING")
-    read_only = ToolAnnotations(readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=False)
+    read_only = ToolAnnotations(
+        read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
+    )
 
     def tool(description: str):
         def register(fn):
@@ -192,7 +197,10 @@ def make_server(root: Path):
                 except WikigenError as e:
                     raise ToolError(str(e)) from None
 
-            call.__name__, call.__doc__, call.__signature__ = fn.__name__, fn.__doc__, _signature(fn)
+            call.__name__, call.__doc__ = fn.__name__, fn.__doc__
+            # the SDK reads the tool's parameters from inspect.signature, which honours __signature__;
+            # typeshed's function type does not declare the attribute
+            call.__signature__ = _signature(fn)  # type: ignore[attr-defined]
             server.add_tool(call, name=fn.__name__, description=description + _DATA, annotations=read_only)
             return fn
 

@@ -25,9 +25,12 @@ import logging
 import math
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from wikigen.core.errors import WikigenError
+
+if TYPE_CHECKING:  # numpy is imported when the encoder loads
+    import numpy as np
 
 __all__ = ["MODEL_PACKAGE", "DenseUnavailable", "Encoder", "MiniLMEncoder", "load_encoder", "model_dir"]
 
@@ -49,7 +52,7 @@ class Encoder(Protocol):
     name: str  # names the model and its settings: vectors of different names are never mixed
     dim: int
 
-    def encode(self, texts: Sequence[str]) -> np.ndarray:  # noqa: F821  (numpy is optional)
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
         """L2-normalised float32 vectors, one row per text, in order."""
         ...
 
@@ -116,7 +119,7 @@ class MiniLMEncoder:
         """Token ids of each text with [CLS] and [SEP], truncated at max_tokens."""
         return [e.ids for e in self._tokenizer.encode_batch([t if isinstance(t, str) else "" for t in texts])]
 
-    def encode(self, texts: Sequence[str]) -> np.ndarray:  # noqa: F821
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
         np = self._np
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         if not len(texts):
@@ -130,7 +133,7 @@ class MiniLMEncoder:
 
     # -- the forward pass -------------------------------------------------------------------------
 
-    def _encode_batch(self, ids: list[list[int]]) -> np.ndarray:  # noqa: F821
+    def _encode_batch(self, ids: list[list[int]]) -> np.ndarray:
         np, w = self._np, self._w
         n, length = len(ids), max(len(x) for x in ids)
         tok = np.zeros((n, length), dtype=np.int64)

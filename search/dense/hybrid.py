@@ -135,7 +135,8 @@ class DenseSearcher:
             cache[doc_id] = [self.rows[r][1] for r in self._by_doc[doc_id]]
         return cache[doc_id]
 
-    def _hit(self, row: int, score: float, terms: set[str], runs: list[str]) -> Hit | None:
+    def _hit(self, row: int, score: float, terms: set[str] | None, runs: list[str] | None) -> Hit | None:
+        """The hit of one row; its snippet from `terms` and `runs` (no snippet when terms is None)."""
         doc_id, start, end = self.rows[row]
         info = self.index.document(doc_id)
         if info is None:
@@ -144,7 +145,7 @@ class DenseSearcher:
             text = self.index.texts.read(doc_id, start, end)
         except KeyError:
             return None
-        snippet = make_snippet(text, terms, runs) if terms is not None else ""
+        snippet = make_snippet(text, terms, runs or ()) if terms is not None else ""
         return Hit(doc_id, info.path, start, end, text, score, snippet)
 
 

@@ -30,6 +30,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from filelock import FileLock
 from wikigen.search.dense.encoder import DenseUnavailable, Encoder
@@ -37,6 +38,9 @@ from wikigen.search.index import CorpusIndex
 from wikigen.search.passages import split_passages
 
 from wikigen.core.atomic import atomic_write, atomic_write_bytes
+
+if TYPE_CHECKING:  # numpy is imported when vectors are read or written
+    import numpy as np
 
 __all__ = ["STORE_VERSION", "DenseSummary", "VectorStore"]
 
@@ -216,12 +220,13 @@ class VectorStore:
 
     # -- loading ----------------------------------------------------------------------------------
 
-    def load(self) -> tuple[np.ndarray, list[tuple[str, int, int]]]:  # noqa: F821
+    def load(self) -> tuple[np.ndarray, list[tuple[str, int, int]]]:
         """(float32 matrix of every cached passage vector, [(doc_id, start, end)] per row), for the
         documents of the index whose vectors are current. Documents without them are left out (logged)."""
         np = _np()
         meta = self._read_meta()
-        mats, rows, missing = [], [], 0
+        mats, missing = [], 0
+        rows: list[tuple[str, int, int]] = []
         for d in self.index.documents():
             rec = meta["docs"].get(d.doc_id)
             spans = self.passages(d.doc_id) if rec is not None else []

@@ -167,7 +167,7 @@ def amendment_cue(text: str, title: str = "") -> Evidence | None:
 
 def party_keys(text: str) -> dict[str, tuple[int, int]]:
     """The document's parties as comparable keys (case, legal form and punctuation dropped) -> span."""
-    out = {}
+    out: dict[str, tuple[int, int]] = {}
     for p in find_parties(text):
         key = " ".join(re.sub(r"[^\w\s]", " ", _LEGAL.sub(" ", p.value.split("(\u201c")[0])).casefold().split())
         if len(key) >= 3:

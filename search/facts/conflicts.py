@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 
 from wikigen.search.facts.amendments import Amendment, party_keys
-from wikigen.search.facts.numbers import find_amounts, find_durations, find_percentages
+from wikigen.search.facts.numbers import Mention, find_amounts, find_durations, find_percentages
 from wikigen.search.facts.title import document_title
 
 from wikigen.core.sentences import sentence_span
@@ -183,9 +183,9 @@ def _label(text: str, start: int, end: int) -> str:
     return " ".join(reversed(picked)) if len(picked) >= 2 else ""
 
 
-def labelled_figures(text: str) -> dict[tuple[str, str], list]:
+def labelled_figures(text: str) -> dict[tuple[str, str], list[Mention]]:
     """(kind, label) -> the mentions of that labelled figure in the text, in order."""
-    out: dict[tuple[str, str], list] = defaultdict(list)
+    out: dict[tuple[str, str], list[Mention]] = defaultdict(list)
     for find in (find_durations, find_amounts, find_percentages):
         for m in find(text):
             label = _label(text, m.start, m.end)
@@ -212,7 +212,7 @@ def _groups(chains: Sequence[Amendment]) -> dict[str, str]:
     return {d: root(d) for d in parent}
 
 
-def _stated(text: str) -> dict[tuple[str, str], object]:
+def _stated(text: str) -> dict[tuple[str, str], Mention]:
     """The labelled figures the text gives exactly one value."""
     out = {}
     for key, ms in labelled_figures(text).items():
@@ -221,7 +221,7 @@ def _stated(text: str) -> dict[tuple[str, str], object]:
     return out
 
 
-def _side(doc_id: str, text: str, m) -> Side:
+def _side(doc_id: str, text: str, m: Mention) -> Side:
     qs, qe = sentence_span(text, m.start, m.end, QUOTE_CAP)
     return Side(doc_id, m.value, m.start, m.end, qs, qe, text[qs:qe])
 

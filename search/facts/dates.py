@@ -117,4 +117,6 @@ def document_date(text: str, opening_chars: int = OPENING_CHARS) -> DateMention 
         if _OWN_DATE_CUE.search(head[max(0, d.start - 40) : d.start]):
             return d
     full = [d for d in mentions if len(d.iso) == 10]
-    return (full or mentions or [None])[0]
+    if full or mentions:
+        return (full or mentions)[0]
+    return None

@@ -243,7 +243,7 @@ def _and_party(text: str, start: int, stop: int) -> tuple[int, int] | None:
 
 def _numbered(text: str, stop: int) -> list[Mention]:
     """A numbered list of parties: lines starting "(1) NAME", "(2) NAME"."""
-    spans = []
+    spans: list[tuple[int, int]] = []
     for m in _NUMBERED.finditer(text, 0, stop):
         if int(m.group("n")) != len(spans) + 1:
             continue
@@ -318,7 +318,7 @@ def find_parties(text: str, within: int = OPENING) -> list[Mention]:
 def _listed(text: str, stop: int) -> list[Mention]:
     """A cue line ("Parties:", "BETWEEN") followed by lines that each start with a legal person's name."""
     for cue in re.finditer(r"^[ \t*#]*(?:parties|between)[ \t*]*:?[ \t*]*\n", text[:stop], re.I | re.M):
-        spans = []
+        spans: list[tuple[int, int]] = []
         for line in re.finditer(r"^[ \t]*(?:\(\d\)[ \t]*)?(?=\S)([^\n]*)\n", text[cue.end() : stop], re.M):
             sp = _name_forward(text, cue.end() + line.start(1))
             if not sp or not _legal_person(text, sp) or len(spans) >= 4:

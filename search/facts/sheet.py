@@ -230,9 +230,9 @@ def describe(text: str, kind: str, facts: list[Fact], limit: int = 160, title: s
         line = "".join(parts[1:]).lstrip(" ,")
         line = line[:1].upper() + line[1:]
     if not names and not date:
-        said = _self_sentence(text)
-        if said:
-            line = said
+        itself = _self_sentence(text)
+        if itself:
+            line = itself
     line = " ".join(line.split())
     if len(line) > limit - 1:
         line = line[: limit - 2].rsplit(" ", 1)[0] + "…"

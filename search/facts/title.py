@@ -188,7 +188,7 @@ def _candidates(head: str) -> list[str]:
                 continue
             for m in _RUN.finditer(seg):
                 out.extend(_clean(part) for part in re.split(r"(?<=[A-Z]{4}\.)\s+", m.group()))
-    more = []
+    more: list[str] = []
     for c in out:  # "X AGREEMENT BY AND BETWEEN A AND B, dated ...": the title is what comes before
         cut = re.split(r"\s+(?:by\s+and\s+)?between\b|,?\s+dated\b|\s+among\b", c, maxsplit=1, flags=re.I)[0]
         more += [cut, c] if cut and cut != c else [c]

@@ -165,9 +165,10 @@ class ContextBuilder:
             left = self.budget - self.used
             if not (trim and u.kind == "passage" and left >= self.min_trim_tokens):
                 return False
-            u = self._trim(u, left)
-            if u is None:
+            trimmed = self._trim(u, left)
+            if trimmed is None:
                 return False
+            u = trimmed
             cost = self._cost(u)
             self.full = True
         u.text = redact(u.text)  # secrets never reach a model or an answer (wikigen.wiki.secrets)

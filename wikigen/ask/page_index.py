@@ -109,10 +109,10 @@ def _quotes_with_headings(page) -> list[QuoteUnit]:
     for line in lines:
         m = _HEADING.match(line)
         if m:
-            link = WIKI_RE.search(m.group(2))
+            linked = WIKI_RE.search(m.group(2))
             current = (
                 WIKI_RE.sub(lambda mm: mm.group(2) or mm.group(1), m.group(2)),
-                link.group(1).strip() if link else "",
+                linked.group(1).strip() if linked else "",
             )
         heading_at.append(current)
     out = []
@@ -356,7 +356,7 @@ class PageIndex:
         out = []
         for score, addr in s.search(q, k).hits:
             d = s.doc(addr)
-            out.append(PageHit(d.get_first("slug"), d.get_first("type"), float(score)))
+            out.append(PageHit(d["slug"][0], d["type"][0], float(score)))
         return out
 
     def search_quotes(
@@ -391,14 +391,14 @@ class PageIndex:
         s = self._qsearcher
         out = []
         for score, addr in s.search(q, k).hits:
-            uid = s.doc(addr).get_first("uid")
+            uid = s.doc(addr)["uid"][0]
             out.append(QuoteHit(self.units[uid], float(score)))
         return out
 
     def title_match(self, slug: str, question_terms: set[str]) -> tuple[float, set[str]]:
         """How strongly a question names a page: the idf-weighted share of the page's title and
         alias terms that occur in the question, and the terms that matched."""
-        best, best_hit = 0.0, set()
+        best, best_hit = 0.0, set[str]()
         for ts in self._title_terms.get(slug) or []:
             weights = {t: math.log(1 + self._n_pages / self._title_df.get(t, 1)) for t in ts}
             total = sum(weights.values())

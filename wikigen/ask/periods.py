@@ -181,7 +181,7 @@ class SeriesResolver:
                 groups[at] &= named
         chosen: set[str] = set()
         for docs in groups or [set(own)]:
-            dated = {d: own[d] for d in docs if own.get(d)}
+            dated = {d: q for d in docs if (q := own.get(d))}
             if dated:
                 want = next(iter(asked)) if asked else max(dated.values())
                 chosen |= {d for d, q in dated.items() if q == want}

@@ -15,6 +15,7 @@ from wikigen.ask.context import Unit
 from wikigen.ask.page_index import terms
 from wikigen.ask.params import DEFAULT_PARAMS
 from wikigen.core.sentences import sentences
+from wikigen.search.index import Hit
 
 _LEAD = re.compile(r"^\W*(?:[\dA-Za-z]{1,3}[.)]\s*){0,3}([^\n.:]{1,60}?)(?:\.|:|\n)\s*\S")
 
@@ -59,13 +60,13 @@ def sentence_windows(
 class WindowCandidate(NamedTuple):
     score: float  # the window's own score plus its passage's relative BM25 score
     rank: int  # the passage's rank in its document (ties: the better passage first)
-    hit: object  # the passage (a search hit: doc_id, start, text, score)
+    hit: Hit  # the passage
     start: int  # the window's span inside the passage's text
     end: int
 
 
 def pick_windows(
-    hits: Sequence,
+    hits: Sequence[Hit],
     weights: dict[str, float],
     width: int,
     per_doc: int,

@@ -47,9 +47,9 @@ def make_private(root: Path) -> None:
                 os.chmod(p, 0o600)
 
 
-def atomic_write_bytes(path: Path, write: Callable[[BinaryIO], None], *, private: bool | None = None) -> None:
+def atomic_write_bytes(path: Path, write: Callable[[BinaryIO], object], *, private: bool | None = None) -> None:
     """write(f) into a temp file in path's folder, fsync, then os.replace: readers see the old file or the
-    whole new one. private (default: the path is in a wiki's state folder) keeps mkstemp's 0600;
+    whole new one (what write returns is ignored). private (default: the path is in a wiki's state folder) keeps mkstemp's 0600;
     otherwise the file gets the usual umask mode."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)

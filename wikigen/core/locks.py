@@ -7,14 +7,13 @@ processes and threads (each holder opens its own descriptor), and it is released
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-try:
+if sys.platform != "win32":
     import fcntl
-except ImportError:  # not POSIX: filelock's polling lock
-    fcntl = None
 
 LOCK_TIMEOUT = 120.0
 LOCK_POLL = 0.002  # seconds between attempts where filelock has to poll
@@ -25,7 +24,7 @@ def file_lock(path: Path) -> Iterator[None]:
     """Hold an exclusive lock on `path` (created if missing, parents too) for the duration of the block."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    if fcntl is None:
+    if sys.platform == "win32":  # not POSIX: filelock's polling lock
         from filelock import FileLock
 
         with FileLock(str(path), timeout=LOCK_TIMEOUT, poll_interval=LOCK_POLL):

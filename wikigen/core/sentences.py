@@ -240,7 +240,7 @@ def _false_stop(text: str, dot: int, after: int) -> bool:
     if len(word) == 1 and word.isupper() and nxt:  # an initial, unless a sentence opener follows
         follow = re.match(r"\w+", text[nxt.start(1) : nxt.start(1) + 30])
         return not (follow and follow.group(0).lower() in _OPENERS)
-    return low in NUMBER_ABBREVIATIONS and bool(nxt) and nxt.group(1).isdigit()
+    return low in NUMBER_ABBREVIATIONS and nxt is not None and nxt.group(1).isdigit()
 
 
 def boundaries(
@@ -401,7 +401,7 @@ def sentence_span(text: str, s: int, e: int, cap: int) -> tuple[int, int]:
         sp = text.find(" ", lo, s)
         left = sp + 1 if sp != -1 else s
     # a heading-like sentence ("(i) Audit Right.") carries no fact: the next one joins it
-    b = next(
+    stop = next(
         (
             b
             for b in boundaries(text, e, min(len(text), e + max(2 * cap, LONGEST_SENTENCE)))
@@ -409,7 +409,7 @@ def sentence_span(text: str, s: int, e: int, cap: int) -> tuple[int, int]:
         ),
         None,
     )
-    right = b.end if b else min(len(text), e + cap // 2)
+    right = stop.end if stop else min(len(text), e + cap // 2)
     left, right = trim_span(text, left, right)
     if e - left > cap:  # the sentence starts far before the match
         sp = text.find(" ", max(left, s - cap // 3), s)

@@ -17,11 +17,14 @@ import os
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
 
 log = logging.getLogger(__name__)
+
+R = TypeVar("R")  # what the function gives for one item
 
 PARALLEL_MIN_CHARS = 4_000_000  # below this, starting worker processes costs more than it saves
 
@@ -43,6 +46,8 @@ def _exit_with_parent(parent: int) -> None:
 
 
 def _run_in_context(item):
+    if _CONTEXT is None:
+        raise RuntimeError("_run_in_context runs in a worker process that Workers.map started")
     fn, args = _CONTEXT
     return fn(item, *args)
 
@@ -55,7 +60,7 @@ class Workers:
         can_fork = "fork" in multiprocessing.get_all_start_methods()
         self.n = n if n > 1 and can_fork and chars >= PARALLEL_MIN_CHARS else 1
 
-    def map(self, fn: Callable, items: Sequence, *args, window: int = 0) -> Iterator:
+    def map(self, fn: Callable[..., R], items: Sequence, *args: Any, window: int = 0) -> Generator[R, None, None]:
         """fn(item, *args) for each item, in order. window: at most this many items in flight at once
         (their results held here until taken), for results too large to hold all (files' texts);
         0: every item handed out at once, in chunks."""
@@ -71,7 +76,7 @@ class Workers:
             log.warning("a worker process died (%s); the remaining %d items run in this process", e, len(items) - done)
             yield from (fn(item, *args) for item in items[done:])
 
-    def _pooled(self, items: Sequence, fn: Callable, args: tuple, window: int) -> Iterator:
+    def _pooled(self, items: Sequence, fn: Callable[..., R], args: tuple, window: int) -> Iterator[R]:
         with ProcessPoolExecutor(
             max_workers=self.n,
             mp_context=multiprocessing.get_context("fork"),

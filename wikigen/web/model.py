@@ -15,7 +15,8 @@ from pathlib import Path
 from wikigen.core.errors import WikigenError
 from wikigen.core.slugs import SLUG_PATTERN
 from wikigen.core.text import normalize_newlines
-from wikigen.search.sources import open_wiki
+from wikigen.search.index import CorpusIndex
+from wikigen.search.sources import corpus_index, open_wiki
 from wikigen.web.growth import SessionRow, session_rows
 from wikigen.web.render import Links, source_key
 from wikigen.wiki.history import session_commits
@@ -54,7 +55,7 @@ class SiteData:
     warn_fraction: float
     sessions: list[SessionRow]
     cov: Coverage | None
-    sources: object = None  # the corpus index (CorpusIndex), None when it cannot open
+    sources: CorpusIndex | None = None  # the corpus index, None when it cannot open
     sources_error: str | None = None
     quotes_by_doc: dict[str, list[tuple[str, Quote]]] = field(default_factory=dict)
     _graph: dict | None = field(default=None, repr=False)
@@ -68,9 +69,11 @@ class SiteData:
         root = Path(wiki_root)
         wiki = open_wiki(root)
         pages, errors = wiki.load()
-        sources, sources_error, docs = None, None, {}
+        sources: CorpusIndex | None = None
+        sources_error: str | None = None
+        docs: dict[str, DocView] = {}
         try:
-            sources = wiki.sources
+            sources = corpus_index(wiki)
             for d in sources.documents():
                 docs[d.doc_id] = DocView(d.doc_id, source_key(d.doc_id), d.title or d.doc_id, d.path, d.chars, d.tokens)
         except WikigenError as e:

@@ -87,7 +87,7 @@ class LiveSite:
                 p = data.pages.get(h.slug)
                 if p is not None:
                     pages.append({"slug": h.slug, "type": h.type, "title": p.title, "description": p.description})
-            corpus = data.sources.search(query, k=SEARCH_K)
+            corpus = answerer.index.search(query, k=SEARCH_K)
         return {"pages": pages, "corpus": corpus}
 
     def ask(self, views: Views, query: str, mode: str) -> dict:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -22,10 +23,8 @@ from pathlib import Path
 
 from wikigen.core.errors import BuildLockedError
 
-try:
+if sys.platform != "win32":  # not POSIX: no flock, the lock file alone
     import fcntl
-except ImportError:  # pragma: no cover - not POSIX
-    fcntl = None
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +57,7 @@ def build_lock(root: Path) -> Iterator[LockInfo]:
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
     try:
-        if fcntl is not None:
+        if sys.platform != "win32":
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:

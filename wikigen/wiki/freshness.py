@@ -97,7 +97,8 @@ def _archive(wiki, page: Page) -> None:
 
 def _drop_vanished(page: Page, sources) -> tuple[Page, list[str]]:
     lines = page.body.split("\n")
-    drop, removed = set(), []
+    drop: set[int] = set()
+    removed: list[str] = []
     for b in page.quote_blocks():
         c = check_quote(b.quote, sources)
         if not c.ok:

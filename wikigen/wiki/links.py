@@ -44,7 +44,7 @@ def page_links(page: Page) -> list[PageLink]:
 
 def build_graph(pages: list[Page]) -> nx.DiGraph:
     """Nodes: pages (exists=True) and missing targets (exists=False); edges carry the first link's line."""
-    g = nx.DiGraph()
+    g: nx.DiGraph[str] = nx.DiGraph()
     for p in sorted(pages, key=lambda p: p.slug):
         g.add_node(p.slug, exists=True)
     for p in sorted(pages, key=lambda p: p.slug):
@@ -165,7 +165,8 @@ class RepairReport:
 
 def _code_ranges(line: str) -> list[tuple[int, int]]:
     """Column ranges of inline code spans on one line (backtick runs of equal length)."""
-    out, i = [], 0
+    out: list[tuple[int, int]] = []
+    i = 0
     while True:
         m = re.compile(r"`+").search(line, i)
         if not m:

@@ -22,6 +22,7 @@ from wikigen.wiki.page import Page
 from wikigen.wiki.progress import Coverage, ProgressLog, coverage
 from wikigen.wiki.quotes import check_page_quotes
 from wikigen.wiki.size_guard import check_size, measure_wiki
+from wikigen.wiki.sources import Sources
 from wikigen.wiki.store import Wiki
 
 MAX_PAGE_CHARS = 25_000  # one page should load whole, like the index
@@ -165,7 +166,7 @@ def owner_problems(wiki: Wiki, pages: list[Page]) -> list[Problem]:
     log names no agent yet is not checked."""
     from wikigen.wiki.human import HUMAN
 
-    agents = {e.get("agent") for e in ProgressLog(wiki.root).read().entries if isinstance(e.get("agent"), str)}
+    agents = {a for e in ProgressLog(wiki.root).read().entries if isinstance(a := e.get("agent"), str)}
     if not agents:  # no build has logged yet (a wiki written by hand or by a library caller): nothing to hold to
         return []
     out = []
@@ -209,19 +210,17 @@ def secret_problems(wiki: Wiki, pages: list[Page]) -> list[Problem]:
     return out
 
 
-def stale_problems(pages: list[Page], src) -> list[Problem]:
-    """Stale sources by name: corpus files changed since indexing (by content hash, when the sources can
-    tell), and pages whose recorded source hashes are not the indexed documents' (wikigen.wiki.freshness)."""
+def stale_problems(pages: list[Page], src: Sources) -> list[Problem]:
+    """Stale sources by name: corpus files changed since indexing (by content hash), and pages whose
+    recorded source hashes are not the indexed documents' (wikigen.wiki.freshness)."""
     out = []
-    changes_of = getattr(src, "corpus_changes", None)
-    if changes_of is not None:
-        ch = changes_of()
-        for d in ch.changed:
-            out.append(Problem("stale", d, "the source changed since it was indexed; run `wikigen build` to refresh"))
-        for d in ch.removed:
-            out.append(Problem("stale", d, "the source was deleted since it was indexed; run `wikigen build`"))
-        if ch.missing_corpus:
-            out.append(Problem("stale", "corpus", ch.missing_corpus))
+    ch = src.corpus_changes()
+    for d in ch.changed:
+        out.append(Problem("stale", d, "the source changed since it was indexed; run `wikigen build` to refresh"))
+    for d in ch.removed:
+        out.append(Problem("stale", d, "the source was deleted since it was indexed; run `wikigen build`"))
+    if ch.missing_corpus:
+        out.append(Problem("stale", "corpus", ch.missing_corpus))
     hashes = {d.doc_id: h for d in src.documents() if (h := getattr(d, "sha256", None))}
     for page in pages:
         for d, why in stale_sources(page, hashes):
@@ -278,11 +277,11 @@ def check_wiki(wiki: Wiki) -> CheckReport:
     report.flags = instruction_flags(wiki, pages)
     if src is not None:
         report.problems += stale_problems(pages, src)
-        size = check_size(wiki.root, src.corpus_chars, max_ratio=wiki.max_ratio)
-        if size.level == "stop":
-            report.problems.append(Problem("size", str(wiki.root), size.message))
-        elif size.level == "warn":
-            report.notes.append(size.message)
+        guard = check_size(wiki.root, src.corpus_chars, max_ratio=wiki.max_ratio)
+        if guard.level == "stop":
+            report.problems.append(Problem("size", str(wiki.root), guard.message))
+        elif guard.level == "warn":
+            report.notes.append(guard.message)
 
     report.flags += conflict_flags(wiki, src)
     report.problems += conflict_page_problems(wiki)
@@ -343,7 +342,7 @@ def wiki_report(wiki: Wiki) -> tuple[dict, Coverage]:
         "ratio_chars": round(size.chars / corpus_chars, 4) if corpus_chars else None,
         "wiki_tokens": size.tokens,
         "corpus_tokens": corpus_tokens,
-        "ratio_tokens": round(size.tokens / corpus_tokens, 4) if corpus_tokens else None,
+        "ratio_tokens": round(size.tokens / corpus_tokens, 4) if corpus_tokens and size.tokens is not None else None,
         "docs_total": cov.docs_total,
         "docs_cited": len(cov.cited),
     }, cov

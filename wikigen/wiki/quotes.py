@@ -35,14 +35,14 @@ class QuoteCheck:
         q = self.quote
         if self.status == "unknown-doc":
             return f"quote {q.label()}: unknown document {q.doc_id!r}; cite a doc id from the corpus"
-        if self.status == "whitespace":
+        if self.status == "whitespace" and self.hint is not None:
             return (
                 f"quote {q.label()}: found only with different whitespace at chars {self.hint.start}-{self.hint.end}; "
                 "copy the source text exactly"
             )
         if self.status == "not-found":
             return f"quote {q.label()}: not found verbatim in {q.doc_id!r}; copy the text exactly from the document"
-        if self.status == "reanchored":
+        if self.status == "reanchored" and self.new is not None:
             return f"quote {q.label()}: span drifted, re-anchored to chars {self.new.start}-{self.new.end}"
         return f"quote {q.label()}: ok"
 
@@ -90,10 +90,8 @@ def verify_page(page: Page, sources) -> tuple[Page, list[QuoteCheck]]:
     bad = [c for c in checks if not c.ok]
     if bad:
         more = f" (and {len(bad) - 1} more bad quotes)" if len(bad) > 1 else ""
-        err = QuoteError(f"page {page.slug!r} rejected: {bad[0].message()}{more}; nothing was written")
-        err.checks = bad
-        raise err
-    moved = {b.header_line: (c.new.start, c.new.end) for b, c in zip(blocks, checks) if c.status == "reanchored"}
+        raise QuoteError(f"page {page.slug!r} rejected: {bad[0].message()}{more}; nothing was written")
+    moved = {b.header_line: (c.new.start, c.new.end) for b, c in zip(blocks, checks) if c.new is not None}
     if moved:
         page = page.with_(body=rewrite_quote_spans(page.body, moved))
     return page, checks

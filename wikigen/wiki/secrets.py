@@ -135,13 +135,13 @@ def find_secrets(text: str) -> list[Secret]:
         pos += len(line) + 1
     found.sort(key=lambda x: (x.start, -x.end))
     merged: list[Secret] = []
-    for s in found:
-        if merged and s.start < merged[-1].end:
+    for sec in found:
+        if merged and sec.start < merged[-1].end:
             last = merged[-1]
-            if s.end > last.end:
-                merged[-1] = Secret(last.kind, last.start, s.end)
+            if sec.end > last.end:
+                merged[-1] = Secret(last.kind, last.start, sec.end)
             continue
-        merged.append(s)
+        merged.append(sec)
     return merged
 
 

@@ -121,7 +121,7 @@ class SizeTracker:
                 self._known, self._known_stamp = dict(known), stamp
                 self._known_total = sum(known.values())
         with self._lock:
-            return self._known_total, self._known.get(name, 0)
+            return self._known_total, (self._known or {}).get(name, 0)
 
     def wrote(self, name: str, chars: int) -> None:
         """Tell the tracker of a write it has just made (still holding the size lock)."""
@@ -202,9 +202,7 @@ def measure_wiki(root: Path, counter: TokenCounter | None = None, *, cache_path:
     return WikiSize(files, sum(files.values()), nbytes, tokens, file_tokens)
 
 
-def _ratio(a: int | None, b: int | None) -> float | None:
-    if a is None or b is None:
-        return None
+def _ratio(a: int, b: int) -> float:
     if b <= 0:
         return 0.0 if a == 0 else float("inf")
     return a / b
@@ -246,7 +244,7 @@ def check_size(
         cache_path = root / ".wikigen" / "cache" / "tokens.json"
     size = measure_wiki(root, counter if corpus_tokens is not None else None, cache_path=cache_path)
     r_chars = _ratio(size.chars, corpus_chars)
-    r_tokens = _ratio(size.tokens, corpus_tokens)
+    r_tokens = _ratio(size.tokens, corpus_tokens) if size.tokens is not None and corpus_tokens is not None else None
     largest = sorted(size.files.items(), key=lambda kv: (-kv[1], kv[0]))[:top]
     if r_tokens is not None and r_tokens > r_chars:
         ratio, unit, have, of = r_tokens, "tokens", size.tokens, corpus_tokens
