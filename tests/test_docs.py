@@ -67,6 +67,8 @@ def test_the_python_api_example_runs(tmp_path):
     import sys
 
     block = README.split("## Python API", 1)[1].split("```python", 1)[1].split("```", 1)[0]
+    imports = [line for line in block.splitlines() if line.startswith(("import wikigen", "from wikigen"))]
+    assert imports and all(line.startswith("from wikigen import ") for line in imports), imports  # the public API
     code = block.replace('Path("api-demo")', f"Path({str(tmp_path / 'api-demo')!r})")
     assert code != block
     root = Path(__file__).resolve().parents[1]
