@@ -26,7 +26,7 @@ worker processes like topic discovery; the 1-worker build of --speedup-factor sh
 Printed: one table of seconds and peak RSS per stage and size (extraction runs inside the indexing
 pipeline, so its memory is the indexing column's), with each stage's growth exponent (the
 slope of log seconds against log corpus size, least squares), and a PNG chart of seconds per stage
-against corpus size (bench-out/scale/scale.png).
+against corpus size (bench-out/scale/scale.png; with matplotlib, the `bench` extra).
 """
 
 from __future__ import annotations
@@ -229,8 +229,15 @@ def exponent(sizes: list[float], values: list[float]) -> float | None:
     return sum((x - mx) * (y - my) for x, y in pts) / den if den else None
 
 
-def chart(sizes_mb: list[float], results: list[dict], path: Path) -> None:
-    import matplotlib
+NO_CHART = "none: matplotlib is not installed (pip install -e '.[bench]')"
+
+
+def chart(sizes_mb: list[float], results: list[dict], path: Path) -> Path | None:
+    """The PNG chart; None (and no chart) without matplotlib."""
+    try:
+        import matplotlib
+    except ImportError:
+        return None
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -252,6 +259,8 @@ def chart(sizes_mb: list[float], results: list[dict], path: Path) -> None:
     ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -400,9 +409,9 @@ def main(argv: list[str] | None = None) -> int:
             json.loads(proc.stdout.strip().splitlines()[-1]) if proc.returncode == 0 else {"error": proc.stderr[-500:]}
         )
         embedding_projection(main_runs, emb)
-    chart(sizes, [r for _, r in main_runs], out / "scale.png")
+    drawn = chart(sizes, [r for _, r in main_runs], out / "scale.png")
     (out / "scale.json").write_text(json.dumps({"runs": runs, "embedding": emb}, indent=1))
-    print(f"chart: {out / 'scale.png'}")
+    print(f"chart: {drawn or NO_CHART}")
     print(
         f"bench: {time.perf_counter() - started:.0f} s; load {os.getloadavg()[0]:.1f} / {os.getloadavg()[1]:.1f} / "
         f"{os.getloadavg()[2]:.1f} (1 / 5 / 15 min) at the end"

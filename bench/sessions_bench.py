@@ -11,7 +11,7 @@ deterministic spread across kinds), it measures the wiki-only and wiki+search sc
 (wikigen.ask.evaluate: evidence accuracy / recall for cuad-dev, key facts for sec10q-dev), the size
 ratio, pages, links, quotes and the count of each consolidation action the agents logged
 (wikigen.agents.consolidate). It prints one table per corpus, checks the issue's targets, writes
-sessions-report.json and draws the curve (sessions.png) into --out.
+sessions-report.json and draws the curve (sessions.png, with matplotlib: the `bench` extra) into --out.
 
 The corpus index comes from the shared cache (/work/cache/NAME-index, or --index-cache) when there is
 one: it is copied into --out first (the build writes into its index folder), so nothing is embedded
@@ -178,8 +178,12 @@ def targets(result: dict) -> list[str]:
     return out
 
 
-def draw(results: list[dict], path: Path) -> Path:
-    import matplotlib
+def draw(results: list[dict], path: Path) -> Path | None:
+    """The PNG chart; None (and no chart) without matplotlib."""
+    try:
+        import matplotlib
+    except ImportError:
+        return None
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -261,7 +265,7 @@ def main(argv=None) -> int:
     for line in (t for res in results for t in targets(res)):
         print(line)
     (out / "sessions-report.json").write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
-    chart = draw(results, out / "sessions.png")
+    chart = draw(results, out / "sessions.png") or "none: matplotlib is not installed (pip install -e '.[bench]')"
     print(f"\nreport: {out / 'sessions-report.json'}; chart: {chart}; total {time.perf_counter() - t0:.0f} s")
     return 0
 

@@ -4,9 +4,11 @@ Every expected number below was worked out by hand (the arithmetic is in the com
 
 import json
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 
+from wikigen.ask.eval_chart import COLORS, TOKENS_COLOR, draw_chart
 from wikigen.ask.evaluate import (
     covered_chars,
     evidence_found,
@@ -22,6 +24,9 @@ from wikigen.ask.evaluate import (
 from wikigen.ask.questions import read_questions
 
 FIXTURE = Path(__file__).parent / "fixtures" / "eval" / "questions.jsonl"
+
+
+SVG = "{http://www.w3.org/2000/svg}"
 
 
 def ctx(*spans, text=""):
@@ -176,8 +181,32 @@ def test_run_eval_writes_report_and_chart(tmp_path):
     assert by[("bad", "single")]["answer_recall"] == 0.0
     assert all("answer_score" in r and "answer_quotes" in r for r in data["rows"])
     assert "answer" in report.table().splitlines()[0]
-    assert (tmp_path / "out" / "eval-chart.png").stat().st_size > 1000
+    assert report.chart_path == tmp_path / "out" / "eval-chart.svg"
+    svg = ElementTree.parse(report.chart_path).getroot()  # well-formed XML
+    bars = {r.get("fill") for r in svg.iter(f"{SVG}rect")}
+    assert set(COLORS) <= bars and TOKENS_COLOR in bars
+    labels = [t.text for t in svg.iter(f"{SVG}text")]
+    assert {"good", "bad", "single accuracy", "aggregate precision"} <= set(labels)
+    assert "1.00" in labels and "0.00" in labels  # good found every single question, bad none
     assert "good" in report.table()
+
+
+def test_the_chart_draws_one_bar_per_mode_and_series_and_escapes_its_labels(tmp_path):
+    summary = [
+        {"mode": "a<b", "kind": "single", "n": 2, "score": 0.5, "precision": None, "mean_tokens": 100.0},
+        {"mode": "a<b", "kind": "aggregate", "n": 1, "score": 0.25, "precision": 0.75, "mean_tokens": 300.0},
+        {"mode": "검색", "kind": "single", "n": 3, "score": 1.0, "precision": None, "mean_tokens": 50.0},
+    ]
+    path = draw_chart(summary, tmp_path / "c" / "chart.svg", budget=400)
+    svg = ElementTree.parse(path).getroot()
+    fills = [r.get("fill") for r in svg.iter(f"{SVG}rect")]
+    assert fills.count(COLORS[0]) == 2 + 1  # two modes' bars and the legend's swatch
+    assert fills.count(TOKENS_COLOR) == 2
+    heights = {(r.get("fill"), r.get("height")) for r in svg.iter(f"{SVG}rect")}
+    assert (COLORS[2], "0.0") in heights  # a mode without aggregate questions: an empty bar, not a crash
+    labels = [t.text for t in svg.iter(f"{SVG}text")]
+    assert "a<b" in labels and "검색" in labels  # escaped in the file, read back as written
+    assert "Context tokens per question (budget 400)" in labels and "167" in labels  # (100*2 + 300) / 3
 
 
 def test_free_text_answers_are_graded_by_key_facts():

@@ -26,7 +26,7 @@ pytestmark = pytest.mark.skipif(
 sync_api = pytest.importorskip(
     "playwright.sync_api", reason="the browser tests need playwright (pip install -e '.[test]')"
 )
-Image = pytest.importorskip("PIL.Image", reason="the screenshot checks need Pillow (installed with matplotlib)")
+Image = pytest.importorskip("PIL.Image", reason="the screenshot checks need Pillow (pip install -e '.[test]')")
 
 BLUE = (47, 126, 216)  # document nodes and the characters series (wikigen.css --doc)
 HIGHLIGHT = (255, 224, 102)  # the source view's <mark>

@@ -560,7 +560,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--modes", nargs="+", choices=MODES, default=list(MODES), help="modes to score (default all); " + MODES_HELP
     )
     s.add_argument("--budget", type=int, default=4000, help="context tokens per question (default 4000)")
-    s.add_argument("--out", default="eval-out", help="folder for the JSON report and the PNG chart")
+    s.add_argument("--out", default="eval-out", help="folder for the JSON report and the SVG chart")
     s.add_argument("--limit", type=int, default=None, help="only the first N questions")
     s.add_argument("--json", action="store_true", help="print the summary and every scored row as JSON")
     s.add_argument("--quiet", action="store_true", help="no progress bar")

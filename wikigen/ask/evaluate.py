@@ -17,8 +17,8 @@ spans (`answer_spans`) and text (`answer_context`), so a gold span counts only w
 a key-facts question scores the facts in the answer's text.
 
 `run_eval` answers every question in every mode with one `Answerer` (indexes built once), writes
-`eval-report.json` (per-question rows and the summary) and `eval-chart.png`, and returns an
-`EvalReport` whose `.table()` is what the CLI prints.
+`eval-report.json` (per-question rows and the summary) and `eval-chart.svg` (`wikigen.ask.eval_chart`),
+and returns an `EvalReport` whose `.table()` is what the CLI prints.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from wikigen.ask.eval_chart import draw_chart
 from wikigen.ask.keyfacts import score_keyfacts
 from wikigen.ask.modes import MODES
 from wikigen.ask.questions import read_questions
@@ -384,55 +385,6 @@ def run_eval(
         report.report_path = out_dir / "eval-report.json"
         atomic_write(report.report_path, json.dumps(report.to_dict(), ensure_ascii=False, indent=1))
         if chart:
-            report.chart_path = out_dir / "eval-chart.png"
+            report.chart_path = out_dir / "eval-chart.svg"
             draw_chart(report.summary, report.chart_path, budget=budget)
     return report
-
-
-def draw_chart(summary: Sequence[dict], path: Path, *, budget: int = 0) -> Path:
-    """Grouped bars: score by mode and kind (single accuracy, aggregate recall, aggregate
-    precision), and mean context tokens by mode."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    modes = []
-    for s in summary:
-        if s["mode"] not in modes:
-            modes.append(s["mode"])
-    series = [
-        ("single accuracy", "single", "score"),
-        ("aggregate recall", "aggregate", "score"),
-        ("aggregate precision", "aggregate", "precision"),
-    ]
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4.2), gridspec_kw={"width_ratios": [2, 1]})
-    width = 0.8 / len(series)
-    for i, (label, kind, key) in enumerate(series):
-        vals = []
-        for m in modes:
-            row = next((s for s in summary if s["mode"] == m and s["kind"] == kind), None)
-            vals.append((row[key] or 0.0) if row else 0.0)
-        xs = [j + (i - (len(series) - 1) / 2) * width for j in range(len(modes))]
-        bars = ax1.bar(xs, vals, width, label=label)
-        ax1.bar_label(bars, fmt="%.2f", fontsize=7)
-    ax1.set_xticks(range(len(modes)), modes)
-    ax1.set_ylim(0, 1.05)
-    ax1.set_ylabel("score")
-    ax1.set_title("Evidence found, by mode and question kind")
-    ax1.legend(fontsize=8, loc="upper right")
-    toks = []
-    for m in modes:
-        rs = [s for s in summary if s["mode"] == m]
-        n = sum(s["n"] for s in rs)
-        toks.append(sum(s["mean_tokens"] * s["n"] for s in rs) / n if n else 0.0)
-    bars = ax2.bar(range(len(modes)), toks, 0.6, color="gray")
-    ax2.bar_label(bars, fmt="%.0f", fontsize=7)
-    ax2.set_xticks(range(len(modes)), modes)
-    ax2.set_title(f"Context tokens per question (budget {budget})" if budget else "Context tokens per question")
-    fig.tight_layout()
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
