@@ -23,7 +23,7 @@ from wikigen.core.atomic import atomic_write
 
 log = logging.getLogger(__name__)
 
-CATALOG_VERSION = 13  # 13: topics reach documents that hold their subject in other words (agents.topic_reach); 12: a quote carries the sentence after its heading (sentences.first_body_end); 11: quotes run on to end their sentence (wikigen.core.sentences.LONGEST_SENTENCE); 10: ranked by support x coherence; 9: shared titles as written again (8 told them apart: cuad-dev wiki+search aggregate 0.452 -> 0.415); 7: titles by search.facts.title; 6: topics merged by meaning; 5: JSON; 4-: pickle
+CATALOG_VERSION = 13  # 13: topics reach documents that hold their subject in other words (agents.topic_reach); 12: a quote carries the sentence after its heading (sentences.first_body_end); 11: quotes run on to end their sentence (wikigen.core.sentences.LONGEST_SENTENCE); 10: ranked by support x coherence; 9: shared titles as written again (8 told them apart, and collections were named worse); 7: titles by search.facts.title; 6: topics merged by meaning; 5: JSON; 4-: pickle
 
 
 def cache_path(index, cache_dir: Path, params: DiscoveryParams = DiscoveryParams()) -> Path:

@@ -11,8 +11,8 @@ terms, names and recurring phrases. Here the candidates are compared by what the
   (Boilerplate is dropped before this, in `wikigen.agents.topics`, by how a phrase is used: never as
   a heading or defined term, and spread through its documents like a function word. Context
   coherence - the mean cosine between a candidate's per-document contexts over the corpus's chance
-  level - was measured for it and did not separate: on cuad-dev "days prior" 6.6 and "forth in
-  Section" 4.6 against "governing law" 7.5, as formulaic boilerplate recurs in alike sentences.
+  level - was measured for it and did not separate formulaic boilerplate ("days prior", "forth in
+  Section") from a subject ("governing law"), as boilerplate recurs in alike sentences.
   Coherence does rank the topics that remain (`coherence`): among headings, a subject is quoted alike
   in every document and a structural heading, "Purpose" or "Scope", heads different things.)
 * **title similarity** - by a sentence encoder when one is given (the cosine of the titles'

@@ -74,7 +74,6 @@ class OfflineParams:
     max_docs_per_topic: int = 8  # documents quoted on one topic page, at most: a quote costs about twice as much
     # there as on its document's page (the doc id in its header, a heading linking the
     # document, an entry in `sources`), so the rest are quoted on their own pages
-    # (cuad-dev wiki aggregate 0.224 / 0.206 at 60 -> 0.257 / 0.266 with the budgets below)
     max_key_passages: int = 100  # key passages quoted on a document page, at most (the budget binds first)
     key_passage_chars: int = 160  # one key passage's cap (it still runs to its sentence's end: sentence_chars)
     max_title: int = 100  # a page title or link label, at most

@@ -11,9 +11,8 @@ members). Its span is that sentence (`sentence_span`, so a heading-like one take
 it), its evidence kind REACH: it is quoted on its document's page, under a heading that links the topic,
 not on the topic page (`wikigen.agents.budget._ranked_docs`).
 
-Measured on cuad-dev (`bench/topic_reach_bench.py`): 10,618 pairs added to 10,854; 21.0% of the added
-spans cover an expert-labelled clause, against 18.8% of the spans found by wording and 9.5% for a
-sentence of the same document drawn at random.
+`bench/topic_reach_bench.py` measures how often the added spans cover an expert-labelled clause, against
+the spans found by wording and sentences of the same document drawn at random.
 """
 
 from __future__ import annotations

@@ -238,8 +238,8 @@ def test_ask_on_the_sample_corpus_flags_the_context_that_quotes_the_hostile_line
 @pytest.mark.dense
 @pytest.mark.timeout(900)  # embeds the whole sample corpus: minutes on a loaded 2-core machine
 def test_hybrid_search_on_the_sample_corpus_reaches_the_hostile_passages_when_bm25_leaders_are_kept(tmp_path):
-    """With dense vectors, plain reciprocal rank fusion (the default: keeping BM25's leaders cost sec10q-dev
-    multi 0.541 -> 0.485 in eval_bench) lets the hostile passages, BM25's clear leaders for this question,
+    """With dense vectors, plain reciprocal rank fusion (the default: keeping BM25's leaders cost the
+    multi-document questions of a report corpus) lets the hostile passages, BM25's clear leaders for this question,
     fall below the 4,000-token cut; RetrievalParams(fusion_keep=4) keeps them first
     (wikigen.search.dense.hybrid.keep_leaders), and `ask` reaches and flags both documents."""
     from dataclasses import replace

@@ -15,9 +15,8 @@ Reciprocal rank fusion (Cormack et al. 2009): each list contributes 1 / (RRF_K +
 it ranks (rank from 1), RRF_K = 60; ties keep the BM25 order. Fusion favours passages both lists hold,
 so an exact lexical match only BM25 finds (a quoted phrase, a rare name) can fall below the budget's
 cut; BM25's clear leaders (at most KEEP = 4 hits scoring at least KEEP_RATIO = 0.9 of its best) are
-therefore put first, in their fused order (`keep_leaders`). Measured on the dev halves (search-mode
-passages filling 4,000 tokens): cuad-dev single 0.750 either way, aggregate 0.209 -> 0.210, sec10q-dev
-multi 0.411 -> 0.402 (9 questions), single 0.130 either way.
+therefore put first by `hybrid_search`, in their fused order (`keep_leaders`); the answerer passes its
+own `RetrievalParams.fusion_keep`, 0 by default (the fused order as it is).
 """
 
 from __future__ import annotations

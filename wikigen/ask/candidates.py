@@ -210,7 +210,8 @@ class Candidates:
         p = self.params
         passages = p.scope_passages if passages is None else passages
         k_doc = max(per_doc, passages) if window else per_doc
-        by_doc = self._passages_by_doc(query, doc_ids, k_doc, p.hybrid_windows if window else p.hybrid_scoped)
+        # a many-document scope's windows come from BM25's passages: fused ones served them worse
+        by_doc = self._passages_by_doc(query, doc_ids, k_doc, p.hybrid_scoped and not window)
         if window:
             weights = {t: self.idf(t) ** p.idf_power for t in dict.fromkeys(terms(query))}
             for t, w in (expansion or {}).items():

@@ -12,8 +12,7 @@ sentences of the context (a term every sentence holds says nothing), so coverage
 item rank is the place of the sentence's context item (retrieval put the best first). With the index's
 passage vectors (a DenseSearcher, as `Answerer.ask` passes), each sentence adds the cosine of the
 indexed passage that holds it: no sentence is encoded, only the question (once, and retrieval already
-did). Measured with bench/answer_bench.py --passages on cuad-dev single questions (290 of the dev half):
-answer recall 0.379 -> 0.428 with PASSAGE_WEIGHT 1.0 (0.400 at 0.5, 0.414 at 2.0). With a sentence
+did); `bench/answer_bench.py --passages` measures what the passage vectors add. With a sentence
 encoder, the `DENSE_POOL` candidates best by that score are re-ranked with their cosine to the
 question. No sentence with a coverage of `MIN_SCORE` or more: the answer is `NOT_FOUND`.
 """

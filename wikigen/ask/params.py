@@ -25,12 +25,10 @@ class RetrievalParams:
     # shares of the budget that topic quotes may take
     doc_quote_share: float = 0.25  # in a scope of a few named documents
     doc_figure_rows: bool = True  # ... the topic quotes taken in turn with those documents' figure-page lines
-    # that match the question, by words and by meaning (sec10q-dev single
-    # 0.492 / 0.510 -> 0.559 / 0.566, cuad-dev single 0.816 / 0.811 -> 0.818 /
-    # 0.811; by words only: 0.559 / 0.524; any of their quotes instead of figure
-    # lines: cuad-dev dev single 0.808)
+    # that match the question, by words and by meaning (both: matching by words
+    # alone, or any of their quotes instead of figure lines, did worse)
     scoped_quote_share: float = 0.0  # in a many-document scope (quotes of well-named topics only; 0: they only fill
-    # what the windows leave; 0.1 cost cuad-dev dev aggregate 0.488 -> 0.478)
+    # what the windows leave: a share of their own cost the windows room)
     max_quote_share: float = 0.5  # with no scope, when search can fill the rest
     # sentence windows
     window_chars: int = 600  # in a many-document scope, windows of whole sentences of about this many characters
@@ -46,8 +44,8 @@ class RetrievalParams:
         2.0  # a window's score: its query terms (idf) plus this much of its passage's relative BM25
     )
     window_dense: float = 8.0  # ... plus this much of its passage's cosine to the question (where the index has
-    #     vectors; 0: off). cuad-dev dev aggregate 0.472 -> 0.488 (4: 0.479, 12: 0.485);
-    #     adding each document's 2 or 4 densest passages as window sources: no change
+    #     vectors; 0: off); adding each document's densest passages as window
+    #     sources changed nothing
     # pseudo-relevance feedback from the wiki
     prf_terms: int = 8  # expansion terms from the named topics' quotes (0: none)
     prf_topics: int = 3
@@ -57,24 +55,19 @@ class RetrievalParams:
     prf_search: int = 3  # >0: also this many passages per document from the expanded query
     # dense vectors (used only where the index has them; search/dense)
     dense_depth: int = 100  # how deep the BM25 and dense lists are read before reciprocal rank fusion
-    fusion_keep: int = 0  # >0: after fusion, BM25's best passages come first, at most this many (off:
-    # keeping 4 cost sec10q-dev multi 0.541 -> 0.485 in the full eval_bench), ...
+    fusion_keep: int = 0  # >0: after fusion, BM25's best passages come first, at most this many (off: keeping
+    # them cost the multi-document questions of a report corpus), ...
     fusion_keep_ratio: float = 0.9  # ... each scoring at least this share of BM25's best score
-    hybrid_scoped: bool = True  # passages inside a scope of a few documents: fused, not BM25 alone
-    hybrid_windows: bool = False  # a many-document scope's sentence windows come from BM25's passages (fused:
-    # cuad-dev dev aggregate 0.274 fused, 0.363 BM25; sec10q-dev the same)
+    hybrid_scoped: bool = True  # passages inside a scope of a few documents: fused, not BM25 alone (a
+    # many-document scope's sentence windows always come from BM25's passages)
     hybrid_open_docs: bool = True  # the documents of an open question about many documents: fused
     # the wiki's share must be earned (needs the dense vectors; without them every quote is offered)
-    wiki_gate_rank: int = 1  # >0: a topic quote enters only when its passage is as close to the question
-    #     (dense cosine) as the search passage at this rank; 0: no gate
-    wiki_gate_scoped: bool = False  # ... also inside a scope (else only for questions with no scope)
+    wiki_gate_rank: int = 1  # >0: a topic quote for a question with no scope enters only when its passage is
+    #     as close to the question (dense cosine) as the search passage at this
+    #     rank; 0: no gate
     open_windows: bool = True  # an open question about many documents: one window per document first, when
     # its best passages' documents outnumber the whole passages the budget holds
-    # (Answerer._spreads; a corpus of a few reports keeps whole passages).
-    # cuad-dev dev aggregate 0.478 -> 0.488 (no scope 0.342 -> 0.390), sec10q-dev unchanged
-    open_windows_earned: bool = (
-        False  # ... only when a topic quote earned its share (the wiki says the subject spreads)
-    )
+    # (Answerer._spreads; a corpus of a few reports keeps whole passages)
 
 
 DEFAULT_PARAMS = RetrievalParams()

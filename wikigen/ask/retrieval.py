@@ -239,9 +239,7 @@ class Answerer:
     def _fill_wiki(self, cb: ContextBuilder, query: str, hits, scope: Scope) -> None:
         """The wiki alone: the quotes of the best pages and the pages they link to, taken in turn with the
         quotes that match the question best on any page (in the scope's documents): a subject's quote on a
-        page the page search did not rank (a topic page that quotes it among many) still comes in.
-        cuad-dev dev, 8-session wiki: aggregate 0.115 -> 0.136, single 0.347 -> 0.427; sec10q-dev dev
-        multi 0.393 -> 0.526, single 0.129 -> 0.232."""
+        page the page search did not rank (a topic page that quotes it among many) still comes in."""
         linked = self._linked_slugs(hits, scope)
         best = self.candidates.topic_quotes(query, hits, scope, extra_slugs=linked)
         anywhere = self.candidates.quotes(query, 400, doc_ids=scope.doc_ids or None)
@@ -249,7 +247,7 @@ class Answerer:
             if cb.full:
                 break
             cb.add(u)
-        if not cb.full:  # then the quotes closest by meaning (cuad-dev dev single, wiki: 0.398 -> 0.410)
+        if not cb.full:  # then the quotes closest by meaning
             for u in self.candidates.quotes_by_meaning(query, scope.doc_ids or None):
                 if cb.full:
                     break
@@ -271,8 +269,6 @@ class Answerer:
                 self.candidates.quotes_by_meaning(query, scope.doc_ids, slugs=self.figure_slugs),
             )
             quotes = interleave(quotes, rows)
-        if p.wiki_gate_scoped:
-            quotes = self.candidates.earned(query, quotes, k)
         quote_cap = int(cb.budget * (p.scoped_quote_share if many else p.doc_quote_share))
         for u in quotes:  # topic quotes within the scope, one per document first
             if cb.used >= quote_cap:
@@ -303,10 +299,9 @@ class Answerer:
         p = self.params
         quotes = self.candidates.earned(question, self.candidates.topic_quotes(query, hits, scope), k)
         quote_cap = int(cb.budget * p.max_quote_share)
-        windows = p.open_windows and (quotes or not p.open_windows_earned)
         docs = (
             self.candidates.open_docs(query)
-            if windows and p.open_window_chars and looks_aggregate(question or query, scope)
+            if p.open_windows and p.open_window_chars and looks_aggregate(question or query, scope)
             else []
         )
         passages = self.candidates.search_units(query, k)

@@ -173,7 +173,7 @@ class ScopeResolver:
         """Whether documents were named by their titles' common words alone (no party, no identifying word),
         none said as a phrase: "Which of the Reseller agreements contain a license grant?" holds every word of
         one member's title, "License Agreement - Reseller Agreement", and names the collection "Reseller
-        agreements" (cuad-dev: 1 dev and 5 holdout aggregate questions were scoped to that one member)."""
+        agreements", not that one member."""
         return not docs.rare and not any(self._says_title(s, q_seq) for s in docs.pages)
 
     def _says_title(self, slug: str, q_seq: list[str]) -> bool:
