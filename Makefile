@@ -20,8 +20,10 @@ venv: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/python -m wikigen.demo
 
+# two worker processes (pytest-xdist), a test module's tests in one of them (its module fixtures are built
+# once); the 15 slowest tests are printed at the end
 test: $(STAMP)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto --dist loadscope --durations=15
 
 # ruff (lint and format) and mypy (.ci/typecheck.py: the modules under their installed names); CI runs it first
 lint: $(STAMP)

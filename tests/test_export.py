@@ -4,12 +4,13 @@ MEMORY.md and its section files: at most 200 lines and 25,000 UTF-8 bytes, each 
 characters, every link a relative markdown link to a file in DIR; topic files with name/description/
 type front matter, no [[wikilinks]] outside quotes, quotes verbatim against the index. Checked on the
 sample corpus, on a generated Korean corpus (where bytes, not characters, are the binding limit) and on
-the full CUAD dev wiki when ../shared/eval/cuad-dev is present.
+the full CUAD dev wiki when cuad-dev is present (in $WIKIGEN_EVAL_DATA, else ../shared/eval).
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 from pathlib import Path
 
@@ -35,7 +36,8 @@ from wikigen.wiki.markup import scan_quotes
 
 ROOT = Path(__file__).resolve().parent.parent
 ACME = ROOT / "corpora" / "acme"
-CUAD = ROOT.parent / "shared" / "eval" / "cuad-dev" / "docs"
+# the dev corpora: WIKIGEN_EVAL_DATA, else ../shared/eval beside the checkout
+CUAD = Path(os.environ.get("WIKIGEN_EVAL_DATA") or ROOT.parent / "shared" / "eval") / "cuad-dev" / "docs"
 MD_LINK = re.compile(r"\[([^\]\n]*)\]\(([^)\s]+)\)")
 
 

@@ -20,7 +20,8 @@ from wikigen.core.errors import SearchIndexError
 from wikigen.core.tokens import CharCounter
 
 FIXTURES = Path(__file__).parent / "fixtures" / "corpora"
-CUAD = Path(__file__).resolve().parents[2] / "shared" / "eval" / "cuad-dev"
+# the dev corpora: WIKIGEN_EVAL_DATA, else ../shared/eval beside the checkout
+CUAD = Path(os.environ.get("WIKIGEN_EVAL_DATA") or Path(__file__).resolve().parents[2] / "shared" / "eval") / "cuad-dev"
 
 HIT_KEYS = {"doc_id", "path", "start", "end", "text", "score", "snippet"}
 

@@ -145,7 +145,10 @@ def test_stale_lock_of_a_dead_process_is_taken_over(tmp_path):
 def test_concurrent_builds_one_runs_one_is_refused(tmp_path):
     corpus = make_corpus(tmp_path, docs=4)
     wiki = tmp_path / "wiki"
+    # --no-dense: the lock is what is tested, and embedding (skipped in every in-process build, tests/conftest.py)
+    # would load the encoder in both processes
     cmd = [sys.executable, "-m", "wikigen.cli", "build", str(corpus), "--wiki", str(wiki), "--quiet", "--sessions", "2"]
+    cmd += ["--no-dense"]
     a = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO)
     b = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO)
     ra, rb = a.communicate(), b.communicate()
