@@ -3,6 +3,7 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+LINT_STAMP := $(VENV)/.lint-installed
 
 .PHONY: demo test lint venv clean screenshots
 
@@ -25,8 +26,12 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -n auto --dist loadscope --durations=15
 
+$(LINT_STAMP): $(STAMP)
+	$(BIN)/pip install --quiet -e '.[test,lint]'
+	touch $(LINT_STAMP)
+
 # ruff (lint and format) and mypy (.ci/typecheck.py: the modules under their installed names); CI runs it first
-lint: $(STAMP)
+lint: $(LINT_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/python .ci/typecheck.py
