@@ -32,6 +32,7 @@ import math
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -129,7 +130,7 @@ def summarize(rows: list[dict]) -> dict:
     out = {}
     for key, rs in groups.items():
         scored = [r for r in rs if r["score"] is not None]
-        cell = {"n": len(scored), "unscored": len(rs) - len(scored)}
+        cell: dict[str, Any] = {"n": len(scored), "unscored": len(rs) - len(scored)}
         for m in METRICS:
             cell[m] = mean_se([r[m] for r in scored if r.get(m) is not None])
         cell["tokens"] = sum(r["tokens"] for r in scored) / len(scored) if scored else None
