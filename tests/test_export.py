@@ -211,6 +211,7 @@ def test_build_memory_is_deterministic(acme_wiki):
 
 
 @pytest.mark.skipif(not CUAD.is_dir(), reason=f"CUAD dev set not present at {CUAD}")
+@pytest.mark.timeout(900)  # builds the whole CUAD dev wiki: under a minute alone, several on a loaded 2-core machine
 def test_full_cuad_wiki_export_within_limits(tmp_path):
     wiki_root = _build(CUAD, tmp_path / "cuad-wiki")
     out = tmp_path / "memory"
