@@ -25,11 +25,13 @@ CPU seconds that reading the furniture of every document takes.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import re
 import sys
 import time
 from pathlib import Path
+from unittest import mock
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -197,14 +199,12 @@ def page_break_bench(cap: int = 450) -> None:
         f"{len(clauses)} gold clauses in {len(texts)} contracts; {gaps} page breaks a sentence runs on across, "
         f"found in {secs:.2f} CPU s ({sum(map(len, texts.values())) / 1e6:.1f} M chars)"
     )
-    real = rule.page_breaks
     spans = {}
     for mode in ("ignored", "read"):
-        rule.page_breaks = real if mode == "read" else (lambda text: ())
-        try:
+        with contextlib.ExitStack() as stack:
+            if mode == "ignored":  # the rule before: no page break is seen
+                stack.enter_context(mock.patch.object(rule, "page_breaks", lambda text: ()))
             spans[mode] = {c: sentence_span(texts[c[0]], c[1], c[2], cap) for c in sorted(clauses)}
-        finally:
-            rule.page_breaks = real
         at = [_at_furniture(texts[c[0]], e) for c, (_, e) in spans[mode].items()]
         reach = sum(e >= c[2] for c, (_, e) in spans[mode].items())
         mean = sum(e - s for s, e in spans[mode].values()) / max(1, len(clauses))

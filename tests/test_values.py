@@ -386,7 +386,7 @@ _PHRASES = [
     "대한민국 법",
     'Acme Corp., a Delaware corporation ("Supplier")',
 ]
-_FILLER = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=12)
+_FILLER = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=12)
 _TEXTS = st.lists(st.one_of(st.sampled_from(_PHRASES), _FILLER), max_size=8).map(" ".join)
 
 
