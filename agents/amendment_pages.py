@@ -44,6 +44,7 @@ from pathlib import Path
 from wikigen.search.facts.amendments import Amendment, Change, find_amendments
 from wikigen.search.facts.conflicts import Conflict, find_conflicts
 
+from wikigen.core import confine
 from wikigen.core.atomic import atomic_write
 from wikigen.core.errors import WikigenError
 from wikigen.core.slugs import doc_slug
@@ -238,5 +239,5 @@ def apply_amendments(wiki, found: Findings, session: int) -> AmendmentReport:
 
 def save_amendments(root, chains: list[Amendment]) -> None:
     path = Path(root) / STORE
-    path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write(path, json.dumps([a.to_dict() for a in chains], ensure_ascii=False, indent=1) + "\n")
+    confine.make_dirs(path.parent, root)
+    atomic_write(path, json.dumps([a.to_dict() for a in chains], ensure_ascii=False, indent=1) + "\n", root=root)

@@ -19,6 +19,7 @@ from wikigen.agents.discovery_cache import ShardCache
 from wikigen.agents.params import DiscoveryParams
 from wikigen.agents.topics import discover
 
+from wikigen.core import confine
 from wikigen.core.atomic import atomic_write
 
 log = logging.getLogger(__name__)
@@ -55,10 +56,10 @@ def read_cached(path: Path) -> Catalog | None:
 def write_cached(path: Path, cat: Catalog) -> None:
     """Write the cache file atomically, removing older catalog caches (JSON or pickle) beside it."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    confine.make_dirs(path.parent)  # kept inside its wiki (wikigen.core.confine)
     for old in path.parent.glob("catalog-*"):
         if old != path and old.suffix in (".json", ".pickle", ".tmp"):
-            old.unlink(missing_ok=True)
+            confine.remove(old)
     text = json.dumps({"version": CATALOG_VERSION, "catalog": catalog_to_data(cat)}, ensure_ascii=False)
     atomic_write(path, text)
 

@@ -33,6 +33,7 @@ from pathlib import Path
 
 from wikigen.agents.catalog import Heading, Outline
 
+from wikigen.core import confine
 from wikigen.core.atomic import atomic_write_bytes
 
 __all__ = ["SHARD_VERSION", "DocEvidence", "ShardCache", "evidence_from_data", "evidence_to_data"]
@@ -193,7 +194,7 @@ class ShardCache:
         """The results of one pass over items [(doc_id, text, title)], in their order: from the shards
         where present, else from compute(the items not done) (which yields in its input's order); each
         computed result is encoded and written to a new shard once SHARD_DOCS or SHARD_CHARS are pending."""
-        self.folder.mkdir(parents=True, exist_ok=True)
+        confine.make_dirs(self.folder)  # kept inside its wiki (wikigen.core.confine)
         prefix = self._prefix(kind, extra)
         keys = [f"{d}\0{doc_hash(text, title)}" for d, text, title in items]
         where = self._index(prefix)
@@ -231,4 +232,4 @@ class ShardCache:
         self.stats[kind + " cached"] = len(items) - fresh
         for p in self.folder.glob(kind + "-*.json.gz"):  # the pass is complete: drop what it did not use
             if p not in used:
-                p.unlink(missing_ok=True)
+                confine.remove(p)

@@ -17,7 +17,6 @@ from __future__ import annotations
 import logging
 import math
 import re
-import shutil
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -37,6 +36,7 @@ from wikigen.search.snippets import make_snippet, phrase_ranges
 from wikigen.search.texts import TextStore
 from wikigen.search.writer import WriteJob
 
+from wikigen.core import confine
 from wikigen.core.atomic import private_dir
 from wikigen.core.errors import SearchIndexError
 from wikigen.core.text import Span
@@ -212,11 +212,11 @@ class CorpusIndex:
         if fresh:
             # Remove only what is certainly ours: a tantivy index, and texts listed by a manifest.
             if tantivy_exists(tdir):
-                shutil.rmtree(tdir)
+                confine.remove_tree(tdir, index_dir)
             elif tdir.is_dir() and any(tdir.iterdir()):
                 raise SearchIndexError(f"{tdir} exists and is not a search index; choose another --index folder")
             if manifest is not None and (index_dir / "texts").is_dir():
-                shutil.rmtree(index_dir / "texts")
+                confine.remove_tree(index_dir / "texts", index_dir)
         tdir.mkdir(parents=True, exist_ok=True)
         if fresh:
             tantivy.Index(build_schema(), path=str(tdir))  # exists even when there is nothing to add

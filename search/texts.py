@@ -16,6 +16,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from wikigen.core import confine
 from wikigen.core.atomic import atomic_write, private_dir
 from wikigen.core.text import Span, find_spans
 
@@ -46,7 +47,7 @@ class TextStore:
         if path.parent not in made:
             private_dir(path.parent)  # extracted texts are private (README "What is kept safe")
             made.add(path.parent)
-        tmp = path.with_name(f".{path.name}.tmp")  # one writer at a time: the index's writer lock is held
+        tmp = confine.inside(path.with_name(f".{path.name}.tmp"))  # one writer at a time: the index lock is held
         with open(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w", encoding="utf-8", newline="") as f:
             f.write(text)
         os.replace(tmp, path)
@@ -54,8 +55,7 @@ class TextStore:
 
     def remove(self, doc_id: str) -> None:
         self._cache.pop(doc_id, None)
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(self._path(doc_id))
+        confine.remove(self._path(doc_id))
 
     def has(self, doc_id: str) -> bool:
         return doc_id in self._cache or self._path(doc_id).is_file()

@@ -25,6 +25,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from wikigen.core import confine
 from wikigen.core.atomic import atomic_write
 from wikigen.core.errors import UsageError
 from wikigen.wiki.index_page import Entry, build_index, count_lines
@@ -201,13 +202,15 @@ def export_claude_code(wiki, out_dir: Path, *, corpus_dir: Path | None = None) -
             f"{out} already has {shown}, not written by wikigen export; export to an empty folder or move those files"
         )
     out.mkdir(parents=True, exist_ok=True)
+    for name in files:  # a file that is a symlink out of the folder: refused before anything is written
+        confine.inside(out / name, out)
     for name, text in files.items():
         path = out / name
         if not path.exists() or path.read_text(encoding="utf-8") != text:
-            atomic_write(path, text)
+            atomic_write(path, text, root=out)
     removed = sorted(previous - set(files))
     for name in removed:
-        (out / name).unlink(missing_ok=True)
-    atomic_write(out / MANIFEST, json.dumps({"files": sorted(files)}, indent=1) + "\n")
+        confine.remove(out / name, out)
+    atomic_write(out / MANIFEST, json.dumps({"files": sorted(files)}, indent=1) + "\n", root=out)
     memory = [MEMORY] + sorted(n for n in files if n.startswith("index-"))
     return ExportReport(out, len(files) - len(memory), memory, removed)

@@ -37,6 +37,7 @@ from wikigen.search.dense.encoder import DenseUnavailable, Encoder
 from wikigen.search.index import CorpusIndex
 from wikigen.search.passages import split_passages
 
+from wikigen.core import confine
 from wikigen.core.atomic import atomic_write, atomic_write_bytes
 
 if TYPE_CHECKING:  # numpy is imported when vectors are read or written
@@ -214,7 +215,7 @@ class VectorStore:
         for p in self._vectors_dir.glob("*.npy"):
             if p.name not in wanted:
                 try:
-                    p.unlink()
+                    confine.remove(p)  # kept inside its wiki when the index is (wikigen.core.confine)
                 except OSError as e:
                     log.warning("cannot remove %s: %s", p, e)
 

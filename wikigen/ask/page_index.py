@@ -20,9 +20,7 @@ import hashlib
 import json
 import logging
 import math
-import os
 import re
-import shutil
 import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -31,6 +29,8 @@ from pathlib import Path
 import tantivy
 from tantivy import Filter, Occur, Query, TextAnalyzerBuilder, Tokenizer
 
+from wikigen.core import confine
+from wikigen.core.atomic import make_private, private_dir
 from wikigen.search.analysis import CJK_RUN, en_analyzer
 from wikigen.wiki.markup import WIKI_RE
 
@@ -288,23 +288,25 @@ class PageIndex:
                 _register(idx)
             if pidx.searcher().num_docs == len(pages) and qidx.searcher().num_docs == len(units):
                 return pidx, qidx
-        cache_dir.mkdir(parents=True, exist_ok=True)
+        # the cache holds quoted corpus text: private (0700/0600), and kept inside its wiki (core.confine)
+        private_dir(confine.make_dirs(cache_dir))
         tmp = Path(tempfile.mkdtemp(prefix=f".{fp}-", dir=cache_dir))
         (tmp / "pages").mkdir()
         (tmp / "quotes").mkdir()
         cls._fill(tmp, pages, units)
-        (tmp / "ok").write_text(fp)
+        confine.write_bytes(tmp / "ok", fp.encode("ascii"))
+        make_private(tmp)
         try:
-            os.rename(tmp, root)
+            confine.rename(tmp, root)
         except OSError:  # another process won the race (or a stale folder without "ok"): use ours in place
             if not (root / "ok").is_file():
-                shutil.rmtree(root, ignore_errors=True)
+                confine.remove_tree(root)
                 try:
-                    os.rename(tmp, root)
+                    confine.rename(tmp, root)
                 except OSError:
                     root = tmp
             else:
-                shutil.rmtree(tmp, ignore_errors=True)
+                confine.remove_tree(tmp)
         # keep the newest few caches only
         olds = sorted(
             (d for d in cache_dir.iterdir() if d.is_dir() and d != root and not d.name.startswith(".")),
@@ -312,7 +314,7 @@ class PageIndex:
             reverse=True,
         )
         for d in olds[2:]:
-            shutil.rmtree(d, ignore_errors=True)
+            confine.remove_tree(d)
         pidx, qidx = tantivy.Index.open(str(root / "pages")), tantivy.Index.open(str(root / "quotes"))
         for idx in (pidx, qidx):
             _register(idx)

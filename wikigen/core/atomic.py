@@ -9,12 +9,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
 
+from wikigen.core.confine import STATE_DIR, inside
+
 # Read once at import: os.umask() is process-wide, so toggling it per write would race between threads.
 _UMASK = os.umask(0)
 os.umask(_UMASK)
-
-
-STATE_DIR = ".wikigen"  # the wiki's state folder: its files are private (0600)
 
 
 def is_private(path: Path) -> bool:
@@ -22,8 +21,8 @@ def is_private(path: Path) -> bool:
 
 
 def private_dir(path: Path) -> Path:
-    """Make (or keep) a folder private: 0700, parents created as needed."""
-    path = Path(path)
+    """Make (or keep) a folder private: 0700, parents created as needed (never through a link out of a wiki)."""
+    path = inside(Path(path))
     path.mkdir(parents=True, exist_ok=True, mode=0o700)
     with contextlib.suppress(OSError):
         os.chmod(path, 0o700)
@@ -35,7 +34,7 @@ def make_private(root: Path) -> None:
     root = Path(root)
     if not root.is_dir():
         return
-    private_dir(root)
+    private_dir(root)  # refuses a state folder that is a link out of its wiki (wikigen.core.confine)
     for dirpath, dirnames, filenames in os.walk(root):
         for d in dirnames:
             p = os.path.join(dirpath, d)
@@ -47,11 +46,15 @@ def make_private(root: Path) -> None:
                 os.chmod(p, 0o600)
 
 
-def atomic_write_bytes(path: Path, write: Callable[[BinaryIO], object], *, private: bool | None = None) -> None:
+def atomic_write_bytes(
+    path: Path, write: Callable[[BinaryIO], object], *, private: bool | None = None, root: Path | None = None
+) -> None:
     """write(f) into a temp file in path's folder, fsync, then os.replace: readers see the old file or the
-    whole new one (what write returns is ignored). private (default: the path is in a wiki's state folder) keeps mkstemp's 0600;
-    otherwise the file gets the usual umask mode."""
-    path = Path(path)
+    whole new one (what write returns is ignored). private (default: the path is in a wiki's state folder)
+    keeps mkstemp's 0600; otherwise the file gets the usual umask mode. root: the folder the write must stay
+    in, symlinks followed (wikigen.core.confine.inside; a path under a wiki's .wikigen is kept to its wiki
+    unasked); OutsideRootError before anything is written otherwise."""
+    path = inside(Path(path), root)
     path.parent.mkdir(parents=True, exist_ok=True)
     private = is_private(path) if private is None else private
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
@@ -69,7 +72,9 @@ def atomic_write_bytes(path: Path, write: Callable[[BinaryIO], object], *, priva
         raise
 
 
-def atomic_write(path: Path, text: str, *, encoding: str = "utf-8", private: bool | None = None) -> None:
+def atomic_write(
+    path: Path, text: str, *, encoding: str = "utf-8", private: bool | None = None, root: Path | None = None
+) -> None:
     """Write text to path atomically (see atomic_write_bytes); line endings are written as given."""
     data = text.encode(encoding)
-    atomic_write_bytes(path, lambda f: f.write(data), private=private)
+    atomic_write_bytes(path, lambda f: f.write(data), private=private, root=root)

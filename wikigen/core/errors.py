@@ -13,7 +13,10 @@ WikigenError
  ├── SizeLimitError       a write or a build that would make the wiki larger than allowed
  ├── ToolError            an agent's tool call that cannot be done as asked
  ├── BackendError         a model backend that cannot be used (no key, fatal API error)
- └── BuildLockedError     another build holds the wiki (its pid is in the message)
+ ├── OutsideRootError     a write, move or delete that would leave its folder through a symlink
+ └── LockedError          another process holds the lock (its pid is in the message; the CLI exits 3)
+      ├── BuildLockedError    another build holds the wiki
+      └── IndexLockedError    another `index` or build writes the search index
 """
 
 
@@ -69,5 +72,17 @@ class BackendError(WikigenError):
     pass
 
 
-class BuildLockedError(WikigenError):
+class OutsideRootError(WikigenError):
+    pass
+
+
+class LockedError(WikigenError):
     exit_code = 3
+
+
+class BuildLockedError(LockedError):
+    pass
+
+
+class IndexLockedError(LockedError):
+    pass

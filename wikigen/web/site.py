@@ -11,11 +11,11 @@ Rewriting a site first removes the pages/ and sources/ it wrote before, so no st
 
 from __future__ import annotations
 
-import shutil
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from wikigen.core import confine
 from wikigen.core.atomic import atomic_write
 from wikigen.core.errors import WikigenError
 from wikigen.web.model import SiteData
@@ -70,20 +70,20 @@ def write_site(wiki_root: Path, out: Path, *, data: SiteData | None = None) -> S
     data = data or SiteData.load(wiki_root)
     views = Views(data, live=False)
     out.mkdir(parents=True, exist_ok=True)
-    atomic_write(out / MARKER, "written by wikigen site; rewritten as a whole by the next run\n")
-    for sub in ("pages", "sources", "static"):
-        shutil.rmtree(out / sub, ignore_errors=True)
+    atomic_write(out / MARKER, "written by wikigen site; rewritten as a whole by the next run\n", root=out)
+    for sub in ("pages", "sources", "static"):  # every write below is kept inside out (wikigen.core.confine)
+        confine.remove_tree(out / sub, out)
     n = 0
     for path in views.paths():
         html = views.render(path)
         if html is None:
             continue
         target = out / path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(html, encoding="utf-8")
+        confine.make_dirs(target.parent, out)
+        confine.write_bytes(target, html.encode("utf-8"), out)
         n += 1
-    (out / "static").mkdir(exist_ok=True)
+    confine.make_dirs(out / "static", out)
     for name in STATIC_FILES:
-        (out / "static" / name).write_bytes(static_bytes(name))
+        confine.write_bytes(out / "static" / name, static_bytes(name), out)
         n += 1
     return SiteSummary(out, len(data.pages) + len(data.generated), len(data.docs), n)

@@ -21,6 +21,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from wikigen.core import confine
 from wikigen.core.errors import BuildLockedError
 
 if sys.platform != "win32":  # not POSIX: no flock, the lock file alone
@@ -53,8 +54,8 @@ def _read_pid(fd: int) -> int | None:
 @contextmanager
 def build_lock(root: Path) -> Iterator[LockInfo]:
     """Hold the wiki's build lock for the block, or raise BuildLockedError at once (never waits)."""
-    path = lock_path(root)
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    path = confine.inside(lock_path(root), root)  # a state folder linked out of the wiki is refused here
+    confine.make_dirs(path.parent, root, mode=0o700)
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
     try:
         if sys.platform != "win32":
@@ -85,6 +86,6 @@ def recover_git_lock(root: Path) -> bool:
     lock = Path(root) / ".git" / "index.lock"
     if not lock.exists():
         return False
-    lock.unlink(missing_ok=True)
+    confine.remove(lock, root)
     log.warning("removed a stale %s left by a git command that was killed (no build held the wiki)", lock)
     return True

@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from wikigen.core import confine
 from wikigen.core.atomic import atomic_write
 from wikigen.core.slugs import doc_slug
 from wikigen.wiki.markup import Quote, format_quote
@@ -66,13 +67,13 @@ def write_conflicts(root, conflicts: list[dict]) -> Path | None:
     if not conflicts:
         for p in (page, store):
             if p.exists():
-                p.unlink()
+                confine.remove(p, root)
         return None
-    store.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write(store, json.dumps(conflicts, ensure_ascii=False, indent=1) + "\n")
+    confine.make_dirs(store.parent, root)
+    atomic_write(store, json.dumps(conflicts, ensure_ascii=False, indent=1) + "\n", root=root)
     text = render_conflicts(conflicts)
     if not page.exists() or page.read_text(encoding="utf-8") != text:
-        atomic_write(page, text)
+        atomic_write(page, text, root=root)
     return page
 
 

@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
+from pathlib import Path
 
+from wikigen.core import confine
 from wikigen.core.atomic import atomic_write
 from wikigen.core.errors import WikigenError
 from wikigen.wiki.page import Page, render_page
@@ -88,11 +90,18 @@ class RefreshReport:
         return out
 
 
-def _archive(wiki, page: Page) -> None:
-    dest = wiki.root / ARCHIVE_DIR / f"{page.slug}.md"
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write(dest, render_page(page.with_(status="deprecated")))
-    (wiki.root / f"{page.slug}.md").unlink(missing_ok=True)
+def archive_page(wiki, page: Page, note: str = "") -> Path:
+    """The page, `deprecated`, at WIKI/archive/<slug>.md (with `note` opening its body); removed from the
+    wiki. Both steps are kept inside the wiki (wikigen.core.confine): an archive/ that is a symlink out of
+    it refuses the move with OutsideRootError before anything is written or removed."""
+    dest = confine.inside(wiki.root / ARCHIVE_DIR / f"{page.slug}.md", wiki.root)
+    src = confine.inside(wiki.root / f"{page.slug}.md", wiki.root)
+    confine.make_dirs(dest.parent, wiki.root)
+    body = f"{note}\n\n{page.body}" if note else page.body
+    atomic_write(dest, render_page(page.with_(status="deprecated", body=body)), root=wiki.root)
+    confine.remove(src, wiki.root)
+    wiki.files_changed()
+    return dest
 
 
 def _drop_vanished(page: Page, sources) -> tuple[Page, list[str]]:
@@ -131,7 +140,7 @@ def refresh_wiki(wiki, session: int) -> RefreshReport:
                 report.left.append(f"{page.slug} (human-owned): " + ", ".join(names))
             continue
         if page.type == "document" and page.sources and all(d not in hashes for d in page.sources):
-            _archive(wiki, page)
+            archive_page(wiki, page)
             report.archived.append(page.slug)
             continue
         new, removed = _drop_vanished(page, sources)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+from wikigen.core.atomic import atomic_write
 from wikigen.core.errors import WikigenError
 
 GIT = ["git", "-c", "user.name=wikigen", "-c", "user.email=wikigen@localhost", "-c", "commit.gpgsign=false"]
@@ -37,7 +38,7 @@ def init_repo(root: Path) -> bool:
     root.mkdir(parents=True, exist_ok=True)
     gi = root / ".gitignore"
     if not gi.exists():
-        gi.write_text(GITIGNORE, encoding="utf-8")
+        atomic_write(gi, GITIGNORE, root=root)
     if (root / ".git").exists():
         return False
     _git(root, "init", "-q")

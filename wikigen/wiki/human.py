@@ -120,7 +120,7 @@ def keep_human_edits(root: Path) -> HumanEdits:
                 old_owner = None
         found.pages.append(page.slug)
         if is_agent(page.owner) and (old_owner is None or page.owner == old_owner):
-            atomic_write(path, render_page(page.with_(owner=HUMAN)))
+            atomic_write(path, render_page(page.with_(owner=HUMAN)), root=root)
             found.owned.append(page.slug)
     if not found.pages:
         return found

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from wikigen.core import confine
 from wikigen.core.atomic import atomic_write
 from wikigen.core.slugs import slugify
 from wikigen.wiki.page import Page
@@ -225,9 +226,9 @@ def write_index(wiki, *, max_lines: int = MAX_LINES, max_chars: int = MAX_CHARS)
     for stem, text in files.items():
         path = root / f"{stem}.md"
         if not path.exists() or path.read_text(encoding="utf-8") != text:
-            atomic_write(path, text)
+            atomic_write(path, text, root=root)
         written.append(path)
     for stale in root.glob("index-*.md"):
         if stale.stem not in files:
-            stale.unlink()
+            confine.remove(stale, root)
     return written

@@ -2,7 +2,7 @@
 
 check_wiki reports, as problems (exit 1): pages that do not parse, broken links (with the page and line
 and the closest existing page), orphans, quotes that do not verify at their cited span (drifted ones
-included), pages over MAX_PAGE_CHARS, a wiki above its size limit, and index files that are missing,
+included), symlinks that lead out of the wiki, pages over MAX_PAGE_CHARS, a wiki above its size limit, and index files that are missing,
 stale or over the index limits. Dead ends and a size warning are notes, not problems. Quotes whose text
 addresses an AI agent or a tool (wikigen.wiki.injection) are listed as flags: document text a reader
 must know is there, kept as data; a flag is not a problem of the wiki (the quote is what the document says).
@@ -30,7 +30,7 @@ MAX_PAGE_CHARS = 25_000  # one page should load whole, like the index
 
 @dataclass(frozen=True)
 class Problem:
-    kind: str  # page | broken-link | orphan | quote | oversize | size | index
+    kind: str  # page | broken-link | orphan | quote | oversize | size | index | link-out | ...
     where: str  # file (and line) the problem is in
     message: str
 
@@ -89,6 +89,25 @@ def suspect_problems(wiki: Wiki, pages: list[Page], src) -> list[Problem]:
         if known is not None:
             for s, why in unknown_sources(page.sources, known):
                 out.append(Problem("source", f"{page.slug}.md", f"sources entry {s!r} {why}"))
+    return out
+
+
+def link_problems(wiki: Wiki) -> list[Problem]:
+    """Symlinks under the wiki that lead outside it (wikigen.core.confine refuses every write through them);
+    a page file that is a symlink is reported as not-a-file instead."""
+    from wikigen.core.confine import links_out
+
+    out = []
+    for rel, target in links_out(wiki.root):
+        if "/" in rel or not rel.endswith(".md"):
+            out.append(
+                Problem(
+                    "link-out",
+                    rel,
+                    f"a symlink to {target}, outside the wiki; nothing is written, moved or deleted through it "
+                    "(a build that has to stops with an error) - replace it with a folder or remove it",
+                )
+            )
     return out
 
 
@@ -274,6 +293,7 @@ def check_wiki(wiki: Wiki) -> CheckReport:
     report.problems += secret_problems(wiki, pages)
     report.problems += owner_problems(wiki, pages)
     report.problems += suspect_problems(wiki, pages, src)
+    report.problems += link_problems(wiki)
     report.flags = instruction_flags(wiki, pages)
     if src is not None:
         report.problems += stale_problems(pages, src)

@@ -23,10 +23,10 @@ from pathlib import Path
 
 from wikigen.core.atomic import atomic_write
 from wikigen.core.errors import OwnershipError, PageError, WikigenError
+from wikigen.wiki.freshness import archive_page
 from wikigen.wiki.markup import WIKI_RE, explicit_quotes, format_quote, scan_quotes, split_target
-from wikigen.wiki.page import Page, render_page, validate_slug
+from wikigen.wiki.page import Page, validate_slug
 
-ARCHIVE_DIR = "archive"
 REDIRECTS = "redirects.json"
 MERGED_HEADING = "## Merged from "
 
@@ -64,7 +64,9 @@ def read_redirects(root: Path) -> dict[str, str]:
 
 def _write_redirects(root: Path, table: dict[str, str]) -> None:
     atomic_write(
-        redirects_path(root), json.dumps({"version": 1, "redirects": dict(sorted(table.items()))}, indent=1) + "\n"
+        redirects_path(root),
+        json.dumps({"version": 1, "redirects": dict(sorted(table.items()))}, indent=1) + "\n",
+        root=root,
     )
 
 
@@ -98,16 +100,6 @@ def merged_body(keep: Page, gone: Page) -> tuple[str, int, int]:
         parts = [body.rstrip("\n"), f"{MERGED_HEADING}{gone.title} ({gone.slug})", *(format_quote(q) for q in new)]
         body = "\n\n".join(parts) + "\n"
     return body, len(new), shared
-
-
-def archive_page(wiki, page: Page, note: str) -> Path:
-    """The page, `deprecated`, at WIKI/archive/<slug>.md with `note` opening its body; removed from the wiki."""
-    dest = wiki.root / ARCHIVE_DIR / f"{page.slug}.md"
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write(dest, render_page(page.with_(status="deprecated", body=f"{note}\n\n{page.body}")))
-    (wiki.root / f"{page.slug}.md").unlink(missing_ok=True)
-    wiki.files_changed()
-    return dest
 
 
 def merge_pages(wiki, keep: str, gone: str, *, agent: str, session: int) -> MergeReport:

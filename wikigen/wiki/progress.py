@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from wikigen.core import confine
 from wikigen.core.atomic import atomic_write
 from wikigen.core.errors import WikigenError
 from wikigen.core.locks import file_lock
@@ -74,9 +75,11 @@ class ProgressLog:
         }
         entry = redact_value(entry)  # a secret never enters the log (wikigen.wiki.secrets)
         data = (json.dumps(entry, ensure_ascii=False) + "\n").encode("utf-8")
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        confine.make_dirs(self.path.parent, self.root)
         with self._lock():
-            fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)  # the state folder is private
+            fd = os.open(
+                confine.inside(self.path, self.root), os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600
+            )  # the state folder is private
             try:
                 size = os.fstat(fd).st_size
                 if size and os.pread(fd, 1, size - 1) != b"\n":
@@ -110,7 +113,7 @@ class ProgressLog:
 
     def write_markdown(self) -> Path:
         """Render log.md from the log (called by the orchestrator after each session)."""
-        atomic_write(self.md_path, render_log(self.read()))
+        atomic_write(self.md_path, render_log(self.read()), root=self.root)
         return self.md_path
 
 

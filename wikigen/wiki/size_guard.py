@@ -20,6 +20,7 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from wikigen.core import confine
 from wikigen.core.atomic import atomic_write
 from wikigen.core.tokens import TokenCounter
 
@@ -127,8 +128,8 @@ class SizeTracker:
         """Tell the tracker of a write it has just made (still holding the size lock)."""
         gen_path = self._generation_path()
         _, gen = self._stamp()
-        gen_path.parent.mkdir(parents=True, exist_ok=True)
-        gen_path.write_text(str(gen + 1))
+        confine.make_dirs(gen_path.parent, self.root)
+        confine.write_bytes(gen_path, str(gen + 1).encode("ascii"), self.root)
         with self._lock:
             if self._known is None:
                 return

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from wikigen.core import confine
 from wikigen.core.atomic import atomic_write, make_private
 from wikigen.core.errors import OwnershipError, PageError, SearchIndexError, SizeLimitError, WikigenError
 from wikigen.core.locks import file_lock
@@ -95,7 +96,7 @@ class Wiki:
         from wikigen.wiki.history import init_repo
 
         root = Path(root)
-        (root / STATE_DIR / "locks").mkdir(parents=True, exist_ok=True)
+        confine.make_dirs(root / STATE_DIR / "locks", root)  # a state folder linked out of the wiki: refused
         make_private(root / STATE_DIR)  # 0700 folders, 0600 files (README "What is kept safe")
         corpus_dir = corpus_dir or getattr(sources, "corpus_dir", None) or getattr(sources, "root", None) or None
         index_dir = index_dir or getattr(sources, "index_dir", None)
@@ -130,7 +131,7 @@ class Wiki:
             ) from None
         except ValueError as e:
             raise WikigenError(f"{cfg_path} is not valid JSON: {e}") from None
-        (root / STATE_DIR / "locks").mkdir(parents=True, exist_ok=True)
+        confine.make_dirs(root / STATE_DIR / "locks", root)
         return cls(
             root,
             sources,
@@ -273,7 +274,7 @@ class Wiki:
                         f"writing {page.slug!r} would make the wiki {new_total:,} characters, {ratio:.2f}x the corpus "
                         f"({corpus:,}); the limit is {self.max_ratio:.2f}x - shorten this page or merge pages"
                     )
-                atomic_write(path, text)
+                atomic_write(path, text, root=self.root)
                 self._size.wrote(path.name, len(text))
         return WriteResult(
             page.slug, path, created, len(text), new_total, ratio, [c for c in checks if c.status == "reanchored"]
