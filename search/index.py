@@ -9,6 +9,10 @@ A re-run stats every file, hashes only files whose size or mtime changed, and re
 changed documents (delete by doc id, then add, in one commit). Offsets are character offsets into the
 extracted text (Python str indices), never UTF-8 bytes.
 
+One process writes an index at a time: a build holds INDEX/.write.lock from before it reads the manifest
+to after it writes it, and another is refused naming its pid (search/integrity.py); passages that an
+earlier race indexed twice are repaired by the next build, or on open when no writer holds the index.
+
 The fields of a passage are in search/schema.py.
 """
 
@@ -29,6 +33,7 @@ from wikigen.search.analysis import ANALYZER, CJK_RUN
 from wikigen.search.analysis import terms as analysed_terms
 from wikigen.search.corpus import Skipped, scan_corpus
 from wikigen.search.extract import DEFAULT_MAX_BYTES
+from wikigen.search.integrity import find_damage, index_lock, repair
 from wikigen.search.manifest import MANIFEST_VERSION, read_manifest, tantivy_exists, write_manifest
 from wikigen.search.reading import read_files
 from wikigen.search.schema import SCHEMA_VERSION, build_schema
@@ -38,14 +43,14 @@ from wikigen.search.writer import WriteJob
 
 from wikigen.core import confine
 from wikigen.core.atomic import private_dir
-from wikigen.core.errors import SearchIndexError
+from wikigen.core.errors import IndexLockedError, SearchIndexError
 from wikigen.core.text import Span
 from wikigen.core.tokens import TokenCounter
 
 if TYPE_CHECKING:  # imported when asked: checking the corpus folder is not every caller's work
     from wikigen.search.freshness import Changes
 
-__all__ = ["CorpusIndex", "DocInfo", "Hit", "IndexSummary"]
+__all__ = ["CorpusIndex", "DocInfo", "Hit", "IndexSummary", "index_lock"]
 
 log = logging.getLogger(__name__)
 
@@ -103,6 +108,7 @@ class IndexSummary:
     decoded: list[tuple[str, str]] = field(default_factory=list)  # (path, legacy encoding) of files not UTF-8
     seconds: float = 0.0
     extract_seconds: float = 0.0  # of `seconds`: reading, hashing and extracting the files
+    repaired: str = ""  # what was wrong with the index and is now repaired (passages indexed twice), if anything
 
     def to_text(self, max_skipped: int = 20) -> str:
         lines = [
@@ -110,6 +116,8 @@ class IndexSummary:
             f"{self.characters:,} characters, {self.tokens:,} tokens in {self.seconds:.2f} s",
             f"  added {self.added}, changed {self.changed}, removed {self.removed}, unchanged {self.unchanged}",
         ]
+        if self.repaired:
+            lines.append(f"  repaired the index: {self.repaired}")
         if self.decoded:
             lines.append(
                 f"  decoded {len(self.decoded)} files that are not valid UTF-8 with a legacy encoding "
@@ -168,7 +176,31 @@ class CorpusIndex:
                 f"the search index in {index_dir} cannot be opened ({e}); "
                 f"run `wikigen index CORPUS --index {index_dir}` again"
             ) from None
+        if find_damage(idx, manifest["docs"]) is not None:
+            manifest = cls._repair_on_open(index_dir, manifest)
+            idx.reload()
         return cls(index_dir, manifest, idx)
+
+    @staticmethod
+    def _repair_on_open(index_dir: Path, manifest: dict) -> dict:
+        """Repair passages indexed twice (search/integrity.py) when no writer holds the index; the manifest
+        as it is after. A writer at work checks the index itself when it ends, so it is left alone."""
+        try:
+            with index_lock(index_dir):
+                manifest = read_manifest(index_dir) or manifest  # as the last writer left it
+                tdir = index_dir / "tantivy"
+                damage = find_damage(tantivy.Index.open(str(tdir)), manifest["docs"])
+                if damage is not None:
+                    dropped = repair(tdir, TextStore(index_dir / "texts"), manifest["docs"], damage)
+                    if dropped:
+                        docs = {k: v for k, v in manifest["docs"].items() if k not in dropped}
+                        write_manifest(index_dir, Path(manifest["root"]), docs)
+                        manifest = {**manifest, "docs": docs}
+        except IndexLockedError:
+            log.info("the search index in %s is being written; its writer checks it when it ends", index_dir)
+        except (OSError, ValueError) as e:  # a read-only index: search it as it is
+            log.warning("the search index in %s holds passages twice and cannot be repaired here: %s", index_dir, e)
+        return manifest
 
     @classmethod
     def build(
@@ -187,11 +219,28 @@ class CorpusIndex:
         progress(done, total), when given, is called as the files are gone through. SearchIndexError when
         index_dir holds the index of another corpus, unless force. rehash: decide what changed by content
         hash for every file, not by size and mtime (a build does this). workers: processes that read and
-        extract the files (`wikigen.search.reading`; None: one per core); the index is the same."""
-        t0 = time.perf_counter()
-        corpus_dir, index_dir = Path(corpus_dir), Path(index_dir)
-        root = corpus_dir.resolve()
+        extract the files (`wikigen.search.reading`; None: one per core); the index is the same.
+        IndexLockedError, before anything is read or written, when another process writes the index."""
+        index_dir = Path(index_dir)
         index_dir.mkdir(parents=True, exist_ok=True)
+        with index_lock(index_dir):
+            return cls._build(corpus_dir, index_dir, counter, max_bytes, progress, force, rehash, workers)
+
+    @classmethod
+    def _build(
+        cls,
+        corpus_dir: Path,
+        index_dir: Path,
+        counter: TokenCounter | None,
+        max_bytes: int,
+        progress: Callable[[int, int], None] | None,
+        force: bool,
+        rehash: bool,
+        workers: int | None,
+    ) -> tuple[CorpusIndex, IndexSummary]:
+        t0 = time.perf_counter()
+        corpus_dir = Path(corpus_dir)
+        root = corpus_dir.resolve()
         private_dir(index_dir / "texts")
         tdir = index_dir / "tantivy"
 
@@ -280,6 +329,12 @@ class CorpusIndex:
             raise
         finally:
             reads.close()
+        damage = find_damage(tantivy.Index.open(str(tdir)), new_docs)  # passages twice: an earlier race
+        if damage is not None:
+            for doc_id in repair(tdir, texts, new_docs, damage):
+                new_docs.pop(doc_id, None)  # its text is gone: the next run reads it again
+            summary.repaired = damage.text()
+            metadata_only = True
         if job is not None or metadata_only or fresh:
             write_manifest(index_dir, root, new_docs)
 

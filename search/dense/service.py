@@ -19,6 +19,9 @@ from dataclasses import dataclass
 
 from wikigen.search.dense.encoder import DenseUnavailable, Encoder, load_encoder
 from wikigen.search.dense.store import DenseSummary, VectorStore
+from wikigen.search.integrity import index_lock
+
+from wikigen.core.errors import IndexLockedError
 
 __all__ = ["DenseOutcome", "open_dense", "shared_encoder", "update_vectors"]
 
@@ -62,7 +65,11 @@ def update_vectors(
         note = f"dense vectors skipped, search is BM25 only: {e}"
         log.info(note)
         return DenseOutcome(None, note)
-    summary = VectorStore(index, enc).update(progress=progress)
+    try:
+        with index_lock(index.index_dir):  # one writer per index (search/integrity.py)
+            summary = VectorStore(index, enc).update(progress=progress)
+    except IndexLockedError as e:
+        return DenseOutcome(None, f"dense vectors not updated now: {e}")
     return DenseOutcome(summary, summary.to_text())
 
 

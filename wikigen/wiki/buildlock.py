@@ -12,10 +12,6 @@ build lock also means no wikigen git command runs in the wiki, so a leftover `.g
 from __future__ import annotations
 
 import logging
-import os
-import socket
-import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -23,9 +19,7 @@ from pathlib import Path
 
 from wikigen.core import confine
 from wikigen.core.errors import BuildLockedError
-
-if sys.platform != "win32":  # not POSIX: no flock, the lock file alone
-    import fcntl
+from wikigen.core.locks import holder_lock
 
 log = logging.getLogger(__name__)
 
@@ -42,43 +36,23 @@ def lock_path(root: Path) -> Path:
     return Path(root) / ".wikigen" / "locks" / LOCK_NAME
 
 
-def _read_pid(fd: int) -> int | None:
-    try:
-        os.lseek(fd, 0, os.SEEK_SET)
-        data = os.read(fd, 200).decode("ascii", "replace").split()
-        return int(data[0]) if data else None
-    except (OSError, ValueError):
-        return None
-
-
 @contextmanager
 def build_lock(root: Path) -> Iterator[LockInfo]:
     """Hold the wiki's build lock for the block, or raise BuildLockedError at once (never waits)."""
     path = confine.inside(lock_path(root), root)  # a state folder linked out of the wiki is refused here
-    confine.make_dirs(path.parent, root, mode=0o700)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
-    try:
-        if sys.platform != "win32":
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                pid = _read_pid(fd)
-                who = f"pid {pid}" if pid else "another process"
-                raise BuildLockedError(
-                    f"another build is running on {root} ({who}, lock {path}); wait for it to finish, "
-                    f"or stop it (kill {pid if pid else 'PID'}) and run this build again"
-                ) from None
-        info = LockInfo(path, _read_pid(fd))
-        if info.previous_pid and info.previous_pid != os.getpid():
-            log.warning("took over the build lock of a build that is gone (pid %d)", info.previous_pid)
-        os.ftruncate(fd, 0)
-        os.lseek(fd, 0, os.SEEK_SET)
-        os.write(fd, f"{os.getpid()} {socket.gethostname()} {int(time.time())}\n".encode("ascii", "replace"))
-        os.fsync(fd)
+
+    def refuse(pid: int | None) -> BuildLockedError:
+        who = f"pid {pid}" if pid else "another process"
+        return BuildLockedError(
+            f"another build is running on {root} ({who}, lock {path}); wait for it to finish, "
+            f"or stop it (kill {pid if pid else 'PID'}) and run this build again"
+        )
+
+    with holder_lock(path, refuse) as previous:
+        info = LockInfo(path, previous)
+        if previous:
+            log.warning("took over the build lock of a build that is gone (pid %d)", previous)
         yield info
-        os.ftruncate(fd, 0)  # a clean end leaves no pid; a killed build's pid stays for the next holder to see
-    finally:
-        os.close(fd)
 
 
 def recover_git_lock(root: Path) -> bool:
