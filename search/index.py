@@ -42,7 +42,7 @@ from wikigen.search.texts import TextStore
 from wikigen.search.writer import WriteJob
 
 from wikigen.core import confine
-from wikigen.core.atomic import private_dir
+from wikigen.core.atomic import make_private, private_dir
 from wikigen.core.errors import IndexLockedError, SearchIndexError
 from wikigen.core.text import Span
 from wikigen.core.tokens import TokenCounter
@@ -192,6 +192,7 @@ class CorpusIndex:
                 damage = find_damage(tantivy.Index.open(str(tdir)), manifest["docs"])
                 if damage is not None:
                     dropped = repair(tdir, TextStore(index_dir / "texts"), manifest["docs"], damage)
+                    make_private(tdir)
                     if dropped:
                         docs = {k: v for k, v in manifest["docs"].items() if k not in dropped}
                         write_manifest(index_dir, Path(manifest["root"]), docs)
@@ -222,7 +223,8 @@ class CorpusIndex:
         extract the files (`wikigen.search.reading`; None: one per core); the index is the same.
         IndexLockedError, before anything is read or written, when another process writes the index."""
         index_dir = Path(index_dir)
-        index_dir.mkdir(parents=True, exist_ok=True)
+        if not index_dir.exists():
+            private_dir(index_dir)  # a folder made for the index is private; an existing one keeps its mode
         with index_lock(index_dir):
             return cls._build(corpus_dir, index_dir, counter, max_bytes, progress, force, rehash, workers)
 
@@ -266,7 +268,7 @@ class CorpusIndex:
                 raise SearchIndexError(f"{tdir} exists and is not a search index; choose another --index folder")
             if manifest is not None and (index_dir / "texts").is_dir():
                 confine.remove_tree(index_dir / "texts", index_dir)
-        tdir.mkdir(parents=True, exist_ok=True)
+        private_dir(tdir)  # tantivy writes its segments with the umask's mode: the folder keeps them private
         if fresh:
             tantivy.Index(build_schema(), path=str(tdir))  # exists even when there is nothing to add
         texts = TextStore(index_dir / "texts")
@@ -337,6 +339,7 @@ class CorpusIndex:
             metadata_only = True
         if job is not None or metadata_only or fresh:
             write_manifest(index_dir, root, new_docs)
+        make_private(tdir)  # and the segments themselves 0600 (README "What is kept safe")
 
         idx = CorpusIndex.open(index_dir)
         summary.documents = len(idx._docs)

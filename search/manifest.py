@@ -51,4 +51,4 @@ def write_manifest(index_dir: Path, root: Path, docs: dict[str, dict]) -> None:
         "root": str(root),
         "docs": {k: docs[k] for k in sorted(docs)},
     }
-    atomic_write(manifest_path(index_dir), json.dumps(m, ensure_ascii=False, indent=0))
+    atomic_write(manifest_path(index_dir), json.dumps(m, ensure_ascii=False, indent=0), private=True)

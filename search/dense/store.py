@@ -38,7 +38,7 @@ from wikigen.search.index import CorpusIndex
 from wikigen.search.passages import split_passages
 
 from wikigen.core import confine
-from wikigen.core.atomic import atomic_write, atomic_write_bytes
+from wikigen.core.atomic import atomic_write, atomic_write_bytes, private_dir
 
 if TYPE_CHECKING:  # numpy is imported when vectors are read or written
     import numpy as np
@@ -121,7 +121,7 @@ class VectorStore:
 
     def _write_meta(self, meta: dict) -> None:
         meta = dict(meta, docs={k: meta["docs"][k] for k in sorted(meta["docs"])})
-        atomic_write(self.root / "meta.json", json.dumps(meta, ensure_ascii=False, indent=0))
+        atomic_write(self.root / "meta.json", json.dumps(meta, ensure_ascii=False, indent=0), private=True)
 
     def _file(self, rec: dict) -> Path:
         return self._vectors_dir / str(rec.get("file") or f"{rec.get('sha256')}.npy")
@@ -146,7 +146,7 @@ class VectorStore:
         vectors of documents no longer in the index. progress(done_documents, total) is called as it goes."""
         t0 = time.perf_counter()
         np = _np()
-        self._vectors_dir.mkdir(parents=True, exist_ok=True)
+        private_dir(self._vectors_dir)  # vectors are derived from corpus text: private like the texts
         with FileLock(str(self.root / ".lock")):
             meta = self._read_meta()
             docs = self.index.documents()
@@ -248,4 +248,4 @@ class VectorStore:
 
 def _save_npy(np, path: Path, array) -> None:
     """np.save, atomically (wikigen.core.atomic)."""
-    atomic_write_bytes(path, lambda f: np.save(f, array, allow_pickle=False))
+    atomic_write_bytes(path, lambda f: np.save(f, array, allow_pickle=False), private=True)

@@ -55,8 +55,8 @@ def atomic_write_bytes(
     in, symlinks followed (wikigen.core.confine.inside; a path under a wiki's .wikigen is kept to its wiki
     unasked); OutsideRootError before anything is written otherwise."""
     path = inside(Path(path), root)
-    path.parent.mkdir(parents=True, exist_ok=True)
     private = is_private(path) if private is None else private
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700 if private else 0o777)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as f:

@@ -1,14 +1,21 @@
 """The wiki folder as a git repository: one commit per session, so any session can be diffed and
-the wiki restored to the end of any session (`wikigen rollback`). Machine state that is rebuilt or per-process (locks, the corpus index, caches, temp
-files) is ignored; config.json and progress.jsonl are committed.
+the wiki restored to the end of any session (`wikigen rollback`). Machine state that is rebuilt or
+per-process (locks, the corpus index, caches, temp files) is ignored; config.json and progress.jsonl are
+committed.
+
+The repository is private: git keeps every page ever written (quoted corpus text) in .git, so it is made
+with `core.sharedRepository=0600` (git then writes its files 0600 and folders 0700 whatever the umask),
+and a repository made before that is switched and tightened once (`keep_private`). The pages in the
+working tree follow the umask: a wiki is meant to be read.
 """
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
-from wikigen.core.atomic import atomic_write
+from wikigen.core.atomic import atomic_write, make_private
 from wikigen.core.errors import WikigenError
 
 GIT = ["git", "-c", "user.name=wikigen", "-c", "user.email=wikigen@localhost", "-c", "commit.gpgsign=false"]
@@ -40,9 +47,22 @@ def init_repo(root: Path) -> bool:
     if not gi.exists():
         atomic_write(gi, GITIGNORE, root=root)
     if (root / ".git").exists():
+        keep_private(root)
         return False
-    _git(root, "init", "-q")
+    _git(root, "init", "-q", "--shared=0600")
     return True
+
+
+def keep_private(root: Path) -> None:
+    """A repository made before the privacy policy: switch it to 0600 files and tighten what it holds (once;
+    afterwards git keeps it so). COMMIT_EDITMSG, which git writes with the umask's mode, is tightened always."""
+    root = Path(root)
+    if _git(root, "config", "core.sharedRepository", check=False).stdout.strip() != "0600":
+        _git(root, "config", "core.sharedRepository", "0600")
+        make_private(root / ".git")
+    msg = root / ".git" / "COMMIT_EDITMSG"
+    if msg.exists():
+        os.chmod(msg, 0o600)
 
 
 def commit_session(root: Path, session: int, summary: str) -> str | None:
@@ -55,6 +75,7 @@ def commit_session(root: Path, session: int, summary: str) -> str | None:
     if _git(root, "diff", "--cached", "--quiet", check=False).returncode == 0:
         return None
     _git(root, "commit", "-q", "-m", f"session {session}: {summary}".strip())
+    keep_private(root)
     return _git(root, "rev-parse", "HEAD").stdout.strip()
 
 
@@ -97,4 +118,5 @@ def rollback_to_session(root: Path, session: int) -> str:
     if _git(root, "diff", "--cached", "--quiet", check=False).returncode == 0:
         return _git(root, "rev-parse", "HEAD").stdout.strip()
     _git(root, "commit", "-q", "-m", f"rollback to session {session} ({commit[:12]})")
+    keep_private(root)
     return _git(root, "rev-parse", "HEAD").stdout.strip()

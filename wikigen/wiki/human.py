@@ -23,6 +23,7 @@ from pathlib import Path
 from wikigen.core.atomic import atomic_write
 from wikigen.core.errors import PageError
 from wikigen.core.slugs import is_slug
+from wikigen.wiki.history import keep_private
 from wikigen.wiki.page import is_reserved, parse_page, render_page
 
 log = logging.getLogger(__name__)
@@ -129,6 +130,7 @@ def keep_human_edits(root: Path) -> HumanEdits:
     msg = f"human edits: {', '.join(found.pages[:20])}" + (" ..." if len(found.pages) > 20 else "")
     proc = _git(root, "commit", "-q", "-m", msg, "--", *names, author=True)
     if proc.returncode == 0:
+        keep_private(root)
         found.commit = _git(root, "rev-parse", "HEAD").stdout.strip()
         log.warning("kept human edits to %d pages: %s", len(found.pages), ", ".join(found.pages))
     else:
