@@ -19,6 +19,7 @@ STATS_KEYS = [
     "quotes",
     "quotes_verified",
     "wiki_chars",
+    "generated_chars",
     "corpus_chars",
     "ratio_chars",
     "wiki_tokens",
@@ -86,7 +87,9 @@ def test_stats_json(setup, capsys):
     assert stats["pages"] == 2 and stats["links"] == 2 and stats["broken_links"] == 0 and stats["orphans"] == 0
     assert stats["quotes"] == 1 and stats["quotes_verified"] == 1
     assert stats["corpus_chars"] == index.corpus_chars and stats["docs_total"] == 3 and stats["docs_cited"] == 2
-    assert stats["wiki_chars"] == sum(len(p.read_text()) for p in wiki.root.glob("*.md"))
+    generated = {"index.md", "log.md", "conflicts.md"}  # reported beside the ratio, not in it
+    assert stats["wiki_chars"] == sum(len(p.read_text()) for p in wiki.root.glob("*.md") if p.name not in generated)
+    assert stats["generated_chars"] == len((wiki.root / "index.md").read_text())
     assert stats["ratio_chars"] == round(stats["wiki_chars"] / index.corpus_chars, 4)
     assert stats["wiki_tokens"] > 0 and stats["ratio_tokens"] > 0
 

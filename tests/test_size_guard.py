@@ -27,15 +27,16 @@ def make_wiki(tmp_path, sizes: dict[str, int]):
     return tmp_path
 
 
-def test_counts_every_md_file_but_hidden_folders(tmp_path):
+def test_counts_every_md_file_but_hidden_folders_and_the_generated_bookkeeping(tmp_path):
     make_wiki(tmp_path, {"a": 10, "index": 5, "log": 7})
     (tmp_path / "sub").mkdir()
     (tmp_path / "sub" / "n.md").write_text("é" * 4)
     (tmp_path / "notes.txt").write_text("not markdown")
     size = measure_wiki(tmp_path, CharCounter())
-    assert size.files == {"a.md": 10, "index.md": 5, "log.md": 7, "sub/n.md": 4}
-    assert (size.chars, size.bytes) == (26, 30)
-    assert size.tokens == 3 + 2 + 2 + 1
+    assert size.files == {"a.md": 10, "sub/n.md": 4}
+    assert size.generated == {"index.md": 5, "log.md": 7}  # reported beside the size, not in it
+    assert (size.chars, size.bytes) == (14, 18)
+    assert size.tokens == 3 + 1
 
 
 def test_levels(tmp_path):
@@ -109,6 +110,9 @@ def test_build_stops_and_write_refused(tmp_path):
     with pytest.raises(SizeLimitError, match=r"the limit is 1.00x"):
         wiki.write(page("b", owner="bob", body="z" * 300 + "\n"), agent="bob", session=1)
     assert not wiki.exists("b")
-    (wiki.root / "log.md").write_text("l" * 700)  # generated files count too
+    (wiki.root / "log.md").write_text("l" * 700)  # generated files are reported beside, not counted
+    r = check_size(wiki.root, index.corpus_chars)
+    assert r.level == "warn" and "generated bookkeeping not counted: log.md (700 chars)" in r.message
+    (wiki.root / "notes.md").write_text("n" * 700)  # a page written by hand counts
     r = check_size(wiki.root, index.corpus_chars)
     assert r.level == "stop" and "largest pages: a.md" in r.message

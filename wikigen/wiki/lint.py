@@ -297,7 +297,14 @@ def check_wiki(wiki: Wiki) -> CheckReport:
     report.flags = instruction_flags(wiki, pages)
     if src is not None:
         report.problems += stale_problems(pages, src)
-        guard = check_size(wiki.root, src.corpus_chars, max_ratio=wiki.max_ratio)
+        # the figure the build stops on: the larger of the character and token ratios (tokens cached)
+        guard = check_size(
+            wiki.root,
+            src.corpus_chars,
+            getattr(src, "corpus_tokens", None),
+            max_ratio=wiki.max_ratio,
+            counter=wiki.counter or default_counter(),
+        )
         if guard.level == "stop":
             report.problems.append(Problem("size", str(wiki.root), guard.message))
         elif guard.level == "warn":
@@ -358,6 +365,7 @@ def wiki_report(wiki: Wiki) -> tuple[dict, Coverage]:
         "quotes": quotes,
         "quotes_verified": verified,
         "wiki_chars": size.chars,
+        "generated_chars": size.generated_chars,
         "corpus_chars": corpus_chars,
         "ratio_chars": round(size.chars / corpus_chars, 4) if corpus_chars else None,
         "wiki_tokens": size.tokens,

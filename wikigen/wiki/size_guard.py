@@ -1,8 +1,12 @@
 """Wiki size against corpus size, in characters, bytes and tokens.
 
-What counts as the wiki: every ``.md`` file under the wiki folder (pages, index.md, index-*.md and
-log.md), skipping hidden folders (.wikigen/, .git/, .obsidian/). The generated index and log count
-because an agent that loads the wiki loads them too.
+What counts as the wiki: every ``.md`` file under the wiki folder that an agent writes, skipping hidden
+folders (.wikigen/, .git/, .obsidian/) and archive/. The generated bookkeeping at the top of the wiki
+(the files with reserved names: index.md, index-*.md, log.md, conflicts.md) is measured and reported
+beside the ratio, not inside it: wikigen rewrites it after every session, the log grows by a session
+with every build whatever the agents write, and no agent can shrink it, so counting it made the wiki of
+an unchanged corpus climb past its limit by being rebuilt (a 3-document corpus stopped after 11 builds).
+The write-time check, `wikigen build`, `check` and `stats` all measure this way (one definition).
 
 * The write-time check (``SizeTracker``) uses characters: cheap, and exact across processes. It keeps
   a per-file cache keyed by (inode, size, mtime) so a check re-reads only files that changed.
@@ -23,12 +27,21 @@ from pathlib import Path
 from wikigen.core import confine
 from wikigen.core.atomic import atomic_write
 from wikigen.core.tokens import TokenCounter
+from wikigen.wiki.page import is_reserved
 
 WARN_FRACTION = 0.8
 
 
+def generated_files(root: Path) -> list[Path]:
+    """The generated bookkeeping: the .md files at the top of the wiki whose names are reserved (index.md,
+    index-*.md, log.md, conflicts.md), sorted."""
+    return sorted(p for p in Path(root).glob("*.md") if is_reserved(p.stem) and p.is_file() and not p.is_symlink())
+
+
 def wiki_files(root: Path) -> list[Path]:
-    """Every .md file of the wiki, sorted, outside hidden folders and the archive of deprecated pages."""
+    """Every .md file of the wiki that counts against its size limit, sorted: outside hidden folders and
+    the archive of deprecated pages, and not generated bookkeeping (see generated_files)."""
+    generated = set(generated_files(root))
     out: list[Path] = []
     archive = os.path.join(str(root), "archive")
     stack = [Path(root)]
@@ -44,7 +57,7 @@ def wiki_files(root: Path) -> list[Path]:
             if e.is_dir(follow_symlinks=False):
                 if e.path != archive:  # deprecated pages (wikigen.wiki.freshness) are history, not size
                     stack.append(Path(e.path))
-            elif e.name.endswith(".md") and e.is_file(follow_symlinks=False):
+            elif e.name.endswith(".md") and e.is_file(follow_symlinks=False) and Path(e.path) not in generated:
                 out.append(Path(e.path))
     return sorted(out)
 
@@ -176,11 +189,16 @@ class TokenCache:
 
 @dataclass
 class WikiSize:
-    files: dict[str, int]  # relative path -> characters
+    files: dict[str, int]  # relative path -> characters (the pages that count)
     chars: int
     bytes: int
     tokens: int | None
     file_tokens: dict[str, int] = field(default_factory=dict)
+    generated: dict[str, int] = field(default_factory=dict)  # bookkeeping file -> characters (not counted)
+
+    @property
+    def generated_chars(self) -> int:
+        return sum(self.generated.values())
 
 
 def measure_wiki(root: Path, counter: TokenCounter | None = None, *, cache_path: Path | None = None) -> WikiSize:
@@ -192,6 +210,12 @@ def measure_wiki(root: Path, counter: TokenCounter | None = None, *, cache_path:
         except FileNotFoundError:
             continue
     files = {k: len(v) for k, v in texts.items()}
+    generated = {}
+    for path in generated_files(root):
+        try:
+            generated[path.name] = len(_read(path))
+        except FileNotFoundError:
+            continue
     nbytes = sum(len(v.encode("utf-8")) for v in texts.values())
     tokens, file_tokens = None, {}
     if counter is not None:
@@ -200,7 +224,7 @@ def measure_wiki(root: Path, counter: TokenCounter | None = None, *, cache_path:
         cache.save()
         file_tokens = dict(zip(texts, counts))
         tokens = sum(counts)
-    return WikiSize(files, sum(files.values()), nbytes, tokens, file_tokens)
+    return WikiSize(files, sum(files.values()), nbytes, tokens, file_tokens, generated)
 
 
 def _ratio(a: int, b: int) -> float:
@@ -222,6 +246,11 @@ class SizeReport:
     ratio_chars: float
     ratio_tokens: float | None
     largest: list[tuple[str, int]]  # (file, characters), largest first
+    generated: list[tuple[str, int]] = field(default_factory=list)  # bookkeeping (file, characters): not counted
+
+    @property
+    def generated_chars(self) -> int:
+        return sum(c for _, c in self.generated)
 
     @property
     def ok(self) -> bool:
@@ -263,6 +292,10 @@ def check_size(
         f"wiki {state}: {ratio:.2f}x the corpus in {unit} ({have:,} of {of:,}); "
         f"limit {max_ratio:.2f}x; largest pages: {names}"
     )
+    if size.generated:
+        message += (
+            f"; generated bookkeeping not counted: {', '.join(sorted(size.generated))} ({size.generated_chars:,} chars)"
+        )
     if level == "stop":
         message += " - stop the build, then shorten or merge the largest pages"
     return SizeReport(
@@ -277,4 +310,5 @@ def check_size(
         r_chars,
         r_tokens,
         largest,
+        sorted(size.generated.items()),
     )
