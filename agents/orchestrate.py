@@ -138,7 +138,11 @@ class BuildReport:
 
 
 def _next_session(progress) -> int:
-    last = 0
+    """After every session the progress log and the wiki's history name: a rollback restores an older log,
+    and its sessions' numbers stay taken (wikigen.wiki.history.last_session)."""
+    from wikigen.wiki.history import last_session
+
+    last = last_session(progress.root)
     for e in progress.read().entries:
         try:
             last = max(last, int(e.get("session", 0)))

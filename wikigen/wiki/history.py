@@ -3,6 +3,16 @@ the wiki restored to the end of any session (`wikigen rollback`). Machine state 
 per-process (locks, the corpus index, caches, temp files) is ignored; config.json and progress.jsonl are
 committed.
 
+The machine state is ignored twice: by the .gitignore a new wiki gets (it travels with a clone), and by
+.git/info/exclude, rewritten with the same patterns whenever the repository is opened, so a wiki whose
+.gitignore predates a state folder (.wikigen/page-index/, made by `ask`) does not see it as a change.
+
+Session numbers never repeat: a build numbers its sessions after every session the history holds
+(`last_session`), rolled-back ones included, so `rollback --session N` names one commit; a wiki that got
+two commits of one number before (a rollback, then a build) is refused with both commits named.
+A rollback is a write like a build: it takes the build lock (wikigen.wiki.buildlock; refused while a
+build runs) and removes a stale `.git/index.lock` the way a build does.
+
 The repository is private: git keeps every page ever written (quoted corpus text) in .git, so it is made
 with `core.sharedRepository=0600` (git then writes its files 0600 and folders 0700 whatever the umask),
 and a repository made before that is switched and tightened once (`keep_private`). The pages in the
@@ -12,6 +22,7 @@ working tree follow the umask: a wiki is meant to be read.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -24,6 +35,7 @@ GITIGNORE = """\
 .wikigen/locks/
 .wikigen/index/
 .wikigen/cache/
+.wikigen/page-index/
 .*.tmp
 *.lock
 """
@@ -48,9 +60,25 @@ def init_repo(root: Path) -> bool:
         atomic_write(gi, GITIGNORE, root=root)
     if (root / ".git").exists():
         keep_private(root)
+        ignore_machine_state(root)
         return False
     _git(root, "init", "-q", "--shared=0600")
+    ignore_machine_state(root)
     return True
+
+
+def ignore_machine_state(root: Path) -> None:
+    """.git/info/exclude holds the machine-state patterns of GITIGNORE (whatever the wiki's .gitignore says)."""
+    root = Path(root)
+    exclude = root / ".git" / "info" / "exclude"
+    text = "# written by wikigen: its machine state is not history\n" + GITIGNORE
+    try:
+        if exclude.read_text(encoding="utf-8") == text:
+            return
+    except OSError:
+        pass
+    if (root / ".git").is_dir():
+        atomic_write(exclude, text, root=root, private=True)
 
 
 def keep_private(root: Path) -> None:
@@ -91,20 +119,44 @@ def diff_commit(root: Path, commit: str) -> str:
     return _git(Path(root), "show", "--format=", commit).stdout
 
 
+_SESSION = re.compile(r"session (\d+):")
+
+
+def last_session(root: Path) -> int:
+    """The highest session number any commit of the wiki names (0 for none): the next build numbers after it."""
+    numbers = [int(m.group(1)) for _, s in session_commits(root) if (m := _SESSION.match(s))]
+    return max(numbers, default=0)
+
+
 def session_commit(root: Path, session: int) -> str | None:
-    """The hash of the commit that ended `session` (the last one, if a session was committed twice)."""
-    found = None
-    for h, subject in session_commits(root):
-        if subject.split(":", 1)[0] == f"session {session}":
-            found = h
-    return found
+    """The hash of the commit that ended `session`; None when no commit names it. WikigenError when two
+    commits name it (a wiki built again after a rollback before sessions were numbered apart)."""
+    found = [(h, s) for h, s in session_commits(root) if s.split(":", 1)[0] == f"session {session}"]
+    if len(found) > 1:
+        shown = "; ".join(f"{h[:12]} ({s[:60]})" for h, s in found)
+        raise WikigenError(
+            f"session {session} names {len(found)} commits in {root}: {shown}; restore the one you mean with "
+            f"`git -C {root} restore --source=COMMIT --staged --worktree -- . && git -C {root} commit -m "
+            f'"rollback to COMMIT"`'
+        )
+    return found[0][0] if found else None
 
 
 def rollback_to_session(root: Path, session: int) -> str:
     """Restore every file of the wiki to what it was at the end of `session`, as one new commit (history
     is kept: the sessions after it stay in the log of git and can be restored the same way). Pages made
-    after that session go; the progress log goes back too, so the next build continues after `session`."""
+    after that session go; the progress log goes back too; the next build numbers its sessions after the
+    highest one the history holds. Holds the build lock (BuildLockedError while a build runs)."""
+    from wikigen.wiki.buildlock import build_lock, recover_git_lock
+
     root = Path(root)
+    with build_lock(root):
+        recover_git_lock(root)
+        ignore_machine_state(root)
+        return _rollback(root, session)
+
+
+def _rollback(root: Path, session: int) -> str:
     commit = session_commit(root, session)
     if commit is None:
         have = [s.split(":", 1)[0] for _, s in session_commits(root) if s.startswith("session ")]
