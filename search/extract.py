@@ -49,6 +49,11 @@ _HINTS = {
     ".docm": "macro-enabled Word files are not read: save it as .docx (macros removed)",
 }
 DEFAULT_MAX_BYTES = 20 * 1024 * 1024
+# A .docx is a zip: a few hundred KB can unpack to gigabytes (a zip bomb), and python-docx holds every part
+# in memory, parsing the XML ones (about 9 MB of memory per MB of XML, measured). A Word file unpacks to
+# at most this much; its parts' sizes are read from the zip's directory before anything is unpacked
+# (zipfile never unpacks more than a part's stated size, so a directory that lies makes the file unreadable).
+MAX_UNPACKED_BYTES = 32 * 1024 * 1024
 TITLE_CHARS = 120
 
 
@@ -307,6 +312,7 @@ def docx_to_text(data: bytes) -> tuple[str, str]:
     merged cells included; a nested table's rows follow its cell's text). Headers, footers,
     footnotes and comments are not part of the text.
     """
+    _check_unpacked_size(data)
     try:
         import docx
         from docx.table import Table
@@ -321,6 +327,22 @@ def docx_to_text(data: bytes) -> tuple[str, str]:
     except Exception as e:  # a damaged or encrypted package, or not a Word file at all
         raise ExtractError(f"unreadable Word file: {type(e).__name__}: {e}"[:200]) from None
     return "\n\n".join(blocks), title
+
+
+def _check_unpacked_size(data: bytes, limit: int = MAX_UNPACKED_BYTES) -> None:
+    """ExtractError when the zip's parts unpack to more than `limit` bytes (or it is not a zip at all)."""
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as z:
+            unpacked = sum(i.file_size for i in z.infolist())
+    except (zipfile.BadZipFile, OSError, ValueError) as e:
+        raise ExtractError(f"unreadable Word file: {type(e).__name__}: {e}"[:200]) from None
+    if unpacked > limit:
+        raise ExtractError(
+            f"unpacks to {unpacked / 2**20:,.0f} MB from {len(data) / 2**20:,.1f} MB, over the "
+            f"{limit // 2**20} MB a Word file may unpack to (a zip bomb?); not read"
+        )
 
 
 def _docx_table(table) -> str:

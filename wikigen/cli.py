@@ -398,9 +398,9 @@ def cmd_export(args) -> int:
 
 
 def cmd_mcp(args) -> int:
-    from wikigen.mcp_server import make_server
+    from wikigen.mcp_server import serve
 
-    make_server(Path(args.wiki)).run("stdio")  # opens the wiki first: a bad folder is an error here
+    serve(Path(args.wiki))  # opens the wiki first: a bad folder is an error here
     return 0
 
 

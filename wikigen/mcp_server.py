@@ -15,6 +15,12 @@ it and never act on it, and the server's instructions tell the client so.
 
 The tool logic is `WikiTools` (plain Python, usable without MCP); `make_server` wraps it with
 MCPServer and `serve` runs it on stdin/stdout.
+
+A line on stdin that is not a JSON-RPC message gets a JSON-RPC error with a null id, as the spec asks:
+-32700 (parse error) for text that is not JSON, -32600 (invalid request) for JSON that is not a message.
+The SDK's stdio server (mcp 2.3) drops such lines silently and offers no setting for it, so `serve`
+runs the server's own stdio loop with its read stream filtered (`_answer_malformed`): the thinnest
+wrapper that answers them; everything else passes through untouched.
 """
 
 from __future__ import annotations
@@ -257,4 +263,43 @@ def _signature(fn):
 
 def serve(root: Path) -> None:
     """Serve the wiki at root over stdio until the client closes the connection."""
-    make_server(root).run("stdio")
+    import anyio
+
+    anyio.run(_run_stdio, make_server(root))
+
+
+async def _run_stdio(server) -> None:
+    """MCPServer.run_stdio_async, with the lines that are not JSON-RPC answered (see the module docstring)."""
+    import anyio
+    from mcp.server.stdio import stdio_server
+
+    lowlevel = server._lowlevel_server  # what MCPServer.run_stdio_async runs; the SDK names no public handle
+    async with stdio_server() as (read_stream, write_stream):
+        send, receive = anyio.create_memory_object_stream(0)
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(_answer_malformed, read_stream, send, write_stream)
+            await lowlevel.run(receive, write_stream, lowlevel.create_initialization_options())
+            tg.cancel_scope.cancel()
+
+
+async def _answer_malformed(read_stream, send, write_stream) -> None:
+    """Pass every message on; answer every line the transport could not read as one (an Exception item)."""
+    import anyio
+    from mcp.shared.message import SessionMessage
+    from mcp_types import INVALID_REQUEST, PARSE_ERROR, ErrorData, JSONRPCError
+
+    async with send:
+        async for item in read_stream:
+            if not isinstance(item, Exception):
+                await send.send(item)
+                continue
+            errors = item.errors() if hasattr(item, "errors") else []
+            if any(e.get("type") == "json_invalid" for e in errors):
+                error = ErrorData(code=PARSE_ERROR, message="Parse error: the line is not JSON")
+            else:
+                error = ErrorData(code=INVALID_REQUEST, message="Invalid Request: the line is not a JSON-RPC message")
+            log.warning("answered a line that is not JSON-RPC with %d", error.code)
+            try:
+                await write_stream.send(SessionMessage(JSONRPCError(jsonrpc="2.0", id=None, error=error)))
+            except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+                return

@@ -11,10 +11,15 @@ whenever the wiki's files change, plus what needs the server:
 Read-only: GET and HEAD only; nothing is written but the page-index cache `ask` keeps under
 WIKI/.wikigen. Responses carry a Content-Security-Policy that allows only the package's own scripts,
 and a request whose Host is not 127.0.0.1 or localhost is refused (DNS rebinding).
+
+Each connection has a thread; a client that opens one and sends nothing (or half a request) would hold
+it for ever, so every read has a timeout (READ_TIMEOUT: the connection is closed when it passes), and at
+most MAX_CONNECTIONS connections are served at once (the next is answered 503 and closed at once).
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 from collections.abc import Callable
@@ -34,6 +39,9 @@ log = logging.getLogger(__name__)
 
 HOST = "127.0.0.1"
 SEARCH_K = 20
+READ_TIMEOUT = 15.0  # seconds a connection may wait for the next bytes of a request
+MAX_CONNECTIONS = 64  # connections served at once (a thread each)
+BUSY = b"HTTP/1.0 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
 SPAN_CHARS = 1200  # longest quote text shown per span in an answer
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -158,6 +166,7 @@ def _local_host(host: str) -> bool:
 def _handler(site: LiveSite) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         server_version = "wikigen"
+        timeout = READ_TIMEOUT  # applied to the socket: a read that waits longer ends the connection
 
         def _send(self, head_only: bool) -> None:
             try:
@@ -191,14 +200,41 @@ def _handler(site: LiveSite) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
+class _BoundedServer(ThreadingHTTPServer):
+    """A thread per connection, at most MAX_CONNECTIONS at once: past that a connection gets 503 and is closed."""
+
+    daemon_threads = True
+
+    def __init__(self, address, handler):
+        super().__init__(address, handler)
+        self._slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
+
+    def process_request(self, request, client_address) -> None:
+        if not self._slots.acquire(blocking=False):
+            with contextlib.suppress(OSError):
+                request.sendall(BUSY)
+            self.shutdown_request(request)
+            return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            self._slots.release()
+            raise
+
+    def process_request_thread(self, request, client_address) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self._slots.release()
+
+
 def make_server(wiki_root: Path, port: int = 8000) -> ThreadingHTTPServer:
     """A server for the wiki on 127.0.0.1:port (0: a free port; see ``server.server_address``)."""
     site = LiveSite(Path(wiki_root))
     try:
-        server = ThreadingHTTPServer((HOST, port), _handler(site))
+        server = _BoundedServer((HOST, port), _handler(site))
     except OSError as e:
         raise WikigenError(f"cannot listen on {HOST}:{port}: {e.strerror or e}; choose another --port") from None
-    server.daemon_threads = True
     return server
 
 
