@@ -95,7 +95,7 @@ def find_damage(index: tantivy.Index, docs: dict[str, dict]) -> Damage | None:
     damage = Damage(expected, found, sorted(d for d, n in counts.items() if n != docs[d].get("passages")))
     if sum(counts.values()) != found:  # passages of ids the manifest does not list: read them all (rare)
         hits = searcher.search(Query.all_query(), found).hits
-        ids = {searcher.doc(addr).get_first("doc_id") for _, addr in hits}
+        ids = {str(searcher.doc(addr).get_first("doc_id")) for _, addr in hits}
         damage.strays = sorted(i for i in ids if i not in docs)
     return damage
 
