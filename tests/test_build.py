@@ -80,8 +80,12 @@ def test_build_continue_history_and_nothing_outside_the_wiki(tmp_path, capsys):
 
 
 def test_size_guard_stops_the_build_with_a_warning(tmp_path, capsys):
+    """A wiki above its limit (here: built, then given a lower --max-ratio) stops the build after a session.
+    Only the pages count: a limit no page fits leaves the bookkeeping (index.md, log.md) uncounted."""
     corpus = make_corpus(tmp_path / "in", docs=8, schedule=40)
     wiki = tmp_path / "wiki"
+    assert _build(corpus, wiki, "--sessions", "1") == 0
+    capsys.readouterr()
     assert _build(corpus, wiki, "--sessions", "3", "--max-ratio", "0.01") == 1
     cap = capsys.readouterr()
     assert len(cap.out.strip().splitlines()) == 1  # stopped after the first session
