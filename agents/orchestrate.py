@@ -382,6 +382,8 @@ def _build(
             f"while indexing (run `wikigen -v build ...` or `wikigen index {corpus} --index {index_dir}` "
             "for the reasons)"
         )
+    if summary.repaired:  # passages an earlier race indexed twice (wikigen.search.integrity)
+        on_warning(f"repaired the search index {index_dir}: {summary.repaired}")
     stage.seconds["indexing"] -= summary.extract_seconds
     stage.add("extraction", summary.extract_seconds)
     if config.dense:

@@ -285,11 +285,15 @@ def zip_bomb(unpacked_mb: int) -> bytes:
     return out.getvalue()
 
 
+# The peak of the process itself is its VmHWM (ru_maxrss would carry the bench's own size across exec);
+# its reading workers, forked from it, are counted by RUSAGE_CHILDREN.
 PEAK = """
-import resource, sys
+import re, resource, sys
+from pathlib import Path
 from wikigen.cli import main
 rc = main(sys.argv[1:])
-kb = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+own = int(re.search(r"VmHWM:\\s+(\\d+) kB", Path("/proc/self/status").read_text()).group(1))
+kb = max(own, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
 print("PEAK", rc, kb // 1024, file=sys.stderr)
 """
 

@@ -48,13 +48,15 @@ def zip_bomb_docx(unpacked_mb: int) -> bytes:
     return out.getvalue()
 
 
+# VmHWM, not ru_maxrss: Linux carries ru_maxrss across exec, so a child of a large pytest process would
+# report the parent's size; VmHWM is the peak of this process's own memory since it started.
 PEAK = """
-import resource, sys
+import re, sys
 from pathlib import Path
 from wikigen.search.index import CorpusIndex
 _, summary = CorpusIndex.build(Path(sys.argv[1]), Path(sys.argv[2]), workers=1)
 print([r for p, r in summary.skipped if p.endswith("bomb.docx")], summary.documents)
-print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)
+print(int(re.search(r"VmHWM:\\s+(\\d+) kB", Path("/proc/self/status").read_text()).group(1)) // 1024)
 """
 
 
