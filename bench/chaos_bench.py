@@ -55,7 +55,7 @@ sys.path.insert(0, str(REPO))
 REFUSED = 3  # BuildLockedError.exit_code
 
 
-def build_cmd(corpus: Path, wiki: Path, sessions: int) -> list[str]:
+def build_cmd(corpus: Path, wiki: Path, sessions: int, *extra: str) -> list[str]:
     return [
         sys.executable,
         "-m",
@@ -69,6 +69,7 @@ def build_cmd(corpus: Path, wiki: Path, sessions: int) -> list[str]:
         "--sessions",
         str(sessions),
         "--quiet",
+        *extra,
     ]
 
 
@@ -199,7 +200,7 @@ def links_out_trials(corpus: Path, work: Path) -> list[dict]:
         copy, wiki, outside = base / "corpus", base / "wiki", base / "outside"
         shutil.copytree(corpus, copy)
         outside.mkdir(parents=True)
-        first = subprocess.run(build_cmd(copy, wiki, 1), cwd=REPO, capture_output=True, text=True)
+        first = subprocess.run(build_cmd(copy, wiki, 1, "--no-dense"), cwd=REPO, capture_output=True, text=True)
         target = wiki / name if not name.startswith("site/") else base / name
         if name.startswith("site/"):
             cli("site", str(wiki), "--out", str(base / "site"))
@@ -215,7 +216,7 @@ def links_out_trials(corpus: Path, work: Path) -> list[dict]:
         if name.startswith("site/"):
             run = cli("site", str(wiki), "--out", str(base / "site"))
         else:
-            run = subprocess.run(build_cmd(copy, wiki, 1), cwd=REPO, capture_output=True, text=True)
+            run = subprocess.run(build_cmd(copy, wiki, 1, "--no-dense"), cwd=REPO, capture_output=True, text=True)
         err = run.stderr.strip().splitlines()[-1:] if run.returncode else []
         out.append(
             {
