@@ -356,6 +356,7 @@ def slow_clients_trial(wiki: Path, n: int) -> dict:
         stderr=subprocess.DEVNULL,
         text=True,
     )
+    assert proc.stdout is not None
     try:
         url = proc.stdout.readline().split(" at ", 1)[1].split()[0]
         port = int(url.rstrip("/").rsplit(":", 1)[1])

@@ -13,8 +13,8 @@ import time
 from pathlib import Path
 
 import tantivy
+from test_offline_agent import make_corpus
 
-from tests.test_offline_agent import make_corpus
 from wikigen.cli import main
 
 REPO = Path(__file__).resolve().parent.parent

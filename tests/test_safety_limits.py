@@ -17,8 +17,8 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from test_offline_agent import make_corpus
 
-from tests.test_offline_agent import make_corpus
 from wikigen.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
@@ -204,6 +204,7 @@ def test_connections_past_the_cap_are_answered_busy_at_once(small_wiki, monkeypa
 
 
 def _readline(proc: subprocess.Popen, timeout: float) -> str | None:
+    assert proc.stdout is not None
     ready, _, _ = select.select([proc.stdout], [], [], timeout)
     return proc.stdout.readline() if ready else None
 

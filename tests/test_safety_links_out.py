@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 from test_consolidate import two_pages  # noqa: F401 (a fixture)
+from test_offline_agent import make_corpus
 
-from tests.test_offline_agent import make_corpus
 from wikigen.cli import main
 from wikigen.core.atomic import atomic_write
 from wikigen.wiki.merge import merge_pages

@@ -9,8 +9,8 @@ import stat
 from pathlib import Path
 
 import pytest
+from test_offline_agent import make_corpus
 
-from tests.test_offline_agent import make_corpus
 from wikigen.cli import main
 
 

@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from test_offline_agent import make_corpus
 
-from tests.test_offline_agent import make_corpus
 from wikigen.cli import main
 
 REPO = Path(__file__).resolve().parent.parent

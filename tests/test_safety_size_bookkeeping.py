@@ -9,7 +9,8 @@ import json
 import re
 from pathlib import Path
 
-from tests.test_offline_agent import make_corpus
+from test_offline_agent import make_corpus
+
 from wikigen.cli import main
 
 

@@ -272,10 +272,11 @@ async def _run_stdio(server) -> None:
     """MCPServer.run_stdio_async, with the lines that are not JSON-RPC answered (see the module docstring)."""
     import anyio
     from mcp.server.stdio import stdio_server
+    from mcp.shared.message import SessionMessage
 
     lowlevel = server._lowlevel_server  # what MCPServer.run_stdio_async runs; the SDK names no public handle
     async with stdio_server() as (read_stream, write_stream):
-        send, receive = anyio.create_memory_object_stream(0)
+        send, receive = anyio.create_memory_object_stream[SessionMessage](0)
         async with anyio.create_task_group() as tg:
             tg.start_soon(_answer_malformed, read_stream, send, write_stream)
             await lowlevel.run(receive, write_stream, lowlevel.create_initialization_options())
