@@ -22,6 +22,8 @@ class Changes:
     added: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     missing_corpus: str = ""
+    # corpus files skipped because their name holds a secret: (the name as shown, the secrets); for check
+    secret_names: list[tuple[str, tuple[str, ...]]] = field(default_factory=list, repr=False)
 
     @property
     def any(self) -> bool:
@@ -48,6 +50,7 @@ def corpus_changes(index) -> Changes:
     except CorpusError as e:
         out.missing_corpus = str(e)
         return out
+    out.secret_names = scan.secret_names
     seen = set()
     for entry in scan.files:
         seen.add(entry.doc_id)

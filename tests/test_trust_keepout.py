@@ -101,7 +101,7 @@ def _mcp_calls(wiki: Path, calls: list[tuple[str, dict]]) -> list[dict]:
                 await session.initialize()
                 for name, args in calls:
                     r = await session.call_tool(name, args)
-                    assert not r.isError, r.content
+                    assert not r.is_error, r.content
                     out.append(json.loads(r.content[0].text))
 
     anyio.run(run)
@@ -185,6 +185,19 @@ def test_static_site_and_export_keep_secrets_out(kw, tmp_path, capsys):
     out = tmp_path / "memory"
     assert main(["export", "claude-code", str(kw), str(out)]) == 0
     assert not [p for p in out.rglob("*") if p.is_file() and leaks(p.read_text(encoding="utf-8") + p.name)]
+    # a page edited by hand to hold a secret (the store refuses them) is left out of the export, and said so
+    import shutil
+
+    wiki = tmp_path / "wiki"
+    shutil.copytree(kw, wiki, symlinks=True)
+    page = wiki / "doc-runbooks-db.md"
+    page.write_text(page.read_text(encoding="utf-8") + "\nOps note: password: hunter2\n", encoding="utf-8")
+    capsys.readouterr()
+    assert main(["export", "claude-code", str(wiki), str(tmp_path / "memory2")]) == 0
+    said = capsys.readouterr().out
+    assert "left out doc-runbooks-db: Secret Keyword at chars" in said and not leaks(said)
+    assert not (tmp_path / "memory2" / "doc-runbooks-db.md").exists()
+    assert not [p for p in (tmp_path / "memory2").rglob("*") if p.is_file() and leaks(p.read_text(encoding="utf-8"))]
 
 
 def test_a_key_in_a_file_name_reaches_no_page_log_or_commit(kw, capsys):

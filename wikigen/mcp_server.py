@@ -11,7 +11,9 @@ Tools (all read-only; nothing here writes a page):
 
 Every source span comes back as {"doc_id", "start", "end", "text"}: character offsets into the
 document's extracted text, with that text. Text from documents and pages is data: the tools return
-it and never act on it, and the server's instructions tell the client so.
+it and never act on it, and the server's instructions tell the client so. Every text comes through the
+corpus index's keep-out (CorpusIndex.search, CorpusIndex.excerpt, ask's context): a secret is replaced
+by "[secret kept out: KIND]", and `spans` then lists the verbatim parts around it.
 
 The tool logic is `WikiTools` (plain Python, usable without MCP); `make_server` wraps it with
 MCPServer and `serve` runs it on stdin/stdout.
@@ -61,7 +63,7 @@ class WikiTools:
     # --- corpus --------------------------------------------------------------------------------
 
     def _span(self, doc_id: str, start: int, end: int) -> dict:
-        return {"doc_id": doc_id, "start": start, "end": end, "text": self.index.texts.read(doc_id, start, end)}
+        return {"doc_id": doc_id, "start": start, "end": end, "text": self.index.excerpt(doc_id, start, end).text}
 
     def search(self, query: str, k: int = 10) -> dict:
         if not query.strip():
@@ -77,6 +79,7 @@ class WikiTools:
                     "start": h.start,
                     "end": h.end,
                     "text": h.text,
+                    "spans": h.verbatim(),
                     "score": round(h.score, 4),
                     "title": info.title if info else "",
                 }
@@ -95,7 +98,18 @@ class WikiTools:
         truncated = end - start > MAX_SOURCE_CHARS
         if truncated:
             end = start + MAX_SOURCE_CHARS
-        return {**self._span(doc_id, start, end), "title": info.title, "doc_chars": n, "truncated": truncated}
+        ex = self.index.excerpt(doc_id, start, end)
+        return {
+            "doc_id": doc_id,
+            "start": start,
+            "end": end,
+            "text": ex.text,
+            "spans": ex.spans(),
+            "kept_out": [{"kind": s.kind, "start": s.start, "end": s.end} for s in ex.kept_out],
+            "title": info.title,
+            "doc_chars": n,
+            "truncated": truncated,
+        }
 
     # --- pages ---------------------------------------------------------------------------------
 
@@ -208,7 +222,8 @@ def make_server(root: Path):
 
     @tool(
         "BM25 full-text search over the corpus passages. Each hit is a span {doc_id, start, end, text} "
-        "with a score and the document title. k: how many hits (1-50)."
+        "with a score and the document title; a secret in the text is replaced by [secret kept out: KIND] and "
+        "`spans` lists the verbatim parts. k: how many hits (1-50)."
     )
     def search(query: str, k: int = 10) -> dict[str, Any]:
         return tools.search(query, k)
@@ -240,7 +255,8 @@ def make_server(root: Path):
 
     @tool(
         "Read a span of a document's extracted text by doc id and character offsets (end exclusive; "
-        f"omit end for the rest of the document; at most {MAX_SOURCE_CHARS:,} characters a call)."
+        f"omit end for the rest of the document; at most {MAX_SOURCE_CHARS:,} characters a call). A secret is "
+        "replaced by [secret kept out: KIND] (listed in kept_out); `spans` are the verbatim parts."
     )
     def read_source(doc_id: str, start: int = 0, end: int | None = None) -> dict[str, Any]:
         return tools.read_source(doc_id, start, end)

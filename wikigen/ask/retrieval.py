@@ -180,7 +180,13 @@ class Answerer:
         """The context for a question in a mode: its items, their exact token count, and the scope."""
         if mode not in MODES:
             raise WikigenError(f"unknown mode {mode!r}: use one of {', '.join(MODES)}")
-        cb = ContextBuilder(self.counter, budget, self.page_titles, min_trim_tokens=self.params.min_trim_tokens)
+        cb = ContextBuilder(
+            self.counter,
+            budget,
+            self.page_titles,
+            min_trim_tokens=self.params.min_trim_tokens,
+            texts=self.index.texts.text if hasattr(self.index, "texts") else None,
+        )
         k = max(10, budget // 100 + 10)
         scope = Scope("")
         if mode == "search":

@@ -123,10 +123,17 @@ class SiteData:
         )
 
     def text(self, doc_id: str) -> str:
-        """The document's extracted text, exactly as the offsets count it (KeyError when unknown)."""
+        """The document's extracted text, exactly as the offsets count it (KeyError when unknown): for checking
+        quotes; what is shown comes from `excerpt`."""
         if self.sources is None or doc_id not in self.docs:
             raise KeyError(doc_id)
         return self.sources.texts.text(doc_id)
+
+    def excerpt(self, doc_id: str, start: int = 0, end: int | None = None):
+        """The document's text [start, end) as a reader may see it: secrets kept out (CorpusIndex.excerpt)."""
+        if self.sources is None or doc_id not in self.docs:
+            raise KeyError(doc_id)
+        return self.sources.excerpt(doc_id, start, end)
 
     def verify(self, q: Quote) -> bool | None:
         """Whether the quote's text is the source's text at its span; None when the source is unknown."""

@@ -97,9 +97,9 @@ class LiveSite:
         context = []
         for c in result.context:
             spans = []
-            for sp in c.spans:
+            for sp in c.spans:  # the verbatim parts: around a secret kept out, never over it
                 try:
-                    text = normalize_newlines(views.data.text(sp["doc_id"])[sp["start"] : sp["end"]])
+                    text = normalize_newlines(views.data.excerpt(sp["doc_id"], sp["start"], sp["end"]).text)
                 except (KeyError, OSError):
                     text = ""
                 if len(text) > SPAN_CHARS:

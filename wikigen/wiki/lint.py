@@ -22,7 +22,7 @@ from wikigen.wiki.page import Page
 from wikigen.wiki.progress import Coverage, ProgressLog, coverage
 from wikigen.wiki.quotes import check_page_quotes
 from wikigen.wiki.size_guard import check_size, measure_wiki
-from wikigen.wiki.sources import Sources
+from wikigen.wiki.sources import SourceChanges, Sources
 from wikigen.wiki.store import Wiki
 
 MAX_PAGE_CHARS = 25_000  # one page should load whole, like the index
@@ -210,11 +210,23 @@ def secret_problems(wiki: Wiki, pages: list[Page]) -> list[Problem]:
     return out
 
 
-def stale_problems(pages: list[Page], src: Sources) -> list[Problem]:
-    """Stale sources by name: corpus files changed since indexing (by content hash), and pages whose
-    recorded source hashes are not the indexed documents' (wikigen.wiki.freshness)."""
+def leak_problems(wiki: Wiki, changes: SourceChanges | None) -> list[Problem]:
+    """A secret from a corpus file's name that reached the wiki, anywhere, its history included, and secrets
+    in the generated pages (wikigen.wiki.leaks); never the secret itself."""
+    from wikigen.wiki.leaks import generated_secrets, name_leaks
+
+    out = [Problem("secret", where, msg) for where, msg in name_leaks(wiki.root, getattr(changes, "secret_names", []))]
+    for where, kind in generated_secrets(wiki.root):
+        out.append(Problem("secret", where, f"{kind} in a generated page; remove it from its source and rotate it"))
+    return out
+
+
+def stale_problems(pages: list[Page], src: Sources, changes: SourceChanges | None = None) -> list[Problem]:
+    """Stale sources by name: corpus files changed since indexing (by content hash, when the sources can
+    tell), and pages whose recorded source hashes are not the indexed documents' (wikigen.wiki.freshness).
+    changes: the corpus changes, when the caller has them already (else computed here)."""
     out = []
-    ch = src.corpus_changes()
+    ch = src.corpus_changes() if changes is None else changes
     for d in ch.changed:
         out.append(Problem("stale", d, "the source changed since it was indexed; run `wikigen build` to refresh"))
     for d in ch.removed:
@@ -275,8 +287,10 @@ def check_wiki(wiki: Wiki) -> CheckReport:
     report.problems += owner_problems(wiki, pages)
     report.problems += suspect_problems(wiki, pages, src)
     report.flags = instruction_flags(wiki, pages)
+    changes = src.corpus_changes() if src is not None else None
+    report.problems += leak_problems(wiki, changes)
     if src is not None:
-        report.problems += stale_problems(pages, src)
+        report.problems += stale_problems(pages, src, changes)
         guard = check_size(wiki.root, src.corpus_chars, max_ratio=wiki.max_ratio)
         if guard.level == "stop":
             report.problems.append(Problem("size", str(wiki.root), guard.message))
