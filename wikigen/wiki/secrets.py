@@ -57,8 +57,10 @@ _URL = re.compile(r"(?:[A-Za-z][A-Za-z0-9+.-]*://|www\.|[\w-]+(?:\.[\w-]+)+/)", 
 _URL_PASSWORD = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^\s/:@]+:([^\s/@]+)@")
 # a keyword assignment detect-secrets has no word for: the key ends with a credential word
 _ASSIGNED = re.compile(
-    r"(?i)(?<![\w.-])[\w.-]*?(?:^|[_.-]|\b)(?:pass|passwd|password|passphrase|pwd|secret|token|auth|apikey|api_key|"
-    r"credentials?)[\"']?\s*(?:is\s*)?[:=]\s*(?P<value>\"[^\"\s]{4,}\"|'[^'\s]{4,}'|[^\s\"',;]{4,})"
+    r"(?i)(?<![\w.-])[\w.-]*?(?:^|[_.-]|\b)(?:pass|passwd|password|passphrase|pwd|secret|token|auth|"
+    r"(?:api|access|secret|private)[_-]?key|credentials?)[\"']?"
+    r"(?:\s*(?:is\s*)?[:=]\s*|(?<=pass|word|rase)\s+is\s+)"
+    r"(?P<value>\"[^\"\s]{4,}\"|'[^'\s]{4,}'|[^\s\"',;]{4,})"
 )
 _PLACEHOLDER = re.compile(r"^(?:<.*>|\$\{.*\}|\{\{.*\}\}|\*+|x+|\.+|null|none|true|false|changeme)$", re.I)
 _KEY_BLOCK = re.compile(
