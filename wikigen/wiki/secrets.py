@@ -48,7 +48,7 @@ _LOCK = threading.Lock()
 _SKIP_PLUGINS = {"IPPublicDetector", "HexHighEntropyString"}
 _EXACT_PLUGINS = {"KeywordDetector", "BasicAuthDetector"}  # report the secret itself, not a prefix of it
 _CANDIDATE = re.compile(r"[=:]|\d|-----|[A-Za-z0-9+/_\-]{16,}")
-_TOKEN = re.compile(r"[A-Za-z0-9+/_\-]{20,}={0,2}")
+_TOKEN = re.compile(r"[A-Za-z0-9+/_\-][A-Za-z0-9+/_.\-]{18,}[A-Za-z0-9+/_\-]={0,2}")
 _HEX = re.compile(r"[0-9a-f]+|[0-9A-F]+")
 _CARD = re.compile(
     r"(?<![\d-])(?:\d{13,19}|\d{4}([ -])\d{4}\1\d{4}\1\d{4}(?:\1\d{3})?|\d{4}([ -])\d{6}\2\d{4,5})(?![\d-])"
