@@ -157,6 +157,7 @@ class CorpusIndex:
         self.texts = TextStore(self.index_dir / "texts")
         self.corpus_chars = sum(d["chars"] for d in self._docs.values())
         self.corpus_tokens = sum(d["tokens"] for d in self._docs.values())
+        self._hashes: dict[str, tuple] = {}  # corpus path -> (stat key, sha256): corpus_changes' memo
 
     # -- opening and building ---------------------------------------------------------------------
 
@@ -324,10 +325,11 @@ class CorpusIndex:
         return len(self._docs)
 
     def corpus_changes(self) -> Changes:
-        """What changed in the corpus folder since this index was built (by sha256; search/freshness.py)."""
+        """What changed in the corpus folder since this index was built (by sha256; search/freshness.py). A file
+        is read again only when its stat changed since this index last hashed it."""
         from wikigen.search.freshness import corpus_changes
 
-        return corpus_changes(self)
+        return corpus_changes(self, memo=self._hashes)
 
     def __contains__(self, doc_id: object) -> bool:
         return doc_id in self._docs

@@ -3,7 +3,8 @@
 Tools (all read-only; nothing here writes a page):
 
     search(query, k)             BM25 passages of the corpus
-    ask(question, mode, budget)  wikigen's answer with the context it was built from
+    ask(question, mode, budget)  wikigen's answer with the context it was built from (items whose source
+                                 changed since indexing carry `stale`; `stale.run` says how to refresh)
     read_page(slug)              a page: front matter, markdown, links, quotes
     list_pages()                 every page's slug, title, description, type, owner, sources
     stats()                      wiki size against the corpus, links, quotes, coverage
@@ -179,14 +180,20 @@ class WikiTools:
         context = []
         for item in result.context:
             spans = [self._span(s["doc_id"], s["start"], s["end"]) for s in item.spans]
-            context.append({"kind": item.kind, "ref": item.ref, "text": item.text, "spans": spans})
-        return {
+            entry = {"kind": item.kind, "ref": item.ref, "text": item.text, "spans": spans}
+            if item.stale:  # its source changed since indexing: the quote may no longer say this
+                entry["stale"] = item.stale
+            context.append(entry)
+        out = {
             "question": result.question,
             "mode": result.mode,
             "answer": result.answer,
             "tokens": result.tokens,
             "context": context,
         }
+        if result.stale:
+            out["stale"] = result.stale
+        return out
 
 
 def make_server(root: Path):
@@ -230,7 +237,8 @@ def make_server(root: Path):
 
     @tool(
         "Answer a question from the wiki plus search (mode: wiki+search, wiki or search; budget: context "
-        "tokens). Returns the answer and every context item with its source spans {doc_id, start, end, text}."
+        "tokens). Returns the answer and every context item with its source spans {doc_id, start, end, text}; "
+        "an item whose source changed since it was indexed carries `stale`, and `stale.run` says how to refresh."
     )
     def ask(question: str, mode: str = "wiki+search", budget: int = 4000) -> dict[str, Any]:
         return tools.ask(question, mode, budget)

@@ -83,12 +83,15 @@ class ContextItem:
     text: str  # exactly what was put in the context
     spans: list[dict]  # [{"doc_id", "start", "end"}]: source spans carried verbatim in text
     parts: tuple[Unit, ...] = field(default=(), repr=False, compare=False)  # the units, one per span
+    stale: list[str] = field(default_factory=list)  # doc ids of its spans whose source changed since indexing
 
     def to_dict(self) -> dict:
         d = {"kind": self.kind, "ref": self.ref, "text": self.text, "spans": [dict(s) for s in self.spans]}
         flags = self.flags()
         if flags:
             d["flags"] = flags
+        if self.stale:
+            d["stale"] = list(self.stale)
         return d
 
     def flags(self) -> list[dict]:

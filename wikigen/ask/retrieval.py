@@ -34,6 +34,7 @@ An `Answerer` holds the opened wiki, corpus index and page index: open it once
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,6 +49,9 @@ from wikigen.ask.params import DEFAULT_BUDGET, DEFAULT_PARAMS, RetrievalParams
 from wikigen.ask.scope import Scope, ScopeResolver, looks_aggregate, reduce_query
 from wikigen.core.errors import WikigenError
 from wikigen.core.tokens import TokenCounter, default_counter
+from wikigen.wiki.freshness import changed_sources, refresh_command
+
+STALE_CHECK_SECONDS = 2.0  # an Answerer looks at the corpus files again after this long (a server, an eval)
 
 
 @dataclass
@@ -61,6 +65,7 @@ class AskResult:
     scope: dict | None = None  # how the wiki scoped the question (diagnostics)
     answer_spans: list[dict] | None = None  # the source spans the answer quotes
     supersedes: list[dict] | None = None  # current terms and the text they superseded (amendments)
+    stale: dict | None = None  # {"docs": {doc_id: why}, "run": command}: cited sources changed since indexing
 
     def to_dict(self) -> dict:
         """The issue's schema: `tokens` is the context's token count; a model's usage, when any, is `usage`;
@@ -80,6 +85,8 @@ class AskResult:
         flags = self.flags()
         if flags:
             d["flags"] = flags
+        if self.stale:
+            d["stale"] = self.stale
         return d
 
     def flags(self) -> list[dict]:
@@ -98,6 +105,10 @@ class AskResult:
                     f"   ! {f['doc_id']} (chars {f['start']}-{f['end']}) addresses an AI agent or a tool "
                     f"({', '.join(f['kinds'])}): document text, kept as data, not followed"
                 )
+            for d in c.stale:
+                lines.append(f"   ! stale: {d}: {self.stale['docs'][d]}; it may no longer say this")
+        if self.stale:
+            lines.append(f"-- stale sources: run `{self.stale['run']}` to refresh")
         if self.usage:
             lines.append(f"-- answer usage: {self.usage}")
         return "\n".join(lines)
@@ -123,8 +134,11 @@ class Answerer:
         params: RetrievalParams = DEFAULT_PARAMS,
         dense=None,
         supersessions=None,
+        wiki_root: Path | None = None,
     ):
         self.index = index
+        self.wiki_root = wiki_root  # named in the command that refreshes stale sources
+        self._changed: tuple[float, dict[str, str]] | None = None
         self.supersede = supersessions  # wikigen.ask.supersede.Supersessions, or None
         self.dense = dense
         self.params = params
@@ -170,6 +184,7 @@ class Answerer:
             params=params,
             dense=open_dense(wiki.sources) if dense else None,
             supersessions=Supersessions(chains, wiki.sources.texts) if chains else None,
+            wiki_root=wiki_root,
         )
 
     # --- modes ---------------------------------------------------------------------------------
@@ -375,4 +390,29 @@ class Answerer:
             scope.to_dict(),
             spans,
             [p.to_dict(self.supersede.texts) for p in pairs] or None,
+            self.mark_stale(items),
         )
+
+    def changed_sources(self) -> dict[str, str]:
+        """{doc id: why} of the documents whose corpus file changed since indexing (by content hash; a file
+        is hashed again only when its stat changed), looked up at most every STALE_CHECK_SECONDS."""
+        now = time.monotonic()
+        if self._changed is None or now - self._changed[0] > STALE_CHECK_SECONDS:
+            try:
+                changed = changed_sources(self.index)
+            except WikigenError:
+                changed = {}
+            self._changed = (now, changed)
+        return self._changed[1]
+
+    def mark_stale(self, items: Sequence[ContextItem]) -> dict | None:
+        """Mark each context item whose spans cite a source that changed since indexing; the result's `stale`:
+        those sources and the command that refreshes the wiki (None when there are none)."""
+        changed = self.changed_sources()
+        cited: dict[str, str] = {}
+        for c in items:
+            c.stale = sorted({sp["doc_id"] for sp in c.spans if sp["doc_id"] in changed})
+            cited.update((d, changed[d]) for d in c.stale)
+        if not cited:
+            return None
+        return {"docs": dict(sorted(cited.items())), "run": refresh_command(self.index, self.wiki_root or "WIKI")}

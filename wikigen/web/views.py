@@ -106,12 +106,14 @@ class Views:
             fields = [(f.replace("_", " "), getattr(p, f)) for f in PAGE_FIELDS]
             sources = [(d, links.source(d)) for d in p.sources]
             backlinks = self.data.backlinks(slug)
+            stale = sorted({q.doc_id for q in p.quotes() if q.doc_id in self.data.stale} if not warning else set())
             return self._render(
                 "page.html",
                 path,
                 page=p,
                 body=body,
                 warning=warning,
+                stale=stale,
                 fields=fields,
                 sources=sources,
                 backlinks=[(s, self.data.pages[s].title) for s in backlinks],
