@@ -21,9 +21,9 @@ from wikigen.web.growth import SessionRow, session_rows
 from wikigen.web.render import Links, source_key
 from wikigen.wiki.freshness import changed_sources, refresh_command
 from wikigen.wiki.history import session_commits
-from wikigen.wiki.links import build_graph
+from wikigen.wiki.links import page_edges
 from wikigen.wiki.markup import Quote
-from wikigen.wiki.page import Page
+from wikigen.wiki.page import Page, count_quotes
 from wikigen.wiki.progress import Coverage, ProgressLog, coverage
 from wikigen.wiki.size_guard import WARN_FRACTION
 
@@ -172,9 +172,8 @@ class SiteData:
     def graph(self) -> dict:
         """Pages as nodes (with their type and title) and links between existing pages as edges, sorted."""
         if self._graph is None:
-            g = build_graph(list(self.pages.values()))
             nodes = [{"id": s, "title": p.title, "type": p.type or "topic"} for s, p in self.pages.items()]
-            edges = sorted({(u, v) for u, v in g.edges if u in self.pages and v in self.pages and u != v})
+            edges = page_edges(list(self.pages.values()))  # the links `stats` counts (wikigen.wiki.links)
             self._graph = {"nodes": nodes, "edges": [{"source": u, "target": v} for u, v in edges]}
         return self._graph
 
@@ -205,12 +204,12 @@ class SiteData:
         return out
 
     def totals(self) -> dict:
-        quotes = sum(len(v) for v in self.quotes_by_doc.values())
+        """The home page's figures, each from the function `stats` takes it from."""
         g = self.graph()
         return {
             "pages": len(self.pages),
             "links": len(g["edges"]),
-            "quotes": quotes,
+            "quotes": count_quotes(self.pages.values()),
             "documents": len(self.docs),
             "cited": len(self.cov.cited) if self.cov else None,
             "sessions": len(self.sessions),

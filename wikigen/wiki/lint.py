@@ -19,7 +19,7 @@ from wikigen.wiki.conflicts_page import index_note
 from wikigen.wiki.freshness import changed_sources, refresh_command, stale_sources
 from wikigen.wiki.index_page import MAX_CHARS, MAX_LINES, NOTE, build_index, count_lines, fits
 from wikigen.wiki.links import Resolver, analyze_links
-from wikigen.wiki.page import Page
+from wikigen.wiki.page import Page, count_quotes
 from wikigen.wiki.progress import Coverage, ProgressLog, coverage
 from wikigen.wiki.quotes import check_page_quotes
 from wikigen.wiki.size_guard import check_size, measure_wiki
@@ -393,7 +393,7 @@ def wiki_report(wiki: Wiki) -> tuple[dict, Coverage]:
         "links": links.links,
         "broken_links": len(links.broken),
         "orphans": len(links.orphans),
-        "quotes": quotes,
+        "quotes": count_quotes(pages),
         "quotes_verified": verified,
         "quotes_stale": stale,
         "wiki_chars": size.chars,
