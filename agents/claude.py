@@ -177,7 +177,9 @@ def format_context(items: Iterable[ContextItem]) -> str:
     parts = []
     for item in items:
         docs = tuple(
-            wrap_document(u.doc_id, u.start, u.end, u.text, heading=u.label, flag=flag_note(u.text))
+            wrap_document(
+                u.doc_id, u.start, u.end, u.text, heading=u.label, kept_out=_kept_out(u), flag=flag_note(u.text)
+            )
             for u in item.pieces()
         )
         if item.kind == "page":  # a page item's text opens with the page's title, then its quotes
@@ -185,6 +187,13 @@ def format_context(items: Iterable[ContextItem]) -> str:
         else:
             parts.extend(docs)
     return "\n\n".join(parts)
+
+
+def _kept_out(u) -> str | None:
+    """The `kept_out` attribute of a piece a secret was kept out of: each one's kind and span (never the secret)."""
+    if u.shown is None:
+        return None
+    return "; ".join(f"{s.kind} at chars {s.start}-{s.end}" for s in u.shown.kept_out)
 
 
 def resolve_model(model: str | None = None) -> str:
