@@ -53,7 +53,7 @@ def corpus_passages(root: Path, name: str, limit: int | None) -> list[str] | Non
     folder = root / name / "docs"
     if not folder.is_dir():
         return None
-    out = []
+    out: list[str] = []
     for path in sorted(folder.glob("*.txt"))[:limit]:
         text = path.read_text(encoding="utf-8")
         out.extend(text[s:e] for s, e in split_passages(text))
@@ -62,7 +62,7 @@ def corpus_passages(root: Path, name: str, limit: int | None) -> list[str] | Non
 
 def false_positives(name: str, passages: list[str], show: int) -> dict:
     t0 = time.perf_counter()
-    flagged, kinds, shown = 0, Counter(), []
+    flagged, kinds, shown = 0, Counter[str](), list[str]()
     for p in passages:
         found = find_secrets(p)
         if found:

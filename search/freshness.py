@@ -72,15 +72,16 @@ def corpus_changes(index, memo: dict | None = None) -> Changes:
             out.added.append(entry.doc_id)
             continue
         key = _stat_key(entry) if memo is not None else None
-        if key is not None and memo.get(entry.path, (None,))[0] == key:
-            sha = memo[entry.path][1]
+        known = memo.get(entry.path) if memo is not None and key is not None else None
+        if known is not None and known[0] == key:
+            sha = known[1]
         else:
             try:
                 _, sha = read_and_hash(entry)
             except ExtractError:
                 out.changed.append(entry.doc_id)
                 continue
-            if key is not None:
+            if memo is not None and key is not None:
                 memo[entry.path] = (key, sha)
         if sha != info.sha256:
             out.changed.append(entry.doc_id)

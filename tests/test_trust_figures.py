@@ -12,8 +12,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from test_trust_keepout import _mcp_calls
 
-from tests.test_trust_keepout import _mcp_calls
 from wikigen.cli import main
 
 ACME = Path(__file__).resolve().parent.parent / "corpora" / "acme"

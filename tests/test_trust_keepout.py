@@ -23,10 +23,10 @@ from pathlib import Path
 import anyio
 import pytest
 from mcp import ClientSession, StdioServerParameters, stdio_client
+from span_check import SpanChecker
+from test_offline_agent import make_corpus
+from test_trust_secrets import AWS, CARD, KEYLINE, RUNBOOK
 
-from tests.span_check import SpanChecker
-from tests.test_offline_agent import make_corpus
-from tests.test_trust_secrets import AWS, CARD, KEYLINE, RUNBOOK
 from wikigen.cli import main
 
 SECRETS = [AWS, AWS.lower(), "hunter2", CARD, KEYLINE, KEYLINE[:24]]

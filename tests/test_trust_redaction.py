@@ -11,8 +11,8 @@ import json
 from pathlib import Path
 
 import pytest
+from span_check import SpanChecker
 
-from tests.span_check import SpanChecker
 from wikigen.cli import main
 from wikigen.wiki.secrets import find_secrets, redact
 

@@ -15,10 +15,10 @@ import urllib.parse
 import urllib.request
 
 import pytest
+from test_offline_agent import make_corpus
+from test_trust_keepout import _mcp_calls
+from test_trust_stale import _edit_keep_size_and_mtime
 
-from tests.test_offline_agent import make_corpus
-from tests.test_trust_keepout import _mcp_calls
-from tests.test_trust_stale import _edit_keep_size_and_mtime
 from wikigen.cli import main
 
 DOC = "contracts/supply-acme"

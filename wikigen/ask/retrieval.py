@@ -96,6 +96,7 @@ class AskResult:
     def to_text(self) -> str:
         lines = [self.answer.rstrip(), ""]
         lines.append(f"-- context: {len(self.context)} items, {self.tokens} tokens ({self.mode})")
+        stale = self.stale or {"docs": {}}
         for c in self.context:
             cites = ", ".join(f"{s['doc_id']} ({s['start']}-{s['end']})" for s in c.spans[:4])
             more = f" +{len(c.spans) - 4}" if len(c.spans) > 4 else ""
@@ -106,7 +107,9 @@ class AskResult:
                     f"({', '.join(f['kinds'])}): document text, kept as data, not followed"
                 )
             for d in c.stale:
-                lines.append(f"   ! stale: {d}: {self.stale['docs'][d]}; it may no longer say this")
+                lines.append(
+                    f"   ! stale: {d}: {stale['docs'].get(d, 'its source changed')}; it may no longer say this"
+                )
         if self.stale:
             lines.append(f"-- stale sources: run `{self.stale['run']}` to refresh")
         if self.usage:
