@@ -35,6 +35,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from wikigen.agents.backends import BACKENDS, get_backend
@@ -45,6 +46,8 @@ from wikigen.agents.shares import Plan, plan_shares
 
 from wikigen.core.errors import BackendError, CorpusError, UsageError, WikigenError
 from wikigen.core.stages import StageClock, StageListener
+from wikigen.wiki.page import count_quotes
+from wikigen.wiki.size_guard import check_size
 
 __all__ = [
     "BACKENDS",
@@ -160,16 +163,6 @@ def _brief(agent: str, session: int, n_docs: int, n_topics: int) -> str:
     )
 
 
-def _count_quotes(pages) -> int:
-    n = 0
-    for p in pages:
-        try:
-            n += len(p.quotes())
-        except WikigenError:
-            continue
-    return n
-
-
 def _check_config(config: BuildConfig) -> tuple[Path, Path]:
     """(corpus, wiki root) of a usable config; raises CorpusError, UsageError or WikigenError."""
     corpus, root = Path(config.corpus), Path(config.wiki)
@@ -201,23 +194,19 @@ def _check_config(config: BuildConfig) -> tuple[Path, Path]:
 
 
 def _session_line(
-    session: int, outcomes: list[SessionOutcome], pages, repaired: int, size, t0: float, price=None
+    session: int, outcomes: list[SessionOutcome], pages, repaired: int, t0: float, price=None
 ) -> tuple[SessionLine, TokenUsage]:
+    """The session's line; its ratio is set once the session's size is measured (_log_summary)."""
     usage = TokenUsage()
     for o in outcomes:
         usage.add(o.usage)
     fatal = [f"{o.agent}: {o.fatal}" for o in outcomes if o.fatal]
-    ratio = (
-        size.ratio_tokens
-        if size.ratio_tokens is not None and size.ratio_tokens > size.ratio_chars
-        else size.ratio_chars
-    )
     line = SessionLine(
         session,
         len(pages),
-        _count_quotes(pages),
+        count_quotes(pages),
         repaired,
-        ratio,
+        0.0,
         usage.total,
         time.perf_counter() - t0,
         sum(len(o.errors) for o in outcomes),
@@ -228,14 +217,20 @@ def _session_line(
     return line, usage
 
 
-def _tidy_up(wiki, index, progress, session: int, max_ratio: float, counter, stage: StageClock, found=None):
+def _size_ratio(size) -> float:
+    """The size guard's ratio: the larger of the token and the character ratio."""
+    if size.ratio_tokens is not None and size.ratio_tokens > size.ratio_chars:
+        return size.ratio_tokens
+    return size.ratio_chars
+
+
+def _tidy_up(wiki, index, progress, session: int, stage: StageClock, found=None):
     """After a session's agents: links repaired, amendments marked (current terms, superseded text), the
-    conflicts page, index.md and log.md written, the size guard checked."""
+    conflicts page, index.md and log.md written."""
     from wikigen.agents.amendment_pages import Findings, apply_amendments
 
     from wikigen.wiki.index_page import write_index
     from wikigen.wiki.links import repair_links
-    from wikigen.wiki.size_guard import check_size
 
     with stage("link repair"):
         repaired = repair_links(wiki, session=session)
@@ -249,23 +244,23 @@ def _tidy_up(wiki, index, progress, session: int, max_ratio: float, counter, sta
         write_index(wiki)
         progress.write_markdown()
     wiki.files_changed()
-    with stage("size check"):
-        size = check_size(wiki.root, index.corpus_chars, index.corpus_tokens, max_ratio=max_ratio, counter=counter)
-    return repaired, size
+    return repaired
 
 
-def _log_summary(progress, session: int, line: SessionLine, size, pages, doc_ids: list[str], max_ratio: float) -> None:
-    """One "session summary" entry (agent "system") with the session's figures, for the growth view."""
+def _log_summary(
+    progress, session: int, line: SessionLine, pages, doc_ids: list[str], max_ratio: float, corpus, measure
+):
+    """One "session summary" entry (agent "system") with the session's figures, for the growth view; returns
+    the size guard's report. The size is measured once log.md holds the entry's line (which shows no wiki
+    size: SUMMARY_WIKI_SIZE), so the size logged is the wiki's at the end of the session, as `stats` sees it."""
     from wikigen.wiki.progress import SUMMARY_ACTION, SUMMARY_AGENT, coverage, session_summary
     from wikigen.wiki.size_guard import WARN_FRACTION
 
     cov = coverage(progress, pages, doc_ids)
     spend = {"usage": line.usage, "cost_usd": line.cost_usd} if line.tokens else {}
-    progress.append(
-        session=session,
-        agent=SUMMARY_AGENT,
-        action=SUMMARY_ACTION,
-        **session_summary(
+
+    def entry(size) -> dict:
+        return session_summary(
             size,
             max_ratio=max_ratio,
             warn_fraction=WARN_FRACTION,
@@ -274,10 +269,31 @@ def _log_summary(progress, session: int, line: SessionLine, size, pages, doc_ids
             links_repaired=line.links_repaired,
             docs_cited=len(cov.cited),
             docs_total=cov.docs_total,
-        ),
-        **spend,
-    )
+        )
+
+    head = {"session": session, "agent": SUMMARY_AGENT, "action": SUMMARY_ACTION}
+    at = progress.entry(**head)["time"]
+    progress.write_markdown([progress.entry(**head, at=at, **entry(_Unmeasured(*corpus)), **spend)])
+    size = measure()
+    progress.append(**head, at=at, **entry(size), **spend)
     progress.write_markdown()
+    return size
+
+
+def _measure(root: Path, index, max_ratio: float, counter, stage: StageClock):
+    """The size guard's report on the wiki as it is now (the stage "size check")."""
+    with stage("size check"):
+        return check_size(root, index.corpus_chars, index.corpus_tokens, max_ratio=max_ratio, counter=counter)
+
+
+@dataclass
+class _Unmeasured:
+    """The size fields of a summary entry before the wiki is measured (log.md does not show the wiki's)."""
+
+    corpus_chars: int
+    corpus_tokens: int | None
+    wiki_chars: int = 0
+    wiki_tokens: int = 0
 
 
 def build(
@@ -440,11 +456,14 @@ def _build(
         wiki.files_changed()  # the log, human edits or a repair may have written since the last check
         with stage("page writing"):
             outcomes = _run_session(backend, wiki, index, progress, plan, session, on_agent_done, price)
-        repaired, size = _tidy_up(wiki, index, progress, session, config.max_ratio, counter, stage, found)
+        repaired = _tidy_up(wiki, index, progress, session, stage, found)
         pages = wiki.pages()
-        line, usage = _session_line(session, outcomes, pages, repaired.count, size, t0, price)
+        line, usage = _session_line(session, outcomes, pages, repaired.count, t0, price)
         report.usage.add(usage)
-        _log_summary(progress, session, line, size, pages, doc_ids, config.max_ratio)
+        measure = partial(_measure, root, index, config.max_ratio, counter, stage)
+        corpus_size = (index.corpus_chars, index.corpus_tokens)
+        size = _log_summary(progress, session, line, pages, doc_ids, config.max_ratio, corpus_size, measure)
+        line.ratio = _size_ratio(size)
         with stage("git commit"):
             commit_session(root, session, line.text().split(": ", 1)[1])
         line.seconds = time.perf_counter() - t0

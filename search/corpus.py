@@ -6,13 +6,16 @@ extension. Scanning only stats files; reading and extracting is a separate step 
 incremental re-index reads nothing that has not changed.
 
 Nothing here raises for a bad file: a file that cannot be used becomes a `Skipped` with its reason.
-Hidden files and folders (names starting with ".") are ignored silently.
+Hidden files and folders (names starting with ".") are ignored silently. A file whose name holds a secret
+(an access key in `AKIA...-runbook.txt`) is skipped, shown with the secret kept out: its name would become
+its doc id, so a page's slug, index.md, the log and the wiki's git history.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import re
 import stat
 import unicodedata
 from collections import defaultdict
@@ -22,8 +25,19 @@ from pathlib import Path, PurePosixPath
 from wikigen.search.extract import DEFAULT_MAX_BYTES, SUFFIXES, extract_bytes, unsupported_reason
 
 from wikigen.core.errors import CorpusError, ExtractError
+from wikigen.wiki.secrets import Secret, find_secrets, redact
 
-__all__ = ["Document", "FileEntry", "Scan", "Skipped", "doc_ids_for", "load", "load_corpus", "scan_corpus"]
+__all__ = [
+    "Document",
+    "FileEntry",
+    "Scan",
+    "Skipped",
+    "doc_ids_for",
+    "load",
+    "load_corpus",
+    "name_secrets",
+    "scan_corpus",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +74,31 @@ class Scan:
     root: Path
     files: list[FileEntry] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)
+    # files skipped because their name holds a secret: (the path as shown, the secrets), so `check` can
+    # tell whether one ever reached the wiki; never printed
+    secret_names: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
+
+
+# what a name must hold to be worth the detector: an assignment, a card-like digit group, or a long run of
+# letters and digits mixed (a key or a token); names of words and dates are most names, and a scan checks each
+_NAME_CANDIDATE = re.compile(r"[=:@]|\d{4}[ -]?\d{4}[ -]?\d{4}")
+_LONG_RUN = re.compile(r"[A-Za-z0-9]{16,}")
+
+
+def _may_hold_secret(name: str) -> bool:
+    if _NAME_CANDIDATE.search(name):
+        return True
+    return any(not run.isalpha() and not run.isdigit() for run in _LONG_RUN.findall(name))
+
+
+def name_secrets(rel_path: str) -> list[Secret]:
+    """The secrets in a relative path, found name by name (a folder and a file name are separate words)."""
+    out, pos = [], 0
+    for part in rel_path.split("/"):
+        if _may_hold_secret(part):
+            out += [Secret(x.kind, pos + x.start, pos + x.end) for x in find_secrets(part)]
+        pos += len(part) + 1
+    return out
 
 
 def doc_ids_for(paths: list[str]) -> dict[str, str]:
@@ -147,6 +186,17 @@ def scan_corpus(root: Path, *, max_bytes: int = DEFAULT_MAX_BYTES, exclude: list
                         "file name holds a control character (newline, CR, tab...); rename the file to index it",
                     )
                 )
+                continue
+            in_name = name_secrets(r)
+            if in_name:  # a name is shown everywhere (doc id, page slug, index, log, commits): never a secret's
+                kinds = ", ".join(dict.fromkeys(x.kind for x in in_name))
+                shown = redact(r, in_name)
+                scan.skipped.append(
+                    Skipped(
+                        shown, f"its name holds a secret ({kinds}); rename the file to index it, and rotate the secret"
+                    )
+                )
+                scan.secret_names.append((shown, tuple(r[x.start : x.end] for x in in_name)))
                 continue
             suffix = p.suffix.lower()
             if p.is_symlink():

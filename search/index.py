@@ -23,7 +23,7 @@ import math
 import re
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -46,6 +46,8 @@ from wikigen.core.atomic import make_private, private_dir
 from wikigen.core.errors import IndexLockedError, SearchIndexError
 from wikigen.core.text import Span
 from wikigen.core.tokens import TokenCounter
+from wikigen.wiki import secrets
+from wikigen.wiki.secrets import Excerpt
 
 if TYPE_CHECKING:  # imported when asked: checking the corpus folder is not every caller's work
     from wikigen.search.freshness import Changes
@@ -64,6 +66,10 @@ _QUOTED = re.compile(r'"([^"]+)"')
 
 @dataclass(frozen=True, slots=True)
 class Hit:
+    """A passage found. `text` is the document's text at [start, end), with each secret kept out by default
+    (wikigen.wiki.secrets.keep_out); `spans` are then its verbatim parts (the document's text at each is in
+    `text`), and () when `text` is exactly the document's text there."""
+
     doc_id: str
     path: str
     start: int
@@ -71,6 +77,12 @@ class Hit:
     text: str
     score: float
     snippet: str
+    spans: tuple[Span, ...] = ()
+
+    def verbatim(self) -> list[dict]:
+        """The source spans whose text the hit's text holds verbatim: its own span, or its parts around a secret."""
+        spans = self.spans or (Span(self.doc_id, self.start, self.end),)
+        return [{"doc_id": s.doc_id, "start": s.start, "end": s.end} for s in spans]
 
     def to_dict(self) -> dict:
         return {
@@ -79,6 +91,7 @@ class Hit:
             "start": self.start,
             "end": self.end,
             "text": self.text,
+            "spans": self.verbatim(),
             "score": self.score,
             "snippet": self.snippet,
         }
@@ -152,6 +165,7 @@ class CorpusIndex:
         self.texts = TextStore(self.index_dir / "texts")
         self.corpus_chars = sum(d["chars"] for d in self._docs.values())
         self.corpus_tokens = sum(d["tokens"] for d in self._docs.values())
+        self._hashes: dict[str, tuple] = {}  # corpus path -> (stat key, sha256): corpus_changes' memo
 
     # -- opening and building ---------------------------------------------------------------------
 
@@ -362,16 +376,18 @@ class CorpusIndex:
 
     @staticmethod
     def _info(doc_id: str, rec: dict) -> DocInfo:
-        return DocInfo(doc_id, rec["path"], rec["title"], rec["chars"], rec["tokens"], rec["sha256"])
+        # a title is the document's own words, shown on every surface: a secret in it is kept out too
+        return DocInfo(doc_id, rec["path"], secrets.redact(rec["title"]), rec["chars"], rec["tokens"], rec["sha256"])
 
     def __len__(self) -> int:
         return len(self._docs)
 
     def corpus_changes(self) -> Changes:
-        """What changed in the corpus folder since this index was built (by sha256; search/freshness.py)."""
+        """What changed in the corpus folder since this index was built (by sha256; search/freshness.py). A file
+        is read again only when its stat changed since this index last hashed it."""
         from wikigen.search.freshness import corpus_changes
 
-        return corpus_changes(self)
+        return corpus_changes(self, memo=self._hashes)
 
     def __contains__(self, doc_id: object) -> bool:
         return doc_id in self._docs
@@ -379,13 +395,27 @@ class CorpusIndex:
     def locate(self, doc_id: str, text: str, tolerant_whitespace: bool = False) -> list[Span]:
         return self.texts.locate(doc_id, text, tolerant_whitespace=tolerant_whitespace)
 
+    def excerpt(self, doc_id: str, start: int = 0, end: int | None = None) -> Excerpt:
+        """The document's text [start, end) fit to show a reader: every secret kept out, with the verbatim
+        spans around each (wikigen.wiki.secrets.keep_out). Every surface that shows corpus text reads it here,
+        or through `search`; `texts` is the exact text, for verifying quotes. KeyError for an unknown document."""
+        return secrets.keep_out(doc_id, self.texts.text(doc_id), start, end)
+
     # -- searching --------------------------------------------------------------------------------
 
     def search(
-        self, query: str, k: int = 10, doc_ids: Iterable[str] | None = None, *, snippets: bool = True
+        self,
+        query: str,
+        k: int = 10,
+        doc_ids: Iterable[str] | None = None,
+        *,
+        snippets: bool = True,
+        keep_out: bool = True,
     ) -> list[Hit]:
         """BM25 over passages (body + CJK grams + title), best first. Never raises on user input.
-        snippets=False leaves each hit's snippet empty (faster, for callers that read only the text)."""
+        snippets=False leaves each hit's snippet empty (faster, for callers that read only the text).
+        keep_out=False: each hit's text is exactly the document's text at its span, secrets and all, for the
+        library's own retrieval (offsets into the text); what a reader sees keeps them out (the default)."""
         if not isinstance(query, str) or k <= 0:
             return []
         terms = analysed_terms(query)[:MAX_QUERY_TERMS]
@@ -409,10 +439,13 @@ class CorpusIndex:
         if not clauses:
             return []
         q = Query.boolean_query(clauses)
-        return self._run(q, k, doc_ids, terms, CJK_RUN.findall(query), snippets=snippets)
+        return self._run(q, k, doc_ids, terms, CJK_RUN.findall(query), snippets=snippets, keep_out=keep_out)
 
-    def phrase(self, text: str, k: int = 10, doc_ids: Iterable[str] | None = None) -> list[Hit]:
-        """Passages that contain text as a phrase (after stemming and lowercasing; CJK as a substring)."""
+    def phrase(
+        self, text: str, k: int = 10, doc_ids: Iterable[str] | None = None, *, keep_out: bool = True
+    ) -> list[Hit]:
+        """Passages that contain text as a phrase (after stemming and lowercasing; CJK as a substring);
+        keep_out as for `search`."""
         if not isinstance(text, str) or k <= 0:
             return []
         runs = CJK_RUN.findall(text)
@@ -425,16 +458,16 @@ class CorpusIndex:
             else:
                 base = tokens[0][0]
                 q = Query.phrase_query(self._schema, "body", [(p - base, t) for p, t in tokens])
-            return self._run(q, k, doc_ids, [t for _, t in tokens], [], phrase=text)
+            return self._run(q, k, doc_ids, [t for _, t in tokens], [], phrase=text, keep_out=keep_out)
         # CJK: every gram and every other word must be in the passage; then check the substring.
         clauses = [(Occur.Must, cq) for cq in (self._cjk_query(r) for r in runs) if cq is not None]
         clauses += [(Occur.Must, Query.term_query(self._schema, "body", t)) for _, t in tokens if not CJK_RUN.search(t)]
         q = Query.boolean_query(clauses)
         wanted = " ".join(text.split()).lower()
         out = []
-        for h in self._run(q, max(k * 5, 50), doc_ids, [t for _, t in tokens], runs, phrase=text):
+        for h in self._run(q, max(k * 5, 50), doc_ids, [t for _, t in tokens], runs, phrase=text, keep_out=False):
             if wanted in " ".join(h.text.split()).lower():
-                out.append(h)
+                out.append(self._kept_out(h, [t for _, t in tokens], runs, text) if keep_out else h)
                 if len(out) >= k:
                     break
         return out
@@ -461,6 +494,7 @@ class CorpusIndex:
         runs: list[str],
         phrase: str | None = None,
         snippets: bool = True,
+        keep_out: bool = False,
     ) -> list[Hit]:
         if doc_ids is not None:
             if isinstance(doc_ids, str):
@@ -490,11 +524,23 @@ class CorpusIndex:
                 text = self.texts.read(doc_id, start, end)
             except KeyError:
                 continue
-            if not snippets:
-                snippet = ""
-            elif phrase is not None:
-                snippet = make_snippet(text, ranges=phrase_ranges(text, terms, phrase))
-            else:
-                snippet = make_snippet(text, term_set, runs)
-            hits.append(Hit(doc_id, rec["path"], start, end, text, float(score), snippet))
+            hit = Hit(doc_id, rec["path"], start, end, text, float(score), "")
+            if keep_out:
+                hit = self._kept_out(hit, terms, runs, phrase, snippets=snippets)
+            elif snippets:
+                hit = replace(hit, snippet=_snippet(text, terms, term_set, runs, phrase))
+            hits.append(hit)
         return hits
+
+    def _kept_out(self, h: Hit, terms: list[str], runs: list[str], phrase: str | None, *, snippets=True) -> Hit:
+        """The hit as a reader may see it: secrets kept out of its text, its snippet made from that text."""
+        ex = self.excerpt(h.doc_id, h.start, h.end)
+        spans = tuple(Span(h.doc_id, s, e) for _, s, e in ex.runs) if ex.kept_out else ()
+        snippet = _snippet(ex.text, terms, set(terms), runs, phrase) if snippets else ""
+        return replace(h, text=ex.text, snippet=snippet, spans=spans)
+
+
+def _snippet(text: str, terms: list[str], term_set: set[str], runs: list[str], phrase: str | None) -> str:
+    if phrase is not None:
+        return make_snippet(text, ranges=phrase_ranges(text, terms, phrase))
+    return make_snippet(text, term_set, runs)

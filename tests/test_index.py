@@ -23,7 +23,7 @@ FIXTURES = Path(__file__).parent / "fixtures" / "corpora"
 # the dev corpora: WIKIGEN_EVAL_DATA, else ../shared/eval beside the checkout
 CUAD = Path(os.environ.get("WIKIGEN_EVAL_DATA") or Path(__file__).resolve().parents[2] / "shared" / "eval") / "cuad-dev"
 
-HIT_KEYS = {"doc_id", "path", "start", "end", "text", "score", "snippet"}
+HIT_KEYS = {"doc_id", "path", "start", "end", "text", "spans", "score", "snippet"}
 
 
 @pytest.fixture

@@ -18,6 +18,7 @@ STATS_KEYS = [
     "orphans",
     "quotes",
     "quotes_verified",
+    "quotes_stale",
     "wiki_chars",
     "generated_chars",
     "corpus_chars",

@@ -281,6 +281,11 @@ def cmd_stats(args) -> int:
         return 0
     for k, v in stats.items():
         print(f"{k:16} {v}")
+    if stats.get("quotes_stale"):
+        print(
+            f"note: {stats['quotes_stale']} quotes cite sources that changed since they were indexed (not counted "
+            f"as verified); `wikigen check {args.wiki}` names them, a build refreshes them"
+        )
     print(
         f"coverage         {len(cov.read)} documents read, {len(cov.cited)} cited, {len(cov.uncited)} cited by no page"
         + (": " + ", ".join(cov.uncited[:10]) + (" ..." if len(cov.uncited) > 10 else "") if cov.uncited else "")

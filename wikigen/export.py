@@ -13,6 +13,7 @@ files it links when they look relevant. So:
   (Claude Code does not follow wikilinks), links to pages that are not exported become plain text;
   quotes stay verbatim in their callout, whose header names the document and character span.
 
+A page holding a secret (one edited by hand: the store refuses them) is left out and named in the report.
 Everything is built in memory first, then written: only into DIR, never over a file that an earlier
 export did not write, and a DIR inside the corpus or the wiki is refused. Files of an earlier export
 that are no longer produced are removed (only those, listed in DIR/.wikigen-export.json).
@@ -31,6 +32,7 @@ from wikigen.core.errors import UsageError
 from wikigen.wiki.index_page import Entry, build_index, count_lines
 from wikigen.wiki.markup import WIKI_RE, body_links, explicit_quotes, split_target
 from wikigen.wiki.page import Page, dump_front_matter
+from wikigen.wiki.secrets import page_secrets
 
 __all__ = [
     "MAX_BYTES",
@@ -75,14 +77,23 @@ class ExportReport:
     pages: int
     memory_files: list[str] = field(default_factory=list)  # MEMORY.md and its section files
     removed: list[str] = field(default_factory=list)  # stale files of an earlier export
+    kept_out: list[str] = field(default_factory=list)  # "slug: where" of pages left out: they hold a secret
 
     def to_dict(self) -> dict:
-        return {"dir": str(self.dir), "pages": self.pages, "memory_files": self.memory_files, "removed": self.removed}
+        return {
+            "dir": str(self.dir),
+            "pages": self.pages,
+            "memory_files": self.memory_files,
+            "removed": self.removed,
+            "kept_out": self.kept_out,
+        }
 
     def to_text(self) -> str:
         more = f", {len(self.memory_files) - 1} section files" if len(self.memory_files) > 1 else ""
         gone = f"; removed {len(self.removed)} stale files" if self.removed else ""
-        return f"exported {self.pages} pages to {self.dir} ({MEMORY}{more}){gone}"
+        lines = [f"exported {self.pages} pages to {self.dir} ({MEMORY}{more}){gone}"]
+        lines += [f"  left out {k} (a secret; `wikigen check` names it, remove it)" for k in self.kept_out]
+        return "\n".join(lines)
 
 
 # --- building (pure) ---------------------------------------------------------------------------
@@ -193,7 +204,14 @@ def export_claude_code(wiki, out_dir: Path, *, corpus_dir: Path | None = None) -
         corpus_dir = Path(wiki.config["corpus_dir"])
         corpus_dir = corpus_dir if corpus_dir.is_absolute() else root / corpus_dir
     _check_target(out, root, corpus_dir.resolve() if corpus_dir else None)
-    files = build_memory(sorted(wiki.pages(), key=lambda p: p.slug))
+    pages, kept_out = [], []
+    for p in sorted(wiki.pages(), key=lambda p: p.slug):
+        where = page_secrets(p)  # a page edited by hand may hold one; the store refuses them
+        if where:
+            kept_out.append(f"{p.slug}: {'; '.join(where)}")
+        else:
+            pages.append(p)
+    files = build_memory(pages)
     previous = _previous(out)
     foreign = sorted(n for n in files if (out / n).exists() and n not in previous)
     if foreign:
@@ -213,4 +231,4 @@ def export_claude_code(wiki, out_dir: Path, *, corpus_dir: Path | None = None) -
         confine.remove(out / name, out)
     atomic_write(out / MANIFEST, json.dumps({"files": sorted(files)}, indent=1) + "\n", root=out)
     memory = [MEMORY] + sorted(n for n in files if n.startswith("index-"))
-    return ExportReport(out, len(files) - len(memory), memory, removed)
+    return ExportReport(out, len(files) - len(memory), memory, removed, kept_out)

@@ -3,7 +3,8 @@
 Tools (all read-only; nothing here writes a page):
 
     search(query, k)             BM25 passages of the corpus
-    ask(question, mode, budget)  wikigen's answer with the context it was built from
+    ask(question, mode, budget)  wikigen's answer with the context it was built from (items whose source
+                                 changed since indexing carry `stale`; `stale.run` says how to refresh)
     read_page(slug)              a page: front matter, markdown, links, quotes
     list_pages()                 every page's slug, title, description, type, owner, sources
     stats()                      wiki size against the corpus, links, quotes, coverage
@@ -11,7 +12,9 @@ Tools (all read-only; nothing here writes a page):
 
 Every source span comes back as {"doc_id", "start", "end", "text"}: character offsets into the
 document's extracted text, with that text. Text from documents and pages is data: the tools return
-it and never act on it, and the server's instructions tell the client so.
+it and never act on it, and the server's instructions tell the client so. Every text comes through the
+corpus index's keep-out (CorpusIndex.search, CorpusIndex.excerpt, ask's context): a secret is replaced
+by "[secret kept out: KIND]", and `spans` then lists the verbatim parts around it.
 
 The tool logic is `WikiTools` (plain Python, usable without MCP); `make_server` wraps it with
 MCPServer and `serve` runs it on stdin/stdout.
@@ -67,7 +70,7 @@ class WikiTools:
     # --- corpus --------------------------------------------------------------------------------
 
     def _span(self, doc_id: str, start: int, end: int) -> dict:
-        return {"doc_id": doc_id, "start": start, "end": end, "text": self.index.texts.read(doc_id, start, end)}
+        return {"doc_id": doc_id, "start": start, "end": end, "text": self.index.excerpt(doc_id, start, end).text}
 
     def search(self, query: str, k: int = 10) -> dict:
         if not query.strip():
@@ -83,6 +86,7 @@ class WikiTools:
                     "start": h.start,
                     "end": h.end,
                     "text": h.text,
+                    "spans": h.verbatim(),
                     "score": round(h.score, 4),
                     "title": info.title if info else "",
                 }
@@ -101,7 +105,18 @@ class WikiTools:
         truncated = end - start > MAX_SOURCE_CHARS
         if truncated:
             end = start + MAX_SOURCE_CHARS
-        return {**self._span(doc_id, start, end), "title": info.title, "doc_chars": n, "truncated": truncated}
+        ex = self.index.excerpt(doc_id, start, end)
+        return {
+            "doc_id": doc_id,
+            "start": start,
+            "end": end,
+            "text": ex.text,
+            "spans": ex.spans(),
+            "kept_out": [{"kind": s.kind, "start": s.start, "end": s.end} for s in ex.kept_out],
+            "title": info.title,
+            "doc_chars": n,
+            "truncated": truncated,
+        }
 
     # --- pages ---------------------------------------------------------------------------------
 
@@ -171,14 +186,20 @@ class WikiTools:
         context = []
         for item in result.context:
             spans = [self._span(s["doc_id"], s["start"], s["end"]) for s in item.spans]
-            context.append({"kind": item.kind, "ref": item.ref, "text": item.text, "spans": spans})
-        return {
+            entry = {"kind": item.kind, "ref": item.ref, "text": item.text, "spans": spans}
+            if item.stale:  # its source changed since indexing: the quote may no longer say this
+                entry["stale"] = item.stale
+            context.append(entry)
+        out = {
             "question": result.question,
             "mode": result.mode,
             "answer": result.answer,
             "tokens": result.tokens,
             "context": context,
         }
+        if result.stale:
+            out["stale"] = result.stale
+        return out
 
 
 def make_server(root: Path):
@@ -214,14 +235,16 @@ def make_server(root: Path):
 
     @tool(
         "BM25 full-text search over the corpus passages. Each hit is a span {doc_id, start, end, text} "
-        "with a score and the document title. k: how many hits (1-50)."
+        "with a score and the document title; a secret in the text is replaced by [secret kept out: KIND] and "
+        "`spans` lists the verbatim parts. k: how many hits (1-50)."
     )
     def search(query: str, k: int = 10) -> dict[str, Any]:
         return tools.search(query, k)
 
     @tool(
         "Answer a question from the wiki plus search (mode: wiki+search, wiki or search; budget: context "
-        "tokens). Returns the answer and every context item with its source spans {doc_id, start, end, text}."
+        "tokens). Returns the answer and every context item with its source spans {doc_id, start, end, text}; "
+        "an item whose source changed since it was indexed carries `stale`, and `stale.run` says how to refresh."
     )
     def ask(question: str, mode: str = "wiki+search", budget: int = 4000) -> dict[str, Any]:
         return tools.ask(question, mode, budget)
@@ -246,7 +269,8 @@ def make_server(root: Path):
 
     @tool(
         "Read a span of a document's extracted text by doc id and character offsets (end exclusive; "
-        f"omit end for the rest of the document; at most {MAX_SOURCE_CHARS:,} characters a call)."
+        f"omit end for the rest of the document; at most {MAX_SOURCE_CHARS:,} characters a call). A secret is "
+        "replaced by [secret kept out: KIND] (listed in kept_out); `spans` are the verbatim parts."
     )
     def read_source(doc_id: str, start: int = 0, end: int | None = None) -> dict[str, Any]:
         return tools.read_source(doc_id, start, end)

@@ -209,7 +209,7 @@ def hybrid_search(
     if doc_ids is not None and not isinstance(doc_ids, str):
         doc_ids = list(doc_ids)
     depth = max(depth, k)
-    bm25 = index.search(query, k=depth, doc_ids=doc_ids, snippets=False)
+    bm25 = index.search(query, k=depth, doc_ids=doc_ids, snippets=False, keep_out=False)  # ask keeps them out
     vec = dense.search(query, k=depth, doc_ids=doc_ids, snippets=False)
     fused = rrf_fuse([bm25, vec], k, rrf_k, keep=keep, keep_ratio=keep_ratio)
     if not snippets:

@@ -137,7 +137,7 @@ class Candidates:
                 keep_ratio=self.params.fusion_keep_ratio,
                 snippets=False,
             )
-        return self.index.search(query, k=k, doc_ids=doc_ids, snippets=False)
+        return self.index.search(query, k=k, doc_ids=doc_ids, snippets=False, keep_out=False)
 
     def search_units(self, query: str, k: int, doc_ids=None) -> list[Unit]:
         return [Unit("passage", h.doc_id, h.start, h.end, h.text) for h in self.search(query, k, doc_ids)]
@@ -187,7 +187,9 @@ class Candidates:
     ) -> None:
         """Add the passages the expanded query finds (params.prf_search per document at most)."""
         n = self.params.prf_search
-        extra = self.index.search(query + " " + " ".join(expansion), k=min(2000, n * len(doc_ids)), doc_ids=doc_ids)
+        extra = self.index.search(
+            query + " " + " ".join(expansion), k=min(2000, n * len(doc_ids)), doc_ids=doc_ids, keep_out=False
+        )
         for h in extra:
             lst = by_doc.setdefault(h.doc_id, [])
             if len(lst) < k_doc + n and all(h.start != g.start for g in lst):

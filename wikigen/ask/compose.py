@@ -24,7 +24,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from wikigen.ask.context import ContextItem
+from wikigen.ask.context import ContextItem, Unit
 from wikigen.ask.page_index import terms
 from wikigen.ask.windows import lead
 from wikigen.core.sentences import SENTENCE, sentences
@@ -41,15 +41,28 @@ HEADING_WEIGHT = 0.5  # more for the question's terms in the sentence's heading 
 CONTEXT_WEIGHT = 0.25  # the weight of a question term outside the sentence that asks
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Candidate:
     doc_id: str
-    start: int  # the sentence's span in its document
+    start: int  # the sentence's span in its document (from its first verbatim character to its last)
     end: int
     text: str
     rank: int  # the place of its context item
-    piece: str  # the context piece it comes from, and the piece's start in the document
-    piece_start: int
+    unit: Unit  # the context piece it comes from; the sentence is unit.text[a:b]
+    a: int
+    b: int
+
+    def spans(self) -> list[dict]:
+        """The source spans the sentence holds verbatim (split around a secret kept out of it)."""
+        return self.unit.spans_within(self.a, self.b)
+
+
+def _candidate(unit: Unit, a: int, b: int, rank: int) -> Candidate | None:
+    """The sentence unit.text[a:b] as a candidate; None when no source character of it is shown (a mark alone)."""
+    spans = unit.spans_within(a, b)
+    if not spans:
+        return None
+    return Candidate(unit.doc_id, spans[0]["start"], spans[-1]["end"], unit.text[a:b], rank, unit, a, b)
 
 
 @dataclass(frozen=True)
@@ -62,21 +75,20 @@ class Scored:
     def doc_id(self) -> str:
         return self.cand.doc_id
 
-    def span(self) -> dict:
-        return {"doc_id": self.cand.doc_id, "start": self.cand.start, "end": self.cand.end}
+    def spans(self) -> list[dict]:
+        return self.cand.spans()
 
     def widened(self, max_chars: int) -> Scored:
         """The quote widened with the sentences after it in its piece while it stays within max_chars."""
         c = self.cand
-        a, b = c.start - c.piece_start, c.end - c.piece_start
+        piece, a, b = c.unit.text, c.a, c.b
         base = b
-        for _, e in sentences(c.piece[base:], kinds=SENTENCE):
+        for _, e in sentences(piece[base:], kinds=SENTENCE):
             if base + e - a > max_chars:
                 break
             b = base + e
-        if b == c.end - c.piece_start:
-            return self
-        return replace(self, cand=replace(c, end=c.piece_start + b, text=c.piece[a:b]))
+        wide = _candidate(c.unit, a, b, c.rank) if b != c.b else None
+        return self if wide is None else replace(self, cand=wide)
 
     def cite(self, with_doc: bool = True) -> str:
         text = " ".join(self.cand.text.split())
@@ -95,10 +107,10 @@ def candidates(items: Sequence[ContextItem]) -> list[Candidate]:
     for rank, item in enumerate(items):
         for u in item.pieces():
             for a, b in sentences(u.text, kinds=SENTENCE):
-                key = (u.doc_id, u.start + a, u.start + b)
-                if key not in seen:
-                    seen.add(key)
-                    out.append(Candidate(u.doc_id, u.start + a, u.start + b, u.text[a:b], rank, u.text, u.start))
+                c = _candidate(u, a, b, rank)
+                if c is not None and (c.doc_id, c.start, c.end) not in seen:
+                    seen.add((c.doc_id, c.start, c.end))
+                    out.append(c)
     return out
 
 

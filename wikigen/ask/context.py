@@ -9,7 +9,7 @@ page form one item, a passage is an item of its own) and counts the rendered con
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from wikigen.ask.params import DEFAULT_PARAMS
@@ -17,7 +17,7 @@ from wikigen.core.sentences import LINE, boundaries
 from wikigen.core.slugs import doc_slug
 from wikigen.core.tokens import TokenCounter
 from wikigen.wiki.injection import kinds_of
-from wikigen.wiki.secrets import redact
+from wikigen.wiki.secrets import Excerpt, keep_out
 
 
 @dataclass
@@ -31,12 +31,24 @@ class Unit:
     text: str
     page: str = ""  # slug, for quotes
     label: str = ""  # heading / document title shown with a quote
+    shown: Excerpt | None = None  # set when a secret was kept out of text: its verbatim parts
 
     def key(self) -> tuple[str, int, int]:
         return (self.doc_id, self.start, self.end)
 
     def span(self) -> dict:
         return {"doc_id": self.doc_id, "start": self.start, "end": self.end}
+
+    def spans(self) -> list[dict]:
+        """The source spans whose text the unit's text holds verbatim: its own span, or its parts around
+        each secret kept out of it."""
+        return self.shown.spans() if self.shown is not None else [self.span()]
+
+    def spans_within(self, a: int, b: int) -> list[dict]:
+        """The source spans of the verbatim parts of text[a:b]."""
+        if self.shown is not None:
+            return self.shown.spans_within(a, b)
+        return [{"doc_id": self.doc_id, "start": self.start + a, "end": self.start + b}] if a < b else []
 
 
 def quote_header(u: Unit) -> str:
@@ -71,12 +83,15 @@ class ContextItem:
     text: str  # exactly what was put in the context
     spans: list[dict]  # [{"doc_id", "start", "end"}]: source spans carried verbatim in text
     parts: tuple[Unit, ...] = field(default=(), repr=False, compare=False)  # the units, one per span
+    stale: list[str] = field(default_factory=list)  # doc ids of its spans whose source changed since indexing
 
     def to_dict(self) -> dict:
         d = {"kind": self.kind, "ref": self.ref, "text": self.text, "spans": [dict(s) for s in self.spans]}
         flags = self.flags()
         if flags:
             d["flags"] = flags
+        if self.stale:
+            d["stale"] = list(self.stale)
         return d
 
     def flags(self) -> list[dict]:
@@ -125,8 +140,10 @@ class ContextBuilder:
         page_titles: dict[str, str] | None = None,
         *,
         min_trim_tokens: int = DEFAULT_PARAMS.min_trim_tokens,
+        texts: Callable[[str], str] | None = None,
     ):
         self.counter = counter
+        self.texts = texts  # doc id -> its text: secrets are then found on the whole lines around a unit
         self.budget = max(0, int(budget))
         self.page_titles = page_titles or {}
         self.min_trim_tokens = min_trim_tokens
@@ -171,7 +188,7 @@ class ContextBuilder:
             u = trimmed
             cost = self._cost(u)
             self.full = True
-        u.text = redact(u.text)  # secrets never reach a model or an answer (wikigen.wiki.secrets)
+        self._keep_out(u)
         self.units.append(u)
         self._keys.add(u.key())
         self.used += cost
@@ -179,6 +196,22 @@ class ContextBuilder:
         if u.kind == "quote":
             self._pages_open.add(u.page)
         return True
+
+    def _keep_out(self, u: Unit) -> None:
+        """Secrets never reach a model or an answer (wikigen.wiki.secrets.keep_out): each is replaced by its mark,
+        and the unit keeps the verbatim parts around it, so its spans still verify."""
+        doc = None
+        if self.texts is not None:
+            try:
+                doc = self.texts(u.doc_id)
+            except KeyError:
+                doc = None
+        if doc is not None and doc[u.start : u.end] == u.text:
+            ex = keep_out(u.doc_id, doc, u.start, u.end)
+        else:  # a page's quote (line endings normalised): found in its own text
+            ex = keep_out(u.doc_id, u.text, base=u.start)
+        if ex.kept_out:
+            u.text, u.shown = ex.text, ex
 
     def _trim(self, u: Unit, left: int) -> Unit | None:
         """The longest prefix of the passage (cut at a sentence end or space) that fits in `left` tokens."""
@@ -206,7 +239,7 @@ class ContextBuilder:
         page_item: dict[str, tuple[int, list[Unit]]] = {}
         for u in self.units:
             if u.kind == "passage":
-                items.append(ContextItem("passage", f"{u.doc_id} (chars {u.start}-{u.end})", u.text, [u.span()], (u,)))
+                items.append(ContextItem("passage", f"{u.doc_id} (chars {u.start}-{u.end})", u.text, u.spans(), (u,)))
             elif u.page in page_item:
                 page_item[u.page][1].append(u)
             else:
@@ -215,7 +248,8 @@ class ContextBuilder:
         for slug, (pos, units) in page_item.items():
             parts = [self.page_titles.get(slug, slug)]
             parts.extend(f"{quote_header(u)}\n{u.text}" for u in units)
-            items[pos] = ContextItem("page", slug, "\n\n".join(parts), [u.span() for u in units], tuple(units))
+            spans = [sp for u in units for sp in u.spans()]
+            items[pos] = ContextItem("page", slug, "\n\n".join(parts), spans, tuple(units))
         return items  # type: ignore[return-value]  # every placeholder is filled
 
     def finish(self) -> tuple[list[ContextItem], int]:

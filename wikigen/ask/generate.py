@@ -113,7 +113,7 @@ class ExtractiveAnswer:
             scored = [s for s in scored if s.doc_id in named] + [s for s in scored if s.doc_id not in named]
         quotes = pick_quotes(scored, self.n, self.max_chars, self.min_score)
         lines = [f"{i}. {q.cite()}" for i, q in enumerate(quotes, 1)]
-        return GeneratedAnswer("\n".join(lines), spans=tuple(q.span() for q in quotes))
+        return GeneratedAnswer("\n".join(lines), spans=tuple(sp for q in quotes for sp in q.spans()))
 
     def _across(self, scored: list[Scored]) -> GeneratedAnswer:
         """One line per document, best document first, each with its best sentence (its deciding quote)."""
@@ -124,4 +124,4 @@ class ExtractiveAnswer:
         quotes = [s.widened(self.max_chars) for s in best.values()]
         lines = [f"Found in {len(quotes)} document{'s' if len(quotes) != 1 else ''}:"]
         lines.extend(f"- {q.doc_id}: {q.cite(with_doc=False)}" for q in quotes)
-        return GeneratedAnswer("\n".join(lines), spans=tuple(q.span() for q in quotes))
+        return GeneratedAnswer("\n".join(lines), spans=tuple(sp for q in quotes for sp in q.spans()))

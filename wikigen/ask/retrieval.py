@@ -34,6 +34,7 @@ An `Answerer` holds the opened wiki, corpus index and page index: open it once
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,6 +49,9 @@ from wikigen.ask.params import DEFAULT_BUDGET, DEFAULT_PARAMS, RetrievalParams
 from wikigen.ask.scope import Scope, ScopeResolver, looks_aggregate, reduce_query
 from wikigen.core.errors import WikigenError
 from wikigen.core.tokens import TokenCounter, default_counter
+from wikigen.wiki.freshness import changed_sources, refresh_command
+
+STALE_CHECK_SECONDS = 2.0  # an Answerer looks at the corpus files again after this long (a server, an eval)
 
 
 @dataclass
@@ -61,6 +65,7 @@ class AskResult:
     scope: dict | None = None  # how the wiki scoped the question (diagnostics)
     answer_spans: list[dict] | None = None  # the source spans the answer quotes
     supersedes: list[dict] | None = None  # current terms and the text they superseded (amendments)
+    stale: dict | None = None  # {"docs": {doc_id: why}, "run": command}: cited sources changed since indexing
 
     def to_dict(self) -> dict:
         """The issue's schema: `tokens` is the context's token count; a model's usage, when any, is `usage`;
@@ -80,6 +85,8 @@ class AskResult:
         flags = self.flags()
         if flags:
             d["flags"] = flags
+        if self.stale:
+            d["stale"] = self.stale
         return d
 
     def flags(self) -> list[dict]:
@@ -89,6 +96,7 @@ class AskResult:
     def to_text(self) -> str:
         lines = [self.answer.rstrip(), ""]
         lines.append(f"-- context: {len(self.context)} items, {self.tokens} tokens ({self.mode})")
+        stale = self.stale or {"docs": {}}
         for c in self.context:
             cites = ", ".join(f"{s['doc_id']} ({s['start']}-{s['end']})" for s in c.spans[:4])
             more = f" +{len(c.spans) - 4}" if len(c.spans) > 4 else ""
@@ -98,6 +106,12 @@ class AskResult:
                     f"   ! {f['doc_id']} (chars {f['start']}-{f['end']}) addresses an AI agent or a tool "
                     f"({', '.join(f['kinds'])}): document text, kept as data, not followed"
                 )
+            for d in c.stale:
+                lines.append(
+                    f"   ! stale: {d}: {stale['docs'].get(d, 'its source changed')}; it may no longer say this"
+                )
+        if self.stale:
+            lines.append(f"-- stale sources: run `{self.stale['run']}` to refresh")
         if self.usage:
             lines.append(f"-- answer usage: {self.usage}")
         return "\n".join(lines)
@@ -123,8 +137,11 @@ class Answerer:
         params: RetrievalParams = DEFAULT_PARAMS,
         dense=None,
         supersessions=None,
+        wiki_root: Path | None = None,
     ):
         self.index = index
+        self.wiki_root = wiki_root  # named in the command that refreshes stale sources
+        self._changed: tuple[float, dict[str, str]] | None = None
         self.supersede = supersessions  # wikigen.ask.supersede.Supersessions, or None
         self.dense = dense
         self.params = params
@@ -170,6 +187,7 @@ class Answerer:
             params=params,
             dense=open_dense(wiki.sources) if dense else None,
             supersessions=Supersessions(chains, wiki.sources.texts) if chains else None,
+            wiki_root=wiki_root,
         )
 
     # --- modes ---------------------------------------------------------------------------------
@@ -180,7 +198,13 @@ class Answerer:
         """The context for a question in a mode: its items, their exact token count, and the scope."""
         if mode not in MODES:
             raise WikigenError(f"unknown mode {mode!r}: use one of {', '.join(MODES)}")
-        cb = ContextBuilder(self.counter, budget, self.page_titles, min_trim_tokens=self.params.min_trim_tokens)
+        cb = ContextBuilder(
+            self.counter,
+            budget,
+            self.page_titles,
+            min_trim_tokens=self.params.min_trim_tokens,
+            texts=self.index.texts.text if hasattr(self.index, "texts") else None,
+        )
         k = max(10, budget // 100 + 10)
         scope = Scope("")
         if mode == "search":
@@ -369,4 +393,29 @@ class Answerer:
             scope.to_dict(),
             spans,
             [p.to_dict(self.supersede.texts) for p in pairs] or None,
+            self.mark_stale(items),
         )
+
+    def changed_sources(self) -> dict[str, str]:
+        """{doc id: why} of the documents whose corpus file changed since indexing (by content hash; a file
+        is hashed again only when its stat changed), looked up at most every STALE_CHECK_SECONDS."""
+        now = time.monotonic()
+        if self._changed is None or now - self._changed[0] > STALE_CHECK_SECONDS:
+            try:
+                changed = changed_sources(self.index)
+            except WikigenError:
+                changed = {}
+            self._changed = (now, changed)
+        return self._changed[1]
+
+    def mark_stale(self, items: Sequence[ContextItem]) -> dict | None:
+        """Mark each context item whose spans cite a source that changed since indexing; the result's `stale`:
+        those sources and the command that refreshes the wiki (None when there are none)."""
+        changed = self.changed_sources()
+        cited: dict[str, str] = {}
+        for c in items:
+            c.stale = sorted({sp["doc_id"] for sp in c.spans if sp["doc_id"] in changed})
+            cited.update((d, changed[d]) for d in c.stale)
+        if not cited:
+            return None
+        return {"docs": dict(sorted(cited.items())), "run": refresh_command(self.index, self.wiki_root or "WIKI")}

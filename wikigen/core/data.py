@@ -2,13 +2,14 @@
 character span it covers, wiki pages in `<page ...>` tags.
 
 The only change ever made to the text is that it cannot close its own wrapper (``</document`` becomes
-``<\\/document``, ``</page`` becomes ``<\\/page``); attribute values are HTML-escaped. Used by the agents'
-tools and by the answer a model generates from a context, so both wrap the same way.
+``<\\/document``, ``</page`` becomes ``<\\/page``, in any letter case); attribute values are HTML-escaped.
+Used by the agents' tools and by the answer a model generates from a context, so both wrap the same way.
 """
 
 from __future__ import annotations
 
 import html
+import re
 from typing import Any
 
 
@@ -17,14 +18,23 @@ def attr(value: Any) -> str:
     return html.escape(str(value), quote=True)
 
 
+def _closers(*tags: str) -> re.Pattern[str]:
+    return re.compile(r"</(?=\s*(?:" + "|".join(re.escape(t) for t in tags) + r")(?![\w-]))", re.I)
+
+
+_DOCUMENT_CLOSE = _closers("document")
+_PAGE_CLOSE = _closers("document", "page")
+
+
 def document_text(text: str) -> str:
-    """Corpus text as it goes inside a <document> wrapper: it cannot close the wrapper."""
-    return text.replace("</document", "<\\/document")
+    """Corpus text as it goes inside a <document> wrapper: it cannot close the wrapper (in any letter case,
+    with any space before the name: `</DOCUMENT>`, `</ document>` become `<\\/...`)."""
+    return _DOCUMENT_CLOSE.sub("<\\/", text)
 
 
 def page_text(text: str) -> str:
     """Page text as it goes inside a <page> wrapper: it can close neither a page nor a document wrapper."""
-    return document_text(text).replace("</page", "<\\/page")
+    return _PAGE_CLOSE.sub("<\\/", text)
 
 
 def wrap_document(doc_id: str, start: int, end: int, text: str, **attrs: Any) -> str:
@@ -35,12 +45,12 @@ def wrap_document(doc_id: str, start: int, end: int, text: str, **attrs: Any) ->
 
 def wrap_page(slug: str, text: str, documents: tuple[str, ...] = ()) -> str:
     """A wiki page as data: its text, then the already wrapped documents it carries (its quotes)."""
-    body = "\n\n".join([page_text(text), *(d.replace("</page", "<\\/page") for d in documents)])
+    body = "\n\n".join([page_text(text), *(_closers("page").sub("<\\/", d) for d in documents)])
     return f'<page slug="{attr(slug)}">\n{body}\n</page>'
 
 
 def wrap_data(tag: str, text: str) -> str:
     """Text from the wiki or the progress log (page lists, log entries) as data in <tag> tags it cannot
     close itself; document and page wrappers inside cannot be closed either."""
-    body = document_text(text).replace("</page", "<\\/page").replace(f"</{tag}", f"<\\/{tag}")
+    body = _closers("document", "page", tag).sub("<\\/", text)
     return f"<{tag}>\n{body}\n</{tag}>"

@@ -19,10 +19,11 @@ from wikigen.search.index import CorpusIndex
 from wikigen.search.sources import corpus_index, open_wiki
 from wikigen.web.growth import SessionRow, session_rows
 from wikigen.web.render import Links, source_key
+from wikigen.wiki.freshness import changed_sources, refresh_command
 from wikigen.wiki.history import session_commits
-from wikigen.wiki.links import build_graph
+from wikigen.wiki.links import page_edges
 from wikigen.wiki.markup import Quote
-from wikigen.wiki.page import Page
+from wikigen.wiki.page import Page, count_quotes
 from wikigen.wiki.progress import Coverage, ProgressLog, coverage
 from wikigen.wiki.size_guard import WARN_FRACTION
 
@@ -58,6 +59,7 @@ class SiteData:
     sources: CorpusIndex | None = None  # the corpus index, None when it cannot open
     sources_error: str | None = None
     quotes_by_doc: dict[str, list[tuple[str, Quote]]] = field(default_factory=dict)
+    stale: dict[str, str] = field(default_factory=dict)  # doc id -> why: its corpus file changed since indexing
     _graph: dict | None = field(default=None, repr=False)
     _backlinks: dict[str, list[str]] | None = field(default=None, repr=False)
     _by_key: dict[str, DocView] | None = field(default=None, repr=False)
@@ -101,7 +103,22 @@ class SiteData:
             sources_error=sources_error,
         )
         data._index_quotes()
+        data.check_sources()
         return data
+
+    def check_sources(self) -> None:
+        """Look again at which documents changed in the corpus since indexing (wikigen.wiki.freshness; a file is
+        hashed again only when its stat changed): their quotes are shown as stale."""
+        if self.sources is not None:
+            try:
+                self.stale = changed_sources(self.sources)
+            except WikigenError as e:
+                log.warning("cannot tell whether the corpus changed: %s", e)
+
+    @property
+    def refresh(self) -> str:
+        """The command that refreshes the wiki after its corpus changed."""
+        return refresh_command(self.sources, self.root)
 
     def _index_quotes(self) -> None:
         for p in self.pages.values():
@@ -123,18 +140,27 @@ class SiteData:
         )
 
     def text(self, doc_id: str) -> str:
-        """The document's extracted text, exactly as the offsets count it (KeyError when unknown)."""
+        """The document's extracted text, exactly as the offsets count it (KeyError when unknown): for checking
+        quotes; what is shown comes from `excerpt`."""
         if self.sources is None or doc_id not in self.docs:
             raise KeyError(doc_id)
         return self.sources.texts.text(doc_id)
 
-    def verify(self, q: Quote) -> bool | None:
-        """Whether the quote's text is the source's text at its span; None when the source is unknown."""
+    def excerpt(self, doc_id: str, start: int = 0, end: int | None = None):
+        """The document's text [start, end) as a reader may see it: secrets kept out (CorpusIndex.excerpt)."""
+        if self.sources is None or doc_id not in self.docs:
+            raise KeyError(doc_id)
+        return self.sources.excerpt(doc_id, start, end)
+
+    def verify(self, q: Quote) -> bool | str | None:
+        """Whether the quote's text is the source's text at its span; None when the source is unknown; "stale"
+        when it is, as indexed, but the corpus file changed since (it may no longer say this)."""
         try:
             text = self.text(q.doc_id)
         except (KeyError, OSError):
             return None
-        return 0 <= q.start <= q.end <= len(text) and normalize_newlines(text[q.start : q.end]) == q.text
+        ok = 0 <= q.start <= q.end <= len(text) and normalize_newlines(text[q.start : q.end]) == q.text
+        return "stale" if ok and q.doc_id in self.stale else ok
 
     def doc_by_key(self, key: str) -> DocView | None:
         if self._by_key is None:
@@ -146,9 +172,8 @@ class SiteData:
     def graph(self) -> dict:
         """Pages as nodes (with their type and title) and links between existing pages as edges, sorted."""
         if self._graph is None:
-            g = build_graph(list(self.pages.values()))
             nodes = [{"id": s, "title": p.title, "type": p.type or "topic"} for s, p in self.pages.items()]
-            edges = sorted({(u, v) for u, v in g.edges if u in self.pages and v in self.pages and u != v})
+            edges = page_edges(list(self.pages.values()))  # the links `stats` counts (wikigen.wiki.links)
             self._graph = {"nodes": nodes, "edges": [{"source": u, "target": v} for u, v in edges]}
         return self._graph
 
@@ -179,12 +204,12 @@ class SiteData:
         return out
 
     def totals(self) -> dict:
-        quotes = sum(len(v) for v in self.quotes_by_doc.values())
+        """The home page's figures, each from the function `stats` takes it from."""
         g = self.graph()
         return {
             "pages": len(self.pages),
             "links": len(g["edges"]),
-            "quotes": quotes,
+            "quotes": count_quotes(self.pages.values()),
             "documents": len(self.docs),
             "cited": len(self.cov.cited) if self.cov else None,
             "sessions": len(self.sessions),

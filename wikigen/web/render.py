@@ -75,7 +75,7 @@ def markdown_html(text: str, links: Links) -> Markup:
     return Markup(_md().render(text, {"links": links}))
 
 
-def quote_html(q: Quote, links: Links, verified: bool | None) -> Markup:
+def quote_html(q: Quote, links: Links, verified: bool | str | None) -> Markup:
     """One quote: its text as a blockquote, its source (doc id and span) as a link to the source view."""
     href = links.source(q.doc_id, q.start, q.end)
     label = f"{q.doc_id} (chars {q.start}-{q.end})"
@@ -88,6 +88,7 @@ def quote_html(q: Quote, links: Links, verified: bool | None) -> Markup:
         True: ("verified", "matches the source"),
         False: ("unverified", "does not match the source at this span"),
         None: ("unknown", "source not available"),
+        "stale": ("stale", "its source changed since it was indexed: it may no longer say this"),
     }[verified]
     return Markup(
         '<figure class="quote" data-doc="{}" data-start="{}" data-end="{}">'
@@ -97,7 +98,7 @@ def quote_html(q: Quote, links: Links, verified: bool | None) -> Markup:
 
 
 def body_html(
-    body: str, links: Links, verify: Callable[[Quote], bool | None], page_doc: str | None = None
+    body: str, links: Links, verify: Callable[[Quote], bool | str | None], page_doc: str | None = None
 ) -> tuple[Markup, str | None]:
     """A page body as HTML, and a warning when its quotes could not be parsed (then it is plain markdown).
     page_doc: the document a quote without a doc id quotes (Page.quote_doc)."""

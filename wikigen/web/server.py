@@ -22,13 +22,14 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
+import time
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from wikigen.ask.modes import MODES
-from wikigen.ask.retrieval import Answerer
+from wikigen.ask.retrieval import STALE_CHECK_SECONDS, Answerer
 from wikigen.core.errors import WikigenError
 from wikigen.core.text import normalize_newlines
 from wikigen.web.model import SiteData, fingerprint
@@ -65,6 +66,7 @@ class LiveSite:
         self._fp: tuple | None = None
         self._views: Views | None = None
         self._answerer: Answerer | None = None
+        self._checked = 0.0  # when the corpus was last looked at for changed sources
         self.views()  # fail now, with the project's error, if the wiki does not open
 
     def views(self) -> Views:
@@ -73,6 +75,10 @@ class LiveSite:
             if self._views is None or fp != self._fp:
                 self._views = Views(SiteData.load(self.root), live=True)
                 self._fp, self._answerer = fp, None
+                self._checked = time.monotonic()
+            elif time.monotonic() - self._checked > STALE_CHECK_SECONDS:  # the corpus may change, not the wiki
+                self._views.data.check_sources()
+                self._checked = time.monotonic()
             return self._views
 
     def answerer(self, views: Views) -> Answerer:
@@ -82,7 +88,10 @@ class LiveSite:
                 if data.sources is None:
                     raise WikigenError(f"the corpus index could not be opened: {data.sources_error}")
                 self._answerer = Answerer(
-                    data.sources, list(data.pages.values()), cache_dir=self.root / ".wikigen" / "page-index"
+                    data.sources,
+                    list(data.pages.values()),
+                    cache_dir=self.root / ".wikigen" / "page-index",
+                    wiki_root=self.root,
                 )
             return self._answerer
 
@@ -105,16 +114,22 @@ class LiveSite:
         context = []
         for c in result.context:
             spans = []
-            for sp in c.spans:
+            for sp in c.spans:  # the verbatim parts: around a secret kept out, never over it
                 try:
-                    text = normalize_newlines(views.data.text(sp["doc_id"])[sp["start"] : sp["end"]])
+                    text = normalize_newlines(views.data.excerpt(sp["doc_id"], sp["start"], sp["end"]).text)
                 except (KeyError, OSError):
                     text = ""
                 if len(text) > SPAN_CHARS:
                     text = text[: SPAN_CHARS - 3] + "..."
                 spans.append({**sp, "text": text})
-            context.append({"kind": c.kind, "ref": c.ref, "spans": spans})
-        return {"answer": result.answer, "mode": result.mode, "tokens": result.tokens, "context": context}
+            context.append({"kind": c.kind, "ref": c.ref, "spans": spans, "stale": c.stale})
+        return {
+            "answer": result.answer,
+            "mode": result.mode,
+            "tokens": result.tokens,
+            "context": context,
+            "stale": result.stale,
+        }
 
     def respond(self, target: str) -> tuple[int, str, bytes]:
         """(status, content type, body) for a GET of ``target``."""

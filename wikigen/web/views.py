@@ -106,12 +106,14 @@ class Views:
             fields = [(f.replace("_", " "), getattr(p, f)) for f in PAGE_FIELDS]
             sources = [(d, links.source(d)) for d in p.sources]
             backlinks = self.data.backlinks(slug)
+            stale = sorted({q.doc_id for q in p.quotes() if q.doc_id in self.data.stale} if not warning else set())
             return self._render(
                 "page.html",
                 path,
                 page=p,
                 body=body,
                 warning=warning,
+                stale=stale,
                 fields=fields,
                 sources=sources,
                 backlinks=[(s, self.data.pages[s].title) for s in backlinks],
@@ -136,12 +138,23 @@ class Views:
         if doc is None:
             return None
         raw = self.data.text(doc.doc_id)
-        # The browser's HTML parser turns CRLF into LF; the page shows the text with LF and lists the raw
-        # offsets of the CRs it dropped, so the script maps the wiki's offsets (into the raw text) exactly.
-        crlf = [m.start() for m in re.finditer("\r\n", raw)]
+        ex = self.data.excerpt(doc.doc_id)  # every secret kept out (wikigen.wiki.secrets)
+        # The page shows the text with each secret replaced by its mark and with LF line ends (the browser's
+        # HTML parser turns CRLF into LF); it lists each such edit as [raw start, raw end, shown length], so
+        # the script maps the wiki's offsets (into the raw text) to the shown text exactly.
+        kept = [(s, e) for s, e, _ in ex.edits()]
+        crs = [(m.start(), m.start() + 1, 0) for m in re.finditer("\r\n", raw)]
+        edits = sorted([*ex.edits(), *(c for c in crs if not any(s <= c[0] < e for s, e in kept))])
         quotes = sorted(self.data.quotes_by_doc.get(doc.doc_id, []), key=lambda sq: (sq[1].start, sq[1].end, sq[0]))
         return self._render(
-            "source.html", path, doc=doc, text=normalize_newlines(raw), crlf=crlf, quotes=quotes, raw_chars=len(raw)
+            "source.html",
+            path,
+            doc=doc,
+            text=normalize_newlines(ex.text),
+            edits=[list(e) for e in edits],
+            kept_out=len(ex.kept_out),
+            quotes=quotes,
+            raw_chars=len(raw),
         )
 
     def growth(self) -> str:

@@ -3,6 +3,8 @@ when the corpus changes, `check` names the stale pages and the next build refres
 
     stamp_hashes(page, sources)        -> page with source_hashes of the documents it quotes (store.write)
     stale_sources(page, sources)       -> [(doc_id, why)] where the page's recorded hash is not the source's
+    changed_sources(sources)           -> {doc_id: why} whose corpus file changed since it was indexed
+    refresh_command(sources, wiki)     -> "wikigen build CORPUS --wiki WIKI", what every surface says to run
     refresh_wiki(wiki, session)        -> RefreshReport; run by a build right after it re-indexed:
         * a document page whose documents are all gone from the corpus becomes `deprecated` and moves to
           WIKI/archive/ (never deleted; status draft -> confirmed -> deprecated);
@@ -17,6 +19,7 @@ against the wiki's size limit).
 from __future__ import annotations
 
 import logging
+import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -50,6 +53,26 @@ def stamp_hashes(page: Page, sources, hashes: dict[str, str] | None = None) -> P
         else:
             hashes = {d: info.sha256 for d in quoted if (info := one(d)) is not None}
     return page.with_(source_hashes={d: hashes[d][:HASH_CHARS] for d in sorted(quoted) if d in hashes})
+
+
+def changed_sources(sources, changes=None) -> dict[str, str]:
+    """{doc id: why} of the documents whose file changed or went away since the corpus index was built (by
+    content hash; wikigen.search.freshness): the quotes citing them verify against the text as indexed, which
+    the corpus no longer holds. {} when the sources cannot tell. changes: the corpus changes, if known."""
+    if changes is None:
+        changes_of = getattr(sources, "corpus_changes", None)
+        if changes_of is None:
+            return {}
+        changes = changes_of()
+    out = dict.fromkeys(changes.changed, "its source changed since it was indexed")
+    out.update(dict.fromkeys(changes.removed, "its source was deleted since it was indexed"))
+    return out
+
+
+def refresh_command(sources, wiki_root) -> str:
+    """The command that refreshes a wiki after its corpus changed: a build re-indexes and re-anchors."""
+    corpus = getattr(sources, "root", None) or "CORPUS"
+    return f"wikigen build {shlex.quote(str(corpus))} --wiki {shlex.quote(str(wiki_root))}"
 
 
 def stale_sources(page: Page, hashes: dict[str, str]) -> list[tuple[str, str]]:

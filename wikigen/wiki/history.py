@@ -115,6 +115,27 @@ def session_commits(root: Path) -> list[tuple[str, str]]:
     return [tuple(line.split(" ", 1)) for line in proc.stdout.splitlines() if line]
 
 
+def commits_holding(root: Path, needles: list[str], limit: int = 20) -> list[str]:
+    """Short hashes of the commits (on any branch) whose message, file names or changed lines hold any of the
+    needles, compared case-insensitively; at most `limit`. [] when the wiki has no history."""
+    root = Path(root)
+    wanted = [n.lower() for n in needles if n]
+    if not wanted or not (root / ".git").exists():
+        return []
+    proc = _git(root, "log", "--all", "-p", "--format=@@commit %h%n%s%n%b", check=False)
+    found: list[str] = []
+    commit = ""
+    for line in proc.stdout.splitlines():
+        if line.startswith("@@commit "):
+            commit = line.split(" ", 1)[1]
+            continue
+        if commit and (not found or found[-1] != commit) and any(n in line.lower() for n in wanted):
+            found.append(commit)
+            if len(found) >= limit:
+                break
+    return found
+
+
 def diff_commit(root: Path, commit: str) -> str:
     return _git(Path(root), "show", "--format=", commit).stdout
 

@@ -58,9 +58,18 @@ def build_graph(pages: list[Page]) -> nx.DiGraph:
     return g
 
 
+def page_edges(pages: list[Page], graph: nx.DiGraph | None = None) -> list[tuple[str, str]]:
+    """The links between pages, the one definition every surface counts (`stats`, the web view's figures and
+    graph): distinct (source, target) pairs of two existing pages, sorted; a link repeated on a page counts
+    once, a page's link to itself not at all, and a broken link is not a link between pages (LinkReport.broken
+    counts those)."""
+    g = build_graph(pages) if graph is None else graph
+    return sorted((u, v) for u, v in g.edges if g.nodes[v]["exists"])
+
+
 @dataclass
 class LinkReport:
-    links: int = 0
+    links: int = 0  # len(page_edges(pages))
     broken: list[PageLink] = field(default_factory=list)
     orphans: list[str] = field(default_factory=list)
     dead_ends: list[str] = field(default_factory=list)
@@ -71,10 +80,10 @@ def analyze_links(pages: list[Page]) -> LinkReport:
     report = LinkReport()
     for p in sorted(pages, key=lambda p: p.slug):
         for link in page_links(p):
-            report.links += 1
             if link.target not in slugs:
                 report.broken.append(link)
     g = build_graph(pages)
+    report.links = len(page_edges(pages, g))
     exists = [n for n, d in g.nodes(data=True) if d["exists"]]
     report.orphans = sorted(n for n in exists if g.in_degree(n) == 0)
     report.dead_ends = sorted(n for n in exists if not any(g.nodes[t]["exists"] for t in g.successors(n)))

@@ -11,18 +11,19 @@ must know is there, kept as data; a flag is not a problem of the wiki (the quote
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from wikigen.core.errors import PageError, WikigenError
 from wikigen.core.tokens import default_counter
 from wikigen.wiki.conflicts_page import index_note
-from wikigen.wiki.freshness import stale_sources
+from wikigen.wiki.freshness import changed_sources, refresh_command, stale_sources
 from wikigen.wiki.index_page import MAX_CHARS, MAX_LINES, NOTE, build_index, count_lines, fits
 from wikigen.wiki.links import Resolver, analyze_links
-from wikigen.wiki.page import Page
+from wikigen.wiki.page import Page, count_quotes
 from wikigen.wiki.progress import Coverage, ProgressLog, coverage
 from wikigen.wiki.quotes import check_page_quotes
 from wikigen.wiki.size_guard import check_size, measure_wiki
-from wikigen.wiki.sources import Sources
+from wikigen.wiki.sources import SourceChanges, Sources
 from wikigen.wiki.store import Wiki
 
 MAX_PAGE_CHARS = 25_000  # one page should load whole, like the index
@@ -229,21 +230,73 @@ def secret_problems(wiki: Wiki, pages: list[Page]) -> list[Problem]:
     return out
 
 
-def stale_problems(pages: list[Page], src: Sources) -> list[Problem]:
-    """Stale sources by name: corpus files changed since indexing (by content hash), and pages whose
-    recorded source hashes are not the indexed documents' (wikigen.wiki.freshness)."""
+def leak_problems(wiki: Wiki, changes: SourceChanges | None) -> list[Problem]:
+    """A secret from a corpus file's name that reached the wiki, anywhere, its history included, and secrets
+    in the generated pages (wikigen.wiki.leaks); never the secret itself."""
+    from wikigen.wiki.leaks import generated_secrets, name_leaks
+
+    out = [Problem("secret", where, msg) for where, msg in name_leaks(wiki.root, getattr(changes, "secret_names", []))]
+    for where, kind in generated_secrets(wiki.root):
+        out.append(Problem("secret", where, f"{kind} in a generated page; remove it from its source and rotate it"))
+    return out
+
+
+def stale_problems(
+    pages: list[Page], src: Sources, changes: SourceChanges | None = None, wiki_root: Path | None = None
+) -> list[Problem]:
+    """Stale sources by name: corpus files changed since indexing (by content hash, when the sources can
+    tell), each page and quote that cites one (its quotes verify against the text as indexed, which the
+    corpus no longer holds), and pages whose recorded source hashes are not the indexed documents'
+    (wikigen.wiki.freshness). changes: the corpus changes, when the caller has them already."""
     out = []
-    ch = src.corpus_changes()
+    ch = src.corpus_changes() if changes is None else changes
+    run = f"run `{refresh_command(src, wiki_root or '.')}` to refresh"
     for d in ch.changed:
-        out.append(Problem("stale", d, "the source changed since it was indexed; run `wikigen build` to refresh"))
+        out.append(Problem("stale", d, f"the source changed since it was indexed; {run}"))
     for d in ch.removed:
-        out.append(Problem("stale", d, "the source was deleted since it was indexed; run `wikigen build`"))
+        out.append(Problem("stale", d, f"the source was deleted since it was indexed; {run}"))
     if ch.missing_corpus:
         out.append(Problem("stale", "corpus", ch.missing_corpus))
+    changed = changed_sources(src, ch)
+    for page in pages:
+        out += _stale_citations(page, changed, run, wiki_root)
     hashes = {d.doc_id: h for d in src.documents() if (h := getattr(d, "sha256", None))}
     for page in pages:
         for d, why in stale_sources(page, hashes):
             out.append(Problem("stale", f"{page.slug}.md", f"quotes {d!r}, but {why}"))
+    return out
+
+
+def _stale_citations(page: Page, changed: dict[str, str], run: str, wiki_root: Path | None) -> list[Problem]:
+    """One problem per quote of the page whose source changed (at its header line), and one for the page when
+    it lists a changed source it does not quote."""
+    from wikigen.wiki.page import split_front_matter
+
+    if not changed:
+        return []
+    try:
+        blocks = page.quote_blocks()
+    except PageError:
+        blocks = []
+    before = 0
+    if wiki_root is not None and (path := Path(wiki_root) / f"{page.slug}.md").exists():
+        before = split_front_matter(path.read_text(encoding="utf-8"))[2]
+    out, quoted = [], set()
+    for b in blocks:
+        q = b.quote
+        if q.doc_id in changed:
+            quoted.add(q.doc_id)
+            out.append(
+                Problem(
+                    "stale",
+                    f"{page.slug}.md:{before + b.header_line + 1}",
+                    f"quote {q.doc_id} (chars {q.start}-{q.end}): {changed[q.doc_id]}, so it may no longer say "
+                    f"this; {run}",
+                )
+            )
+    for d in page.sources:
+        if d in changed and d not in quoted:
+            out.append(Problem("stale", f"{page.slug}.md", f"cites {d}: {changed[d]}; {run}"))
     return out
 
 
@@ -295,8 +348,10 @@ def check_wiki(wiki: Wiki) -> CheckReport:
     report.problems += suspect_problems(wiki, pages, src)
     report.problems += link_problems(wiki)
     report.flags = instruction_flags(wiki, pages)
+    changes = src.corpus_changes() if src is not None else None
+    report.problems += leak_problems(wiki, changes)
     if src is not None:
-        report.problems += stale_problems(pages, src)
+        report.problems += stale_problems(pages, src, changes, wiki.root)
         # the figure the build stops on: the larger of the character and token ratios (tokens cached)
         guard = check_size(
             wiki.root,
@@ -345,14 +400,17 @@ def wiki_report(wiki: Wiki) -> tuple[dict, Coverage]:
     counter = wiki.counter or default_counter()
     pages = wiki.pages()
     links = analyze_links(pages)
-    quotes = verified = 0
+    changed = changed_sources(src)
+    quotes = verified = stale = 0
     for page in pages:
         try:
             checks = check_page_quotes(page, src)
         except PageError:
             continue
         quotes += len(checks)
-        verified += sum(c.status == "ok" for c in checks)
+        # a quote of a source that changed on disk verifies only against the text as indexed: not counted
+        stale += sum(c.quote.doc_id in changed for c in checks)
+        verified += sum(c.status == "ok" and c.quote.doc_id not in changed for c in checks)
     size = measure_wiki(wiki.root, counter, cache_path=wiki.state / "cache" / "tokens.json")
     docs = [d.doc_id for d in src.documents()]
     cov = coverage(ProgressLog(wiki.root), pages, docs)
@@ -362,8 +420,9 @@ def wiki_report(wiki: Wiki) -> tuple[dict, Coverage]:
         "links": links.links,
         "broken_links": len(links.broken),
         "orphans": len(links.orphans),
-        "quotes": quotes,
+        "quotes": count_quotes(pages),
         "quotes_verified": verified,
+        "quotes_stale": stale,
         "wiki_chars": size.chars,
         "generated_chars": size.generated_chars,
         "corpus_chars": corpus_chars,

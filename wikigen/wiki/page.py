@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass, field, replace
 
 import yaml
 
-from wikigen.core.errors import PageError
+from wikigen.core.errors import PageError, WikigenError
 from wikigen.core.slugs import SLUG_PATTERN, is_slug
 from wikigen.core.text import normalize_newlines
 from wikigen.wiki.markup import Quote, QuoteBlock, body_links, scan_quotes
@@ -258,3 +258,15 @@ def parse_page(text: str) -> Page:
         },
     )
     return validate_page(page)
+
+
+def count_quotes(pages) -> int:
+    """The quotes on the pages: the one count `stats`, the web view, the build's session line and the growth
+    view all show (a page whose quotes do not parse counts none; `check` reports it)."""
+    n = 0
+    for p in pages:
+        try:
+            n += len(p.quote_blocks())
+        except WikigenError:
+            continue
+    return n

@@ -48,6 +48,35 @@ class ProgressLog:
     def _lock(self):
         return file_lock(self.root / ".wikigen" / "locks" / "progress.lock")
 
+    def entry(
+        self,
+        *,
+        session: int,
+        agent: str,
+        action: str,
+        pages: Iterable[str] = (),
+        queries: Iterable[str] = (),
+        docs: Iterable[str] = (),
+        at: str | None = None,
+        **extra,
+    ) -> dict:
+        """The entry `append` would write (at: its time, else now), without writing it."""
+        clash = [k for k in extra if k in RESERVED]
+        if clash:
+            raise WikigenError(f"progress log extra fields may not be named {', '.join(clash)}")
+        entry = {
+            "v": LOG_VERSION,
+            "time": at or self._clock(),
+            "session": session,
+            "agent": agent,
+            "action": action,
+            "pages": list(pages),
+            "queries": list(queries),
+            "docs": list(docs),
+            **extra,
+        }
+        return redact_value(entry)  # a secret never enters the log (wikigen.wiki.secrets)
+
     def append(
         self,
         *,
@@ -57,23 +86,12 @@ class ProgressLog:
         pages: Iterable[str] = (),
         queries: Iterable[str] = (),
         docs: Iterable[str] = (),
+        at: str | None = None,
         **extra,
     ) -> dict:
-        clash = [k for k in extra if k in RESERVED]
-        if clash:
-            raise WikigenError(f"progress log extra fields may not be named {', '.join(clash)}")
-        entry = {
-            "v": LOG_VERSION,
-            "time": self._clock(),
-            "session": session,
-            "agent": agent,
-            "action": action,
-            "pages": list(pages),
-            "queries": list(queries),
-            "docs": list(docs),
-            **extra,
-        }
-        entry = redact_value(entry)  # a secret never enters the log (wikigen.wiki.secrets)
+        entry = self.entry(
+            session=session, agent=agent, action=action, pages=pages, queries=queries, docs=docs, at=at, **extra
+        )
         data = (json.dumps(entry, ensure_ascii=False) + "\n").encode("utf-8")
         confine.make_dirs(self.path.parent, self.root)
         with self._lock():
@@ -111,9 +129,12 @@ class ProgressLog:
                 out.torn.append(line)
         return out
 
-    def write_markdown(self) -> Path:
-        """Render log.md from the log (called by the orchestrator after each session)."""
-        atomic_write(self.md_path, render_log(self.read()), root=self.root)
+    def write_markdown(self, pending: Iterable[dict] = ()) -> Path:
+        """Render log.md from the log (called by the orchestrator after each session); `pending`: entries
+        about to be appended, rendered as if they were (the session summary: see SUMMARY_WIKI_SIZE)."""
+        log = self.read()
+        log.entries.extend(pending)
+        atomic_write(self.md_path, render_log(log), root=self.root)
         return self.md_path
 
 
@@ -133,6 +154,8 @@ def _entry_md(e: dict) -> str:
     if e.get("docs"):
         details.append(f"docs read: {len(e['docs'])}")
     extra = {k: v for k, v in e.items() if k not in RESERVED}
+    if e.get("agent") == SUMMARY_AGENT and e.get("action") == SUMMARY_ACTION:
+        extra = {k: v for k, v in extra.items() if k not in SUMMARY_WIKI_SIZE}
     if extra:
         details.append(", ".join(f"{k}: {v}" for k, v in extra.items()))
     action = str(e.get("action", "")).strip()
@@ -159,6 +182,9 @@ def render_log(log: LogRead) -> str:
 
 SUMMARY_AGENT = "system"
 SUMMARY_ACTION = "session summary"
+# the wiki's size is not on the summary's line in log.md: log.md is part of the wiki, so its line is written
+# first and the size measured after it, and the size logged is the wiki's size as `stats` measures it then
+SUMMARY_WIKI_SIZE = ("wiki_chars", "wiki_tokens")
 
 
 def session_summary(

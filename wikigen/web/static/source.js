@@ -1,19 +1,25 @@
 // Source view: highlight the span in #chars=START-END and scroll to it.
-// START and END are the wiki's offsets: characters (code points) into the extracted text, which may hold
-// CRLF line ends; the page shows the text with LF only and lists the raw offsets of the CRs it dropped.
+// START and END are the wiki's offsets: characters (code points) into the extracted text. The page shows that
+// text edited: CRLF line ends as LF, each secret as its mark; it lists every edit as [raw start, raw end,
+// shown length] (a dropped CR is [i, i + 1, 0]), in order, so raw offsets map to shown ones exactly.
 // The DOM is changed with text nodes only (splitText, createElement, textContent): no HTML from data.
 (function () {
   "use strict";
   var pre = document.getElementById("doc-text");
   var status = document.getElementById("span-status");
   if (!pre) { return; }
-  var crlf = JSON.parse(document.getElementById("doc-crlf").textContent);
+  var edits = JSON.parse(document.getElementById("doc-edits").textContent);
   var full = pre.textContent;
 
-  function dropped(raw) {            // CRs before this raw offset that the shown text lacks
-    var n = 0;
-    for (var i = 0; i < crlf.length && crlf[i] < raw; i++) { n++; }
-    return n;
+  function shown(raw, isEnd) {       // the shown offset of a raw one; inside a mark, its start or end
+    var d = 0;
+    for (var i = 0; i < edits.length; i++) {
+      var s = edits[i][0], e = edits[i][1], n = edits[i][2];
+      if (e <= raw) { d += (e - s) - n; continue; }
+      if (s < raw) { return s - d + (isEnd ? n : 0); }
+      break;
+    }
+    return raw - d;
   }
   function units(s, cp) {            // code points -> UTF-16 units of s
     var i = 0, n = 0;
@@ -33,7 +39,7 @@
     var m = /^#chars=(\d+)-(\d+)$/.exec(window.location.hash);
     if (!m) { return; }
     var start = parseInt(m[1], 10), end = parseInt(m[2], 10);
-    var a = units(full, start - dropped(start)), b = units(full, end - dropped(end));
+    var a = units(full, shown(start, false)), b = units(full, shown(end, true));
     if (a < 0 || b < 0 || b < a) {
       say("chars " + start + "-" + end + " is outside this document's text.", true);
       return;
