@@ -438,6 +438,10 @@ def _build(
             pacer=_pacer(config),
         )
     price, limit = _spend_limit(config, backend)
+    from wikigen.agents.provisions import update_values
+
+    with stage("values"):  # each document's kind and values: the provisions table (wikigen.wiki.provisions)
+        update_values(index, root, workers=config.workers, progress=_stage_progress(on_progress, "values"))
     with stage("fact detection"):
         backend.prepare(
             {d.doc_id: index.texts.text(d.doc_id) for d in docs},

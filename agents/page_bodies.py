@@ -207,7 +207,7 @@ class PageMaker:
                 names.append(self.link(t.slug, term))
         return ["Defines " + ", ".join(names[:8]) + "."] if names else []
 
-    def _key_facts(self, doc_id: str, budget: float) -> tuple[list[str], float]:
+    def _key_facts(self, doc_id: str, budget: float, *, only_title: bool = False) -> tuple[list[str], float]:
         """A "Key facts" section: each fact as a heading ("Effective date: 2023-03-01"), then the quote of the
         sentence that states it (facts stated by one sentence share its quote), within `budget` characters;
         and the characters spent."""
@@ -225,7 +225,9 @@ class PageMaker:
         spent = 0.0
         shown: list[Fact] = []
         title = [(span, facts) for span, facts in groups if all(f.kind == "title" for f in facts)]
-        rest = [(span, facts) for span, facts in groups if not all(f.kind == "title" for f in facts)]
+        rest = (
+            [] if only_title else [(span, facts) for span, facts in groups if not all(f.kind == "title" for f in facts)]
+        )
 
         def cost_of(span: tuple[int, int], facts: list[Fact]) -> float:
             return (span[1] - span[0]) + 40 + 20 * len(facts)
@@ -250,6 +252,8 @@ class PageMaker:
                 lines.append(line)
             shown += facts
             spent += cost
+        if only_title:
+            return lines, spent
         return (["## Key facts\n\n" + "\n\n".join(lines)] if lines else []), spent
 
     def _dates_and_opening(self, doc_id: str, outline: Outline | None, budget: float) -> list[str]:
@@ -269,7 +273,9 @@ class PageMaker:
                 parts.append(q)
         return parts
 
-    def _key_passages(self, doc_id: str, outline: Outline | None, budget: float) -> list[str]:
+    def _key_passages(
+        self, doc_id: str, outline: Outline | None, budget: float, skip: list[tuple[int, int]] = ()
+    ) -> list[str]:
         """The document's key passages, best first, while their text fits the passages' share of the budget
         (a quote runs past its cap to keep its sentence whole, so the count alone would overshoot); then in
         the document's order."""
@@ -283,6 +289,8 @@ class PageMaker:
                 break
             if opening[0] <= s and e <= opening[1] + 200:
                 continue  # the opening already shows it
+            if any(a < e and s < b for a, b in skip):
+                continue  # the provisions already quote it
             q = self.quote(doc_id, s, e, self.p.key_passage_chars, implicit=True)
             if not q:
                 continue
@@ -292,15 +300,56 @@ class PageMaker:
             picked.append((s, f"## {head}\n\n{q}"))
         return ["\n\n".join(block for _, block in sorted(picked, key=lambda x: x[0]))] if picked else []
 
+    def _provisions(self, doc_id: str) -> tuple[list[str], float, list[tuple[int, int]]]:
+        """A "Provisions" section: each value the document states (the provisions table's row: its kind's
+        fields, wikigen.agents.provisions) under a heading naming the field and the value, then the quote that
+        states it; the fields it does not state in one line. With the characters spent and the quoted spans."""
+        row, fields = self.tools.document_values(doc_id)
+        cells = row.get("cells") or {}
+        if not row.get("kind") or not cells:
+            return [], 0.0, []
+        blocks, missing, spans, spent = [], [], [], 0.0
+        for f in fields:
+            cell = cells.get(f["name"]) or {}
+            if cell.get("status") != "stated" or not cell.get("quote"):
+                if cell.get("status") == "not stated":
+                    missing.append(f["label"])
+                continue
+            s, e = cell["quote"]
+            q = self.quote(doc_id, s, e, implicit=True)
+            if not q:
+                continue
+            blocks.append(
+                f"### {self.label(f['label'])}: {self.label(redact(str(cell.get('display') or 'Yes')))}\n\n{q}"
+            )
+            spans.append((s, e))
+            spent += (e - s) + 40
+        if not blocks and not missing:
+            return [], 0.0, []
+        text = "## Provisions\n\n" + "\n\n".join(blocks)
+        if missing:
+            text += ("\n\n" if blocks else "") + "Not stated: " + ", ".join(missing) + "."
+        return [text], spent, spans
+
     def doc_body(self, doc_id: str) -> str:
         outline = self.cat.outlines.get(doc_id)
         budget = document_budget(self.p, self.scale, outline.chars if outline else 0)
         parts = self._collections_line(doc_id) + self._defines_line(outline)
+        provisions, p_spent, quoted = self._provisions(doc_id)
+        if provisions:  # the document's values say what its key facts would (parties, dates, terms), and more
+            title, t_spent = self._key_facts(doc_id, facts_budget(self.p, self.scale, budget), only_title=True)
+            left = max(0.0, budget - p_spent - t_spent)
+            parts += title + provisions + self._key_passages(doc_id, outline, left, skip=quoted)
+            return self._links_tail(doc_id, parts)
         facts, spent = self._key_facts(doc_id, facts_budget(self.p, self.scale, budget))
         if facts:  # the facts carry what the opening quote was for (title, parties, date)
             parts += facts + self._key_passages(doc_id, outline, passages_budget(self.p, self.scale, budget, spent))
         else:
             parts += self._dates_and_opening(doc_id, outline, budget) + self._key_passages(doc_id, outline, budget)
+        return self._links_tail(doc_id, parts)
+
+    def _links_tail(self, doc_id: str, parts: list[str]) -> str:
+        """The page's body: its parts, then links to the topic and figure pages of its subjects."""
         # quoted there, or listed or counted in "Also in" (reached by its words only: when quoted there)
         has = {t.slug for t in self.cat.topics if doc_id in t.spans and t.via.get(doc_id) != REACH}
         linked = {m.group(1) for m in WIKI_RE.finditer("\n".join(parts))}  # a key passage's heading links its topic

@@ -72,6 +72,7 @@ class ToolBox:
         self._docs: list[str] = []
         self._pages: list[str] = []
         self._titles: dict[str, str] | None = None
+        self._table = None  # the provisions table, read on first use (wikigen.wiki.provisions.Table)
 
     # --- the session's activity -------------------------------------------------------------
 
@@ -222,6 +223,16 @@ class ToolBox:
         """{doc_id: text} of every document: for planning over the whole corpus (topic discovery); it is
         not a read of the session (activity() does not list it) and gives no quote spans."""
         return {d.doc_id: self.index.texts.text(d.doc_id) for d in self.index.documents()}
+
+    def document_values(self, doc_id: str) -> tuple[dict, list[dict]]:
+        """The document's row of the provisions table ({kind, title, cells}; {} when it has none) and its kind's
+        fields [{name, label, type, group}], as the build's values stage kept them (wikigen.wiki.provisions)."""
+        from wikigen.wiki.provisions import read_table
+
+        if self._table is None:
+            self._table = read_table(self.wiki.root)
+        row = self._table.documents.get(doc_id) or {}
+        return row, self._table.fields(row.get("kind") or "")
 
     def log_entries(self) -> list[dict]:
         """The whole progress log, oldest first (read_log shows a model at most its last MAX_LOG_ENTRIES)."""
