@@ -300,44 +300,55 @@ class PageMaker:
             picked.append((s, f"## {head}\n\n{q}"))
         return ["\n\n".join(block for _, block in sorted(picked, key=lambda x: x[0]))] if picked else []
 
-    def _provisions(self, doc_id: str) -> tuple[list[str], float, list[tuple[int, int]]]:
+    def _provisions(self, doc_id: str, budget: float) -> tuple[list[str], float, list[tuple[int, int]]]:
         """A "Provisions" section: each value the document states (the provisions table's row: its kind's
         fields, wikigen.agents.provisions) under a heading naming the field and the value, then the quote that
-        states it; the fields it does not state in one line. With the characters spent and the quoted spans."""
+        states it, in the schema's order, as many as fit `budget` characters (the shortest quotes taken first); the
+        values past it in one line (their quotes are in the provisions table); the fields it does not state in
+        another. With the characters spent and the quoted spans."""
         row, fields = self.tools.document_values(doc_id)
         cells = row.get("cells") or {}
         if not row.get("kind") or not cells:
             return [], 0.0, []
-        blocks, missing, spans, spent = [], [], [], 0.0
-        for f in fields:
+        missing = [f["label"] for f in fields if (cells.get(f["name"]) or {}).get("status") == "not stated"]
+        stated = []
+        for order, f in enumerate(fields):
             cell = cells.get(f["name"]) or {}
-            if cell.get("status") != "stated" or not cell.get("quote"):
-                if cell.get("status") == "not stated":
-                    missing.append(f["label"])
-                continue
-            s, e = cell["quote"]
-            q = self.quote(doc_id, s, e, implicit=True)
-            if not q:
-                continue
-            blocks.append(
-                f"### {self.label(f['label'])}: {self.label(redact(str(cell.get('display') or 'Yes')))}\n\n{q}"
-            )
-            spans.append((s, e))
-            spent += (e - s) + 40
-        if not blocks and not missing:
+            if cell.get("status") == "stated" and cell.get("quote"):
+                said = f"{self.label(f['label'])}: {self.label(redact(str(cell.get('display') or 'Yes')))}"
+                s, e = cell["quote"]
+                stated.append((order, said, s, e, (e - s) + len(said) + 40))
+        by_span: dict[tuple[int, int], list[tuple[int, str, int]]] = {}  # values one sentence states share its quote
+        for order, said, s, e, cost in stated:
+            by_span.setdefault((s, e), []).append((order, said, cost))
+        shown: dict[int, str] = {}
+        spent = 0.0
+        for (s, e), group in sorted(by_span.items(), key=lambda g: g[1][0][2]):  # as many as fit: shortest first
+            cost = group[0][2] + sum(len(said) + 2 for _, said, _ in group[1:])
+            q = self.quote(doc_id, s, e, implicit=True) if spent + cost <= budget else None
+            if q:
+                shown[group[0][0]] = "### " + "; ".join(said for _, said, _ in group) + f"\n\n{q}"
+                shown.update({o: "" for o, _, _ in group[1:]})
+                spent += cost
+        blocks = [shown[o] for o, *_ in stated if shown.get(o)]
+        more = [said for o, said, *_ in stated if o not in shown]
+        spans = list(dict.fromkeys((s, e) for o, _, s, e, _ in stated if o in shown))
+        if not blocks and not more and not missing:
             return [], 0.0, []
-        text = "## Provisions\n\n" + "\n\n".join(blocks)
+        text = "\n\n".join(["## Provisions", *blocks])
+        if more:
+            text += "\n\nAlso stated: " + "; ".join(more) + "."
         if missing:
-            text += ("\n\n" if blocks else "") + "Not stated: " + ", ".join(missing) + "."
+            text += "\n\nNot stated: " + ", ".join(missing) + "."
         return [text], spent, spans
 
     def doc_body(self, doc_id: str) -> str:
         outline = self.cat.outlines.get(doc_id)
         budget = document_budget(self.p, self.scale, outline.chars if outline else 0)
         parts = self._collections_line(doc_id) + self._defines_line(outline)
-        provisions, p_spent, quoted = self._provisions(doc_id)
+        title, t_spent = self._key_facts(doc_id, facts_budget(self.p, self.scale, budget), only_title=True)
+        provisions, p_spent, quoted = self._provisions(doc_id, max(0.0, budget - t_spent))
         if provisions:  # the document's values say what its key facts would (parties, dates, terms), and more
-            title, t_spent = self._key_facts(doc_id, facts_budget(self.p, self.scale, budget), only_title=True)
             left = max(0.0, budget - p_spent - t_spent)
             parts += title + provisions + self._key_passages(doc_id, outline, left, skip=quoted)
             return self._links_tail(doc_id, parts)

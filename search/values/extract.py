@@ -11,7 +11,8 @@ How a field is found, for every field the same way (no rule of one field in code
 1. **Candidates**: the sentences (`wikigen.core.sentences`, stops and paragraphs) holding one of the field's
    signal phrases, less the phrase matches inside an exclusion ("exclusive" inside "non-exclusive"), and the
    sentences that open with, or follow, a heading of the field ("12. Governing Law."). A candidate must hold
-   one of the `requires` words, and one of the `also` words, when the field lists them.
+   one of the `requires` words, and one of the `also` words, when the field lists them, and none of its `avoid`
+   words (a right to terminate on breach is no termination for convenience).
 2. **Values**: a typed field takes the values of its type inside the candidate (`wikigen.search.values`); a
    candidate with none is no candidate. A value following one of the field's `after` words, or preceding one
    of its `before` words, within a few words, is preferred; else the value nearest a signal phrase.
@@ -50,9 +51,11 @@ QUOTE_CAP = 600  # a long sentence (a table row run together) is quoted around w
 CUE_CHARS = 60  # a value follows an `after` word, or precedes a `before` word, within this many characters
 HEADING_CHARS = 80  # a sentence "opens with" a heading when the heading's words are in its first characters
 KIND_HEAD = 1500  # where a document says what it is: its title and first lines
+OWN_CHARS = 3000  # where a document states its own date: its opening, or its closing lines (signatures)
 
 _PERPETUAL = re.compile(
-    r"\b(?:perpetu\w*|indefinite(?:ly)?|in\s+force\s+until\s+terminated|until\s+terminated|no\s+fixed\s+term)\b|무기한",
+    r"\b(?:perpetu\w*|indefinite(?:ly)?|no\s+fixed\s+term|(?:continue|remain)\w*\s+(?:in\s+(?:full\s+)?(?:force|effect)"
+    r"(?:\s+and\s+effect)?\s+)?(?:(?:unless\s+and\s+)?until|unless)\s+(?:\w+\s+){0,6}?(?:terminat\w*|cancel\w*|notice))\b|무기한",
     re.I,
 )
 _FROM_START = re.compile(
@@ -61,8 +64,10 @@ _FROM_START = re.compile(
     re.I,
 )
 _EFFECTIVE_ON_SIGNING = re.compile(
-    r"\beffective\s+(?:as\s+of\s+|on\s+|from\s+)?(?:the\s+)?(?:date\s+(?:hereof|first\s+(?:written|set\s+forth|above)|"
-    r"of\s+(?:this\s+agreement|execution|signature|its\s+execution))|execution|signing)\b|서명한\s*날|체결한\s*날",
+    r"\b(?:effective|commenc\w*|take\s+effect|enters?\s+into\s+force|become\s+effective|begin\w*)\W+(?:[\w\"”']+\W+){0,6}?"
+    r"(?:date\s+(?:hereof|first\s+(?:above\s+)?(?:written|set\s+forth|mentioned|stated)|of\s+(?:this\s+agreement|execution|"
+    r"signature|its\s+execution|the\s+last\s+signature))|(?:first|last)\s+date\s+(?:above\s+|below\s+)?written|"
+    r"execution|signing|signature)\b|서명한\s*날|체결한\s*날|체결일부터",
     re.I,
 )
 _EXPIRY_CUE = re.compile(r"\b(?:until|through|expir\w*|terminat\w*\s+on|end(?:s|ing)?\s+on|ending)\b|까지|만료", re.I)
@@ -193,7 +198,7 @@ def _candidates(doc: _Doc, f: Field) -> list[_Candidate]:
         for i in doc.headed(hx):
             found.setdefault(i, _Candidate(i, [], False)).heading = True
     out = []
-    nx, req, also = f.rx("not_"), f.rx("requires"), f.rx("also")
+    nx, req, also, avoid = f.rx("not_"), f.rx("requires"), f.rx("also"), f.rx("avoid")
     for c in found.values():
         s, e = doc.sents[c.index]
         if nx is not None:
@@ -204,6 +209,8 @@ def _candidates(doc: _Doc, f: Field) -> list[_Candidate]:
         if req is not None and not req.search(text, s, e):
             continue
         if also is not None and not also.search(text, s, e):
+            continue
+        if avoid is not None and avoid.search(text, s, e):
             continue
         out.append(c)
     return sorted(out, key=lambda c: c.index)
@@ -217,16 +224,26 @@ def _cue_near(text: str, v: Value, f: Field) -> bool:
     return bx is not None and bx.search(text, v.end, v.end + CUE_CHARS) is not None
 
 
+def _barred(text: str, v: Value, f: Field) -> bool:
+    """The value follows one of the field's `not_after` words closely ("until <date>" is no effective date)."""
+    nx = f.rx("not_after")
+    return nx is not None and any(m.end() <= v.start for m in nx.finditer(text, max(0, v.start - 25), v.start))
+
+
 def _pick_value(doc: _Doc, c: _Candidate, f: Field, vtype: str) -> None:
     s, e = doc.sents[c.index]
-    values = find_values(doc.text, vtype, s, e)
+    values = [v for v in find_values(doc.text, vtype, s, e) if not _barred(doc.text, v, f)]
     if not values:
         return
     ranked = []
     for v in values:
         cue = _cue_near(doc.text, v, f)
+        if f.needs_cue and not cue:
+            continue
         dist = min((abs(v.start - a) for a, _ in c.signals), default=0)
         ranked.append((not cue, dist, v.start, v, cue))
+    if not ranked:
+        return
     ranked.sort(key=lambda r: r[:3])
     c.value, c.cue = ranked[0][3], ranked[0][4]
 
@@ -270,8 +287,10 @@ def _choose(doc: _Doc, f: Field, cands: list[_Candidate]) -> Cell:
     return _cell(doc, f, best, others)
 
 
-def _field_cell(doc: _Doc, f: Field) -> Cell:
+def _field_cell(doc: _Doc, f: Field, where=None) -> Cell:
     cands = _candidates(doc, f)
+    if where is not None:
+        cands = [c for c in cands if where(doc.sents[c.index][0])]
     vtype = f.value_type
     if vtype is None:
         return _choose(doc, f, cands)
@@ -314,10 +333,13 @@ def _date_value(d) -> tuple[str, dict]:
 
 
 def _own_date_cell(doc: _Doc, f: Field) -> Cell:
-    """The date the document gives itself where it opens (`wikigen.search.facts.dates.document_date`)."""
+    """The date the document gives itself where it opens (`wikigen.search.facts.dates.document_date`); failing
+    that, the field's signals in its opening or its closing lines (a signature block: "Date: ...")."""
     d = document_date(doc.text)
     if d is None:
-        return _field_cell(doc, f)
+        n = len(doc.text)
+        cell = _field_cell(doc, f, where=lambda s: s < OWN_CHARS or s > n - OWN_CHARS)
+        return cell
     iso, parts = _date_value(d)
     return Cell(f.name, STATED, iso, iso, "date", _sentence_of(doc, d.start, d.end), (d.start, d.end), parts)
 
@@ -329,11 +351,13 @@ def _date_cell(doc: _Doc, f: Field, fallback: Cell | None) -> Cell:
     if cell.stated or fallback is None or not fallback.stated:
         return cell
     m = _EFFECTIVE_ON_SIGNING.search(doc.text)
-    if m is None:
-        return cell
-    quote = _sentence_of(doc, m.start(), m.end())
-    display = f"{fallback.display} (the date it was made)"
-    return Cell(f.name, STATED, display, fallback.norm, "date", quote, (m.start(), m.end()), dict(fallback.parts))
+    if m is not None:  # "effective as of the date first written above": the sentence that says so
+        quote, span = _sentence_of(doc, m.start(), m.end()), (m.start(), m.end())
+        display = f"{fallback.display} (the date it was made)"
+    else:  # no other date stated: a document takes effect on the date it is made
+        quote, span = fallback.quote, fallback.span
+        display = f"{fallback.display} (the date it was made; no other is stated)"
+    return Cell(f.name, STATED, display, fallback.norm, "date", quote, span, dict(fallback.parts))
 
 
 def _add(iso: str, v: Value) -> str | None:

@@ -32,8 +32,8 @@ __all__ = ["PRESENCE", "SHIPPED", "TYPES", "Field", "Schema", "Signals", "load_s
 SHIPPED = Path(__file__).resolve().parent / "schemas"
 TYPES = frozenset({"date", "duration", "money", "percentage", "jurisdiction", "party", "term", "presence", "figures"})
 PRESENCE = "presence"
-_SIGNAL_KEYS = ("phrases", "headings", "not", "after", "before", "requires", "also")
-_FIELD_KEYS = {"name", "label", "type", "group", "signals", "value", "ask", "source", "fallback", "from"}
+_SIGNAL_KEYS = ("phrases", "headings", "not", "avoid", "after", "before", "not_after", "requires", "also")
+_FIELD_KEYS = {"name", "label", "type", "group", "signals", "value", "ask", "source", "fallback", "from", "needs_cue"}
 SOURCES = frozenset({"opening"})  # a value the document states about itself where it opens (its own date, its parties)
 _NAME = re.compile(r"^[a-z][a-z0-9_]{0,40}$")
 _UNCASED = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
@@ -58,8 +58,10 @@ class Signals:
     phrases: tuple[str, ...] = ()
     headings: tuple[str, ...] = ()
     not_: tuple[str, ...] = ()
+    avoid: tuple[str, ...] = ()
     after: tuple[str, ...] = ()
     before: tuple[str, ...] = ()
+    not_after: tuple[str, ...] = ()
     requires: tuple[str, ...] = ()
     also: tuple[str, ...] = ()
 
@@ -76,6 +78,7 @@ class Field:
     source: str | None = None  # "opening": the value the document states of itself where it opens
     fallback: str | None = None  # another date field this one equals when the document says it takes effect on signing
     start_from: str | None = None  # a term's duration runs from this date field (its end date is computed)
+    needs_cue: bool = False  # only a value following an `after` word or preceding a `before` word is this field's
 
     @property
     def needs(self) -> tuple[str, ...]:
@@ -183,6 +186,7 @@ def _field(raw, where: str) -> Field:
         str(source) if source else None,
         str(fallback) if fallback else None,
         str(start) if start else None,
+        bool(raw.get("needs_cue", False)),
     )
 
 

@@ -106,26 +106,68 @@ def _last_words(text: str, n: int) -> str:
     return " ".join(words[-n:])
 
 
-def _field_match(question: str, fields: Sequence[tuple[str, Field]]) -> tuple[str, Field, tuple[int, int]] | None:
-    best: tuple[int, int, str, Field, tuple[int, int]] | None = None
+_FUNCTION_WORDS = frozenset("a an the of to for by on in at is are be with its their this that as or and".split())
+_QWORD = re.compile(r"[^\W_][\w'’-]*")
+
+
+def _phrase_words(phrase: str) -> list[str]:
+    return [w for w in (x.casefold() for x in _QWORD.findall(phrase.replace("*", ""))) if w not in _FUNCTION_WORDS]
+
+
+def _same_word(q: str, w: str, starred: bool) -> bool:
+    """A question's word and a schema word: the same, or the same stem ("terminated" / "termination",
+    "governed" / "governing", "laws" / "law"); a starred schema word matches any ending; a word of an uncased
+    script (Korean) matches inside the question's word, particles attached."""
+    if q == w or (starred and q.startswith(w)):
+        return True
+    if not w.isascii():
+        return w in q
+    if q.rstrip("s") == w.rstrip("s"):
+        return True
+    n = 0
+    while n < min(len(q), len(w)) and q[n] == w[n]:
+        n += 1
+    return min(len(q), len(w)) >= 5 and n >= max(5, min(len(q), len(w)) - 3)
+
+
+def _field_match(
+    question: str, fields: Sequence[tuple[str, Field]]
+) -> tuple[str, Field, list[tuple[int, int]]] | None:
+    """The field whose label or `ask` phrase the question holds best: every content word of the phrase among the
+    question's words, in any order and with words between ("notice period to stop renewal" holds "notice to
+    stop renewal"); the phrase with the most content words wins, then the longer phrase, then the earlier field.
+    A word ending in "*" in the schema matches any ending; a Korean phrase matches inside a word."""
+    words = [(m.group().casefold(), m.start(), m.end()) for m in _QWORD.finditer(question)]
+    best: tuple[int, int, int, str, Field, list[tuple[int, int]]] | None = None
     for order, (kind, f) in enumerate(fields):
-        rx = f.rx("ask")
-        if rx is None:
-            continue
-        for m in rx.finditer(question):
-            key = (m.end() - m.start(), -order)
-            if best is None or key > best[:2]:
-                best = (key[0], key[1], kind, f, (m.start(), m.end()))
-    return (best[2], best[3], best[4]) if best else None
+        for phrase in (f.label, *f.ask):
+            stems = [(w, w) for w in _phrase_words(phrase)]
+            if not stems:
+                continue
+            starred = {w for w in _phrase_words(phrase) if w + "*" in phrase.casefold()}
+            spots = []
+            for w, _ in stems:
+                hit = next(((a, b) for q, a, b in words if _same_word(q, w, w in starred)), None)
+                if hit is None:
+                    break
+                spots.append(hit)
+            else:
+                key = (len(stems), len(phrase), -order)
+                if best is None or key > best[:3]:
+                    best = (*key, kind, f, spots)
+    return (best[3], best[4], best[5]) if best else None
 
 
-def _condition(question: str, f: Field, span: tuple[int, int]) -> Condition | None:
+def _condition(question: str, f: Field, spots: list[tuple[int, int]]) -> Condition | None:
+    span = (min(a for a, _ in spots), max(b for _, b in spots))
     before = question[: span[0]]
     vtype = f.value_type
     if f.type == "term" and _PERPETUAL_ASK.search(question):
         return Condition("eq", Value("term", "perpetual", "perpetual", 0, 0, {"perpetual": True}), "perpetual")
     if vtype is not None:
-        rest = question[: span[0]] + " " * (span[1] - span[0]) + question[span[1] :]
+        rest = question
+        for a, b in spots:  # the field's own words are no value ("30 days" is; "notice" is not)
+            rest = rest[:a] + " " * (b - a) + rest[b:]
         v = parse_value(rest, "date" if vtype == "term" else vtype)
         if v is not None:
             op = "eq"
@@ -165,8 +207,9 @@ def parse_query(
     found = _field_match(question, fields)
     if found is None:
         return None
-    kind, f, span = found
-    cond = _condition(question, f, span)
+    kind, f, spots = found
+    cond = _condition(question, f, spots)
+    span = (min(a for a, _ in spots), max(b for _, b in spots))
     want = _want(question, one_document)
     if want in ("max", "min") and f.value_type is None:
         want = "list"  # a yes/no field has nothing to sort by
@@ -299,10 +342,12 @@ class TableAnswers:
         if r.unknown:
             lines.append(f"The table does not have this field for {len(r.unknown)} of them (not read).")
         for doc_id, cell in r.matches[:shown]:
+            if not cell.get("quote"):  # a document that does not state the field: nothing to quote
+                lines.append(f"- {self.title(doc_id)} ({doc_id}): not stated")
+                continue
             quote = one_line(str(cell.get("text", "")), 240)
-            lines.append(
-                f'- {self.title(doc_id)}: {cell.get("display") or "Yes"} — "{quote}" ({doc_id}, chars {cell["quote"][0]}-{cell["quote"][1]})'
-            )
+            s, e = cell["quote"]
+            lines.append(f'- {self.title(doc_id)}: {cell.get("display") or "Yes"} — "{quote}" ({doc_id}, chars {s}-{e})')
         if n > shown:
             lines.append(f"... and {n - shown} more (`wikigen table` lists them all).")
         return "\n".join(lines)

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from wikigen.core.atomic import atomic_write
+from wikigen.core.errors import UsageError
 from wikigen.core.slugs import doc_slug
 from wikigen.core.text import one_line
 
@@ -38,7 +39,10 @@ __all__ = [
     "Table",
     "is_provisions_slug",
     "read_table",
+    "records",
     "render_pages",
+    "table_rows",
+    "to_csv",
     "write_pages",
     "write_table",
 ]
@@ -49,7 +53,8 @@ PREFIX = "provisions-"
 STATED, NOT_STATED, NOT_READ = "stated", "not stated", "not read"
 MAX_LINES = 200
 MAX_CHARS = 24_000
-CELL_CHARS = 48  # a cell's value in the table (the document page shows it whole)
+CELL_CHARS = 40  # a cell's value in the table (the document page shows it whole)
+SHORT_CELL = 24  # a longer value shows its canonical form in a cell ("2026-03-01" for "2026-03-01 (3 years from ...)")
 NOTE = (
     "_Generated after each session from the documents' values (`wikigen table` prints them whole); each value is "
     "quoted on its document's page under the field's heading; — not stated, ? not read. Do not edit._"
@@ -114,9 +119,16 @@ def write_table(root, table: Table) -> Path:
 
 
 def _cell_text(cell: Mapping) -> str:
+    """A cell's text: the value as a reader sees it when short, else its canonical form (the document's page and
+    `wikigen table` show it whole); "—" not stated, "?" not read."""
     status = cell.get("status")
     if status == STATED:
-        return _safe(one_line(str(cell.get("display") or "Yes"), CELL_CHARS))
+        shown = str(cell.get("display") or "Yes")
+        if len(shown) > SHORT_CELL and cell.get("norm") and cell.get("type") != "party":
+            shown = str(cell["norm"])
+        if cell.get("type") == "party":
+            shown = "; ".join(str(n) for n in (cell.get("parts") or {}).get("names", [])[:2]) or shown
+        return _safe(one_line(shown, CELL_CHARS))
     return "—" if status == NOT_STATED else "?"
 
 
@@ -184,7 +196,7 @@ def render_pages(table: Table) -> dict[str, str]:
             head = [
                 f"# {label}: {group}",
                 "",
-                NOTE,
+                f"_Generated; see [[{hub}]]. — not stated, ? not read._",
                 "",
                 "| document | " + " | ".join(_safe(f["label"]) for f in fields) + " |",
                 "|---|" + "---|" * len(fields),
@@ -203,7 +215,8 @@ def render_pages(table: Table) -> dict[str, str]:
             stated = sum(counts.values())
             common = ", ".join(f"{v} {n}" for v, n in counts.most_common(8))
             more = f", and {len(counts) - 8} more values" if len(counts) > 8 else ""
-            said = f": {common}{more}" if common and counts.keys() != {"Yes"} else ""
+            grouped = common and counts.keys() != {"Yes"} and f.get("type") != "party"
+            said = f": {common}{more}" if grouped else ""
             hub_lines.append(f"- **{_safe(f['label'])}**: stated by {stated} of {len(rows)}{said}.")
         pages[hub] = "\n".join(hub_lines) + "\n"
     return pages
@@ -234,3 +247,45 @@ def table_rows(table: Table, kind: str) -> Iterable[tuple[str, dict[str, dict]]]
             doc_id,
             {f["name"]: (row.get("cells") or {}).get(f["name"]) or {"status": NOT_READ} for f in table.fields(kind)},
         )
+
+
+def records(table: Table, kind: str | None = None) -> list[dict]:
+    """One record a document (of `kind`, or of every kind): {doc_id, title, kind, <field>: {status, value, norm,
+    quote: {start, end, text}}}: what `wikigen table --json` prints. UsageError for a kind with no documents."""
+    kinds = [kind] if kind else sorted(table.kinds)
+    if kind is not None and not table.rows(kind):
+        known = ", ".join(k for k in sorted(table.kinds) if table.rows(k)) or "none"
+        raise UsageError(f"no documents of kind {kind!r} in this wiki's table (kinds: {known})")
+    out = []
+    for k in kinds:
+        for doc_id, cells in table_rows(table, k):
+            rec: dict = {"doc_id": doc_id, "title": table.documents[doc_id].get("title", doc_id), "kind": k}
+            for name, cell in cells.items():
+                entry: dict = {"status": cell.get("status")}
+                if cell.get("status") == STATED:
+                    entry.update(value=cell.get("display"), norm=cell.get("norm"))
+                    if cell.get("quote"):
+                        s, e = cell["quote"]
+                        entry["quote"] = {"start": s, "end": e, "text": cell.get("text", "")}
+                rec[name] = entry
+            out.append(rec)
+    return out
+
+
+def to_csv(table: Table, kind: str) -> str:
+    """The table of one kind as CSV: doc_id, title, then one column per field (its value; empty where not stated,
+    "?" where not read)."""
+    import csv
+    import io
+
+    fields = [f["name"] for f in table.fields(kind) if f.get("type") != "figures"]
+    buf = io.StringIO()
+    w = csv.writer(buf)
+    w.writerow(["doc_id", "title", *fields])
+    for rec in records(table, kind):
+        row = [rec["doc_id"], rec["title"]]
+        for name in fields:
+            e = rec.get(name) or {}
+            row.append(e.get("value", "") if e.get("status") == STATED else "?" if e.get("status") == NOT_READ else "")
+        w.writerow(row)
+    return buf.getvalue()
