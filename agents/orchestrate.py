@@ -256,8 +256,12 @@ def _log_summary(
     from wikigen.wiki.progress import SUMMARY_ACTION, SUMMARY_AGENT, coverage, session_summary
     from wikigen.wiki.size_guard import WARN_FRACTION
 
+    from wikigen.wiki.provisions import read_table
+
     cov = coverage(progress, pages, doc_ids)
     spend = {"usage": line.usage, "cost_usd": line.cost_usd} if line.tokens else {}
+    filled, cells = read_table(progress.root).filled()  # the provisions table: cells stated of all cells
+    table = {"values_stated": filled, "values_cells": cells} if cells else {}
 
     def entry(size) -> dict:
         return session_summary(
@@ -273,9 +277,9 @@ def _log_summary(
 
     head = {"session": session, "agent": SUMMARY_AGENT, "action": SUMMARY_ACTION}
     at = progress.entry(**head)["time"]
-    progress.write_markdown([progress.entry(**head, at=at, **entry(_Unmeasured(*corpus)), **spend)])
+    progress.write_markdown([progress.entry(**head, at=at, **entry(_Unmeasured(*corpus)), **table, **spend)])
     size = measure()
-    progress.append(**head, at=at, **entry(size), **spend)
+    progress.append(**head, at=at, **entry(size), **table, **spend)
     progress.write_markdown()
     return size
 

@@ -68,6 +68,8 @@ def test_the_provisions_pages_are_generated_within_the_limits_and_linked_from_th
     law = (wiki / "provisions-contract-law.md").read_text(encoding="utf-8")
     assert "| [[doc-contracts-msa-brightline-logistics|" in law
     assert "[[provisions-contract|" in (wiki / "index.md").read_text(encoding="utf-8")
+    by_law = (wiki / "provisions-contract-by-governing-law.md").read_text(encoding="utf-8")
+    assert "- **England and Wales** (" in by_law and "[[doc-contracts-msa-brightline-logistics]]" in by_law
     assert check_wiki(open_wiki(wiki)).ok
 
 

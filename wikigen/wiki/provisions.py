@@ -181,6 +181,51 @@ def _pack(head: list[str], rows: list[str]) -> list[list[str]]:
     return parts
 
 
+LINKS_A_LINE = 20
+GROUPED_TYPES = frozenset({"jurisdiction", "duration", "term", "money", "percentage", "date"})  # worth a by-value page
+
+
+def _by_value_label(slug: str, table: Table, kind: str) -> str:
+    name = slug.rsplit("-by-", 1)[-1].split("-")
+    for f in table.fields(kind):
+        if f["name"].replace("_", "-") == "-".join(n for n in name if not n.isdigit()):
+            return str(f["label"]).lower()
+    return slug
+
+
+def _by_value_pages(table: Table, kind: str, label: str, hub: str) -> dict[str, str]:
+    """Per field with values worth grouping (a jurisdiction, a duration, an amount, ...): the documents grouped by
+    the value they state, the most common value first ("Delaware (3): ..."), then those that state none."""
+    pages: dict[str, str] = {}
+    rows = table.rows(kind)
+    for f in table.fields(kind):
+        if f.get("type") not in GROUPED_TYPES or f.get("type") == "date":
+            continue
+        groups: dict[str, list[str]] = {}
+        silent = []
+        for doc_id, row in rows:
+            cell = (row.get("cells") or {}).get(f["name"]) or {}
+            if cell.get("status") == STATED and cell.get("norm"):
+                groups.setdefault(_safe(one_line(str(cell["norm"]), 60)), []).append(doc_id)
+            else:
+                silent.append(doc_id)
+        if len(groups) < 1:
+            continue
+        head = [f"# {label} by {str(f['label']).lower()}", "", f"_Generated; see [[{hub}]]._", ""]
+        body = []
+        for value, docs in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+            for i in range(0, len(docs), LINKS_A_LINE):  # a long group runs on over several lines
+                more = " (continued)" if i else f" ({len(docs)})"
+                links = ", ".join(f"[[{doc_slug(d)}]]" for d in docs[i : i + LINKS_A_LINE])
+                body.append(f"- **{value}**{more}: {links}")
+        body.append(f"- not stated or not read ({len(silent)})")
+        parts = _pack(head, body)
+        base = f"{hub}-by-{f['name'].replace('_', '-')}"
+        for n, part in enumerate(parts, 1):
+            pages[base + (f"-{n}" if len(parts) > 1 else "")] = "\n".join(head + part) + "\n"
+    return pages
+
+
 def render_pages(table: Table) -> dict[str, str]:
     """{slug: page text} of every provisions page of the table (none for a table without documents)."""
     pages: dict[str, str] = {}
@@ -207,7 +252,15 @@ def render_pages(table: Table) -> dict[str, str]:
                 slug = f"{hub}-{group}" + (f"-{n}" if len(parts) > 1 else "")
                 pages[slug] = "\n".join(head + part) + "\n"
                 group_links.append(f"[[{slug}|{group}" + (f" (part {n})" if len(parts) > 1 else "") + "]]")
-        hub_lines += ["", "Tables: " + ", ".join(group_links) + ".", "", "## Fields", ""]
+        by_value = _by_value_pages(table, kind, label, hub)
+        pages.update(by_value)
+        hub_lines += ["", "Tables: " + ", ".join(group_links) + "."]
+        if by_value:
+            hub_lines += [
+                "",
+                "By value: " + ", ".join(f"[[{slug}|{_by_value_label(slug, table, kind)}]]" for slug in by_value) + ".",
+            ]
+        hub_lines += ["", "## Fields", ""]
         for f in table.fields(kind):
             if f.get("type") == "figures":
                 continue
