@@ -254,9 +254,8 @@ def _log_summary(
     the size guard's report. The size is measured once log.md holds the entry's line (which shows no wiki
     size: SUMMARY_WIKI_SIZE), so the size logged is the wiki's at the end of the session, as `stats` sees it."""
     from wikigen.wiki.progress import SUMMARY_ACTION, SUMMARY_AGENT, coverage, session_summary
-    from wikigen.wiki.size_guard import WARN_FRACTION
-
     from wikigen.wiki.provisions import read_table
+    from wikigen.wiki.size_guard import WARN_FRACTION
 
     cov = coverage(progress, pages, doc_ids)
     spend = {"usage": line.usage, "cost_usd": line.cost_usd} if line.tokens else {}
@@ -445,7 +444,7 @@ def _build(
     from wikigen.agents.provisions import update_values
 
     with stage("values"):  # each document's kind and values: the provisions table (wikigen.wiki.provisions)
-        update_values(index, root, workers=config.workers, progress=_stage_progress(on_progress, "values"))
+        update_values(index, root, workers=config.workers, progress=_stage_progress(on_progress, "values"), catalog=cat)
     with stage("fact detection"):
         backend.prepare(
             {d.doc_id: index.texts.text(d.doc_id) for d in docs},

@@ -14,10 +14,11 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from wikigen.search.values.extract import NOT_READ, document_kind, extract_values
+from wikigen.search.values.extract import NOT_READ, NOT_STATED, STATED, document_kind, extract_values
 from wikigen.search.values.schema import Schema, load_schemas, user_schemas
 
 from wikigen.core.workers import Workers
@@ -74,12 +75,82 @@ def _spec(schema: Schema) -> dict:
     }
 
 
+GENERIC_KIND = "document"  # documents of no schema's kind: fields from the corpus's own recurring headings
+GENERIC_FIELDS = 12  # at most this many such fields
+GENERIC_SHARE = 0.1  # a heading in at least this share of those documents (and at least 2) is a field
+GENERIC_QUOTE = 600  # a section's quote, capped at about this many characters at a sentence end
+
+
+def _key(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "_", text.casefold()).strip("_")[:40] or "section"
+
+
+def generic_fields(cat, doc_ids: list[str]) -> list[tuple[str, object]]:
+    """(field name, topic) for the headings that recur across the documents no schema recognised, best
+    supported first: a corpus of an unknown kind still gets a table of what its documents say under them."""
+    if cat is None or not doc_ids:
+        return []
+    docs = set(doc_ids)
+    need = max(2, int(GENERIC_SHARE * len(docs) + 0.999))
+    picked, names = [], set()
+    for t in sorted(cat.topics, key=lambda t: -len(docs & set(t.spans))):
+        if t.kind != "heading" or len(docs & set(t.spans)) < need:
+            continue
+        name = _key(t.title or t.key)
+        if name in names or not re.match(r"^[a-z]", name):
+            continue
+        names.add(name)
+        picked.append((name, t))
+        if len(picked) >= GENERIC_FIELDS:
+            break
+    return picked
+
+
+def _generic_rows(index, cat, rows: dict[str, dict]) -> dict | None:
+    """Give the rows of no kind the generic kind's cells (each heading's section, quoted); its spec, or None."""
+    from wikigen.core.sentences import cap_span
+
+    plain = sorted(d for d, r in rows.items() if r.get("kind") is None)
+    fields = generic_fields(cat, plain)
+    if not fields:
+        return None
+    for doc_id in plain:
+        text = index.texts.text(doc_id)
+        cells = {}
+        for name, t in fields:
+            span = t.spans.get(doc_id)
+            if span is None:
+                cells[name] = {"field": name, "status": NOT_STATED}
+                continue
+            s, e = cap_span(text, span[0], span[1], GENERIC_QUOTE)
+            if secrets_in_quote(doc_id, s, text[s:e]):
+                cells[name] = {"field": name, "status": NOT_READ, "why": "its quote would hold a secret"}
+                continue
+            cells[name] = {
+                "field": name,
+                "status": STATED,
+                "display": "Yes",
+                "norm": "",
+                "type": "presence",
+                "parts": {},
+                "quote": [s, e],
+                "span": [s, e],
+                "text": text[s:e],
+            }
+        rows[doc_id] = {**rows[doc_id], "kind": GENERIC_KIND, "cells": cells}
+    return {
+        "label": "Documents",
+        "fields": [{"name": n, "label": t.title or t.key, "type": "presence", "group": "sections"} for n, t in fields],
+    }
+
+
 def update_values(
     index,
     wiki_root: Path,
     *,
     workers: int | None = 1,
     progress: Callable[[int, int], None] | None = None,
+    catalog=None,
 ) -> Table:
     """Read the values of every document whose text changed since the table was kept (all of them the first
     time), drop removed documents, write the table and its pages; the table."""
@@ -100,7 +171,13 @@ def update_values(
             rows[doc_id] = row
             if progress is not None:
                 progress(i, len(todo))
+    for row in rows.values():  # the generic kind is made anew each time, from the current catalog
+        if row.get("kind") == GENERIC_KIND:
+            row.update(kind=None, cells={})
+    generic = _generic_rows(index, catalog, rows)
     kinds = {k: _spec(s) for k, s in schemas.items() if any(r.get("kind") == k for r in rows.values())}
+    if generic is not None:
+        kinds[GENERIC_KIND] = generic
     table = Table(kinds, rows, sig)
     write_table(wiki_root, table)
     write_pages(wiki_root, table)

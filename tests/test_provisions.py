@@ -9,11 +9,11 @@ import json
 from pathlib import Path
 
 import pytest
-
 from wikigen.agents.orchestrate import BuildConfig, build
+from wikigen.search.sources import open_wiki
+
 from wikigen.ask.retrieval import Answerer
 from wikigen.cli import main
-from wikigen.search.sources import open_wiki
 from wikigen.wiki.lint import check_wiki
 from wikigen.wiki.provisions import MAX_CHARS, MAX_LINES, STATED, read_table
 
@@ -38,7 +38,8 @@ def _governed_by(table, name: str) -> set[str]:
     return {
         d
         for d, r in table.rows("contract")
-        if (r["cells"].get("governing_law") or {}).get("status") == STATED and name in r["cells"]["governing_law"]["norm"]
+        if (r["cells"].get("governing_law") or {}).get("status") == STATED
+        and name in r["cells"]["governing_law"]["norm"]
     }
 
 
@@ -92,7 +93,10 @@ def test_wikigen_table_prints_the_table_as_text_csv_and_json(wiki, capsys):
     assert msa["governing_law"]["quote"]["start"] < msa["governing_law"]["quote"]["end"]
     assert main(["table", str(wiki), "--kind", "contract", "--csv"]) == 0
     reader = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
-    assert any(r["doc_id"] == "contracts/msa-brightline-logistics" and r["governing_law"] == "England and Wales" for r in reader)
+    assert any(
+        r["doc_id"] == "contracts/msa-brightline-logistics" and r["governing_law"] == "England and Wales"
+        for r in reader
+    )
     assert main(["table", str(wiki), "--kind", "nonsense"]) == 2
     assert "no documents of kind 'nonsense'" in capsys.readouterr().err
 
@@ -176,3 +180,28 @@ def test_a_real_name_never_reads_as_absent(answerer, wiki):
         assert not r.answer.startswith("No document in this corpus matches"), (doc_id, row["title"], r.answer)
     for q in ("What is Kestrel's liability cap with Brightline?", "When does the Meridian Rail licence renew?"):
         assert not answerer.ask(q, mode="wiki", budget=500).answer.startswith("No document in this corpus")
+
+
+def test_documents_of_no_known_kind_get_fields_from_their_recurring_headings(tmp_path):
+    corpus = tmp_path / "runbooks"
+    corpus.mkdir()
+    for i, system in enumerate(["billing", "search", "mail", "queue"]):
+        (corpus / f"{system}.txt").write_text(
+            f"Runbook {i}: {system}\n\nEscalation\n\nPage the {system} on-call engineer, then the duty manager after "
+            f"{10 + i} minutes without an answer.\n\nRollback\n\nRedeploy the last good {system} release from the "
+            "artefact store and confirm the health check passes.\n\nContacts\n\nThe team channel.\n\nBackground\n\n"
+            + f"The {system} service handles requests for the platform and keeps its own records. " * 30
+            + "\n",
+            encoding="utf-8",
+        )
+    wiki = tmp_path / "wiki"
+    assert build(BuildConfig(corpus=corpus, wiki=wiki, agents=1, sessions=1, quiet=True)).ok
+    table = read_table(wiki)
+    assert "document" in table.kinds
+    labels = {f["label"].casefold() for f in table.fields("document")}
+    assert {"escalation", "rollback"} <= labels
+    w = open_wiki(wiki)
+    for doc_id, row in table.rows("document"):
+        esc = next(c for n, c in row["cells"].items() if n == "escalation")
+        s, e = esc["quote"]
+        assert esc["text"] == w.sources.texts.text(doc_id)[s:e] and "on-call" in esc["text"]

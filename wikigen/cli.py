@@ -407,7 +407,9 @@ def cmd_table(args) -> int:
 
     table = read_table(Path(args.wiki))
     if not table.documents:
-        raise UsageError(f"{args.wiki} has no provisions table yet: build the wiki first (wikigen build CORPUS --wiki {args.wiki})")
+        raise UsageError(
+            f"{args.wiki} has no provisions table yet: build the wiki first (wikigen build CORPUS --wiki {args.wiki})"
+        )
     kind = args.kind or next((k for k in sorted(table.kinds) if table.rows(k)), None)
     if args.csv:
         sys.stdout.write(to_csv(table, kind or ""))

@@ -26,8 +26,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from wikigen.core.text import one_line
-from wikigen.search.values.schema import PRESENCE, Field, Schema
 from wikigen.search.values import Value, compare_key, parse_value
+from wikigen.search.values.schema import PRESENCE, Field, Schema, Signals
 from wikigen.wiki.provisions import NOT_READ, NOT_STATED, STATED, Table
 
 __all__ = ["Condition", "TableAnswers", "TableQuery", "TableResult", "parse_query"]
@@ -106,7 +106,31 @@ def _last_words(text: str, n: int) -> str:
     return " ".join(words[-n:])
 
 
-_FUNCTION_WORDS = frozenset("a an the of to for by on in at is are be with its their this that as or and".split())
+_FUNCTION_WORDS = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "of",
+        "to",
+        "for",
+        "by",
+        "on",
+        "in",
+        "at",
+        "is",
+        "are",
+        "be",
+        "with",
+        "its",
+        "their",
+        "this",
+        "that",
+        "as",
+        "or",
+        "and",
+    ]
+)
 _QWORD = re.compile(r"[^\W_][\w'’-]*")
 
 
@@ -130,9 +154,7 @@ def _same_word(q: str, w: str, starred: bool) -> bool:
     return min(len(q), len(w)) >= 5 and n >= max(5, min(len(q), len(w)) - 3)
 
 
-def _field_match(
-    question: str, fields: Sequence[tuple[str, Field]]
-) -> tuple[str, Field, list[tuple[int, int]]] | None:
+def _field_match(question: str, fields: Sequence[tuple[str, Field]]) -> tuple[str, Field, list[tuple[int, int]]] | None:
     """The field whose label or `ask` phrase the question holds best: every content word of the phrase among the
     question's words, in any order and with words between ("notice period to stop renewal" holds "notice to
     stop renewal"); the phrase with the most content words wins, then the longer phrase, then the earlier field.
@@ -267,12 +289,29 @@ def meets(cell: Mapping, cond: Condition | None) -> bool | None:
     return {"gt": a > b, "ge": a >= b, "lt": a < b, "le": a <= b}[cond.op]  # type: ignore[operator]
 
 
+def _schema_of(kind: str, spec: Mapping) -> Schema:
+    """A kind the table holds but no schema file names (the build's generic kind: the corpus's recurring
+    headings): its fields are yes/no, named by their labels."""
+    fields = tuple(
+        Field(
+            f["name"],
+            f["label"],
+            PRESENCE,
+            str(f.get("group") or "main"),
+            Signals(headings=(f["label"],)),
+            ask=(f["label"],),
+        )
+        for f in spec.get("fields") or []
+    )
+    return Schema(kind, str(spec.get("label") or kind), (), fields, "the provisions table")
+
+
 class TableAnswers:
     """Answers from one wiki's provisions table."""
 
     def __init__(self, table: Table, schemas: Mapping[str, Schema]):
         self.table = table
-        self.schemas = schemas
+        self.schemas = {**schemas, **{k: _schema_of(k, spec) for k, spec in table.kinds.items() if k not in schemas}}
         self.kinds = [k for k in table.kinds if table.rows(k)]
 
     def parse(self, question: str, *, one_document: bool = False) -> TableQuery | None:
@@ -347,7 +386,9 @@ class TableAnswers:
                 continue
             quote = one_line(str(cell.get("text", "")), 240)
             s, e = cell["quote"]
-            lines.append(f'- {self.title(doc_id)}: {cell.get("display") or "Yes"} — "{quote}" ({doc_id}, chars {s}-{e})')
+            lines.append(
+                f'- {self.title(doc_id)}: {cell.get("display") or "Yes"} — "{quote}" ({doc_id}, chars {s}-{e})'
+            )
         if n > shown:
             lines.append(f"... and {n - shown} more (`wikigen table` lists them all).")
         return "\n".join(lines)
