@@ -35,9 +35,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from wikigen.search.values import find_values  # noqa: E402
 from wikigen.search.values.extract import extract_values  # noqa: E402
 from wikigen.search.values.schema import PRESENCE, load_schemas  # noqa: E402
-from wikigen.search.values import find_values  # noqa: E402
 
 # the product's field -> the CUAD category an expert answered (grading only)
 VALUE_FIELDS = {

@@ -5,10 +5,10 @@ The contracts here are written for these tests, in plain drafting English and Ko
 from __future__ import annotations
 
 import pytest
-
-from wikigen.core.errors import SchemaError
 from wikigen.search.values.extract import NOT_STATED, STATED, document_kind, extract_values
 from wikigen.search.values.schema import load_schemas, read_schema
+
+from wikigen.core.errors import SchemaError
 
 SCHEMAS = load_schemas()
 CONTRACT = SCHEMAS["contract"]
@@ -72,8 +72,13 @@ def test_a_word_inside_an_exclusion_is_no_signal_and_a_silent_contract_says_not_
 
 def test_a_right_to_terminate_on_breach_is_no_termination_for_convenience():
     breach = "Either party may terminate this Agreement on thirty (30) days' notice if the other party is in material breach."
-    convenience = "Either party may terminate this Agreement at any time on thirty (30) days' written notice to the other."
-    assert extract_values(breach, CONTRACT, fields={"termination_for_convenience"})["termination_for_convenience"].status == NOT_STATED
+    convenience = (
+        "Either party may terminate this Agreement at any time on thirty (30) days' written notice to the other."
+    )
+    assert (
+        extract_values(breach, CONTRACT, fields={"termination_for_convenience"})["termination_for_convenience"].status
+        == NOT_STATED
+    )
     cell = extract_values(convenience, CONTRACT, fields={"termination_for_convenience"})["termination_for_convenience"]
     assert cell.status == STATED and cell.display == "Yes: 30 days"
 

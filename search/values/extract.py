@@ -38,8 +38,8 @@ from datetime import date, timedelta
 
 from wikigen.search.facts.dates import document_date, find_dates
 from wikigen.search.facts.parties import find_parties
-from wikigen.search.values.schema import PRESENCE, Field, Schema
 from wikigen.search.values import Value, find_values
+from wikigen.search.values.schema import PRESENCE, Field, Schema
 
 from wikigen.core.sentences import LONGEST_SENTENCE, SENTENCE, heading_like, sentences
 from wikigen.core.text import trim_span
