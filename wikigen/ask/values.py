@@ -190,7 +190,12 @@ def _condition(question: str, f: Field, spots: list[tuple[int, int]]) -> Conditi
         rest = question
         for a, b in spots:  # the field's own words are no value ("30 days" is; "notice" is not)
             rest = rest[:a] + " " * (b - a) + rest[b:]
-        v = parse_value(rest, "date" if vtype == "term" else vtype)
+        ptype = "date" if vtype == "term" else vtype
+        v = parse_value(rest, ptype)
+        if v is None:  # a value that needs the field's word to be read ("English law"), outside the field's words
+            v = parse_value(question, ptype)
+            if v is not None and any(a <= v.start and v.end <= b for a, b in spots):
+                v = None
         if v is not None:
             op = "eq"
             lead = rest[max(0, v.start - 30) : v.start]
