@@ -62,8 +62,6 @@ __all__ = ["KIND_PREFIX", "OfflineBackend"]
 
 log = logging.getLogger(__name__)
 
-PROVISIONS_MARKUP = 1.3  # the provisions tables are mostly markup (| and [[links]]): more tokens a character
-
 
 class OfflineBackend(AgentBackend):
     name = "offline"
@@ -133,7 +131,7 @@ class OfflineBackend(AgentBackend):
                         agents=self.agents,
                         sessions=self.sessions,
                         corpus_tokens=tokens,
-                        reserve=figures.chars + int(PROVISIONS_MARKUP * tools.provisions_chars()),
+                        reserve=figures.chars,
                     )
                     log.info("size budget: %s", self.budget)
             return self._plan

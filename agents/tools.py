@@ -234,12 +234,6 @@ class ToolBox:
         row = self._table.documents.get(doc_id) or {}
         return row, self._table.fields(row.get("kind") or "")
 
-    def provisions_chars(self) -> int:
-        """Characters of the generated provisions pages (wikigen.wiki.provisions): room a planner leaves them."""
-        from wikigen.wiki.provisions import PREFIX
-
-        return sum(len(p.read_text(encoding="utf-8")) for p in self.wiki.root.glob(f"{PREFIX}*.md") if p.is_file())
-
     def log_entries(self) -> list[dict]:
         """The whole progress log, oldest first (read_log shows a model at most its last MAX_LOG_ENTRIES)."""
         return self.log.read().entries
