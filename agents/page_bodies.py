@@ -323,58 +323,33 @@ class PageMaker:
             picked.append((s, f"## {head}\n\n{q}"))
         return ["\n\n".join(block for _, block in sorted(picked, key=lambda x: x[0]))] if picked else []
 
-    def _provisions(self, doc_id: str, budget: float) -> tuple[list[str], float, list[tuple[int, int]]]:
-        """A "Provisions" section: each value the document states (the provisions table's row: its kind's
-        fields, wikigen.agents.provisions) under a heading naming the field and the value, then the quote that
-        states it, in the schema's order, as many as fit `budget` characters (the shortest quotes taken first); the
-        values past it in one line (their quotes are in the provisions table); the fields it does not state in
-        another. With the characters spent and the quoted spans."""
+    def _provisions(self, doc_id: str) -> list[str]:
+        """A "Provisions" section: the values the document states, one line each (the provisions table's row,
+        wikigen.agents.provisions; each value's quote is in the table, `wikigen table`), and the fields it does not
+        state. Short: the page's quotes stay with its key passages."""
         row, fields = self.tools.document_values(doc_id)
         cells = row.get("cells") or {}
         if not row.get("kind") or not cells:
-            return [], 0.0, []
-        missing = [f["label"] for f in fields if (cells.get(f["name"]) or {}).get("status") == "not stated"]
-        stated = []
-        for order, f in enumerate(fields):
+            return []
+        lines, missing = [], []
+        for f in fields:
             cell = cells.get(f["name"]) or {}
-            if cell.get("status") == "stated" and cell.get("quote"):
-                said = f"{self.label(f['label'])}: {self.label(redact(str(cell.get('display') or 'Yes')))}"
-                s, e = cell["quote"]
-                stated.append((order, said, s, e, (e - s) + len(said) + 40))
-        by_span: dict[tuple[int, int], list[tuple[int, str, int]]] = {}  # values one sentence states share its quote
-        for order, said, s, e, cost in stated:
-            by_span.setdefault((s, e), []).append((order, said, cost))
-        shown: dict[int, str] = {}
-        spent = 0.0
-        for (s, e), group in sorted(by_span.items(), key=lambda g: g[1][0][2]):  # as many as fit: shortest first
-            cost = group[0][2] + sum(len(said) + 2 for _, said, _ in group[1:])
-            q = self.quote(doc_id, s, e, implicit=True) if spent + cost <= budget else None
-            if q:
-                shown[group[0][0]] = "### " + "; ".join(said for _, said, _ in group) + f"\n\n{q}"
-                shown.update({o: "" for o, _, _ in group[1:]})
-                spent += cost
-        blocks = [shown[o] for o, *_ in stated if shown.get(o)]
-        more = [said for o, said, *_ in stated if o not in shown]
-        spans = list(dict.fromkeys((s, e) for o, _, s, e, _ in stated if o in shown))
-        if not blocks and not more and not missing:
-            return [], 0.0, []
-        text = "\n\n".join(["## Provisions", *blocks])
-        if more:
-            text += "\n\nAlso stated: " + "; ".join(more) + "."
+            if cell.get("status") == "stated":
+                lines.append(f"- {self.label(f['label'])}: {self.label(redact(str(cell.get('display') or 'Yes')))}")
+            elif cell.get("status") == "not stated":
+                missing.append(f["label"])
+        if not lines and not missing:
+            return []
+        text = "\n".join(["## Provisions", "", *lines])
         if missing:
-            text += "\n\nNot stated: " + ", ".join(missing) + "."
-        return [text], spent, spans
+            text += ("\n\n" if lines else "") + "Not stated: " + ", ".join(missing) + "."
+        return [text]
 
     def doc_body(self, doc_id: str) -> str:
         outline = self.cat.outlines.get(doc_id)
         budget = document_budget(self.p, self.scale, outline.chars if outline else 0)
         parts = self._collections_line(doc_id) + self._defines_line(outline)
-        title, t_spent = self._key_facts(doc_id, facts_budget(self.p, self.scale, budget), only_title=True)
-        provisions, p_spent, quoted = self._provisions(doc_id, max(0.0, budget - t_spent))
-        if provisions:  # the document's values say what its key facts would (parties, dates, terms), and more
-            left = max(0.0, budget - p_spent - t_spent)
-            parts += title + provisions + self._key_passages(doc_id, outline, left, skip=quoted)
-            return self._links_tail(doc_id, parts)
+        parts += self._provisions(doc_id)  # the document's values first, then what it says
         facts, spent = self._key_facts(doc_id, facts_budget(self.p, self.scale, budget))
         if facts:  # the facts carry what the opening quote was for (title, parties, date)
             parts += facts + self._key_passages(doc_id, outline, passages_budget(self.p, self.scale, budget, spent))

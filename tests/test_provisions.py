@@ -74,15 +74,12 @@ def test_the_provisions_pages_are_generated_within_the_limits_and_linked_from_th
     assert check_wiki(open_wiki(wiki)).ok
 
 
-def test_a_document_page_opens_with_its_values_each_quoted_as_far_as_its_budget_goes(wiki):
+def test_a_document_page_opens_with_its_values(wiki):
     page = (wiki / "doc-contracts-msa-brightline-logistics.md").read_text(encoding="utf-8")
     provisions = page.split("## Provisions", 1)[1].split("\n## ", 1)[0]
-    assert "Governing law: England and Wales" in provisions
-    headings = [line for line in provisions.splitlines() if line.startswith("### ")]
-    assert headings, "at least one value quoted"
-    for h in headings:  # every value heading is followed by the quote that states it
-        assert provisions.split(h, 1)[1].lstrip().startswith("> [!quote] (chars ")
+    assert "- Governing law: England and Wales" in provisions
     assert "Not stated: " in provisions and "Non-compete" in provisions.split("Not stated: ", 1)[1]
+    assert page.index("## Provisions") < page.index("> [!quote]")  # before what the page quotes
 
 
 def test_wikigen_table_prints_the_table_as_text_csv_and_json(wiki, capsys):

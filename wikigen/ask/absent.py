@@ -4,7 +4,8 @@ Zebra Widgets is answered "no document in this corpus matches 'Zebra Widgets'", 
 A name is what a question writer capitalises: a run of capitalised words that is not the question's first word
 alone (every sentence starts with a capital), or any text in quotation marks (any script). A name counts as
 absent only when no document's id or title holds it and the corpus index finds it nowhere as a phrase, so a
-real party, product or place, named anywhere in any document, never triggers it. Words that open questions or
+real party, product or place, named anywhere in any document, never triggers it. When some of a question's names
+are found and others are not (a misspelt party beside a real one), the answer stands and says which were not. Words that open questions or
 name the corpus's own fields are not names (`QUESTION_WORDS` and the caller's `known` words).
 """
 
@@ -85,7 +86,8 @@ QUESTION_WORDS = frozenset(
     ]
 )
 _WORD = r"[A-Z][\w&'’.-]*"
-_NAME = re.compile(rf"{_WORD}(?:\s+(?:(?:of|and|&|de|van|von|the|for)\s+)?{_WORD})*")
+_NAME = re.compile(rf"(?<![\w.-]){_WORD}(?:\s+(?:(?:of|and|&|de|van|von|the|for)\s+)?{_WORD})*")
+_OPENER = re.compile(r"^\S+\s+(?:(?:the|a|an|of|and|for)\s+)+")  # "Consider the ...": a verb opening the question
 _QUOTED = re.compile(r"[\"“「『']([^\"”」』'\n]{2,60})[\"”」』']")
 _SENTENCE_START = re.compile(r"(?:^|[.?!:;]\s+|\n)\s*$")
 
@@ -99,6 +101,9 @@ def question_names(question: str, known: Iterable[str] = ()) -> list[str]:
     for m in _NAME.finditer(question):
         words = m.group().split()
         start = m.start()
+        opener = _OPENER.match(m.group())
+        if opener and _SENTENCE_START.search(question[: m.start()]):  # its first word only opens the sentence
+            words = m.group()[opener.end() :].split()
         while words and (words[0].casefold().strip(".'’") in QUESTION_WORDS or words[0].casefold() in known_words):
             start = question.index(words[0], start) + len(words[0])
             words = words[1:]
@@ -115,12 +120,12 @@ def question_names(question: str, known: Iterable[str] = ()) -> list[str]:
     return out
 
 
-def absent_names(question: str, index, *, known: Iterable[str] = ()) -> list[str]:
-    """The question's names that no document holds: not in any document's id or title, and not found as a
-    phrase anywhere in the corpus (index.phrase)."""
+def absent_names(question: str, index, *, known: Iterable[str] = ()) -> tuple[list[str], int]:
+    """The question's names that no document holds (not in any document's id or title, and not found as a phrase
+    anywhere in the corpus: index.phrase), and how many names it gives in all."""
     names = question_names(question, known)
     if not names:
-        return []
+        return [], 0
     identity = " ".join(f"{d.doc_id} {d.title}" for d in index.documents()).casefold()
     identity = re.sub(r"[-_/]+", " ", identity)
     out = []
@@ -131,4 +136,4 @@ def absent_names(question: str, index, *, known: Iterable[str] = ()) -> list[str
         if index.phrase(name, k=1):
             continue
         out.append(name)
-    return out
+    return out, len(names)

@@ -251,7 +251,7 @@ class Answerer:
         table = None
         if self.values is not None:  # a question the provisions table answers: its documents' quotes first
             one = scope.kind == "document" and len(scope.doc_ids) == 1
-            tq = self.values.parse(question, one_document=one)
+            tq = self.values.parse(question, one_document=one, many=scope.kind == "collection")
             if tq is not None:
                 table = self.values.answer(tq, scope.doc_ids or None)
                 for u in self._table_units(table):
@@ -433,10 +433,13 @@ class Answerer:
             said = self.values.text(table)  # the table's answer: the documents whose value meets the question
             if said:
                 text, spans = said, self.values.spans(table)
-        missing = absent_names(question, self.index, known=self._known_words())
+        missing, named = absent_names(question, self.index, known=self._known_words())
         if missing:  # a name nothing in the corpus holds: say so rather than answer from another document
             shown = ", ".join(f"'{m}'" for m in missing)
-            text, spans = NOT_IN_CORPUS.format(names=shown), []
+            if len(missing) == named:
+                text, spans = NOT_IN_CORPUS.format(names=shown), []
+            else:  # other names of the question are found: answer, and say which were not
+                text = f"{text}\n\n{NOT_IN_CORPUS.format(names=shown)}"
         if self.supersede:
             if getattr(generator, "name", "") == "offline":
                 text, spans, pairs = self.supersede.prefer_current(text, spans)

@@ -225,19 +225,44 @@ def _want(question: str, one_document: bool) -> str:
     return "list"
 
 
+_CLAUSE_END = re.compile(r"[.;:?!。？]\s+(?=\S)")
+# the ask speaks of many documents: a quantifier, or a plural noun
+_MANY = re.compile(
+    r"\b(?:which|list|how\s+many|all|every|each|across|any|number\s+of|what\s+\w+s)\b|어떤|어느|모든|몇|목록|전부",
+    re.I,
+)
+
+
+def ask_clause(question: str) -> str:
+    """The part of a question that asks: its last sentence or clause ("Consider the X agreement between A and B.
+    Is there a cap on liability?" asks "Is there a cap on liability?"); words naming a document come first."""
+    cuts = [m.end() for m in _CLAUSE_END.finditer(question.rstrip())]
+    return question[cuts[-1] :] if cuts else question
+
+
 def parse_query(
-    question: str, schemas: Mapping[str, Schema], kinds: Sequence[str], *, one_document: bool = False
+    question: str,
+    schemas: Mapping[str, Schema],
+    kinds: Sequence[str],
+    *,
+    one_document: bool = False,
+    many: bool = False,
 ) -> TableQuery | None:
-    """The question as a query of the provisions table (fields of the given kinds), or None when it names no
-    field. one_document: the wiki scoped the question to one document."""
+    """The question as a query of the provisions table (fields of the given kinds), or None when its asking clause
+    names no field, or it asks neither of one document (the wiki scoped it to one: one_document) nor of many (its
+    words, or a collection scope: many)."""
+    text = ask_clause(question)
+    many = many or bool(_MANY.search(text))
+    if not one_document and not many:
+        return None  # "this contract" with no document found: not the table's to answer
     fields = [(k, f) for k in kinds if k in schemas for f in schemas[k].fields if f.type != "figures"]
-    found = _field_match(question, fields)
+    found = _field_match(text, fields)
     if found is None:
         return None
     kind, f, spots = found
-    cond = _condition(question, f, spots)
-    span = (min(a for a, _ in spots), max(b for _, b in spots))
-    want = _want(question, one_document)
+    cond = _condition(text, f, spots)
+    span = (min(a for a, _ in spots), max(b for _, b in spots))  # in the asking clause
+    want = _want(text, one_document)
     if want in ("max", "min") and f.value_type is None:
         want = "list"  # a yes/no field has nothing to sort by
     return TableQuery(question, kind, f, cond, want, span)
@@ -319,8 +344,10 @@ class TableAnswers:
         self.schemas = {**schemas, **{k: _schema_of(k, spec) for k, spec in table.kinds.items() if k not in schemas}}
         self.kinds = [k for k in table.kinds if table.rows(k)]
 
-    def parse(self, question: str, *, one_document: bool = False) -> TableQuery | None:
-        return parse_query(question, self.schemas, self.kinds, one_document=one_document) if self.kinds else None
+    def parse(self, question: str, *, one_document: bool = False, many: bool = False) -> TableQuery | None:
+        if not self.kinds:
+            return None
+        return parse_query(question, self.schemas, self.kinds, one_document=one_document, many=many)
 
     def answer(self, q: TableQuery, doc_ids: Sequence[str] | None = None) -> TableResult:
         """The documents of the query's kind (within doc_ids, when the wiki scoped the question) that meet it."""
