@@ -296,9 +296,7 @@ class PageMaker:
                 parts.append(q)
         return parts
 
-    def _key_passages(
-        self, doc_id: str, outline: Outline | None, budget: float, skip: list[tuple[int, int]] = ()
-    ) -> list[str]:
+    def _key_passages(self, doc_id: str, outline: Outline | None, budget: float) -> list[str]:
         """The document's key passages, best first, while their text fits the passages' share of the budget
         (a quote runs past its cap to keep its sentence whole, so the count alone would overshoot); then in
         the document's order."""
@@ -312,8 +310,6 @@ class PageMaker:
                 break
             if opening[0] <= s and e <= opening[1] + 200:
                 continue  # the opening already shows it
-            if any(a < e and s < b for a, b in skip):
-                continue  # the provisions already quote it
             q = self.quote(doc_id, s, e, self.p.key_passage_chars, implicit=True)
             if not q:
                 continue

@@ -18,6 +18,7 @@ import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
+from wikigen.agents.catalog import Catalog, Topic
 from wikigen.search.values.extract import NOT_READ, NOT_STATED, STATED, document_kind, extract_values
 from wikigen.search.values.schema import Schema, load_schemas, user_schemas
 
@@ -85,14 +86,15 @@ def _key(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", text.casefold()).strip("_")[:40] or "section"
 
 
-def generic_fields(cat, doc_ids: list[str]) -> list[tuple[str, object]]:
+def generic_fields(cat: Catalog | None, doc_ids: list[str]) -> list[tuple[str, Topic]]:
     """(field name, topic) for the headings that recur across the documents no schema recognised, best
     supported first: a corpus of an unknown kind still gets a table of what its documents say under them."""
     if cat is None or not doc_ids:
         return []
     docs = set(doc_ids)
     need = max(2, int(GENERIC_SHARE * len(docs) + 0.999))
-    picked, names = [], set()
+    picked: list[tuple[str, Topic]] = []
+    names: set[str] = set()
     for t in sorted(cat.topics, key=lambda t: -len(docs & set(t.spans))):
         if t.kind != "heading" or len(docs & set(t.spans)) < need:
             continue
@@ -106,7 +108,7 @@ def generic_fields(cat, doc_ids: list[str]) -> list[tuple[str, object]]:
     return picked
 
 
-def _generic_rows(index, cat, rows: dict[str, dict]) -> dict | None:
+def _generic_rows(index, cat: Catalog | None, rows: dict[str, dict]) -> dict | None:
     """Give the rows of no kind the generic kind's cells (each heading's section, quoted); its spec, or None."""
     from wikigen.core.sentences import cap_span
 
@@ -116,7 +118,7 @@ def _generic_rows(index, cat, rows: dict[str, dict]) -> dict | None:
         return None
     for doc_id in plain:
         text = index.texts.text(doc_id)
-        cells = {}
+        cells: dict[str, dict] = {}
         for name, t in fields:
             span = t.spans.get(doc_id)
             if span is None:
@@ -150,7 +152,7 @@ def update_values(
     *,
     workers: int | None = 1,
     progress: Callable[[int, int], None] | None = None,
-    catalog=None,
+    catalog: Catalog | None = None,
 ) -> Table:
     """Read the values of every document whose text changed since the table was kept (all of them the first
     time), drop removed documents, write the table and its pages; the table."""

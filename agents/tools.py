@@ -27,6 +27,7 @@ from wikigen.core.data import wrap_data, wrap_document, wrap_page
 from wikigen.core.errors import OwnershipError, PageError, QuoteError, SizeLimitError, ToolError, WikigenError
 from wikigen.wiki.injection import find_instructions, flag_note
 from wikigen.wiki.page import STATUSES, Page, render_page, validate_slug
+from wikigen.wiki.provisions import Table, read_table
 
 __all__ = ["DocumentSpan", "ToolBox", "ToolError", "ToolOutcome", "validate"]
 
@@ -72,7 +73,7 @@ class ToolBox:
         self._docs: list[str] = []
         self._pages: list[str] = []
         self._titles: dict[str, str] | None = None
-        self._table = None  # the provisions table, read on first use (wikigen.wiki.provisions.Table)
+        self._table: Table | None = None  # the provisions table, read on first use
 
     # --- the session's activity -------------------------------------------------------------
 
@@ -227,8 +228,6 @@ class ToolBox:
     def document_values(self, doc_id: str) -> tuple[dict, list[dict]]:
         """The document's row of the provisions table ({kind, title, cells}; {} when it has none) and its kind's
         fields [{name, label, type, group}], as the build's values stage kept them (wikigen.wiki.provisions)."""
-        from wikigen.wiki.provisions import read_table
-
         if self._table is None:
             self._table = read_table(self.wiki.root)
         row = self._table.documents.get(doc_id) or {}

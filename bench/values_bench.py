@@ -108,7 +108,7 @@ def duration_right(cell: dict, gold: float | str) -> bool:
     if gold == "perpetual":
         return cell.get("norm") == "perpetual"
     days = (cell.get("parts") or {}).get("days")
-    return isinstance(days, int | float) and abs(days - gold) <= 0.02 * gold
+    return isinstance(days, int | float) and isinstance(gold, float) and abs(days - gold) <= 0.02 * gold
 
 
 def expiry_right(cell: dict, answer: str) -> bool | None:
@@ -143,13 +143,13 @@ def parties_right(cell: dict, answer: str) -> bool | None:
 def right(field: str, cell: dict, answer: str) -> bool | None:
     """Whether the stated cell means the gold answer; None when the gold answer is free text this bench cannot read."""
     if field in ("agreement_date", "effective_date"):
-        g = gold_date(answer.split("<omitted>")[0])
-        return None if g is None else date_right(cell, g)
+        when = gold_date(answer.split("<omitted>")[0])
+        return None if when is None else date_right(cell, when)
     if field == "expiration":
         return expiry_right(cell, answer)
     if field in ("renewal_term", "renewal_notice"):
-        g = gold_days(answer)
-        return None if g is None else duration_right(cell, g)
+        days = gold_days(answer)
+        return None if days is None else duration_right(cell, days)
     if field == "governing_law":
         return jurisdiction_right(cell, answer)
     if field == "parties":
@@ -206,15 +206,15 @@ def bm25_cells(index, texts: dict[str, str], schema) -> dict[str, dict[str, dict
 # --- scoring -----------------------------------------------------------------------------------
 
 
-def score(cells: dict[str, dict[str, dict]], questions: list[dict]) -> dict:
+def score(cells: dict[str, dict[str, dict]], questions: list[dict]) -> dict[str, dict]:
     singles: dict[str, dict[str, str]] = {}
     for q in questions:
         if q.get("kind") == "single" and q["source_doc_ids"]:
             singles.setdefault(q["category"], {})[q["source_doc_ids"][0]] = q["answer"]
     docs = set(cells)
-    out: dict = {}
+    out: dict[str, dict] = {}
     for field, cat in VALUE_FIELDS.items():
-        gold = {d: a for d, a in singles.get(cat, {}).items() if d in docs}
+        gold: dict[str, str] = {d: a for d, a in singles.get(cat, {}).items() if d in docs}
         ok = n = unscored = stated = stated_ok = 0
         for d, a in gold.items():
             c = cells[d].get(field, {})
@@ -223,17 +223,16 @@ def score(cells: dict[str, dict[str, dict]], questions: list[dict]) -> dict:
                 continue
             n += 1
             if c.get("status") == "stated":
-                r = right(field, c, a)
-                ok += bool(r)
+                ok += bool(right(field, c, a))
         for d in docs:
             c = cells[d].get(field, {})
             if c.get("status") == "stated":
                 stated += 1
-                a = gold.get(d)
-                if a is not None and gradable(field, a) and right(field, c, a):
+                said = gold.get(d)
+                if said is not None and gradable(field, said) and right(field, c, said):
                     stated_ok += 1
         acc = ok / n if n else None
-        se = math.sqrt(acc * (1 - acc) / n) if n else None
+        se = math.sqrt(acc * (1 - acc) / n) if acc is not None else None
         out[field] = {
             "n": n,
             "unscored": unscored,
@@ -243,13 +242,13 @@ def score(cells: dict[str, dict[str, dict]], questions: list[dict]) -> dict:
             "precision": stated_ok / stated if stated else None,
         }
     for field, cat in PRESENCE_FIELDS.items():
-        gold = {d for d in singles.get(cat, {}) if d in docs}
-        said = {d for d in docs if cells[d].get(field, {}).get("status") == "stated"}
-        tp = len(gold & said)
-        p = tp / len(said) if said else 0.0
-        r = tp / len(gold) if gold else 0.0
-        f1 = 2 * p * r / (p + r) if p + r else 0.0
-        out[field] = {"n": len(gold), "precision": p, "recall": r, "f1": f1, "stated": len(said)}
+        labelled = {d for d in singles.get(cat, {}) if d in docs}
+        found = {d for d in docs if cells[d].get(field, {}).get("status") == "stated"}
+        tp = len(labelled & found)
+        p = tp / len(found) if found else 0.0
+        rec = tp / len(labelled) if labelled else 0.0
+        f1 = 2 * p * rec / (p + rec) if p + rec else 0.0
+        out[field] = {"n": len(labelled), "precision": p, "recall": rec, "f1": f1, "stated": len(found)}
     return out
 
 
@@ -257,10 +256,10 @@ def report(name: str, s: dict) -> list[str]:
     lines = [f"== {name}"]
     for field in VALUE_FIELDS:
         r = s[field]
-        acc = "-" if r["accuracy"] is None else f"{r['accuracy']:.3f} ±{r['se']:.3f}"
+        shown = "-" if r["accuracy"] is None else f"{r['accuracy']:.3f} ±{r['se']:.3f}"
         prec = "-" if r["precision"] is None else f"{r['precision']:.3f}"
         lines.append(
-            f"  {field:<28} accuracy {acc:<14} n={r['n']:<4} (unscored {r['unscored']}) stated {r['stated']:<4} precision {prec}"
+            f"  {field:<28} accuracy {shown:<14} n={r['n']:<4} (unscored {r['unscored']}) stated {r['stated']:<4} precision {prec}"
         )
     for group, fields in GROUPS.items():
         rows = [s[f] for f in fields if s[f]["n"]]

@@ -33,7 +33,8 @@ import bisect
 import calendar
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from datetime import date, timedelta
 
 from wikigen.search.facts.dates import document_date, find_dates
@@ -85,7 +86,7 @@ class Cell:
     type: str = ""  # the value's type, or "presence" for a bare yes
     quote: tuple[int, int] | None = None
     span: tuple[int, int] | None = None
-    parts: Mapping[str, object] = field(default_factory=dict)
+    parts: Mapping[str, object] = dataclass_field(default_factory=dict)
     others: tuple[str, ...] = ()  # different values other sentences state for the field
 
     @property
@@ -355,7 +356,7 @@ def _date_cell(doc: _Doc, f: Field, fallback: Cell | None) -> Cell:
         quote, span = _sentence_of(doc, m.start(), m.end()), (m.start(), m.end())
         display = f"{fallback.display} (the date it was made)"
     else:  # no other date stated: a document takes effect on the date it is made
-        quote, span = fallback.quote, fallback.span
+        quote, span = fallback.quote, fallback.span  # type: ignore[assignment]
         display = f"{fallback.display} (the date it was made; no other is stated)"
     return Cell(f.name, STATED, display, fallback.norm, "date", quote, span, dict(fallback.parts))
 
