@@ -13,7 +13,6 @@ plan and what the agent knows of the wiki, every quote read through the ToolBox.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -104,7 +103,6 @@ class PageMaker:
         self.max_listed = max_listed  # a topic page links this many of the documents it does not quote (None: all)
         self.known = Known()
         self._titles: dict[str, str] = {}
-        self._title_counts: Counter | None = None  # how many documents carry each title (normalised)
         self._sheets: dict[str, FactSheet] = {} if sheets is None else sheets  # shared by a build's sessions
 
     def link(self, slug: str, text: str) -> str:
@@ -130,29 +128,8 @@ class PageMaker:
                     title = self.tools.read_document(doc_id, 0, 1).title
                 except WikigenError:
                     title = ""
-            title = title or doc_id
-            if self._shared_title(title):  # "CO-BRANDING AGREEMENT" five times: say whose and when
-                title = f"{title} ({self._whose(doc_id)})"
-            self._titles[doc_id] = self.label(redact(title))  # a title never carries a secret
+            self._titles[doc_id] = self.label(redact(title or doc_id))  # a title never carries a secret
         return self._titles[doc_id]
-
-    def _shared_title(self, title: str) -> bool:
-        if self._title_counts is None:
-            self._title_counts = Counter(norm_key(o.title) for o in self.cat.outlines.values() if o.title)
-        return self._title_counts.get(norm_key(title), 0) > 1
-
-    def _whose(self, doc_id: str) -> str:
-        """What tells a document from others of the same title: its parties' names (short) and its date, from the
-        provisions table, else its fact sheet's description."""
-        row, _ = self.tools.document_values(doc_id)
-        cells = row.get("cells") or {}
-        names = [
-            " ".join(str(n).split()[:3]).strip(",")
-            for n in (cells.get("parties") or {}).get("parts", {}).get("names", [])[:2]
-        ]
-        dated = next((str(c.get("norm")) for c in cells.values() if c.get("type") == "date" and c.get("norm")), "")
-        said = ", ".join(x for x in [" and ".join(n for n in names if n), dated] if x)
-        return said or one_line(self.sheet(doc_id).short or doc_id.rsplit("/", 1)[-1], 60)
 
     def sheet(self, doc_id: str) -> FactSheet:
         """The document's fact sheet (title, description, key facts): made before the sessions by the build
