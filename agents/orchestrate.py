@@ -254,10 +254,13 @@ def _log_summary(
     the size guard's report. The size is measured once log.md holds the entry's line (which shows no wiki
     size: SUMMARY_WIKI_SIZE), so the size logged is the wiki's at the end of the session, as `stats` sees it."""
     from wikigen.wiki.progress import SUMMARY_ACTION, SUMMARY_AGENT, coverage, session_summary
+    from wikigen.wiki.provisions import read_table
     from wikigen.wiki.size_guard import WARN_FRACTION
 
     cov = coverage(progress, pages, doc_ids)
     spend = {"usage": line.usage, "cost_usd": line.cost_usd} if line.tokens else {}
+    filled, cells = read_table(progress.root).filled()  # the provisions table: cells stated of all cells
+    table = {"values_stated": filled, "values_cells": cells} if cells else {}
 
     def entry(size) -> dict:
         return session_summary(
@@ -273,9 +276,9 @@ def _log_summary(
 
     head = {"session": session, "agent": SUMMARY_AGENT, "action": SUMMARY_ACTION}
     at = progress.entry(**head)["time"]
-    progress.write_markdown([progress.entry(**head, at=at, **entry(_Unmeasured(*corpus)), **spend)])
+    progress.write_markdown([progress.entry(**head, at=at, **entry(_Unmeasured(*corpus)), **table, **spend)])
     size = measure()
-    progress.append(**head, at=at, **entry(size), **spend)
+    progress.append(**head, at=at, **entry(size), **table, **spend)
     progress.write_markdown()
     return size
 
@@ -438,6 +441,10 @@ def _build(
             pacer=_pacer(config),
         )
     price, limit = _spend_limit(config, backend)
+    from wikigen.agents.provisions import update_values
+
+    with stage("values"):  # each document's kind and values: the provisions table (wikigen.wiki.provisions)
+        update_values(index, root, workers=config.workers, progress=_stage_progress(on_progress, "values"), catalog=cat)
     with stage("fact detection"):
         backend.prepare(
             {d.doc_id: index.texts.text(d.doc_id) for d in docs},

@@ -207,7 +207,7 @@ class PageMaker:
                 names.append(self.link(t.slug, term))
         return ["Defines " + ", ".join(names[:8]) + "."] if names else []
 
-    def _key_facts(self, doc_id: str, budget: float) -> tuple[list[str], float]:
+    def _key_facts(self, doc_id: str, budget: float, *, only_title: bool = False) -> tuple[list[str], float]:
         """A "Key facts" section: each fact as a heading ("Effective date: 2023-03-01"), then the quote of the
         sentence that states it (facts stated by one sentence share its quote), within `budget` characters;
         and the characters spent."""
@@ -225,7 +225,9 @@ class PageMaker:
         spent = 0.0
         shown: list[Fact] = []
         title = [(span, facts) for span, facts in groups if all(f.kind == "title" for f in facts)]
-        rest = [(span, facts) for span, facts in groups if not all(f.kind == "title" for f in facts)]
+        rest = (
+            [] if only_title else [(span, facts) for span, facts in groups if not all(f.kind == "title" for f in facts)]
+        )
 
         def cost_of(span: tuple[int, int], facts: list[Fact]) -> float:
             return (span[1] - span[0]) + 40 + 20 * len(facts)
@@ -250,6 +252,8 @@ class PageMaker:
                 lines.append(line)
             shown += facts
             spent += cost
+        if only_title:
+            return lines, spent
         return (["## Key facts\n\n" + "\n\n".join(lines)] if lines else []), spent
 
     def _dates_and_opening(self, doc_id: str, outline: Outline | None, budget: float) -> list[str]:
@@ -292,15 +296,42 @@ class PageMaker:
             picked.append((s, f"## {head}\n\n{q}"))
         return ["\n\n".join(block for _, block in sorted(picked, key=lambda x: x[0]))] if picked else []
 
+    def _provisions(self, doc_id: str) -> list[str]:
+        """A "Provisions" section: the values the document states, one line each (the provisions table's row,
+        wikigen.agents.provisions; each value's quote is in the table, `wikigen table`), and the fields it does not
+        state. Short: the page's quotes stay with its key passages."""
+        row, fields = self.tools.document_values(doc_id)
+        cells = row.get("cells") or {}
+        if not row.get("kind") or not cells:
+            return []
+        lines, missing = [], []
+        for f in fields:
+            cell = cells.get(f["name"]) or {}
+            if cell.get("status") == "stated":
+                lines.append(f"- {self.label(f['label'])}: {self.label(redact(str(cell.get('display') or 'Yes')))}")
+            elif cell.get("status") == "not stated":
+                missing.append(f["label"])
+        if not lines and not missing:
+            return []
+        text = "\n".join(["## Provisions", "", *lines])
+        if missing:
+            text += ("\n\n" if lines else "") + "Not stated: " + ", ".join(missing) + "."
+        return [text]
+
     def doc_body(self, doc_id: str) -> str:
         outline = self.cat.outlines.get(doc_id)
         budget = document_budget(self.p, self.scale, outline.chars if outline else 0)
         parts = self._collections_line(doc_id) + self._defines_line(outline)
+        parts += self._provisions(doc_id)  # the document's values first, then what it says
         facts, spent = self._key_facts(doc_id, facts_budget(self.p, self.scale, budget))
         if facts:  # the facts carry what the opening quote was for (title, parties, date)
             parts += facts + self._key_passages(doc_id, outline, passages_budget(self.p, self.scale, budget, spent))
         else:
             parts += self._dates_and_opening(doc_id, outline, budget) + self._key_passages(doc_id, outline, budget)
+        return self._links_tail(doc_id, parts)
+
+    def _links_tail(self, doc_id: str, parts: list[str]) -> str:
+        """The page's body: its parts, then links to the topic and figure pages of its subjects."""
         # quoted there, or listed or counted in "Also in" (reached by its words only: when quoted there)
         has = {t.slug for t in self.cat.topics if doc_id in t.spans and t.via.get(doc_id) != REACH}
         linked = {m.group(1) for m in WIKI_RE.finditer("\n".join(parts))}  # a key passage's heading links its topic

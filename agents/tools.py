@@ -27,6 +27,7 @@ from wikigen.core.data import wrap_data, wrap_document, wrap_page
 from wikigen.core.errors import OwnershipError, PageError, QuoteError, SizeLimitError, ToolError, WikigenError
 from wikigen.wiki.injection import find_instructions, flag_note
 from wikigen.wiki.page import STATUSES, Page, render_page, validate_slug
+from wikigen.wiki.provisions import Table, read_table
 
 __all__ = ["DocumentSpan", "ToolBox", "ToolError", "ToolOutcome", "validate"]
 
@@ -72,6 +73,7 @@ class ToolBox:
         self._docs: list[str] = []
         self._pages: list[str] = []
         self._titles: dict[str, str] | None = None
+        self._table: Table | None = None  # the provisions table, read on first use
 
     # --- the session's activity -------------------------------------------------------------
 
@@ -222,6 +224,14 @@ class ToolBox:
         """{doc_id: text} of every document: for planning over the whole corpus (topic discovery); it is
         not a read of the session (activity() does not list it) and gives no quote spans."""
         return {d.doc_id: self.index.texts.text(d.doc_id) for d in self.index.documents()}
+
+    def document_values(self, doc_id: str) -> tuple[dict, list[dict]]:
+        """The document's row of the provisions table ({kind, title, cells}; {} when it has none) and its kind's
+        fields [{name, label, type, group}], as the build's values stage kept them (wikigen.wiki.provisions)."""
+        if self._table is None:
+            self._table = read_table(self.wiki.root)
+        row = self._table.documents.get(doc_id) or {}
+        return row, self._table.fields(row.get("kind") or "")
 
     def log_entries(self) -> list[dict]:
         """The whole progress log, oldest first (read_log shows a model at most its last MAX_LOG_ENTRIES)."""

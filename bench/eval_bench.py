@@ -49,7 +49,7 @@ KINDS = {
 }
 
 
-def build_wiki(corpus: Path, wiki: Path, index_dir: Path, agents: int, sessions: int) -> float:
+def build_wiki(corpus: Path, wiki: Path, index_dir: Path, agents: int, sessions: int, dense: bool = True) -> float:
     from wikigen.agents.orchestrate import BuildConfig, build
 
     t0 = time.perf_counter()
@@ -63,6 +63,7 @@ def build_wiki(corpus: Path, wiki: Path, index_dir: Path, agents: int, sessions:
         max_ratio=1.0,
         index_dir=index_dir,
         quiet=True,
+        dense=dense,
     )
     report = build(
         config,
@@ -226,7 +227,9 @@ def run_corpus(name: str, args) -> dict | None:
             f"index {index_dir})...",
             flush=True,
         )
-        print(f"{name}: built in {build_wiki(corpus, wiki, index_dir, args.agents, args.sessions):.1f} s")
+        print(
+            f"{name}: built in {build_wiki(corpus, wiki, index_dir, args.agents, args.sessions, not args.no_dense):.1f} s"
+        )
     questions = spread_sample(read_questions(qfile), args.limit)
     t0 = time.perf_counter()
     answerer = Answerer.open(wiki)
@@ -278,6 +281,7 @@ def main(argv=None) -> int:
     ap.add_argument("--limit", type=int, default=None, help="a deterministic sample of N questions per corpus")
     ap.add_argument("--budget", type=int, default=4000)
     ap.add_argument("--modes", nargs="+", default=list(MODES), choices=MODES)
+    ap.add_argument("--no-dense", action="store_true", help="no passage vectors (quick runs while developing)")
     ap.add_argument("--agents", type=int, default=4)
     ap.add_argument("--sessions", type=int, default=4)
     args = ap.parse_args(argv)

@@ -402,6 +402,33 @@ def cmd_export(args) -> int:
     return 0
 
 
+def cmd_table(args) -> int:
+    from wikigen.wiki.provisions import read_table, records, to_csv
+
+    table = read_table(Path(args.wiki))
+    if not table.documents:
+        raise UsageError(
+            f"{args.wiki} has no provisions table yet: build the wiki first (wikigen build CORPUS --wiki {args.wiki})"
+        )
+    kind = args.kind or next((k for k in sorted(table.kinds) if table.rows(k)), None)
+    if args.csv:
+        sys.stdout.write(to_csv(table, kind or ""))
+        return 0
+    recs = records(table, kind)
+    if args.json:
+        _print_json(recs)
+        return 0
+    fields = [f for f in table.fields(kind or "") if f.get("type") != "figures"]
+    for rec in recs:
+        print(f"{rec['doc_id']}  {rec['title']}")
+        for f in fields:
+            e = rec.get(f["name"]) or {}
+            shown = e.get("value") if e.get("status") == "stated" else e.get("status")
+            where = f"  (chars {e['quote']['start']}-{e['quote']['end']})" if e.get("quote") else ""
+            print(f"  {f['label']:<28} {shown}{where}")
+    return 0
+
+
 def cmd_mcp(args) -> int:
     from wikigen.mcp_server import serve
 
@@ -594,6 +621,14 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("dir", help="the folder to write (outside the wiki and the corpus)")
     s.add_argument("--json", action="store_true", help="print the report as JSON")
     s.set_defaults(func=cmd_export)
+
+    s = sub.add_parser("table", help="the provisions table: each document's values, each with the span of its quote")
+    s.add_argument("wiki", help="the wiki folder")
+    s.add_argument("--kind", help="the kind of document (contract, policy, periodic-report, ...; default: the first)")
+    fmt = s.add_mutually_exclusive_group()
+    fmt.add_argument("--csv", action="store_true", help="one row a document, one column a field")
+    fmt.add_argument("--json", action="store_true", help="one record a document, each value with its quote")
+    s.set_defaults(func=cmd_table)
 
     s = sub.add_parser("mcp", help="serve a wiki to an agent over MCP (stdio, read-only)")
     s.add_argument("wiki", help="the wiki folder to serve")

@@ -32,8 +32,9 @@ __all__ = ["PRESENCE", "SHIPPED", "TYPES", "Field", "Schema", "Signals", "load_s
 SHIPPED = Path(__file__).resolve().parent / "schemas"
 TYPES = frozenset({"date", "duration", "money", "percentage", "jurisdiction", "party", "term", "presence", "figures"})
 PRESENCE = "presence"
-_SIGNAL_KEYS = ("phrases", "headings", "not", "after", "before", "requires", "also")
-_FIELD_KEYS = {"name", "label", "type", "group", "signals", "value", "ask"}
+_SIGNAL_KEYS = ("phrases", "headings", "not", "avoid", "after", "before", "not_after", "requires", "also")
+_FIELD_KEYS = {"name", "label", "type", "group", "signals", "value", "ask", "source", "fallback", "from", "needs_cue"}
+SOURCES = frozenset({"opening"})  # a value the document states about itself where it opens (its own date, its parties)
 _NAME = re.compile(r"^[a-z][a-z0-9_]{0,40}$")
 _UNCASED = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 
@@ -57,8 +58,10 @@ class Signals:
     phrases: tuple[str, ...] = ()
     headings: tuple[str, ...] = ()
     not_: tuple[str, ...] = ()
+    avoid: tuple[str, ...] = ()
     after: tuple[str, ...] = ()
     before: tuple[str, ...] = ()
+    not_after: tuple[str, ...] = ()
     requires: tuple[str, ...] = ()
     also: tuple[str, ...] = ()
 
@@ -72,6 +75,15 @@ class Field:
     signals: Signals = field(default_factory=Signals)
     value: str | None = None  # a presence field's value type (a cap's amount), or None
     ask: tuple[str, ...] = ()  # more words a question uses to name it
+    source: str | None = None  # "opening": the value the document states of itself where it opens
+    fallback: str | None = None  # another date field this one equals when the document says it takes effect on signing
+    start_from: str | None = None  # a term's duration runs from this date field (its end date is computed)
+    needs_cue: bool = False  # only a value following an `after` word or preceding a `before` word is this field's
+
+    @property
+    def needs(self) -> tuple[str, ...]:
+        """The other fields this one's value is made from (computed first)."""
+        return tuple(n for n in (self.fallback, self.start_from) if n)
 
     @property
     def value_type(self) -> str | None:
@@ -152,10 +164,30 @@ def _field(raw, where: str) -> Field:
     signals = Signals(
         **{("not_" if k == "not" else k): _strings(sig.get(k), f"{where} signals.{k}") for k in _SIGNAL_KEYS}
     )
-    if ftype not in ("figures",) and not (signals.phrases or signals.headings):
+    if ftype not in ("figures",) and not (signals.phrases or signals.headings) and not raw.get("source"):
         raise SchemaError(f"{where}: a field needs signals (phrases or headings) to be found")
+    source = raw.get("source")
+    if source is not None and source not in SOURCES:
+        raise SchemaError(f"{where}: source {source!r} is not one of {', '.join(sorted(SOURCES))}")
+    fallback, start = raw.get("fallback"), raw.get("from")
+    if fallback is not None and ftype != "date":
+        raise SchemaError(f"{where}: `fallback` (another date field) is for a date field")
+    if start is not None and ftype != "term":
+        raise SchemaError(f"{where}: `from` (the date field a term runs from) is for a term field")
     label = str(raw.get("label") or name.replace("_", " ").capitalize())
-    return Field(name, label, ftype, str(raw.get("group") or "main"), signals, value, _strings(raw.get("ask"), where))
+    return Field(
+        name,
+        label,
+        ftype,
+        str(raw.get("group") or "main"),
+        signals,
+        value,
+        _strings(raw.get("ask"), where),
+        str(source) if source else None,
+        str(fallback) if fallback else None,
+        str(start) if start else None,
+        bool(raw.get("needs_cue", False)),
+    )
 
 
 def read_schema(path: Path) -> Schema:
@@ -176,6 +208,11 @@ def read_schema(path: Path) -> Schema:
     dup = {f.name for f in parsed if sum(g.name == f.name for g in parsed) > 1}
     if dup:
         raise SchemaError(f"{path}: field names repeat: {sorted(dup)}")
+    names = {f.name for f in parsed}
+    for f in parsed:
+        missing = [n for n in f.needs if n not in names]
+        if missing:
+            raise SchemaError(f"{path} field {f.name}: names fields the schema does not have: {missing}")
     recognise = raw.get("recognise") or {}
     title = _strings(recognise.get("title") if isinstance(recognise, Mapping) else None, f"{path} recognise.title")
     return Schema(kind, str(raw.get("label") or kind), title, parsed, str(path))

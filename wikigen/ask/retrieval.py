@@ -39,6 +39,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from wikigen.ask.absent import NOT_IN_CORPUS, absent_names
 from wikigen.ask.candidates import Candidates
 from wikigen.ask.context import ContextBuilder, ContextItem, Unit
 from wikigen.ask.figures import FigurePages
@@ -47,9 +48,13 @@ from wikigen.ask.modes import MODES
 from wikigen.ask.page_index import PageIndex, terms
 from wikigen.ask.params import DEFAULT_BUDGET, DEFAULT_PARAMS, RetrievalParams
 from wikigen.ask.scope import Scope, ScopeResolver, looks_aggregate, reduce_query
+from wikigen.ask.values import TableAnswers, TableResult
 from wikigen.core.errors import WikigenError
+from wikigen.core.slugs import doc_slug
+from wikigen.core.text import one_line
 from wikigen.core.tokens import TokenCounter, default_counter
 from wikigen.wiki.freshness import changed_sources, refresh_command
+from wikigen.wiki.provisions import PREFIX
 
 STALE_CHECK_SECONDS = 2.0  # an Answerer looks at the corpus files again after this long (a server, an eval)
 
@@ -138,10 +143,13 @@ class Answerer:
         dense=None,
         supersessions=None,
         wiki_root: Path | None = None,
+        table=None,
+        schemas=None,
     ):
         self.index = index
         self.wiki_root = wiki_root  # named in the command that refreshes stale sources
         self._changed: tuple[float, dict[str, str]] | None = None
+        self.values = TableAnswers(table, schemas or {}) if table is not None and schemas else None
         self.supersede = supersessions  # wikigen.ask.supersede.Supersessions, or None
         self.dense = dense
         self.params = params
@@ -173,6 +181,8 @@ class Answerer:
         from wikigen.search.dense.service import open_dense
         from wikigen.search.facts.amendments import read_chains
         from wikigen.search.sources import open_wiki
+        from wikigen.search.values.schema import load_schemas, user_schemas
+        from wikigen.wiki.provisions import read_table
         from wikigen.wiki.store import STATE_DIR
 
         wiki_root = Path(wiki_root)
@@ -188,6 +198,8 @@ class Answerer:
             dense=open_dense(wiki.sources) if dense else None,
             supersessions=Supersessions(chains, wiki.sources.texts) if chains else None,
             wiki_root=wiki_root,
+            table=read_table(wiki_root),
+            schemas=load_schemas(user_schemas(wiki_root)),
         )
 
     # --- modes ---------------------------------------------------------------------------------
@@ -196,6 +208,25 @@ class Answerer:
         self, question: str, mode: str = "wiki+search", budget: int = DEFAULT_BUDGET
     ) -> tuple[list[ContextItem], int, Scope]:
         """The context for a question in a mode: its items, their exact token count, and the scope."""
+        items, n, scope, _ = self._retrieve(question, mode, budget)
+        return items, n, scope
+
+    def _table_units(self, result: TableResult) -> list[Unit]:
+        """The quotes of the table's answer (each matching document's cell), as units of its document's page."""
+        out = []
+        for doc_id, cell in result.matches:
+            q, text = cell.get("quote"), cell.get("text")
+            if not q or not text or doc_id not in self.known_docs:
+                continue
+            slug = doc_slug(doc_id)
+            page = slug if slug in self.pages else f"{PREFIX}{result.query.kind}"
+            label = f"{result.query.field.label}: {one_line(str(cell.get('display') or 'Yes'), 60)}"
+            out.append(Unit("quote", doc_id, int(q[0]), int(q[1]), str(text), page=page, label=label))
+        return out
+
+    def _retrieve(
+        self, question: str, mode: str, budget: int
+    ) -> tuple[list[ContextItem], int, Scope, TableResult | None]:
         if mode not in MODES:
             raise WikigenError(f"unknown mode {mode!r}: use one of {', '.join(MODES)}")
         cb = ContextBuilder(
@@ -213,10 +244,18 @@ class Answerer:
             if self.supersede:
                 self.supersede.mark_context(cb)
             items, n = cb.finish()
-            return items, n, scope
+            return items, n, scope, None
         hits = self.page_index.search(question, k=self.params.page_hits)
         scope = self.scopes.resolve(question, hits)
         query = reduce_query(question, scope.removed, scope.phrase)
+        table = None
+        if self.values is not None:  # a question the provisions table answers: its documents' quotes first
+            one = scope.kind == "document" and len(scope.doc_ids) == 1
+            tq = self.values.parse(question, one_document=one, many=scope.kind == "collection")
+            if tq is not None:
+                table = self.values.answer(tq, scope.doc_ids or None)
+                for u in self._table_units(table):
+                    cb.add(u, trim=False)
         for u in self.figures.units(question, scope.doc_ids):  # a figure asked about across documents
             if u.doc_id in self.known_docs:
                 cb.add(u, trim=False)
@@ -231,7 +270,7 @@ class Answerer:
         if self.supersede:
             self.supersede.mark_context(cb)
         items, n = cb.finish()
-        return items, n, scope
+        return items, n, scope, table
 
     def _fill_rest(self, cb: ContextBuilder, question: str, k: int) -> None:
         """Search fills what the wiki's scope left of the budget: the question's best passages anywhere,
@@ -360,6 +399,18 @@ class Answerer:
 
     # --- answering -----------------------------------------------------------------------------
 
+    def _known_words(self) -> list[str]:
+        """Words of the wiki's own that a question uses without naming a document: fields' labels and the
+        words that ask for them, kinds' labels."""
+        if self.values is None:
+            return []
+        out = []
+        for schema in self.values.schemas.values():
+            out.append(schema.label)
+            for f in schema.fields:
+                out += [f.label, *f.ask]
+        return out
+
     def ask(
         self,
         question: str,
@@ -372,12 +423,23 @@ class Answerer:
         an extractive answer also weighs each sentence's passage vector where the index has them)."""
         if not isinstance(question, str) or not question.strip():
             raise WikigenError("the question is empty")
-        items, n, scope = self.retrieve(question, mode, budget)
+        items, n, scope, table = self._retrieve(question, mode, budget)
         generator = generator or ExtractiveAnswer()
         if isinstance(generator, ExtractiveAnswer) and self.dense is not None:
             generator = generator.with_passages(self.dense)
         generated = generator.answer(question, items, scope)
         text, spans, pairs = generated.text, [dict(s) for s in generated.spans], []
+        if table is not None and self.values is not None and getattr(generator, "name", "") == "offline":
+            said = self.values.text(table)  # the table's answer: the documents whose value meets the question
+            if said:
+                text, spans = said, self.values.spans(table)
+        missing, named = absent_names(question, self.index, known=self._known_words())
+        if missing:  # a name nothing in the corpus holds: say so rather than answer from another document
+            shown = ", ".join(f"'{m}'" for m in missing)
+            if len(missing) == named:
+                text, spans = NOT_IN_CORPUS.format(names=shown), []
+            else:  # other names of the question are found: answer, and say which were not
+                text = f"{text}\n\n{NOT_IN_CORPUS.format(names=shown)}"
         if self.supersede:
             if getattr(generator, "name", "") == "offline":
                 text, spans, pairs = self.supersede.prefer_current(text, spans)

@@ -44,6 +44,15 @@ class SessionRow:
     docs_total: int | None = None
     ratio: float | None = None  # from git history: the larger of the two ratios
     pages_written: int | None = None  # from the log only
+    values_stated: int | None = None  # cells of the provisions table stated (wikigen.wiki.provisions)
+    values_cells: int | None = None  # ... of all its cells
+
+    @property
+    def values_filled(self) -> float | None:
+        """The share of the provisions table's cells that state a value, when the wiki has a table."""
+        if self.values_stated is None or not self.values_cells:
+            return None
+        return self.values_stated / self.values_cells
 
     @property
     def ratio_chars(self) -> float | None:
@@ -77,6 +86,8 @@ def _from_summary(session: int, e: dict) -> SessionRow:
         links_repaired=_int(e.get("links_repaired")),
         docs_cited=_int(e.get("docs_cited")),
         docs_total=_int(e.get("docs_total")),
+        values_stated=_int(e.get("values_stated")),
+        values_cells=_int(e.get("values_cells")),
     )
 
 

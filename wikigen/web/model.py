@@ -29,7 +29,7 @@ from wikigen.wiki.size_guard import WARN_FRACTION
 
 log = logging.getLogger(__name__)
 
-GENERATED_RE = re.compile(r"(index|log|conflicts|index-" + SLUG_PATTERN + ")")
+GENERATED_RE = re.compile(r"(index|log|conflicts|(?:index|provisions)-" + SLUG_PATTERN + ")")
 _TERM_RE = re.compile(r"\w+", re.UNICODE)
 MAX_TERMS_PER_PAGE = 2000  # the client-side search index stays small
 

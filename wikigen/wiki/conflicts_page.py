@@ -87,7 +87,13 @@ def read_conflicts(root) -> list[dict]:
 
 
 def index_note(root, note: str) -> str:
-    """The index's note, with a link to the conflicts page when the wiki has one."""
+    """The index's note, with links to the provisions tables and the conflicts page when the wiki has them."""
+    from wikigen.wiki.provisions import PREFIX, read_table
+
+    table = read_table(root)
+    for kind, spec in sorted(table.kinds.items()):
+        if table.rows(kind):
+            note = f"{note} [[{PREFIX}{kind}|{spec.get('label') or kind}: the provisions table]]."
     if not (Path(root) / STORE).exists():
         return note
     n = len(read_conflicts(root))

@@ -45,8 +45,11 @@ OPTIONAL_FIELDS = ("source_hashes",)  # written only when set, so pages without 
 _SHA_RE = re.compile(r"[0-9a-f]{8,64}")  # a sha256 hex digest or its prefix
 
 
+GENERATED_PREFIXES = ("index-", "provisions-")  # section indexes, the provisions table (wikigen.wiki.provisions)
+
+
 def is_reserved(slug: str) -> bool:
-    return slug in RESERVED_SLUGS or slug.startswith("index-")
+    return slug in RESERVED_SLUGS or slug.startswith(GENERATED_PREFIXES)
 
 
 def validate_slug(slug: object) -> str:
@@ -58,7 +61,7 @@ def validate_slug(slug: object) -> str:
         )
     if is_reserved(slug):
         raise PageError(
-            f"slug {slug!r} is reserved (index, log, conflicts and index-* are generated pages); choose another"
+            f"slug {slug!r} is reserved (index, log, conflicts, index-* and provisions-* are generated pages); choose another"
         )
     return slug
 

@@ -2,7 +2,7 @@
 
 What counts as the wiki: every ``.md`` file under the wiki folder that an agent writes, skipping hidden
 folders (.wikigen/, .git/, .obsidian/) and archive/. The generated bookkeeping at the top of the wiki
-(the files with reserved names: index.md, index-*.md, log.md, conflicts.md) is measured and reported
+(the files with reserved names: index.md, index-*.md, log.md, conflicts.md, provisions-*.md) is measured and reported
 beside the ratio, not inside it: wikigen rewrites it after every session, the log grows by a session
 with every build whatever the agents write, and no agent can shrink it, so counting it made the wiki of
 an unchanged corpus climb past its limit by being rebuilt (a 3-document corpus stopped after 11 builds).

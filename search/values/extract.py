@@ -1,0 +1,453 @@
+"""A document's values: for each field of its kind's schema, the value the document states and the sentence that
+states it, or "not stated".
+
+    schema = load_schemas()["contract"]
+    cells = extract_values(text, schema)
+    cells["governing_law"]  -> Cell("governing_law", "stated", "Delaware", "Delaware", "jurisdiction",
+                                    quote=(21948, 22102), span=(22040, 22048), ...)
+
+How a field is found, for every field the same way (no rule of one field in code):
+
+1. **Candidates**: the sentences (`wikigen.core.sentences`, stops and paragraphs) holding one of the field's
+   signal phrases, less the phrase matches inside an exclusion ("exclusive" inside "non-exclusive"), and the
+   sentences that open with, or follow, a heading of the field ("12. Governing Law."). A candidate must hold
+   one of the `requires` words, and one of the `also` words, when the field lists them, and none of its `avoid`
+   words (a right to terminate on breach is no termination for convenience).
+2. **Values**: a typed field takes the values of its type inside the candidate (`wikigen.search.values`); a
+   candidate with none is no candidate. A value following one of the field's `after` words, or preceding one
+   of its `before` words, within a few words, is preferred; else the value nearest a signal phrase.
+3. **Choice**: the candidate with the most evidence (distinct signal phrases, a heading, the value's cue),
+   the earliest on a tie. Other candidates stating a different value are kept as `others`: two quotes that
+   disagree are for a later session (or a person) to check.
+
+A presence field ("Is there a non-compete?") is stated when a candidate exists: "Yes" with the clause as its
+quote, and the value of its `value` type in that clause when there is one ("Yes: USD 1,000,000"). A term
+(expiration) is a date, a duration (with the end date it gives from the effective date) or "perpetual".
+Every cell's quote is a span of the document's text (the whole sentence, capped near LONGEST_SENTENCE
+around what it states), so it is verified like any other quote.
+"""
+
+from __future__ import annotations
+
+import bisect
+import calendar
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from dataclasses import field as dataclass_field
+from datetime import date, timedelta
+
+from wikigen.search.facts.dates import document_date, find_dates
+from wikigen.search.facts.parties import find_parties
+from wikigen.search.values import Value, find_values
+from wikigen.search.values.schema import PRESENCE, Field, Schema
+
+from wikigen.core.sentences import LONGEST_SENTENCE, SENTENCE, heading_like, sentences
+from wikigen.core.text import trim_span
+
+__all__ = ["NOT_READ", "NOT_STATED", "STATED", "Cell", "document_kind", "extract_values"]
+
+STATED, NOT_STATED, NOT_READ = "stated", "not stated", "not read"
+QUOTE_CAP = 600  # a long sentence (a table row run together) is quoted around what it states, about this long
+CUE_CHARS = 60  # a value follows an `after` word, or precedes a `before` word, within this many characters
+HEADING_CHARS = 80  # a sentence "opens with" a heading when the heading's words are in its first characters
+KIND_HEAD = 1500  # where a document says what it is: its title and first lines
+OWN_CHARS = 3000  # where a document states its own date: its opening, or its closing lines (signatures)
+
+_PERPETUAL = re.compile(
+    r"\b(?:perpetu\w*|indefinite(?:ly)?|no\s+fixed\s+term|(?:continue|remain)\w*\s+(?:in\s+(?:full\s+)?(?:force|effect)"
+    r"(?:\s+and\s+effect)?\s+)?(?:(?:unless\s+and\s+)?until|unless)\s+(?:\w+\s+){0,6}?(?:terminat\w*|cancel\w*|notice))\b|무기한",
+    re.I,
+)
+_FROM_START = re.compile(
+    r"\b(?:from|after|following|commencing\s+on|beginning\s+on|of)\s+(?:the\s+)?(?:date\s+(?:hereof|of\s+this)|"
+    r"effective\s+date|commencement\s+date|execution|signing|date\s+first)|\binitial\s+term\b|\bterm\s+of\b|부터",
+    re.I,
+)
+_EFFECTIVE_ON_SIGNING = re.compile(
+    r"\b(?:effective|commenc\w*|take\s+effect|enters?\s+into\s+force|become\s+effective|begin\w*)\W+(?:[\w\"”']+\W+){0,6}?"
+    r"(?:date\s+(?:hereof|first\s+(?:above\s+)?(?:written|set\s+forth|mentioned|stated)|of\s+(?:this\s+agreement|execution|"
+    r"signature|its\s+execution|the\s+last\s+signature))|(?:first|last)\s+date\s+(?:above\s+|below\s+)?written|"
+    r"execution|signing|signature)\b|서명한\s*날|체결한\s*날|체결일부터",
+    re.I,
+)
+_EXPIRY_CUE = re.compile(r"\b(?:until|through|expir\w*|terminat\w*\s+on|end(?:s|ing)?\s+on|ending)\b|까지|만료", re.I)
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One field's value in one document. `quote` is the (start, end) of the sentence that states it, `span` the
+    value's own words; both are character offsets into the document's extracted text."""
+
+    field: str
+    status: str  # STATED | NOT_STATED | NOT_READ
+    display: str = ""  # what a reader sees: "Delaware", "successive 1 year", "Yes", "Yes: USD 1,000,000"
+    norm: str = ""  # the comparable form ("" for a bare yes)
+    type: str = ""  # the value's type, or "presence" for a bare yes
+    quote: tuple[int, int] | None = None
+    span: tuple[int, int] | None = None
+    parts: Mapping[str, object] = dataclass_field(default_factory=dict)
+    others: tuple[str, ...] = ()  # different values other sentences state for the field
+
+    @property
+    def stated(self) -> bool:
+        return self.status == STATED
+
+    def to_dict(self) -> dict:
+        d: dict = {"field": self.field, "status": self.status}
+        if self.stated:
+            d.update(display=self.display, norm=self.norm, type=self.type, parts=dict(self.parts))
+            d["quote"] = list(self.quote) if self.quote else None
+            d["span"] = list(self.span) if self.span else None
+            if self.others:
+                d["others"] = list(self.others)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: Mapping) -> Cell:
+        q, s = d.get("quote"), d.get("span")
+        return cls(
+            str(d["field"]),
+            str(d["status"]),
+            str(d.get("display", "")),
+            str(d.get("norm", "")),
+            str(d.get("type", "")),
+            (int(q[0]), int(q[1])) if q else None,
+            (int(s[0]), int(s[1])) if s else None,
+            dict(d.get("parts") or {}),
+            tuple(d.get("others") or ()),
+        )
+
+
+def document_kind(title: str, text: str, schemas: Mapping[str, Schema]) -> str | None:
+    """The kind of document (a schema's kind) its title and opening lines say it is, or None: the schema whose
+    title words occur most (a word in the title counts twice); the first schema on a tie."""
+    head = text[:KIND_HEAD]
+    best, best_score = None, 0
+    for kind, schema in schemas.items():
+        rx = schema.title_rx
+        if rx is None:
+            continue
+        score = 2 * len({m.group().casefold() for m in rx.finditer(title)}) + len(
+            {m.group().casefold() for m in rx.finditer(head)}
+        )
+        if score > best_score:
+            best, best_score = kind, score
+    return best
+
+
+# --- a document read once ---------------------------------------------------------------------------
+
+
+class _Doc:
+    def __init__(self, text: str):
+        self.text = text
+        self.sents = sentences(text, SENTENCE)
+        self.starts = [s for s, _ in self.sents]
+        self._heads: dict[int, list[int]] = {}
+
+    def index_of(self, pos: int) -> int | None:
+        i = bisect.bisect_right(self.starts, pos) - 1
+        if i < 0 or pos >= self.sents[i][1]:
+            return None
+        return i
+
+    def headed(self, rx: re.Pattern) -> list[int]:
+        """The sentences under a heading of the field: one opening with it, or the one after a heading-like one."""
+        key = id(rx)
+        if key not in self._heads:
+            out = []
+            for i, (s, e) in enumerate(self.sents):
+                m = rx.search(self.text, s, min(e, s + HEADING_CHARS))
+                if m is None:
+                    continue
+                out.append(i)
+                if heading_like(self.text[s:e]) and i + 1 < len(self.sents):
+                    out.append(i + 1)
+            self._heads[key] = out
+        return self._heads[key]
+
+
+@dataclass
+class _Candidate:
+    index: int  # the sentence
+    signals: list[tuple[int, int]]  # the signal phrases' spans in it
+    heading: bool
+    value: Value | None = None
+    cue: bool = False
+
+    @property
+    def score(self) -> float:
+        return len(set(self.signals)) + (1.5 if self.heading else 0.0) + (1.0 if self.cue else 0)
+
+
+def _inside(span: tuple[int, int], spans: list[tuple[int, int]]) -> bool:
+    return any(a <= span[0] and span[1] <= b for a, b in spans)
+
+
+def _candidates(doc: _Doc, f: Field) -> list[_Candidate]:
+    text = doc.text
+    found: dict[int, _Candidate] = {}
+    rx = f.rx("phrases")
+    if rx is not None:
+        for m in rx.finditer(text):
+            i = doc.index_of(m.start())
+            if i is not None:
+                found.setdefault(i, _Candidate(i, [], False)).signals.append((m.start(), m.end()))
+    hx = f.rx("headings")
+    if hx is not None:
+        for i in doc.headed(hx):
+            found.setdefault(i, _Candidate(i, [], False)).heading = True
+    out = []
+    nx, req, also, avoid = f.rx("not_"), f.rx("requires"), f.rx("also"), f.rx("avoid")
+    for c in found.values():
+        s, e = doc.sents[c.index]
+        if nx is not None:
+            excluded = [(m.start(), m.end()) for m in nx.finditer(text, s, e)]
+            c.signals = [sp for sp in c.signals if not any(a < sp[1] and sp[0] < b for a, b in excluded)]
+        if not c.signals and not c.heading:
+            continue
+        if req is not None and not req.search(text, s, e):
+            continue
+        if also is not None and not also.search(text, s, e):
+            continue
+        if avoid is not None and avoid.search(text, s, e):
+            continue
+        out.append(c)
+    return sorted(out, key=lambda c: c.index)
+
+
+def _cue_near(text: str, v: Value, f: Field) -> bool:
+    """The value follows one of the field's `after` words, or precedes one of its `before` words, closely."""
+    ax, bx = f.rx("after"), f.rx("before")
+    if ax is not None and any(m.end() <= v.start for m in ax.finditer(text, max(0, v.start - CUE_CHARS), v.start)):
+        return True
+    return bx is not None and bx.search(text, v.end, v.end + CUE_CHARS) is not None
+
+
+def _barred(text: str, v: Value, f: Field) -> bool:
+    """The value follows one of the field's `not_after` words closely ("until <date>" is no effective date)."""
+    nx = f.rx("not_after")
+    return nx is not None and any(m.end() <= v.start for m in nx.finditer(text, max(0, v.start - 25), v.start))
+
+
+def _pick_value(doc: _Doc, c: _Candidate, f: Field, vtype: str) -> None:
+    s, e = doc.sents[c.index]
+    values = [v for v in find_values(doc.text, vtype, s, e) if not _barred(doc.text, v, f)]
+    if not values:
+        return
+    ranked = []
+    for v in values:
+        cue = _cue_near(doc.text, v, f)
+        if f.needs_cue and not cue:
+            continue
+        dist = min((abs(v.start - a) for a, _ in c.signals), default=0)
+        ranked.append((not cue, dist, v.start, v, cue))
+    if not ranked:
+        return
+    ranked.sort(key=lambda r: r[:3])
+    c.value, c.cue = ranked[0][3], ranked[0][4]
+
+
+def _quote(doc: _Doc, c: _Candidate) -> tuple[int, int]:
+    """The candidate's sentence; a sentence longer than LONGEST_SENTENCE (a table run together) is cut to about
+    QUOTE_CAP around its signals and value."""
+    s, e = doc.sents[c.index]
+    if e - s <= LONGEST_SENTENCE:
+        return s, e
+    marks = [*c.signals] + ([(c.value.start, c.value.end)] if c.value else [])
+    lo = min((a for a, _ in marks), default=s)
+    hi = max((b for _, b in marks), default=s)
+    pad = max(0, (QUOTE_CAP - (hi - lo)) // 2)
+    a, b = max(s, lo - pad), min(e, hi + pad)
+    while a > s and not doc.text[a - 1].isspace():
+        a -= 1
+    while b < e and not doc.text[b].isspace():
+        b += 1
+    return trim_span(doc.text, a, b)
+
+
+def _cell(doc: _Doc, f: Field, c: _Candidate, others: tuple[str, ...]) -> Cell:
+    quote = _quote(doc, c)
+    v = c.value
+    if f.type == PRESENCE:
+        if v is None:
+            return Cell(f.name, STATED, "Yes", "", PRESENCE, quote, None, {}, others)
+        return Cell(f.name, STATED, f"Yes: {v.display}", v.norm, v.type, quote, (v.start, v.end), dict(v.parts), others)
+    assert v is not None
+    return Cell(f.name, STATED, v.display, v.norm, v.type, quote, (v.start, v.end), dict(v.parts), others)
+
+
+def _choose(doc: _Doc, f: Field, cands: list[_Candidate]) -> Cell:
+    if not cands:
+        return Cell(f.name, NOT_STATED)
+    best = max(cands, key=lambda c: (c.score, -c.index))
+    norms = [c.value.norm for c in cands if c.value is not None and c.score >= best.score - 1]
+    own = best.value.norm if best.value is not None else None
+    others = tuple(dict.fromkeys(n for n in norms if n and n != own))
+    return _cell(doc, f, best, others)
+
+
+def _field_cell(doc: _Doc, f: Field, where=None) -> Cell:
+    cands = _candidates(doc, f)
+    if where is not None:
+        cands = [c for c in cands if where(doc.sents[c.index][0])]
+    vtype = f.value_type
+    if vtype is None:
+        return _choose(doc, f, cands)
+    for c in cands:
+        _pick_value(doc, c, f, vtype)
+    valued = [c for c in cands if c.value is not None]
+    if f.type == PRESENCE:
+        return _choose(doc, f, valued or cands)
+    return _choose(doc, f, valued)
+
+
+# --- fields whose value comes from the document's own grammar ---------------------------------------
+
+
+def _sentence_of(doc: _Doc, start: int, end: int) -> tuple[int, int]:
+    i = doc.index_of(start)
+    if i is None:
+        return trim_span(doc.text, start, end)
+    c = _Candidate(i, [(start, end)], False)
+    return _quote(doc, c)
+
+
+def _parties_cell(doc: _Doc, f: Field) -> Cell:
+    ps = find_parties(doc.text)
+    if not ps:
+        return Cell(f.name, NOT_STATED)
+    shown = "; ".join(p.value for p in ps[:4])
+    lo, hi = ps[0].start, max(p.end for p in ps[:4])
+    qs, qe = _sentence_of(doc, lo, hi)
+    quote = (min(qs, lo), max(qe, hi))
+    names = [p.value for p in ps[:4]]
+    return Cell(
+        f.name, STATED, shown, "; ".join(n.casefold() for n in names), "party", quote, (lo, hi), {"names": names}
+    )
+
+
+def _date_value(d) -> tuple[str, dict]:
+    precision = {10: "day", 7: "month"}.get(len(d.iso), "year")
+    return d.iso, {"iso": d.iso, "precision": precision}
+
+
+def _own_date_cell(doc: _Doc, f: Field) -> Cell:
+    """The date the document gives itself where it opens (`wikigen.search.facts.dates.document_date`); failing
+    that, the field's signals in its opening or its closing lines (a signature block: "Date: ...")."""
+    d = document_date(doc.text)
+    if d is None:
+        n = len(doc.text)
+        cell = _field_cell(doc, f, where=lambda s: s < OWN_CHARS or s > n - OWN_CHARS)
+        return cell
+    iso, parts = _date_value(d)
+    return Cell(f.name, STATED, iso, iso, "date", _sentence_of(doc, d.start, d.end), (d.start, d.end), parts)
+
+
+def _date_cell(doc: _Doc, f: Field, fallback: Cell | None) -> Cell:
+    """The date the field's sentences state; failing that, the fallback field's date where the document says
+    it takes effect when signed ("effective as of the date first written above")."""
+    cell = _field_cell(doc, f)
+    if cell.stated or fallback is None or not fallback.stated:
+        return cell
+    m = _EFFECTIVE_ON_SIGNING.search(doc.text)
+    if m is not None:  # "effective as of the date first written above": the sentence that says so
+        quote, span = _sentence_of(doc, m.start(), m.end()), (m.start(), m.end())
+        display = f"{fallback.display} (the date it was made)"
+    else:  # no other date stated: a document takes effect on the date it is made
+        quote, span = fallback.quote, fallback.span  # type: ignore[assignment]
+        display = f"{fallback.display} (the date it was made; no other is stated)"
+    return Cell(f.name, STATED, display, fallback.norm, "date", quote, span, dict(fallback.parts))
+
+
+def _add(iso: str, v: Value) -> str | None:
+    """The ISO date a duration after a start date ends on (month-exact for months and years), or None."""
+    try:
+        start = date.fromisoformat(iso)
+    except ValueError:
+        return None
+    amount, unit = v.parts.get("amount"), v.parts.get("unit")
+    if not isinstance(amount, int | float):
+        return None
+    if unit in ("month", "year"):
+        months = round(amount * (12 if unit == "year" else 1))
+        y, m = divmod(start.month - 1 + months, 12)
+        day = min(start.day, calendar.monthrange(start.year + y, m + 1)[1])
+        return date(start.year + y, m + 1, day).isoformat()
+    days = v.parts.get("days")
+    return (start + timedelta(days=float(days))).isoformat() if isinstance(days, int | float) else None
+
+
+def _term_cell(doc: _Doc, f: Field, effective: Cell | None) -> Cell:
+    """A term: "perpetual"; a date it ends on; or a duration, with the date it ends on when the effective date
+    is known and the duration runs from it."""
+    cands = _candidates(doc, f)
+    best: tuple[float, int, Cell] | None = None
+    for c in cands:
+        s, e = doc.sents[c.index]
+        sent = doc.text[s:e]
+        quote = _quote(doc, c)
+        options: list[tuple[float, Cell]] = []
+        m = _PERPETUAL.search(sent)
+        if m:
+            span = (s + m.start(), s + m.end())
+            options.append(
+                (0.5, Cell(f.name, STATED, "perpetual", "perpetual", "term", quote, span, {"perpetual": True}))
+            )
+        for d in find_dates(sent):
+            if _EXPIRY_CUE.search(sent[max(0, d.start - 40) : d.start]):
+                iso, parts = _date_value(d)
+                options.append((1.0, Cell(f.name, STATED, iso, iso, "date", quote, (s + d.start, s + d.end), parts)))
+        for v in find_values(doc.text, "duration", s, e):
+            if v.parts.get("successive"):
+                continue
+            parts = dict(v.parts)
+            display, norm = v.display, v.norm
+            if effective is not None and effective.stated and _FROM_START.search(sent):
+                end = _add(str(effective.parts.get("iso", "")), v)
+                if end:
+                    parts["end"] = end
+                    display, norm = f"{end} ({v.display} from {effective.norm})", end
+            options.append((0.8, Cell(f.name, STATED, display, norm, "duration", quote, (v.start, v.end), parts)))
+        for weight, cell in options:
+            score = c.score + weight
+            if best is None or score > best[0] or (score == best[0] and c.index < best[1]):
+                best = (score, c.index, cell)
+    return best[2] if best else Cell(f.name, NOT_STATED)
+
+
+def _ordered(fields: list[Field]) -> list[Field]:
+    """Fields in an order where each comes after the fields it is made from."""
+    done: list[Field] = []
+    names = {f.name for f in fields}
+    pending = list(fields)
+    while pending:
+        ready = [f for f in pending if all(n not in names or n in {d.name for d in done} for n in f.needs)]
+        if not ready:  # a cycle (a schema error): keep the file's order
+            ready = pending
+        done.extend(ready)
+        pending = [f for f in pending if f not in ready]
+    return done
+
+
+def extract_values(text: str, schema: Schema, *, fields: set[str] | None = None) -> dict[str, Cell]:
+    """Every field of the schema (or only `fields`) in the document: {field name: Cell}. Fields of type
+    `figures` come from the build's figure detection, not from here."""
+    doc = _Doc(text)
+    out: dict[str, Cell] = {}
+    wanted = [f for f in schema.fields if f.type != "figures" and (fields is None or f.name in fields)]
+    needed = {n for f in wanted for n in f.needs}
+    todo = wanted + [f for f in schema.fields if f.name in needed and f not in wanted]
+    for f in _ordered(todo):
+        if f.type == "party":
+            out[f.name] = _parties_cell(doc, f) if f.source == "opening" else _field_cell(doc, f)
+        elif f.type == "date" and f.source == "opening":
+            out[f.name] = _own_date_cell(doc, f)
+        elif f.type == "date":
+            out[f.name] = _date_cell(doc, f, out.get(f.fallback) if f.fallback else None)
+        elif f.type == "term":
+            out[f.name] = _term_cell(doc, f, out.get(f.start_from) if f.start_from else None)
+        else:
+            out[f.name] = _field_cell(doc, f)
+    return {f.name: out[f.name] for f in wanted}

@@ -1,0 +1,204 @@
+"""The provisions table of a built wiki: kept values, generated pages, document pages that open with their values,
+`wikigen table`, and answers that apply a question's condition (asked in several plain phrasings)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+from wikigen.agents.orchestrate import BuildConfig, build
+from wikigen.search.sources import open_wiki
+
+from wikigen.ask.retrieval import Answerer
+from wikigen.cli import main
+from wikigen.wiki.lint import check_wiki
+from wikigen.wiki.provisions import MAX_CHARS, MAX_LINES, STATED, read_table
+
+ROOT = Path(__file__).resolve().parent.parent
+ACME = ROOT / "corpora" / "acme"
+
+
+@pytest.fixture(scope="module")
+def wiki(tmp_path_factory):
+    root = tmp_path_factory.mktemp("provisions") / "wiki"
+    report = build(BuildConfig(corpus=ACME, wiki=root, agents=2, sessions=1, quiet=True))
+    assert report.ok
+    return root
+
+
+@pytest.fixture(scope="module")
+def answerer(wiki):
+    return Answerer.open(wiki)
+
+
+def _governed_by(table, name: str) -> set[str]:
+    return {
+        d
+        for d, r in table.rows("contract")
+        if (r["cells"].get("governing_law") or {}).get("status") == STATED
+        and name in r["cells"]["governing_law"]["norm"]
+    }
+
+
+def test_every_stated_value_carries_the_documents_own_text_at_its_quote(wiki):
+    table = read_table(wiki)
+    w = open_wiki(wiki)
+    stated = 0
+    for doc_id, row in table.documents.items():
+        text = w.sources.texts.text(doc_id)
+        for cell in row["cells"].values():
+            if cell["status"] == STATED:
+                s, e = cell["quote"]
+                assert cell["text"] == text[s:e]
+                stated += 1
+    assert stated >= 40
+    assert {"contract", "policy"} <= set(table.kinds)
+
+
+def test_the_provisions_pages_are_generated_within_the_limits_and_linked_from_the_index(wiki):
+    hub = (wiki / "provisions-contract.md").read_text(encoding="utf-8")
+    assert "Governing law" in hub and "England and Wales" in hub
+    parts = sorted(wiki.glob("provisions-contract-*.md"))
+    assert parts, "the group tables"
+    for p in parts:
+        text = p.read_text(encoding="utf-8")
+        assert len(text.splitlines()) <= MAX_LINES and len(text) <= MAX_CHARS
+    law = (wiki / "provisions-contract-law.md").read_text(encoding="utf-8")
+    assert "| [[doc-contracts-msa-brightline-logistics|" in law
+    assert "[[provisions-contract|" in (wiki / "index.md").read_text(encoding="utf-8")
+    by_law = (wiki / "provisions-contract-by-governing-law.md").read_text(encoding="utf-8")
+    assert "- **England and Wales** (" in by_law and "[[doc-contracts-msa-brightline-logistics]]" in by_law
+    assert check_wiki(open_wiki(wiki)).ok
+
+
+def test_a_document_page_opens_with_its_values(wiki):
+    page = (wiki / "doc-contracts-msa-brightline-logistics.md").read_text(encoding="utf-8")
+    provisions = page.split("## Provisions", 1)[1].split("\n## ", 1)[0]
+    assert "- Governing law: England and Wales" in provisions
+    assert "Not stated: " in provisions and "Non-compete" in provisions.split("Not stated: ", 1)[1]
+    assert page.index("## Provisions") < page.index("> [!quote]")  # before what the page quotes
+
+
+def test_wikigen_table_prints_the_table_as_text_csv_and_json(wiki, capsys):
+    assert main(["table", str(wiki), "--kind", "contract", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    msa = next(r for r in rows if r["doc_id"] == "contracts/msa-brightline-logistics")
+    assert msa["governing_law"]["value"] == "England and Wales"
+    assert msa["governing_law"]["quote"]["start"] < msa["governing_law"]["quote"]["end"]
+    assert main(["table", str(wiki), "--kind", "contract", "--csv"]) == 0
+    reader = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert any(
+        r["doc_id"] == "contracts/msa-brightline-logistics" and r["governing_law"] == "England and Wales"
+        for r in reader
+    )
+    assert main(["table", str(wiki), "--kind", "nonsense"]) == 2
+    assert "no documents of kind 'nonsense'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which contracts are governed by New York law?",
+        "List the agreements governed by the laws of New York.",
+        "what contracts have new york as the governing law",
+        "Show me every contract whose governing law is New York",
+    ],
+)
+def test_a_question_that_names_a_value_lists_exactly_the_documents_that_state_it(answerer, wiki, question):
+    want = _governed_by(read_table(wiki), "New York")
+    assert want, "the sample corpus has New York contracts"
+    r = answerer.ask(question, mode="wiki+search", budget=2000)
+    cited = {s["doc_id"] for s in r.answer_spans}
+    assert cited == want
+    assert r.answer.startswith(f"{len(want)} of ")
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["How many contracts are governed by English law?", "how many agreements have England as governing law"],
+)
+def test_how_many_gets_a_number(answerer, wiki, question):
+    want = _governed_by(read_table(wiki), "England")
+    r = answerer.ask(question, mode="wiki", budget=2000)
+    assert r.answer.split()[0] == str(len(want))
+
+
+def test_a_question_with_a_negation_lists_the_documents_that_do_not_state_it(answerer, wiki):
+    question = "Which contracts have no cap on liability?"
+    _, _, scope = answerer.retrieve(question, "wiki+search", 3000)  # "contracts": the contracts/ collection
+    table = read_table(wiki)
+    rows = [(d, r) for d, r in table.rows("contract") if not scope.doc_ids or d in scope.doc_ids]
+    none = {d for d, row in rows if row["cells"]["liability_cap"]["status"] == "not stated"}
+    assert none
+    r = answerer.ask(question, mode="wiki+search", budget=3000)
+    assert r.answer.startswith(f"{len(none)} of {len(rows)} contracts have Cap on liability: not stated.")
+    assert all(d in r.answer for d in none)
+
+
+def test_a_superlative_sorts(answerer):
+    r = answerer.ask("Which contract has the longest notice period to stop renewal?", mode="wiki", budget=2000)
+    assert "The longest or highest notice to stop renewal among " in r.answer
+
+
+def test_a_question_about_one_document_gets_its_value_with_the_quote(answerer):
+    r = answerer.ask("What is the governing law of the Brightline master services agreement?", mode="wiki+search")
+    assert r.answer.startswith("Governing law: England and Wales.")
+    assert r.answer_spans and r.answer_spans[0]["doc_id"] == "contracts/msa-brightline-logistics"
+
+
+MADE_UP = [
+    "Zebra Widgets",
+    "Quokka Dynamics",
+    "Lantern Ferries",
+    "Obsidian Hive",
+    "Marrowbone Textiles",
+    "Pellucid Orchards",
+    "Vintry Analytics",
+    "Gossamer Freight",
+    "Halcyon Tiles",
+    "Brambleworth Pharma",
+]
+
+
+@pytest.mark.parametrize("name", MADE_UP)
+def test_a_document_the_corpus_does_not_hold_is_said_so(answerer, name):
+    r = answerer.ask(f"What is the notice period in the {name} supply agreement?", mode="wiki+search")
+    assert r.answer == f"No document in this corpus matches '{name}'."
+    assert r.answer_spans == []
+
+
+def test_a_real_name_never_reads_as_absent(answerer, wiki):
+    table = read_table(wiki)
+    for doc_id, row in table.documents.items():
+        r = answerer.ask(f"What does the {row['title']} say about termination?", mode="wiki", budget=500)
+        assert not r.answer.startswith("No document in this corpus matches"), (doc_id, row["title"], r.answer)
+    for q in ("What is Kestrel's liability cap with Brightline?", "When does the Meridian Rail licence renew?"):
+        assert not answerer.ask(q, mode="wiki", budget=500).answer.startswith("No document in this corpus")
+
+
+def test_documents_of_no_known_kind_get_fields_from_their_recurring_headings(tmp_path):
+    corpus = tmp_path / "runbooks"
+    corpus.mkdir()
+    for i, system in enumerate(["billing", "search", "mail", "queue"]):
+        (corpus / f"{system}.txt").write_text(
+            f"Runbook {i}: {system}\n\nEscalation\n\nPage the {system} on-call engineer, then the duty manager after "
+            f"{10 + i} minutes without an answer.\n\nRollback\n\nRedeploy the last good {system} release from the "
+            "artefact store and confirm the health check passes.\n\nContacts\n\nThe team channel.\n\nBackground\n\n"
+            + f"The {system} service handles requests for the platform and keeps its own records. " * 30
+            + "\n",
+            encoding="utf-8",
+        )
+    wiki = tmp_path / "wiki"
+    assert build(BuildConfig(corpus=corpus, wiki=wiki, agents=1, sessions=1, quiet=True)).ok
+    table = read_table(wiki)
+    assert "document" in table.kinds
+    labels = {f["label"].casefold() for f in table.fields("document")}
+    assert {"escalation", "rollback"} <= labels
+    w = open_wiki(wiki)
+    for doc_id, row in table.rows("document"):
+        esc = next(c for n, c in row["cells"].items() if n == "escalation")
+        s, e = esc["quote"]
+        assert esc["text"] == w.sources.texts.text(doc_id)[s:e] and "on-call" in esc["text"]

@@ -1,0 +1,434 @@
+"""Questions the provisions table answers: a question parsed once into a typed query (the field it asks about,
+the condition it puts on the value, the kind of answer it wants), answered from the documents' values, each
+with the quote that states it.
+
+    q = parse_query("Which contracts are governed by Delaware law?", fields)
+    q.field.name, q.condition.op, q.condition.value.norm, q.want   -> "governing_law", "eq", "Delaware", "list"
+    TableAnswers(table, fields).answer(q, doc_ids)                 -> TableResult(matches, unknown, ...)
+
+Everything here comes from the table and the schemas, never from the wording of particular questions:
+
+* **the field** is the one whose label or `ask` words (schema) the question holds, the longest match first;
+* **the condition**: a presence field is asked for present, or absent when a negation ("no", "not", "without",
+  "lack") stands just before its words; a typed field takes the value of its type the question states outside
+  the field's own words ("Delaware", "30 days", "$1 million", "perpetual"), compared as a comparison word before
+  it says ("more than", "at least", "less than", "within"; equal by default);
+* **the answer wanted**: "how many" counts; a superlative ("longest", "earliest", "highest") sorts; a question
+  about one document (the wiki's scope) asks for its value; otherwise the matching documents are listed.
+
+Documents whose cell is "not read" are neither counted in nor out: the answer says how many there are.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from wikigen.core.text import one_line
+from wikigen.search.values import Value, compare_key, parse_value
+from wikigen.search.values.schema import PRESENCE, Field, Schema, Signals
+from wikigen.wiki.provisions import NOT_READ, NOT_STATED, STATED, Table
+
+__all__ = ["Condition", "TableAnswers", "TableQuery", "TableResult", "parse_query"]
+
+_NEGATION = re.compile(
+    r"\b(?:no|not|without|lack(?:s|ing)?|absent|free\s+of|never|none|neither|nor|missing)\b|n't\b|없는|없이|않는", re.I
+)
+_COUNT = re.compile(r"\bhow\s+many\b|\bnumber\s+of\b|\bcount\b|몇\s*개|몇\s*건|개수", re.I)
+_MAX = re.compile(
+    r"\b(?:longest|highest|largest|latest|greatest|biggest|most\s+recent|maximum|max)\b|가장\s*(?:긴|큰|높은|늦은)",
+    re.I,
+)
+_MIN = re.compile(r"\b(?:shortest|lowest|smallest|earliest|least|minimum|min)\b|가장\s*(?:짧은|작은|낮은|이른)", re.I)
+_COMPARE = [
+    (
+        re.compile(
+            r"\b(?:more\s+than|over|greater\s+than|exceeding|exceeds?|above|longer\s+than|later\s+than|after)\s*$", re.I
+        ),
+        "gt",
+    ),
+    (re.compile(r"\b(?:at\s+least|no\s+less\s+than|not\s+less\s+than|minimum\s+of|or\s+more)\s*$", re.I), "ge"),
+    (re.compile(r"\b(?:less\s+than|under|below|shorter\s+than|fewer\s+than|earlier\s+than|before)\s*$", re.I), "lt"),
+    (re.compile(r"\b(?:at\s+most|no\s+more\s+than|not\s+more\s+than|up\s+to|within|maximum\s+of)\s*$", re.I), "le"),
+    (re.compile(r"(?:초과|이상|넘는)\s*$"), "gt"),
+    (re.compile(r"(?:미만|이하)\s*$"), "lt"),
+]
+_PERPETUAL_ASK = re.compile(
+    r"\b(?:perpetu\w*|indefinite\w*|no\s+(?:fixed\s+)?(?:end|expir\w*|term)|never\s+expir\w*|do(?:es)?\s+not\s+expire|"
+    r"(?:open|unlimited)[-\s]ended)\b|무기한",
+    re.I,
+)
+NEGATION_WORDS = 5  # a negation this many words before the field's words negates it
+
+
+@dataclass(frozen=True)
+class Condition:
+    op: str  # present | absent | eq | gt | ge | lt | le
+    value: Value | None = None  # the value the question names (None for present / absent)
+    words: str = ""  # the question's words for it ("Delaware", "more than 30 days")
+
+    def describe(self) -> str:
+        if self.op == "present":
+            return "stated"
+        if self.op == "absent":
+            return "not stated"
+        shown = self.value.display if self.value is not None else self.words
+        return {"eq": "", "gt": "more than ", "ge": "at least ", "lt": "less than ", "le": "at most "}[self.op] + shown
+
+
+@dataclass(frozen=True)
+class TableQuery:
+    question: str
+    kind: str
+    field: Field
+    condition: Condition | None
+    want: str  # list | count | max | min | value
+    span: tuple[int, int] = (0, 0)  # the field's words in the question
+
+
+@dataclass
+class TableResult:
+    """The documents (in scope) whose value meets the query's condition, in the order to show them."""
+
+    query: TableQuery
+    matches: list[tuple[str, dict]] = field(default_factory=list)  # (doc id, cell)
+    unknown: list[str] = field(default_factory=list)  # not read
+    total: int = 0  # documents of the kind in scope
+
+    @property
+    def one(self) -> bool:
+        return self.query.want == "value"
+
+
+def _last_words(text: str, n: int) -> str:
+    words = re.findall(r"\S+", text)
+    return " ".join(words[-n:])
+
+
+_FUNCTION_WORDS = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "of",
+        "to",
+        "for",
+        "by",
+        "on",
+        "in",
+        "at",
+        "is",
+        "are",
+        "be",
+        "with",
+        "its",
+        "their",
+        "this",
+        "that",
+        "as",
+        "or",
+        "and",
+    ]
+)
+_QWORD = re.compile(r"[^\W_][\w'’-]*")
+
+
+def _phrase_words(phrase: str) -> list[str]:
+    return [w for w in (x.casefold() for x in _QWORD.findall(phrase.replace("*", ""))) if w not in _FUNCTION_WORDS]
+
+
+def _same_word(q: str, w: str, starred: bool) -> bool:
+    """A question's word and a schema word: the same, or the same stem ("terminated" / "termination",
+    "governed" / "governing", "laws" / "law"); a starred schema word matches any ending; a word of an uncased
+    script (Korean) matches inside the question's word, particles attached."""
+    if q == w or (starred and q.startswith(w)):
+        return True
+    if not w.isascii():
+        return w in q
+    if q.rstrip("s") == w.rstrip("s"):
+        return True
+    n = 0
+    while n < min(len(q), len(w)) and q[n] == w[n]:
+        n += 1
+    return min(len(q), len(w)) >= 5 and n >= max(5, min(len(q), len(w)) - 3)
+
+
+def _field_match(question: str, fields: Sequence[tuple[str, Field]]) -> tuple[str, Field, list[tuple[int, int]]] | None:
+    """The field whose label or `ask` phrase the question holds best: every content word of the phrase among the
+    question's words, in any order and with words between ("notice period to stop renewal" holds "notice to
+    stop renewal"); the phrase with the most content words wins, then the longer phrase, then the earlier field.
+    A word ending in "*" in the schema matches any ending; a Korean phrase matches inside a word."""
+    words = [(m.group().casefold(), m.start(), m.end()) for m in _QWORD.finditer(question)]
+    best: tuple[int, int, int, str, Field, list[tuple[int, int]]] | None = None
+    for order, (kind, f) in enumerate(fields):
+        for phrase in (f.label, *f.ask):
+            stems = [(w, w) for w in _phrase_words(phrase)]
+            if not stems:
+                continue
+            starred = {w for w in _phrase_words(phrase) if w + "*" in phrase.casefold()}
+            spots = []
+            for w, _ in stems:
+                hit = next(((a, b) for q, a, b in words if _same_word(q, w, w in starred)), None)
+                if hit is None:
+                    break
+                spots.append(hit)
+            else:
+                key = (len(stems), len(phrase), -order)
+                if best is None or key > best[:3]:
+                    best = (*key, kind, f, spots)
+    return (best[3], best[4], best[5]) if best else None
+
+
+def _condition(question: str, f: Field, spots: list[tuple[int, int]]) -> Condition | None:
+    span = (min(a for a, _ in spots), max(b for _, b in spots))
+    before = question[: span[0]]
+    vtype = f.value_type
+    if f.type == "term" and _PERPETUAL_ASK.search(question):
+        return Condition("eq", Value("term", "perpetual", "perpetual", 0, 0, {"perpetual": True}), "perpetual")
+    if vtype is not None:
+        rest = question
+        for a, b in spots:  # the field's own words are no value ("30 days" is; "notice" is not)
+            rest = rest[:a] + " " * (b - a) + rest[b:]
+        ptype = "date" if vtype == "term" else vtype
+        v = parse_value(rest, ptype)
+        if v is None:  # a value that needs the field's word to be read ("English law"), outside the field's words
+            v = parse_value(question, ptype)
+            if v is not None and any(a <= v.start and v.end <= b for a, b in spots):
+                v = None
+        if v is not None:
+            op = "eq"
+            lead = rest[max(0, v.start - 30) : v.start]
+            for rx, name in _COMPARE:
+                if rx.search(lead):
+                    op = name
+                    break
+            if re.match(r"\s*(?:or\s+more|or\s+longer|or\s+above|이상)", rest[v.end : v.end + 15], re.I):
+                op = "ge"
+            elif re.match(r"\s*(?:or\s+less|or\s+fewer|or\s+shorter|이하)", rest[v.end : v.end + 15], re.I):
+                op = "le"
+            return Condition(op, v, rest[v.start : v.end])
+    if _NEGATION.search(_last_words(before, NEGATION_WORDS)) or _NEGATION.search(question[span[1] : span[1] + 20]):
+        return Condition("absent")
+    return Condition("present") if f.type == PRESENCE else None
+
+
+def _want(question: str, one_document: bool) -> str:
+    if one_document:
+        return "value"
+    if _COUNT.search(question):
+        return "count"
+    if _MAX.search(question):
+        return "max"
+    if _MIN.search(question):
+        return "min"
+    return "list"
+
+
+_CLAUSE_END = re.compile(r"[.;:?!。？]\s+(?=\S)")
+# the ask speaks of many documents: a quantifier, or a plural noun
+_MANY = re.compile(
+    r"\b(?:which|list|how\s+many|all|every|each|across|any|number\s+of|what\s+\w+s)\b|어떤|어느|모든|몇|목록|전부",
+    re.I,
+)
+
+
+def ask_clause(question: str) -> str:
+    """The part of a question that asks: its last sentence or clause ("Consider the X agreement between A and B.
+    Is there a cap on liability?" asks "Is there a cap on liability?"); words naming a document come first."""
+    cuts = [m.end() for m in _CLAUSE_END.finditer(question.rstrip())]
+    return question[cuts[-1] :] if cuts else question
+
+
+def parse_query(
+    question: str,
+    schemas: Mapping[str, Schema],
+    kinds: Sequence[str],
+    *,
+    one_document: bool = False,
+    many: bool = False,
+) -> TableQuery | None:
+    """The question as a query of the provisions table (fields of the given kinds), or None when its asking clause
+    names no field, or it asks neither of one document (the wiki scoped it to one: one_document) nor of many (its
+    words, or a collection scope: many)."""
+    text = ask_clause(question)
+    many = many or bool(_MANY.search(text))
+    if not one_document and not many:
+        return None  # "this contract" with no document found: not the table's to answer
+    fields = [(k, f) for k in kinds if k in schemas for f in schemas[k].fields if f.type != "figures"]
+    found = _field_match(text, fields)
+    if found is None:
+        return None
+    kind, f, spots = found
+    cond = _condition(text, f, spots)
+    span = (min(a for a, _ in spots), max(b for _, b in spots))  # in the asking clause
+    want = _want(text, one_document)
+    if want in ("max", "min") and f.value_type is None:
+        want = "list"  # a yes/no field has nothing to sort by
+    return TableQuery(question, kind, f, cond, want, span)
+
+
+# --- answering from the table ---------------------------------------------------------------------
+
+
+def _value_of(cell: Mapping) -> Value | None:
+    if cell.get("status") != STATED or not cell.get("norm"):
+        return None
+    span = cell.get("span") or [0, 0]
+    return Value(
+        str(cell.get("type", "")),
+        str(cell["norm"]),
+        str(cell.get("display", "")),
+        int(span[0]),
+        int(span[1]),
+        dict(cell.get("parts") or {}),
+    )
+
+
+def _same_currency(a: Value, b: Value) -> bool:
+    return a.type != "money" or a.parts.get("currency") == b.parts.get("currency")
+
+
+def meets(cell: Mapping, cond: Condition | None) -> bool | None:
+    """Whether a cell meets the condition; None when the cell was not read (unknown)."""
+    status = cell.get("status")
+    if status == NOT_READ or status is None:
+        return None
+    if cond is None or cond.op == "present":
+        return status == STATED
+    if cond.op == "absent":
+        return status == NOT_STATED
+    mine, want = _value_of(cell), cond.value
+    if mine is None or want is None:
+        return False
+    if cond.op == "eq":
+        if want.type == "term" or mine.norm == "perpetual":
+            return mine.norm == want.norm
+        if want.type == "jurisdiction":
+            said = f"{mine.display} {mine.norm}".casefold()
+            return re.search(rf"(?<!\w){re.escape(want.norm.casefold())}(?!\w)", said) is not None
+        if want.type == "date":
+            return mine.norm[: len(want.norm)] == want.norm
+        a, b = compare_key(mine), compare_key(want)
+        if isinstance(a, float) and isinstance(b, float):
+            return _same_currency(mine, want) and abs(a - b) <= 0.02 * max(abs(b), 1e-9)
+        return mine.norm.casefold() == want.norm.casefold()
+    a, b = compare_key(mine), compare_key(want)
+    if a is None or b is None or type(a) is not type(b) or not _same_currency(mine, want):
+        return False
+    return {"gt": a > b, "ge": a >= b, "lt": a < b, "le": a <= b}[cond.op]  # type: ignore[operator]
+
+
+def _schema_of(kind: str, spec: Mapping) -> Schema:
+    """A kind the table holds but no schema file names (the build's generic kind: the corpus's recurring
+    headings): its fields are yes/no, named by their labels."""
+    fields = tuple(
+        Field(
+            f["name"],
+            f["label"],
+            PRESENCE,
+            str(f.get("group") or "main"),
+            Signals(headings=(f["label"],)),
+            ask=(f["label"],),
+        )
+        for f in spec.get("fields") or []
+    )
+    return Schema(kind, str(spec.get("label") or kind), (), fields, "the provisions table")
+
+
+class TableAnswers:
+    """Answers from one wiki's provisions table."""
+
+    def __init__(self, table: Table, schemas: Mapping[str, Schema]):
+        self.table = table
+        self.schemas = {**schemas, **{k: _schema_of(k, spec) for k, spec in table.kinds.items() if k not in schemas}}
+        self.kinds = [k for k in table.kinds if table.rows(k)]
+
+    def parse(self, question: str, *, one_document: bool = False, many: bool = False) -> TableQuery | None:
+        if not self.kinds:
+            return None
+        return parse_query(question, self.schemas, self.kinds, one_document=one_document, many=many)
+
+    def answer(self, q: TableQuery, doc_ids: Sequence[str] | None = None) -> TableResult:
+        """The documents of the query's kind (within doc_ids, when the wiki scoped the question) that meet it."""
+        scope = set(doc_ids) if doc_ids else None
+        out = TableResult(q)
+        rows = [(d, r) for d, r in self.table.rows(q.kind) if scope is None or d in scope]
+        out.total = len(rows)
+        for doc_id, row in rows:
+            cell = (row.get("cells") or {}).get(q.field.name) or {"status": NOT_READ}
+            if q.want == "value":
+                if cell.get("status") == STATED:
+                    out.matches.append((doc_id, cell))
+                elif cell.get("status") != NOT_STATED:
+                    out.unknown.append(doc_id)
+                continue
+            ok = meets(cell, q.condition if q.want not in ("max", "min") else None)
+            if ok is None:
+                out.unknown.append(doc_id)
+            elif ok:
+                out.matches.append((doc_id, cell))
+        if q.want in ("max", "min"):
+            keyed = [(compare_key(v), d, c) for d, c in out.matches if (v := _value_of(c)) is not None]
+            keyed = [k for k in keyed if k[0] is not None]
+            kinds = {type(k[0]) for k in keyed}
+            if len(kinds) == 1:
+                keyed.sort(key=lambda k: k[0], reverse=q.want == "max")  # type: ignore[arg-type,return-value]
+                out.matches = [(d, c) for _, d, c in keyed]
+        return out
+
+    def title(self, doc_id: str) -> str:
+        return one_line(str((self.table.documents.get(doc_id) or {}).get("title") or doc_id), 80)
+
+    def kind_label(self, kind: str) -> str:
+        return str((self.table.kinds.get(kind) or {}).get("label") or kind).lower()
+
+    def text(self, r: TableResult, *, shown: int = 40) -> str:
+        """The answer's words: how many, then one line per document with its value and quote."""
+        q, label = r.query, r.query.field.label
+        docs = self.kind_label(q.kind)
+        lines = []
+        if q.want == "value":
+            if not r.matches:
+                return ""
+            doc_id, cell = r.matches[0]
+            lines.append(f"{label}: {cell.get('display') or 'Yes'}.")
+            lines.append(
+                f'"{one_line(str(cell.get("text", "")), 400)}" ({doc_id}, chars {cell["quote"][0]}-{cell["quote"][1]})'
+            )
+            return "\n".join(lines)
+        cond = q.condition.describe() if q.condition is not None and q.want not in ("max", "min") else "stated"
+        what = f"{label}: {cond}" if cond else label
+        n = len(r.matches)
+        if q.want in ("max", "min") and r.matches:
+            first = r.matches[0][1]
+            word = "longest or highest" if q.want == "max" else "shortest or lowest"
+            lines.append(
+                f"The {word} {label.lower()} among {r.total} {docs}: {first.get('display')} ({self.title(r.matches[0][0])})."
+            )
+        elif n == 0:
+            lines.append(f"No document of the {r.total} {docs} in scope has {what}.")
+        else:
+            lines.append(f"{n} of {r.total} {docs} have {what}.")
+        if r.unknown:
+            lines.append(f"The table does not have this field for {len(r.unknown)} of them (not read).")
+        for doc_id, cell in r.matches[:shown]:
+            if not cell.get("quote"):  # a document that does not state the field: nothing to quote
+                lines.append(f"- {self.title(doc_id)} ({doc_id}): not stated")
+                continue
+            quote = one_line(str(cell.get("text", "")), 240)
+            s, e = cell["quote"]
+            lines.append(
+                f'- {self.title(doc_id)}: {cell.get("display") or "Yes"} — "{quote}" ({doc_id}, chars {s}-{e})'
+            )
+        if n > shown:
+            lines.append(f"... and {n - shown} more (`wikigen table` lists them all).")
+        return "\n".join(lines)
+
+    @staticmethod
+    def spans(r: TableResult, *, shown: int = 40) -> list[dict]:
+        return [
+            {"doc_id": d, "start": int(c["quote"][0]), "end": int(c["quote"][1])}
+            for d, c in r.matches[: (1 if r.one else shown)]
+            if c.get("quote")
+        ]
