@@ -52,6 +52,7 @@ __all__ = [
     "OnnxEncoder",
     "choose_providers",
     "default_threads",
+    "encoder_name",
     "float32_graph",
     "load_encoder",
     "model_files",
@@ -194,6 +195,11 @@ def float32_graph(graph: Path, weights: Path) -> bytes:
     return model.SerializeToString()
 
 
+def encoder_name(precision: str = "float32", max_tokens: int = DEFAULT_MAX_TOKENS) -> str:
+    """The name of the encoder with these settings (the vector cache's key), without loading it."""
+    return f"all-MiniLM-L6-v2/onnx-{precision}/max{max_tokens}/mean/l2"
+
+
 def load_encoder(
     *,
     precision: str = "float32",
@@ -252,7 +258,7 @@ class OnnxEncoder:
         except Exception as e:  # onnxruntime raises its own exception types on a bad or foreign file
             raise DenseUnavailable(f"onnxruntime cannot load {graph} ({e}): {INSTALL_HINT}") from None
         self.providers = self._session.get_providers()
-        self.name = f"all-MiniLM-L6-v2/onnx-{precision}/max{self.max_tokens}/mean/l2"
+        self.name = encoder_name(precision, self.max_tokens)
         log.info("dense encoder %s on %s, %d threads", self.name, self.providers[0], self.threads)
 
     def token_ids(self, texts: Sequence[str]) -> list[list[int]]:
