@@ -68,12 +68,20 @@ class _Bars:
 
             self.close()
             self.stage = stage
-            self.bar = tqdm(
-                total=total, desc=stage, unit=UNITS.get(stage, "doc"), file=sys.stderr, leave=False, mininterval=0.5
+            self.bar = tqdm(  # initial: work done before the bar was seen does not count in its rate
+                total=total,
+                initial=done,
+                desc=stage,
+                unit=UNITS.get(stage, "doc"),
+                file=sys.stderr,
+                leave=False,
+                mininterval=0.5,
             )
         if total != self.bar.total:
             self.bar.total = total
         self.bar.update(max(0, done - self.bar.n))  # update(): tqdm measures the rate and the time left
+        if done >= total:
+            self.bar.refresh()  # the finished count is drawn, however soon it came
 
     def of(self, stage: str):
         """A progress(done, total) callback for one stage."""
@@ -285,6 +293,7 @@ def cmd_check(args) -> int:
     from wikigen.wiki.lint import check_wiki
 
     report = check_wiki(open_wiki(Path(args.wiki)))
+    _note_pending_vectors(Path(args.wiki))
     if args.json:
         _print_json(
             {
@@ -407,11 +416,11 @@ def cmd_eval(args) -> int:
 def cmd_serve(args) -> int:
     from wikigen.web.server import serve
 
-    serve(
-        Path(args.wiki),
-        port=args.port,
-        ready=lambda url: print(f"serving {args.wiki} at {url} (Ctrl+C stops)", flush=True),
-    )
+    def ready(url: str) -> None:  # the port is bound by now: a busy one was refused before anything was read
+        print(f"serving {args.wiki} at {url} (Ctrl+C stops)", flush=True)
+        _note_pending_vectors(Path(args.wiki))
+
+    serve(Path(args.wiki), port=args.port, ready=ready)
     return 0
 
 
@@ -437,6 +446,7 @@ def cmd_export(args) -> int:
 def cmd_mcp(args) -> int:
     from wikigen.mcp_server import serve
 
+    _note_pending_vectors(Path(args.wiki))  # on stderr: stdout is the protocol's
     serve(Path(args.wiki))  # opens the wiki first: a bad folder is an error here
     return 0
 

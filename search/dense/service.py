@@ -20,7 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from wikigen.search.dense.encoder import DenseUnavailable, Encoder, encoder_name, load_encoder, model_files
+from wikigen.search.dense import encoder as encoder_files  # model_files() through the module: tests stand in for it
+from wikigen.search.dense.encoder import DenseUnavailable, Encoder, encoder_name, load_encoder
 from wikigen.search.dense.store import DenseSummary, VectorStore
 from wikigen.search.integrity import index_lock
 
@@ -78,7 +79,7 @@ def shared_encoder() -> Encoder:
 def check_model() -> None:
     """Raises DenseUnavailable (naming the install command) when the model's files are not installed;
     cheap (nothing is loaded), so a command can refuse before any heavy step."""
-    model_files()
+    encoder_files.model_files()
 
 
 def update_vectors(
@@ -103,7 +104,7 @@ def update_vectors(
 def want_vectors(index) -> None:
     """Record that the index wants passage vectors (see VectorStore.begin), when the model is installed."""
     try:
-        model_files()
+        encoder_files.model_files()
     except DenseUnavailable:
         return
     VectorStore(index, _Named(encoder_name())).begin()
@@ -118,7 +119,7 @@ def pending_note(index) -> str | None:
     """One line when documents of the index still lack the passage vectors that were asked for (an
     interrupted build or `wikigen index`), naming the command that finishes them; else None."""
     try:
-        model_files()
+        encoder_files.model_files()
     except DenseUnavailable:
         return None
     missing, total = VectorStore(index, _Named(encoder_name())).pending()
