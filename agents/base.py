@@ -18,11 +18,6 @@ if TYPE_CHECKING:
 KIND_PREFIX = "kind:"  # AgentTask.topics entries naming a collection rather than a topic
 
 
-class SessionStopped(BaseException):
-    """A session ended by an interrupted build (Ctrl-C), raised by the agent's next tool call. A BaseException,
-    like KeyboardInterrupt, so that no agent's error handling takes it for a tool's failure and goes on."""
-
-
 @dataclass
 class AgentTask:
     agent: str  # e.g. "agent-1": owns the pages it creates

@@ -24,8 +24,6 @@ from dataclasses import dataclass
 from threading import Event
 from typing import Any
 
-from wikigen.agents.base import SessionStopped
-
 from wikigen.core.data import wrap_data, wrap_document, wrap_page
 from wikigen.core.errors import OwnershipError, PageError, QuoteError, SizeLimitError, ToolError, WikigenError
 from wikigen.wiki.injection import find_instructions, flag_note
@@ -61,6 +59,11 @@ class DocumentSpan:
     @property
     def more(self) -> bool:
         return self.end < self.chars
+
+
+class SessionStopped(BaseException):
+    """A session ended by an interrupted build (Ctrl-C), raised by the agent's next tool call. A BaseException,
+    like KeyboardInterrupt, so that no agent's error handling takes it for a tool's failure and goes on."""
 
 
 class ToolBox:
