@@ -147,6 +147,8 @@ def run_corpus(name: str, args) -> dict:
     )
     table = summarize(rows, kinds, methods)
     print(format_table(table, kinds, methods))
+    if len(args.max_tokens) > 1:
+        print(paired_table(rows, kinds, args.max_tokens))
     unscored = sum(1 for r in rows if r["method"] == "bm25" and r["score"] is None)
     if unscored:
         print(f"   ({unscored} questions have no key facts and are left out)")
@@ -196,6 +198,24 @@ def format_table(table: dict, kinds, methods=METHODS) -> str:
             cell = "-" if v is None else f"{v:.3f} ±{se:.3f}" if se is not None else f"{v:.3f}"
             cells.append(f" {cell:>17}")
         lines.append(f"   {m:<9}" + "".join(cells))
+    return "\n".join(lines)
+
+
+def paired_table(rows: list[dict], kinds, truncations: list[int]) -> str:
+    """Each shorter truncation against the first, question by question (all questions of a kind): the mean
+    difference and its standard error, for dense alone and for the fusion."""
+    by = {(r["method"], r["id"]): r["score"] for r in rows if r["score"] is not None}
+    lines = [f"   paired, against {truncations[0]} tokens (mean difference ± its standard error, all questions):"]
+    for m in ("dense", "rrf"):
+        for t in truncations[1:]:
+            cells = []
+            for kind in kinds:
+                ids = [r["id"] for r in rows if r["method"] == "bm25" and r["kind"] == kind]
+                d = [by[(f"{m}-{t}", i)] - by[(f"{m}-{truncations[0]}", i)] for i in ids if (f"{m}-{t}", i) in by]
+                if len(d) > 1:
+                    se = statistics.stdev(d) / math.sqrt(len(d))
+                    cells.append(f"{kind} {statistics.fmean(d):+.3f} ±{se:.3f} (n={len(d)})")
+            lines.append(f"   {m}-{t:<5} " + "   ".join(cells))
     return "\n".join(lines)
 
 

@@ -201,3 +201,21 @@ def test_build_shows_an_indexing_bar_on_a_terminal(tmp_path, monkeypatch):
     assert cli.main(["build", str(ACME), "--wiki", str(tmp_path / "wiki"), "--sessions", "1"]) == 0
     assert re.search(r"indexing: +\d+%.*43/43", term.getvalue())
     assert re.search(r"\d+/2 \[", term.getvalue())  # the agent-session bar (2 agents x 1 session)
+
+
+def test_claude_without_a_key_and_a_busy_port_are_refused_before_any_heavy_step(tmp_path, capsys):
+    """No index, no discovery, no wiki folder: the build stops at once, saying how to set the key."""
+    wiki = tmp_path / "wiki"
+    assert cli.main(["build", str(ACME), "--wiki", str(wiki), "--backend", "claude", "--quiet"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("Error: the claude backend needs an API key: set ANTHROPIC_API_KEY") and err.count("\n") == 1
+    assert not wiki.exists()
+
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        assert cli.main(["serve", str(tmp_path / "no-such-wiki"), "--port", str(port)]) == 1
+    assert capsys.readouterr().err.startswith(f"Error: cannot listen on 127.0.0.1:{port}")  # before the wiki is opened
