@@ -497,7 +497,8 @@ def embedding_projection(main_runs: list[tuple[int, dict]], emb: dict) -> None:
     per_thread = one["cpu_rate"]  # a worker thread's passages per CPU second: what N quiet cores each give
     print(
         f"  {TARGET_DOCS:,} documents / {TARGET_TOKENS / 1e6:.0f}M tokens: about {n / 1e6:.1f}M passages "
-        f"({per_token * 1000:.2f} a thousand tokens, as at {f}x): {n / every['rate'] / 3600:.1f} h here; at "
+        f"({per_token * 1000:.2f} a thousand tokens, as at {f}x): {n / every['rate'] / 3600:.1f} h here at this "
+        f"load, {n / (per_thread * emb['threads']) / 3600:.1f} h on its {emb['threads']} cores when quiet; at "
         f"{per_thread:.1f} passages a CPU second per worker thread: "
         + "; ".join(
             f"{workers} workers x 2 threads {n / (per_thread * workers * 2) / 3600:.1f} h" for workers in (8, 32, 128)
