@@ -36,6 +36,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -81,6 +82,7 @@ def numpy_encoder(rev: str):
     path = Path(tempfile.mkdtemp(prefix="numpy-encoder-")) / "numpy_encoder.py"
     path.write_text(source, encoding="utf-8")
     spec = importlib.util.spec_from_file_location("numpy_encoder", path)
+    assert spec is not None and spec.loader is not None  # a .py file
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module.load_encoder(batch_size=16)
@@ -137,7 +139,7 @@ def main(argv=None) -> int:
     if not texts:
         print(f"no passages under {args.data}/docs", file=sys.stderr)
         return 2
-    encoders: dict[str, object] = {}
+    encoders: dict[str, Any] = {}  # name -> an encoder (None: the torch worker)
     if not args.no_numpy:
         encoders["numpy-f32-256 (old)"] = numpy_encoder(args.numpy_rev)
     for m in args.max_tokens:
@@ -166,14 +168,16 @@ def main(argv=None) -> int:
             text=True,
             stderr=subprocess.DEVNULL,
         )
+        assert worker.stdin is not None and worker.stdout is not None  # both are pipes
         json.loads(worker.stdout.readline())
         encoders["torch-f32-256 (sentence-transformers)"] = None
     runs: dict[str, list[tuple[float, float]]] = {n: [] for n in encoders}
-    vecs: dict[str, object] = {}
+    vecs: dict[str, Any] = {}  # name -> its vectors (numpy arrays)
     try:
         for _ in range(args.rounds):
             for name, enc in encoders.items():
-                if enc is None:
+                if enc is None:  # the torch worker, started above
+                    assert worker is not None and worker.stdin is not None and worker.stdout is not None
                     worker.stdin.write("go\n")
                     worker.stdin.flush()
                     got = json.loads(worker.stdout.readline())
@@ -184,7 +188,7 @@ def main(argv=None) -> int:
                 vecs[name] = enc.encode(texts)
                 runs[name].append((time.perf_counter() - t, cpu_seconds() - c))
     finally:
-        if worker is not None:
+        if worker is not None and worker.stdin is not None:
             worker.stdin.close()
             worker.wait(timeout=60)
     ref_name = next(iter(encoders)) if not args.no_numpy else f"onnx-f32-{args.max_tokens[0]}"

@@ -18,7 +18,6 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_resume import _corpus
 from wikigen.cli import INTERRUPTED
 
 REPO = Path(__file__).resolve().parent.parent
@@ -44,6 +43,23 @@ CHILD = textwrap.dedent("""
 """)
 
 
+def _corpus(root: Path, docs: int) -> Path:
+    """docs small supply agreements, each in its own words enough to be a document of its own."""
+    corpus = root / "corpus"
+    corpus.mkdir(parents=True)
+    for i in range(docs):
+        clauses = [
+            f"{j}. {head}. The {head.lower()} terms of agreement {i} bind the Supplier for {i + j} years; "
+            f"pallet rotation logs are kept under them and audited in year {j}."
+            for j, head in enumerate(["Governing Law", "Confidentiality", "Termination", "Payment"][: 2 + i % 3], 1)
+        ]
+        (corpus / f"supply-{i:02d}.txt").write_text(
+            f"SUPPLY AGREEMENT {i}\n\nMade on March {i % 28 + 1}, 2024.\n\n" + "\n\n".join(clauses) + "\n",
+            encoding="utf-8",
+        )
+    return corpus
+
+
 def _interrupt(tmp_path: Path, setup: str, argv: list[str], *, group: bool = False) -> tuple[int, list[str]]:
     """Run the CLI with the hook; SIGINT it (its whole process group with group=True, as a terminal's
     Ctrl-C does) at the first mark. (exit status, stderr lines other than the marks)."""
@@ -57,6 +73,7 @@ def _interrupt(tmp_path: Path, setup: str, argv: list[str], *, group: bool = Fal
         start_new_session=group,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
+    assert proc.stderr is not None  # a pipe
     lines: list[str] = []
     deadline = time.monotonic() + 240
     try:

@@ -54,12 +54,17 @@ class DenseOutcome:
         return self.summary is not None
 
 
-@dataclass(frozen=True)
 class _Named:
-    """The default encoder's name and size, for the cache's bookkeeping without loading the model."""
+    """The default encoder by name only, for the cache's bookkeeping (which documents lack vectors) without
+    loading the model; it encodes nothing."""
 
-    name: str
-    dim: int = 384
+    dim = 384
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def encode(self, texts):
+        raise DenseUnavailable("the encoder is named here for bookkeeping only; load_encoder() embeds")
 
 
 def shared_encoder() -> Encoder:
