@@ -182,13 +182,14 @@ def test_ctrl_c_during_topic_discovery_in_worker_processes(tmp_path, caplog):
     assert cached >= 8 and cached + computed == 24  # two shards of 4 were kept: those documents are not read again
 
 
-def test_ctrl_c_during_a_session_keeps_its_pages_and_the_next_build_goes_on(tmp_path):
+def test_ctrl_c_during_a_session_keeps_its_pages_and_the_next_build_goes_on(tmp_path, caplog):
     corpus = _corpus(tmp_path, docs=12)
     wiki = tmp_path / "wiki"
     code, err = _interrupt(
         tmp_path,
         "import wikigen.agents.tools as t; t.ToolBox.write_page = marking(t.ToolBox.write_page, after=3)",
-        ["build", str(corpus), "--wiki", str(wiki), "--no-dense", "--quiet", "--agents", "2", "--sessions", "1"],
+        ["build", str(corpus), "--wiki", str(wiki), "--no-dense", "--quiet", "--agents", "2", "--sessions", "1"]
+        + ["--max-ratio", "9"],
     )
     assert (code, err) == (130, [INTERRUPTED])
     written = {p.stem for p in wiki.glob("*.md")}
@@ -198,7 +199,10 @@ def test_ctrl_c_during_a_session_keeps_its_pages_and_the_next_build_goes_on(tmp_
     assert "session finished" not in log  # the interrupted session is neither logged nor committed
     from wikigen import cli
 
-    assert cli.main(["build", str(corpus), "--wiki", str(wiki), "--no-dense", "--quiet", "--sessions", "1"]) == 0
+    with caplog.at_level(logging.WARNING):
+        again = ["build", str(corpus), "--wiki", str(wiki), "--no-dense", "--quiet", "--sessions", "1"]
+        assert cli.main([*again, "--max-ratio", "9"]) == 0
+    assert not [r for r in caplog.records if "build lock" in r.getMessage()]  # an orderly end, not a dead build
     entries = [json.loads(x) for x in (wiki / ".wikigen" / "progress.jsonl").read_text().splitlines() if x.strip()]
     assert {e["session"] for e in entries if e.get("action") == "session finished"} == {
         1
