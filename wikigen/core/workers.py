@@ -104,8 +104,12 @@ class Workers:
 
 
 def _terminate(pool: ProcessPoolExecutor) -> None:
-    """End a pool's worker processes at once (shutdown alone waits for the items they hold)."""
-    pool.shutdown(wait=False, cancel_futures=True)
-    for proc in list((getattr(pool, "_processes", None) or {}).values()):  # no public handle on them
+    """End a pool's worker processes at once and wait for them to be gone (shutdown alone waits for the items
+    they hold; a worker left running would keep what it inherited, such as the index's lock, a while longer)."""
+    procs = list((getattr(pool, "_processes", None) or {}).values())  # no public handle on them; read before
+    for proc in procs:  # shutdown, which forgets them
         if proc.is_alive():
             proc.terminate()
+    pool.shutdown(wait=True, cancel_futures=True)
+    for proc in procs:
+        proc.join(timeout=10)
