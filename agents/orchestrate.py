@@ -31,6 +31,7 @@ folder, when one is given).
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -83,7 +84,7 @@ class BuildConfig:
     rate_itpm: int | None = None  # the API's input tokens a minute: the agents pace themselves under it
     rate_rpm: int | None = None  # the API's requests a minute
     force: bool = False  # build into a wiki or index folder made from another corpus
-    dense: bool = True  # embed new passages after indexing (wikigen.search.dense), when it can
+    dense: bool = True  # embed new passages after the sessions (wikigen.search.dense), when it can
 
 
 @dataclass
@@ -319,6 +320,10 @@ def build(
 
     on_warning = on_warning or (lambda text: log.warning("%s", text))
     corpus, root = _check_config(config)
+    if config.backend == "claude" and kw.get("backend") is None:
+        from wikigen.agents.claude import require_key
+
+        require_key()  # no key: refused before anything is indexed
     with build_lock(root):
         recover_git_lock(root)
         for line in guard.before_build(root, corpus, force=config.force):
@@ -347,8 +352,25 @@ def _stage_progress(on_progress: Callable[[str, int, int], None] | None, stage: 
     return lambda done, total: on_progress(stage, done, total)
 
 
+def _dense_wanted(config: BuildConfig, on_warning) -> bool:
+    """Whether this build makes passage vectors: asked for and the model installed (else one note, now,
+    before the heavy steps: search is BM25 only)."""
+    if not config.dense:
+        return False
+    from wikigen.search.dense.encoder import DenseUnavailable
+    from wikigen.search.dense.service import check_model
+
+    try:
+        check_model()
+    except DenseUnavailable as e:
+        on_warning(f"dense vectors skipped, search is BM25 only: {e}")
+        return False
+    return True
+
+
 def _embed(index, on_progress, on_warning, stage) -> None:
-    """The passage vectors of new or changed documents (dense search); without the model: one note."""
+    """The passage vectors of new or changed documents (dense search), after the pages: a user reads the
+    wiki while they are made, and an interrupted run leaves the rest to `wikigen index --dense`."""
     from wikigen.search.dense.service import update_vectors
 
     with stage("embedding"):
@@ -386,6 +408,7 @@ def _build(
     root.mkdir(parents=True, exist_ok=True)
     index_dir = Path(config.index_dir) if config.index_dir else root / ".wikigen" / "index"
     stage = StageClock(on_stage)
+    dense = _dense_wanted(config, on_warning)
     with stage("indexing"):
         index, summary = CorpusIndex.build(
             corpus,
@@ -405,8 +428,10 @@ def _build(
         on_warning(f"repaired the search index {index_dir}: {summary.repaired}")
     stage.seconds["indexing"] -= summary.extract_seconds
     stage.add("extraction", summary.extract_seconds)
-    if config.dense:
-        _embed(index, on_progress, on_warning, stage)
+    if dense:
+        from wikigen.search.dense.service import want_vectors
+
+        want_vectors(index)  # until they are made, commands that read the wiki say what is missing
     docs = index.documents()
     if not docs:
         raise CorpusError(f"no readable documents in {corpus} (.txt .md .html .pdf); nothing to build")
@@ -490,6 +515,8 @@ def _build(
             report.stopped_reason = spent
             on_warning(f"build stopped after session {session}: {spent}")
             break
+    if dense:
+        _embed(index, on_progress, on_warning, stage)
     report.cost_usd = cost_of(report.usage, price) if report.usage.total else None
     report.stages = dict(stage.seconds)
     return report
@@ -544,8 +571,10 @@ def _run_session(
 ) -> list[SessionOutcome]:
     from wikigen.agents.tools import ToolBox
 
+    stop = threading.Event()
+
     def one(agent: str) -> tuple[SessionOutcome, dict]:
-        tools = ToolBox(wiki, index, progress, agent, session)
+        tools = ToolBox(wiki, index, progress, agent, session, stop=stop)
         task = AgentTask(
             agent=agent,
             session=session,
@@ -567,8 +596,14 @@ def _run_session(
             on_agent_done(agent, session)
         return outcome, tools.activity()
 
-    with ThreadPoolExecutor(max_workers=len(plan.agents), thread_name_prefix="wikigen-agent") as pool:
+    pool = ThreadPoolExecutor(max_workers=len(plan.agents), thread_name_prefix="wikigen-agent")
+    try:
         results = list(pool.map(one, plan.agents))
+    except BaseException:  # Ctrl-C: each agent stops at its next tool call; the session is neither logged nor
+        stop.set()  # committed, and the next build runs it again over the pages it had written
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    pool.shutdown()
     outcomes = []
     logged: dict[str, set[str]] = {}
     for e in progress.read().entries:

@@ -21,6 +21,7 @@ import json
 import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
+from threading import Event
 from typing import Any
 
 from wikigen.core.data import wrap_data, wrap_document, wrap_page
@@ -61,9 +62,17 @@ class DocumentSpan:
         return self.end < self.chars
 
 
+class SessionStopped(BaseException):
+    """A session ended by an interrupted build (Ctrl-C), raised by the agent's next tool call. A BaseException,
+    like KeyboardInterrupt, so that no agent's error handling takes it for a tool's failure and goes on."""
+
+
 class ToolBox:
-    def __init__(self, wiki, index, log, agent: str, session: int, *, max_read_chars: int = 6000):
+    def __init__(
+        self, wiki, index, log, agent: str, session: int, *, max_read_chars: int = 6000, stop: Event | None = None
+    ):
         self.wiki = wiki
+        self.stop = stop  # set when the build is interrupted: the next tool call ends the session
         self.index = index
         self.log = log
         self.agent = agent
@@ -95,6 +104,12 @@ class ToolBox:
                 self._titles = {}
         return self._titles.get(doc_id, "") or ""
 
+    def check_stop(self) -> None:
+        """Raises SessionStopped once the build was interrupted (Ctrl-C): the agent's session ends at its next
+        tool call, with every page it finished written (a page write is atomic), and nothing logged for it."""
+        if self.stop is not None and self.stop.is_set():
+            raise SessionStopped(f"{self.agent}'s session {self.session} stopped: the build was interrupted")
+
     # --- the tools (Python API) -------------------------------------------------------------
 
     def search_corpus(
@@ -103,6 +118,7 @@ class ToolBox:
         """BM25 hits (wikigen.search.index.Hit) for query, at most k (1..20), optionally only in doc_ids. The
         Python API gives the exact text (the offline agent quotes it and keeps out a quote holding a secret);
         keep_out=True gives what a reader may see (CorpusIndex.search)."""
+        self.check_stop()
         query = str(query).strip()
         if not query:
             raise ToolError("empty query: give a few keywords")
@@ -113,6 +129,7 @@ class ToolBox:
 
     def read_document(self, doc_id: str, start: int = 0, end: int | None = None) -> DocumentSpan:
         """A span of a document's text, at most max_read_chars long; the span actually returned is in the result."""
+        self.check_stop()
         try:
             full = self.index.texts.text(doc_id)
         except KeyError:
@@ -131,6 +148,7 @@ class ToolBox:
 
     def list_pages(self, owner: str | None = None) -> list[dict]:
         """Every page as {slug, title, owner, description, type}, sorted by slug; only owner's pages if given."""
+        self.check_stop()
         out = []
         for p in self.wiki.pages():
             if owner and p.owner != owner:
@@ -142,6 +160,7 @@ class ToolBox:
 
     def read_page(self, slug: str) -> str:
         """The page's markdown (front matter included)."""
+        self.check_stop()
         validate_slug(slug)
         if not self.wiki.exists(slug):
             raise ToolError(f"no page {slug!r}; list_pages shows the pages that exist")
@@ -164,6 +183,7 @@ class ToolBox:
         created_session and sets updated_session to this session. Returns Wiki.write's result;
         raises PageError, QuoteError, OwnershipError or SizeLimitError, and then nothing is written.
         """
+        self.check_stop()
         validate_slug(slug)
         if type not in PAGE_TYPES:
             raise PageError(f"type {type!r} is not one of {', '.join(PAGE_TYPES)}")
@@ -194,6 +214,7 @@ class ToolBox:
     def merge_pages(self, keep: str, gone: str):
         """Merge this agent's page `gone` into its page `keep` (wikigen.wiki.merge: `gone` is archived as
         deprecated, redirects to `keep`, links follow). Python API only; returns the MergeReport."""
+        self.check_stop()
         from wikigen.wiki.merge import merge_pages
 
         report = merge_pages(self.wiki, keep, gone, agent=self.agent, session=self.session)
@@ -223,6 +244,7 @@ class ToolBox:
     def corpus_texts(self) -> dict[str, str]:
         """{doc_id: text} of every document: for planning over the whole corpus (topic discovery); it is
         not a read of the session (activity() does not list it) and gives no quote spans."""
+        self.check_stop()
         return {d.doc_id: self.index.texts.text(d.doc_id) for d in self.index.documents()}
 
     def document_values(self, doc_id: str) -> tuple[dict, list[dict]]:
@@ -239,6 +261,7 @@ class ToolBox:
 
     def read_log(self, limit: int = 50, agent: str | None = None) -> list[dict]:
         """The last `limit` progress-log entries (oldest first), only `agent`'s if given."""
+        self.check_stop()
         entries = self.log.read().entries
         if agent:
             entries = [e for e in entries if e.get("agent") == agent]
@@ -256,6 +279,7 @@ class ToolBox:
     ) -> None:
         """Add one entry to the shared progress log, as this agent in this session (with extra `fields`
         from the Python API, e.g. a consolidation's reason and counts)."""
+        self.check_stop()
         action = str(action).strip()
         if not action:
             raise ToolError("append_log needs an action (a few words: what you did)")
@@ -291,6 +315,7 @@ class ToolBox:
                 + ". Nothing was done; call it again with the fields its schema asks for.",
                 True,
             )
+        self.check_stop()
         outcome = self._run_call(name, input)
         if outcome.is_error and find_instructions(outcome.text):
             # an error that echoes text addressing a model (a refused quote of a hostile document) goes back

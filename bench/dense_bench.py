@@ -3,10 +3,12 @@
     .venv/bin/python bench/dense_bench.py                       # sec10q-dev whole, cuad-dev's first 60 documents
     .venv/bin/python bench/dense_bench.py --cuad-docs 252       # all of cuad-dev (about 12,000 passages to embed)
     .venv/bin/python bench/dense_bench.py --corpora sec10q-dev
+    .venv/bin/python bench/dense_bench.py --max-tokens 256 128 64    # what a vector's truncation costs
 
 For each question, three rankings of the index's own ~1,000-character passages (read 100 deep):
 (a) BM25 (`CorpusIndex.search`), (b) dense (all-MiniLM-L6-v2 in numpy, cosine over the cached passage
-vectors), (c) their reciprocal rank fusion (k = 60). Each fills a 4,000-token budget (the project's
+vectors), (c) their reciprocal rank fusion (k = 60). With several --max-tokens, (b) and (c) are run once per truncation
+of the encoder (dense-128, rrf-128, ...), on the same questions: what a shorter vector costs. Each fills a 4,000-token budget (the project's
 token counter, passage text only) with whole passages, best first, skipping a passage that no longer
 fits - the plain-BM25 baseline of the eval READMEs. Scores:
 - sec10q-dev: the README's key facts (wikigen.ask.keyfacts), by kind (multi / single); questions whose
@@ -15,7 +17,8 @@ fits - the plain-BM25 baseline of the eval READMEs. Scores:
   accuracy, aggregate recall. Only a subset of the documents is embedded (the first N by doc id,
   --cuad-docs): single questions about those documents, and aggregate questions with their gold
   documents and evidence restricted to them (dropped when none is left).
-Columns: the dev half (questions at even positions of questions.jsonl) and the holdout half (odd).
+Columns: the dev half (questions at even positions of questions.jsonl) and the holdout half (odd); each
+score is followed by its standard error (the standard deviation of the per-question scores over sqrt(n)).
 
 The index and the vectors are kept in --out and reused (the vectors incrementally: only documents
 whose sha256 has no vectors yet are embedded); the embedding time of this run is printed.
@@ -26,7 +29,9 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import math
 import shutil
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -35,7 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from eval_bench import fill  # noqa: E402  (the plain-BM25 baseline's budget filling, one copy)
-from wikigen.search.dense.encoder import load_encoder  # noqa: E402
+from wikigen.search.dense.encoder import DEFAULT_MAX_TOKENS, load_encoder  # noqa: E402
 from wikigen.search.dense.hybrid import DenseSearcher, rrf_fuse  # noqa: E402
 from wikigen.search.dense.store import VectorStore  # noqa: E402
 from wikigen.search.index import CorpusIndex  # noqa: E402
@@ -114,27 +119,36 @@ def run_corpus(name: str, args) -> dict:
         f"\n== {name} ({note}): {isum.documents} documents, {isum.passages} passages, "
         f"{len(questions)} questions; index {time.perf_counter() - t0:.1f} s"
     )
-    encoder = load_encoder(batch_size=args.batch_size)
-    dsum = VectorStore(index, encoder).update()
-    print(f"   embedding: {dsum.to_text()}")
-    dense = DenseSearcher.open(index, encoder)
+    methods, searchers = ["bm25"], {}
+    for m in args.max_tokens:
+        encoder = load_encoder(max_tokens=m)
+        dsum = VectorStore(index, encoder).update()
+        print(f"   embedding, {encoder.name}: {dsum.to_text()}")
+        searchers[m] = DenseSearcher.open(index, encoder)
+        methods += [f"dense-{m}", f"rrf-{m}"]
     tokens_of = passage_tokens()
     rows, t_bm, t_dn = [], 0.0, 0.0
     for q in questions:
         t = time.perf_counter()
         bm = index.search(q["question"], k=args.depth)
         t_bm += time.perf_counter() - t
-        t = time.perf_counter()
-        dn = dense.search(q["question"], k=args.depth)
-        t_dn += time.perf_counter() - t
-        lists = {"bm25": bm, "dense": dn, "rrf": rrf_fuse([bm, dn], args.depth)}
+        lists = {"bm25": bm}
+        for m, dense in searchers.items():
+            t = time.perf_counter()
+            dn = dense.search(q["question"], k=args.depth)
+            t_dn += time.perf_counter() - t
+            lists[f"dense-{m}"], lists[f"rrf-{m}"] = dn, rrf_fuse([bm, dn], args.depth)
         for m, hits in lists.items():
             s = scorer(q, fill(hits, args.budget, tokens_of))
             rows.append({"id": q["id"], "position": q["position"], "kind": q.get("kind"), "method": m, "score": s})
     n = max(1, len(questions))
-    print(f"   per query: BM25 {t_bm / n * 1000:.1f} ms, dense {t_dn / n * 1000:.1f} ms (query encoding included)")
-    table = summarize(rows, kinds)
-    print(format_table(table, kinds))
+    print(
+        f"   per query: BM25 {t_bm / n * 1000:.1f} ms, dense {t_dn / n / len(searchers) * 1000:.1f} ms (query encoding included)"
+    )
+    table = summarize(rows, kinds, methods)
+    print(format_table(table, kinds, methods))
+    if len(args.max_tokens) > 1:
+        print(paired_table(rows, kinds, args.max_tokens))
     unscored = sum(1 for r in rows if r["method"] == "bm25" and r["score"] is None)
     if unscored:
         print(f"   ({unscored} questions have no key facts and are left out)")
@@ -144,7 +158,7 @@ def run_corpus(name: str, args) -> dict:
         "documents": isum.documents,
         "passages": isum.passages,
         "questions": len(questions),
-        "embedding": vars(dsum),
+        "max_tokens": args.max_tokens,
         "table": table,
         "rows": rows,
     }
@@ -163,22 +177,45 @@ def summarize(rows: list[dict], kinds, methods=METHODS) -> dict:
                     and r["score"] is not None
                     and (parity is None or r["position"] % 2 == parity)
                 ]
-                out[f"{m}/{kind}/{half}"] = {"n": len(xs), "score": sum(xs) / len(xs) if xs else None}
+                out[f"{m}/{kind}/{half}"] = {
+                    "n": len(xs),
+                    "score": statistics.fmean(xs) if xs else None,
+                    "se": statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else None,
+                }
     return out
 
 
 def format_table(table: dict, kinds, methods=METHODS) -> str:
     cols = [(k, h) for k in kinds for h in ("dev", "holdout", "all")]
-    head = f"   {'method':<7}" + "".join(f" {k[:6] + ' ' + h:>15}" for k, h in cols)
+    head = f"   {'method':<9}" + "".join(f" {k[:6] + ' ' + h:>17}" for k, h in cols)
     lines = [head, "   " + "-" * (len(head) - 3)]
-    ns = "".join(f" {'n=' + str(table[f'bm25/{k}/{h}']['n']):>15}" for k, h in cols)
-    lines.append(f"   {'':<7}{ns}")
+    ns = "".join(f" {'n=' + str(table[f'bm25/{k}/{h}']['n']):>17}" for k, h in cols)
+    lines.append(f"   {'':<9}{ns}")
     for m in methods:
         cells = []
         for k, h in cols:
-            v = table[f"{m}/{k}/{h}"]["score"]
-            cells.append(f" {('-' if v is None else f'{v:.3f}'):>15}")
-        lines.append(f"   {m:<7}" + "".join(cells))
+            v, se = table[f"{m}/{k}/{h}"]["score"], table[f"{m}/{k}/{h}"]["se"]
+            cell = "-" if v is None else f"{v:.3f} ±{se:.3f}" if se is not None else f"{v:.3f}"
+            cells.append(f" {cell:>17}")
+        lines.append(f"   {m:<9}" + "".join(cells))
+    return "\n".join(lines)
+
+
+def paired_table(rows: list[dict], kinds, truncations: list[int]) -> str:
+    """Each shorter truncation against the first, question by question (all questions of a kind): the mean
+    difference and its standard error, for dense alone and for the fusion."""
+    by = {(r["method"], r["id"]): r["score"] for r in rows if r["score"] is not None}
+    lines = [f"   paired, against {truncations[0]} tokens (mean difference ± its standard error, all questions):"]
+    for m in ("dense", "rrf"):
+        for t in truncations[1:]:
+            cells = []
+            for kind in kinds:
+                ids = [r["id"] for r in rows if r["method"] == "bm25" and r["kind"] == kind]
+                d = [by[(f"{m}-{t}", i)] - by[(f"{m}-{truncations[0]}", i)] for i in ids if (f"{m}-{t}", i) in by]
+                if len(d) > 1:
+                    se = statistics.stdev(d) / math.sqrt(len(d))
+                    cells.append(f"{kind} {statistics.fmean(d):+.3f} ±{se:.3f} (n={len(d)})")
+            lines.append(f"   {m}-{t:<5} " + "   ".join(cells))
     return "\n".join(lines)
 
 
@@ -190,7 +227,7 @@ def main(argv=None) -> int:
     ap.add_argument("--cuad-docs", type=int, default=60, help="embed only the first N cuad-dev documents")
     ap.add_argument("--budget", type=int, default=4000)
     ap.add_argument("--depth", type=int, default=100)
-    ap.add_argument("--batch-size", type=int, default=16)
+    ap.add_argument("--max-tokens", type=int, nargs="+", default=[DEFAULT_MAX_TOKENS], help="the encoder's truncations")
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="%(message)s")

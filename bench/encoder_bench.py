@@ -1,24 +1,36 @@
-"""Passages per second: the numpy all-MiniLM-L6-v2 encoder against torch + sentence-transformers, same run.
+"""The retired numpy encoder against the onnxruntime one, side by side in one run on the same passages.
 
+    .venv/bin/python bench/encoder_bench.py                        # 160 cuad-dev passages, 2 rounds
+    .venv/bin/python bench/encoder_bench.py --passages 400 --index-run /tmp/x
     .venv/bin/python bench/encoder_bench.py --torch-python /tmp/torchref/bin/python
-    .venv/bin/python bench/encoder_bench.py --torch-python /tmp/torchref/bin/python --int8
-
-The reference runs in a separate Python that has torch (never the project's venv):
-    python3 -m venv /tmp/torchref && /tmp/torchref/bin/pip install torch==2.13.0 sentence-transformers
 
 Passages: the index's own ~1,000-character passages (search/passages.py) of the first cuad-dev
-contracts. The encoders take turns over the same passages, --rounds times, so both see the same
-machine load (the 2 cores here are shared); the best and median round of each are printed, with the
-cosine between the two encoders' vectors. --int8 adds torch's dynamic int8 quantisation of the Linear
-layers (torch.ao.quantization.quantize_dynamic) as a third encoder.
+contracts. The encoders take turns over the same passages, --rounds times, so all see the same machine
+load (the 2 cores here are shared); each row gives the best round's wall seconds, CPU seconds of this
+process (every thread), passages a second of wall and of CPU, the cosine of its vectors to the reference
+(the numpy encoder in float32 at 256 tokens, whose vectors are sentence-transformers' own to a cosine
+above 0.9999) and the share of each passage's 10 nearest neighbours among the passages that it keeps.
+
+Encoders: `numpy-f32` is search/dense/encoder.py as it was before onnxruntime (read from git at
+NUMPY_REV and imported from a temporary file: one encoder in the product, the old one here only);
+`onnx-<precision>-<tokens>` the product's encoder (search/dense/encoder.py) on all cores, and
+`... 1 thread` the same on one thread: its passages per CPU second are the embedding rate per worker
+thread that the scale projection uses.
+
+--index-run DIR also times the first `wikigen index CUAD/docs --index DIR` with passage vectors (a fresh
+DIR, the CLI in a child process): wall and CPU seconds (children included), with the load average.
+--torch-python adds sentence-transformers itself (a Python with torch, never the project's venv):
+    python3 -m venv /tmp/torchref && /tmp/torchref/bin/pip install torch==2.13.0 sentence-transformers
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
-import statistics
+import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -29,27 +41,24 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+NUMPY_REV = "ad1125f"  # main before the encoder moved to onnxruntime: search/dense/encoder.py was the numpy BERT
+
 # The worker run by the torch Python: reads a command per line, answers one JSON line each.
 _WORKER = r"""
 import json, sys, time
-import numpy as np, torch
+import numpy as np
 from sentence_transformers import SentenceTransformer
-model_dir, texts_file, out_file, batch = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+model_dir, texts_file, out_file = sys.argv[1], sys.argv[2], sys.argv[3]
 texts = json.load(open(texts_file, encoding="utf-8"))
-models = {"torch-f32": SentenceTransformer(model_dir, device="cpu")}
-if "--int8" in sys.argv:
-    m = SentenceTransformer(model_dir, device="cpu")
-    models["torch-int8"] = torch.ao.quantization.quantize_dynamic(m, {torch.nn.Linear}, dtype=torch.qint8)
-for m in models.values():
-    m.encode(texts[:4], batch_size=batch)
-print(json.dumps({"ready": list(models), "torch": torch.__version__, "threads": torch.get_num_threads()}), flush=True)
+model = SentenceTransformer(model_dir, device="cpu")
+model.encode(texts[:4])
+print(json.dumps({"ready": True}), flush=True)
 for line in sys.stdin:
-    name = line.strip()
-    t = time.perf_counter()
-    v = models[name].encode(texts, batch_size=batch, normalize_embeddings=True, convert_to_numpy=True)
-    dt = time.perf_counter() - t
-    np.save(out_file + "." + name + ".npy", v.astype(np.float32))
-    print(json.dumps({"seconds": dt}), flush=True)
+    t, c = time.perf_counter(), time.process_time()
+    v = model.encode(texts, batch_size=16, normalize_embeddings=True, convert_to_numpy=True)
+    wall, cpu = time.perf_counter() - t, time.process_time() - c
+    np.save(out_file, v.astype(np.float32))
+    print(json.dumps({"seconds": wall, "cpu": cpu}), flush=True)
 """
 
 
@@ -65,79 +74,150 @@ def passages(data: Path, n: int) -> list[str]:
     return out[:n]
 
 
+def numpy_encoder(rev: str):
+    """The numpy encoder as it was at rev (git show), imported from a temporary file."""
+    source = subprocess.run(
+        ["git", "-C", str(ROOT), "show", f"{rev}:search/dense/encoder.py"], capture_output=True, text=True, check=True
+    ).stdout
+    path = Path(tempfile.mkdtemp(prefix="numpy-encoder-")) / "numpy_encoder.py"
+    path.write_text(source, encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("numpy_encoder", path)
+    assert spec is not None and spec.loader is not None  # a .py file
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.load_encoder(batch_size=16)
+
+
+def cpu_seconds(children: bool = False) -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN if children else resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+def neighbours(np, vecs, k: int = 10):
+    sims = vecs @ vecs.T
+    np.fill_diagonal(sims, -np.inf)
+    return np.argsort(-sims, axis=1)[:, :k]
+
+
+def overlap(np, a, b) -> float:
+    return float(np.mean([len(set(x) & set(y)) / len(x) for x, y in zip(a, b)]))
+
+
+def index_run(data: Path, out: Path) -> dict:
+    """The first `wikigen index` of data/docs into a fresh out, with passage vectors: wall and CPU seconds."""
+    shutil.rmtree(out, ignore_errors=True)
+    load = os.getloadavg()[0]
+    c, t = cpu_seconds(children=True), time.perf_counter()
+    proc = subprocess.run(
+        [str(Path(sys.executable).with_name("wikigen")), "index", str(data / "docs"), "--index", str(out), "--json"],
+        capture_output=True,
+        text=True,
+    )
+    wall, cpu = time.perf_counter() - t, cpu_seconds(children=True) - c
+    if proc.returncode != 0:
+        return {"error": proc.stderr[-500:]}
+    summary = json.loads(proc.stdout)
+    return {"wall": wall, "cpu": cpu, "load_before": load, "load_after": os.getloadavg()[0], "summary": summary}
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", default=str(ROOT.parent / "shared" / "eval" / "cuad-dev"))
-    ap.add_argument("--passages", type=int, default=200)
-    ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--batch-size", type=int, default=16)
+    ap.add_argument("--passages", type=int, default=160)
+    ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--numpy-rev", default=NUMPY_REV, help="the git revision whose numpy encoder is the baseline")
+    ap.add_argument("--no-numpy", action="store_true", help="leave the numpy encoder out (it is slow)")
+    ap.add_argument("--max-tokens", type=int, nargs="+", default=[256, 128], help="truncations of the onnx encoder")
     ap.add_argument("--torch-python", default=None, help="a Python with torch and sentence-transformers")
-    ap.add_argument("--int8", action="store_true", help="also torch's dynamic int8 quantisation")
+    ap.add_argument("--index-run", metavar="DIR", help="also time the first `wikigen index` of the corpus into DIR")
     args = ap.parse_args(argv)
 
     import numpy as np
-    from wikigen.search.dense.encoder import load_encoder, model_dir
+    from wikigen.search.dense.encoder import load_encoder, model_files
 
     texts = passages(Path(args.data), args.passages)
     if not texts:
         print(f"no passages under {args.data}/docs", file=sys.stderr)
         return 2
-    enc = load_encoder(batch_size=args.batch_size)
-    toks = [len(x) for x in enc.token_ids(texts)]
+    encoders: dict[str, Any] = {}  # name -> an encoder (None: the torch worker)
+    if not args.no_numpy:
+        encoders["numpy-f32-256 (old)"] = numpy_encoder(args.numpy_rev)
+    for m in args.max_tokens:
+        encoders[f"onnx-f32-{m}"] = load_encoder(max_tokens=m)
+    encoders[f"onnx-f32-{args.max_tokens[0]} 1 thread"] = load_encoder(max_tokens=args.max_tokens[0], threads=1)
+    encoders[f"onnx-int8-{args.max_tokens[0]}"] = load_encoder(precision="int8", max_tokens=args.max_tokens[0])
+    probe = load_encoder(max_tokens=256)
+    toks = [len(x) for x in probe.token_ids(texts)]
     print(
-        f"{len(texts)} passages, {sum(map(len, texts)) / len(texts):.0f} characters and "
-        f"{sum(toks) / len(toks):.0f} tokens on average ({sum(t == enc.max_tokens for t in toks)} truncated at "
-        f"{enc.max_tokens}); load average {os.getloadavg()[0]:.1f}; OPENBLAS_CORETYPE="
-        f"{os.environ.get('OPENBLAS_CORETYPE', '(unset)')}"
+        f"{len(texts)} passages, {sum(map(len, texts)) / len(texts):.0f} characters and {sum(toks) / len(toks):.0f} "
+        f"tokens on average (truncated at 256); {probe.threads} threads on {probe.providers[0]}; load average "
+        f"{os.getloadavg()[0]:.1f}; OPENBLAS_CORETYPE={os.environ.get('OPENBLAS_CORETYPE', '(unset)')}"
     )
-    enc.encode(texts[:4])
-    tmp = Path(tempfile.mkdtemp(prefix="encoder-bench-"))
-    worker, names = None, ["numpy-f32"]
+    for enc in encoders.values():
+        enc.encode(texts[:4])
+    worker = None
     if args.torch_python:
+        tmp = Path(tempfile.mkdtemp(prefix="encoder-bench-"))
         (tmp / "texts.json").write_text(json.dumps(texts), encoding="utf-8")
         (tmp / "worker.py").write_text(_WORKER, encoding="utf-8")
-        cmd = [
-            args.torch_python,
-            str(tmp / "worker.py"),
-            str(model_dir()),
-            str(tmp / "texts.json"),
-            str(tmp / "out"),
-            str(args.batch_size),
-        ] + (["--int8"] if args.int8 else [])
+        cmd = [args.torch_python, str(tmp / "worker.py"), str(model_files()[1]), str(tmp / "texts.json")]
         worker = subprocess.Popen(
-            cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, stderr=subprocess.DEVNULL
+            cmd + [str(tmp / "out.npy")],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            stderr=subprocess.DEVNULL,
         )
         assert worker.stdin is not None and worker.stdout is not None  # both are pipes
-        ready = json.loads(worker.stdout.readline())
-        names += ready["ready"]
-        print(f"reference: torch {ready['torch']}, {ready['threads']} threads")
-    times: dict[str, list[float]] = {n: [] for n in names}
-    vecs: dict[str, Any] = {}  # name -> the vectors (numpy arrays)
+        json.loads(worker.stdout.readline())
+        encoders["torch-f32-256 (sentence-transformers)"] = None
+    runs: dict[str, list[tuple[float, float]]] = {n: [] for n in encoders}
+    vecs: dict[str, Any] = {}  # name -> its vectors (numpy arrays)
     try:
         for _ in range(args.rounds):
-            for name in names:
-                if name == "numpy-f32":
-                    t = time.perf_counter()
-                    vecs[name] = enc.encode(texts)
-                    times[name].append(time.perf_counter() - t)
-                else:  # a reference encoder: the worker was started for it
+            for name, enc in encoders.items():
+                if enc is None:  # the torch worker, started above
                     assert worker is not None and worker.stdin is not None and worker.stdout is not None
-                    worker.stdin.write(name + "\n")
+                    worker.stdin.write("go\n")
                     worker.stdin.flush()
-                    times[name].append(json.loads(worker.stdout.readline())["seconds"])
-                    vecs[name] = np.load(tmp / f"out.{name}.npy")
+                    got = json.loads(worker.stdout.readline())
+                    runs[name].append((got["seconds"], got["cpu"]))
+                    vecs[name] = np.load(tmp / "out.npy")
+                    continue
+                c, t = cpu_seconds(), time.perf_counter()
+                vecs[name] = enc.encode(texts)
+                runs[name].append((time.perf_counter() - t, cpu_seconds() - c))
     finally:
         if worker is not None and worker.stdin is not None:
             worker.stdin.close()
             worker.wait(timeout=60)
+    ref_name = next(iter(encoders)) if not args.no_numpy else f"onnx-f32-{args.max_tokens[0]}"
+    ref = vecs[ref_name]
+    ref_nn = neighbours(np, ref)
+    print(f"\nreference for cosine and neighbours: {ref_name}\n")
     print(
-        f"\n{'encoder':<12} {'best p/s':>9} {'median p/s':>11} {'min cos':>8} {'mean cos':>9}   (cosine to numpy-f32)"
+        f"{'encoder':<38} {'wall s':>7} {'CPU s':>7} {'p/s':>7} {'p/CPU-s':>8} {'min cos':>8} {'mean cos':>9} {'top-10':>7}"
     )
-    for name in names:
-        best, med = len(texts) / min(times[name]), len(texts) / statistics.median(times[name])
-        cos = (vecs[name] * vecs["numpy-f32"]).sum(axis=1)
-        print(f"{name:<12} {best:>9.1f} {med:>11.1f} {cos.min():>8.4f} {cos.mean():>9.4f}")
-    print(f"\nload average at the end {os.getloadavg()[0]:.1f}")
+    for name in encoders:
+        wall, cpu = min(runs[name])
+        cos = (vecs[name] * ref).sum(axis=1)
+        nn = overlap(np, neighbours(np, vecs[name]), ref_nn)
+        print(
+            f"{name:<38} {wall:>7.1f} {cpu:>7.1f} {len(texts) / wall:>7.1f} {len(texts) / cpu:>8.1f} "
+            f"{cos.min():>8.4f} {cos.mean():>9.4f} {nn:>7.3f}"
+        )
+    print(f"\nload average at the end {os.getloadavg()[0]:.1f} (uptime: {os.getloadavg()})")
+    if args.index_run:
+        r = index_run(Path(args.data), Path(args.index_run))
+        if "error" in r:
+            print(f"\nwikigen index failed: {r['error']}")
+            return 1
+        d = r["summary"].get("dense") or {}
+        print(
+            f"\nfirst `wikigen index {args.data}/docs --index {args.index_run}`: {r['wall']:.1f} s wall, "
+            f"{r['cpu']:.1f} s CPU; {r['summary']['documents']} documents, {d.get('embedded_passages')} passages "
+            f"embedded in {d.get('seconds', 0):.1f} s; load {r['load_before']:.1f} before, {r['load_after']:.1f} after"
+        )
     return 0
 
 

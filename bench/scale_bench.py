@@ -10,12 +10,13 @@ writing, link repair, the index page and the git commit; then `ask` (wiki+search
 sample of cuad-dev's questions for its p50/p95 latency. A sampler thread reads the child's resident
 memory every 20 ms and keeps the peak of each stage.
 
-Dense embedding is OFF in these builds (`BuildConfig(dense=False)`, as `wikigen build --no-dense`):
-at about 20 passages a second it would take most of the 25 minutes the bench may run. Instead the bench
-measures the encoder's rate on a sample of the 1x corpus's passages (in its own child process, after
-the builds) and prints the projected embedding time of each size's passages and of 350,000 documents /
-420M tokens (passages per token as at 8x), with int8 quantisation and a GPU or shard split as the ways
-down (ARCHITECTURE.md).
+Dense embedding is OFF in these builds unless --dense (`BuildConfig(dense=...)`; a build makes the
+vectors after its sessions, the "embedding" stage, with its seconds, CPU seconds and peak memory). Either
+way the bench measures the encoder on a sample of the 1x corpus's passages (in its own child process,
+after the builds): passages per second on one thread (the rate of one worker thread, with its CPU
+seconds) and on every core, and prints the projected embedding time of each size's passages and of
+350,000 documents / 420M tokens (passages per token as at the largest size) on N workers of T threads
+from the one-thread rate (linear: each document is embedded alone, `document_vectors`), and on a GPU.
 
 Besides the stages, the child meters the CPU seconds (thread time, so the agents' threads waiting for
 the GIL do not count) of quote verification (every page write's `verify_page` and consolidation's
@@ -55,10 +56,11 @@ STAGES = [
     "index page",
     "size check",
     "git commit",
+    "embedding",
     "ask p50 ms",
     "ask p95 ms",
 ]
-BUILD_STAGES = STAGES[:9]
+BUILD_STAGES = [st for st in STAGES if not st.startswith("ask ")]
 METERED = {  # (module, attribute) whose calls' CPU seconds the child sums, per meter
     "quote verification": [("wikigen.wiki.store", "verify_page")],
     "quote re-reading": [("wikigen.agents.consolidate", "Consolidator.reverify")],
@@ -133,8 +135,10 @@ def _cpu() -> float:
     return t.user + t.system + t.children_user + t.children_system
 
 
-def child(corpus: Path, wiki: Path, agents: int, sessions: int, questions: int, workers: int) -> dict:
-    """One size: build with stage hooks (dense embedding off), then ask; the figures as a dict."""
+def child(
+    corpus: Path, wiki: Path, agents: int, sessions: int, questions: int, workers: int, dense: bool = False
+) -> dict:
+    """One size: build with stage hooks (dense embedding as asked), then ask; the figures as a dict."""
     from wikigen.agents.orchestrate import BuildConfig, build
     from wikigen.search.index import CorpusIndex
 
@@ -157,7 +161,7 @@ def child(corpus: Path, wiki: Path, agents: int, sessions: int, questions: int, 
         t0 = time.perf_counter()
         report = build(
             BuildConfig(
-                corpus=corpus, wiki=wiki, agents=agents, sessions=sessions, quiet=True, workers=workers, dense=False
+                corpus=corpus, wiki=wiki, agents=agents, sessions=sessions, quiet=True, workers=workers, dense=dense
             ),
             on_stage=on_stage,
         )
@@ -194,14 +198,13 @@ def child(corpus: Path, wiki: Path, agents: int, sessions: int, questions: int, 
 
 
 def embed_rate(corpus: Path, sample: int) -> dict:
-    """Passages a second of the dense encoder on `sample` passages of the corpus (spread over its
-    documents), in this process, one batch as the index's update makes them."""
-    from wikigen.search.dense.encoder import DenseUnavailable
-    from wikigen.search.dense.service import shared_encoder
+    """The dense encoder on `sample` passages of the corpus (spread over its documents), in this process:
+    passages a second and a CPU second on one thread (one worker thread's rate), then on every core."""
+    from wikigen.search.dense.encoder import DenseUnavailable, load_encoder
     from wikigen.search.passages import split_passages
 
     try:
-        enc = shared_encoder()
+        encoders = {"1 thread": load_encoder(threads=1), "all cores": load_encoder()}
     except DenseUnavailable as e:
         return {"error": str(e)}
     texts: list[str] = []
@@ -210,14 +213,18 @@ def embed_rate(corpus: Path, sample: int) -> dict:
         t = f.read_text(encoding="utf-8")
         texts.extend(t[a:b] for a, b in split_passages(t)[:8])
     texts = texts[:sample]
-    enc.encode(texts[:8])  # warm up (first call loads and plans)
-    t0, done = time.perf_counter(), 0
-    while done < len(texts) and time.perf_counter() - t0 < EMBED_SECONDS:  # a busy machine: stop early
-        batch = texts[done : done + 32]
-        enc.encode(batch)
-        done += len(batch)
-    secs = time.perf_counter() - t0
-    return {"passages": done, "seconds": secs, "rate": done / secs, "model": enc.name}
+    out: dict = {"model": encoders["all cores"].name, "threads": encoders["all cores"].threads}
+    for name, enc in encoders.items():
+        enc.encode(texts[:8])  # warm up (first call plans)
+        t0, c0, done = time.perf_counter(), time.process_time(), 0
+        while done < len(texts) and time.perf_counter() - t0 < EMBED_SECONDS:  # a busy machine: stop early
+            batch = texts[done : done + 32]
+            enc.encode(batch)
+            done += len(batch)
+        secs, cpu = time.perf_counter() - t0, time.process_time() - c0
+        out[name] = {"passages": done, "seconds": secs, "cpu": cpu, "rate": done / secs, "cpu_rate": done / cpu}
+    out["load"] = os.getloadavg()[0]
+    return out
 
 
 def exponent(sizes: list[float], values: list[float]) -> float | None:
@@ -280,6 +287,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--embed-sample", type=int, default=320, help="passages embedded to measure the encoder's rate (0: none)"
     )
+    ap.add_argument("--dense", action="store_true", help="build with passage vectors (the embedding stage)")
     ap.add_argument("--child", nargs=2, metavar=("CORPUS", "WIKI"), help=argparse.SUPPRESS)
     ap.add_argument("--child-embed", metavar="CORPUS", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
@@ -290,7 +298,13 @@ def main(argv: list[str] | None = None) -> int:
         print(
             json.dumps(
                 child(
-                    Path(args.child[0]), Path(args.child[1]), args.agents, args.sessions, args.questions, args.workers
+                    Path(args.child[0]),
+                    Path(args.child[1]),
+                    args.agents,
+                    args.sessions,
+                    args.questions,
+                    args.workers,
+                    args.dense,
                 )
             )
         )
@@ -302,7 +316,7 @@ def main(argv: list[str] | None = None) -> int:
     from scale_corpus import generate
 
     print(
-        f"dense embedding OFF in the builds (dense=False, as --no-dense); the encoder's rate is measured "
+        f"dense embedding {'ON' if args.dense else 'OFF (as --no-dense)'} in the builds; the encoder's rate is measured "
         f"after them on {args.embed_sample} passages. load: {os.getloadavg()[0]:.1f} (1 min average) "
         f"on {os.cpu_count()} cores",
         flush=True,
@@ -336,7 +350,8 @@ def main(argv: list[str] | None = None) -> int:
                 str(args.questions),
                 "--workers",
                 str(workers),
-            ],
+            ]
+            + (["--dense"] if args.dense else []),
             capture_output=True,
             text=True,
         )
@@ -458,29 +473,37 @@ def worker_candidates(main_runs: list[tuple[int, dict]]) -> None:
 
 
 def embedding_projection(main_runs: list[tuple[int, dict]], emb: dict) -> None:
-    """The projected time to embed each size's passages, and 350,000 documents / 420M tokens."""
+    """The projected time to embed each size's passages, and 350,000 documents / 420M tokens on N workers."""
     if "error" in emb:
         print(f"\nembedding rate not measured: {emb['error']}")
         return
-    rate = emb["rate"]
+    one, every = emb["1 thread"], emb["all cores"]
     print(
-        f"\nembedding ({emb['model']}): {emb['passages']} passages in {emb['seconds']:.1f} s = {rate:.1f} passages/s "
-        "on this machine (one process, both cores' BLAS threads)"
+        f"\nembedding ({emb['model']}, load {emb['load']:.1f}): one thread {one['rate']:.1f} passages/s "
+        f"({one['cpu_rate']:.1f} a CPU second, {one['passages']} passages); {emb['threads']} threads "
+        f"{every['rate']:.1f} passages/s ({every['cpu_rate']:.1f} a CPU second)"
     )
     for f, r in main_runs:
+        done = r["seconds"].get("embedding")
         print(
-            f"  {f}x: {r['passages']:,} passages ({r['tokens']:,} tokens): {r['passages'] / rate / 60:.1f} min "
-            f"against the build's {r['total'] / 60:.1f} min"
+            f"  {f}x: {r['passages']:,} passages ({r['tokens']:,} tokens): {r['passages'] / every['rate'] / 60:.1f} min "
+            f"projected on {emb['threads']} threads"
+            + (f", {done / 60:.1f} min measured in the build" if done else "")
+            + f", against the build's {r['total'] / 60:.1f} min"
         )
     f, r = main_runs[-1]
     per_token = r["passages"] / max(1, r["tokens"])
     n = TARGET_TOKENS * per_token
-    hours = n / rate / 3600
+    per_thread = one["cpu_rate"]  # a worker thread's passages per CPU second: what N quiet cores each give
     print(
         f"  {TARGET_DOCS:,} documents / {TARGET_TOKENS / 1e6:.0f}M tokens: about {n / 1e6:.1f}M passages "
-        f"({per_token * 1000:.2f} a thousand tokens, as at {f}x): {hours:.0f} h here; {hours / 8:.1f} h on 16 cores; "
-        f"int8 weights (about 2-3x faster on CPU) {hours / 2.5:.0f} h; a GPU (about 2,000 passages/s) "
-        f"{n / 2000 / 3600:.1f} h"
+        f"({per_token * 1000:.2f} a thousand tokens, as at {f}x): {n / every['rate'] / 3600:.1f} h here at this "
+        f"load, {n / (per_thread * emb['threads']) / 3600:.1f} h on its {emb['threads']} cores when quiet; at "
+        f"{per_thread:.1f} passages a CPU second per worker thread: "
+        + "; ".join(
+            f"{workers} workers x 2 threads {n / (per_thread * workers * 2) / 3600:.1f} h" for workers in (8, 32, 128)
+        )
+        + f"; a GPU (about 2,000 passages/s) {n / 2000 / 3600:.1f} h"
     )
 
 

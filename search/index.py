@@ -339,6 +339,15 @@ class CorpusIndex:
                 job = WriteJob(tdir, texts, counter, fresh=fresh)
             if job is not None:
                 job.finish(removed, new_docs)
+        except KeyboardInterrupt:  # Ctrl-C: keep the documents finished so far, as at a checkpoint
+            if job is not None:
+                try:
+                    job.keep_finished(new_docs)
+                    write_manifest(index_dir, root, {**old, **new_docs})
+                except Exception:
+                    log.warning("could not keep the documents indexed before the interrupt", exc_info=True)
+                    job.abort()
+            raise
         except BaseException:
             if job is not None:
                 job.abort()

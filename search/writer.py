@@ -52,6 +52,7 @@ class WriteJob:
         self._pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="wikigen-tokens")
         self._text_writer = texts.writer()
         self._committed = False
+        self._adding: str | None = None
 
     def _live(self) -> tantivy.IndexWriter:
         """The tantivy writer, until finish() or abort() releases it."""
@@ -61,6 +62,7 @@ class WriteJob:
 
     def add(self, d: Document) -> None:
         writer = self._live()
+        self._adding = d.doc_id  # until the document is wholly added (see keep_finished)
         self.counts.append(self._pool.submit(self._count, d.text))
         self._text_writer.put(d.doc_id, d.text)
         if not self.fresh:  # re-added ids too: a crash after a commit but before the manifest left them
@@ -72,6 +74,18 @@ class WriteJob:
         self.docs.append(d)
         self.chars += len(d.text)
         self.n_passages.append(len(spans))
+        self._adding = None
+
+    def keep_finished(self, records: dict[str, dict]) -> None:
+        """finish() for an interrupted build (Ctrl-C): the documents wholly added are committed and get
+        their records; a document interrupted half way is taken out again (the next run adds it)."""
+        if self._adding is not None:
+            self._live().delete_documents_by_term("doc_id", self._adding)
+            for f in self.counts[len(self.docs) :]:
+                f.cancel()
+            self.counts = self.counts[: len(self.docs)]
+            self._adding = None
+        self.finish([], records)
 
     def finish(self, removed: list[str], records: dict[str, dict]) -> None:
         writer = self._live()

@@ -19,12 +19,13 @@ def _no_embedding_by_default():
     """Embedding every passage of every corpus a test builds costs about 20 s per acme build on this
     machine (minutes under load): builds and `wikigen index` in tests skip it (silently) unless the test
     is marked `@pytest.mark.dense`. The switch is session-wide, so module-scoped fixtures, which are set
-    up before any function-scoped fixture, skip it too. Yields the real `update_vectors`."""
+    up before any function-scoped fixture, skip it too. Yields the real `update_vectors` and `want_vectors`."""
     import wikigen.search.dense.service as service
 
     patch = pytest.MonkeyPatch()
-    real = service.update_vectors
+    real = service.update_vectors, service.want_vectors
     patch.setattr(service, "update_vectors", _skip_embedding)
+    patch.setattr(service, "want_vectors", lambda index: None)  # nor do they ask for them (no "missing" notes)
     yield real
     patch.undo()
 
@@ -36,4 +37,5 @@ def _dense_vectors_only_where_asked(request, monkeypatch, _no_embedding_by_defau
         return
     import wikigen.search.dense.service as service
 
-    monkeypatch.setattr(service, "update_vectors", _no_embedding_by_default)
+    monkeypatch.setattr(service, "update_vectors", _no_embedding_by_default[0])
+    monkeypatch.setattr(service, "want_vectors", _no_embedding_by_default[1])

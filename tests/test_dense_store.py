@@ -272,3 +272,25 @@ def test_rrf_fuse_keeps_the_first_lists_leaders_first():
     assert [h.doc_id for h in rrf_fuse([bm, dn], k=10, keep=3)] == ["a", "b", "lex", "c", "d", "e"]
     assert [h.doc_id for h in rrf_fuse([bm, dn], k=10, keep=0)] == plain
     assert [h.doc_id for h in rrf_fuse([bm, dn], k=2, keep=1)] == ["lex", "a"]
+
+
+def test_a_document_s_vectors_are_a_plain_function_of_its_passages(corpus, tmp_path):
+    """document_vectors(encoder, doc_id, passages) is what the store saves for a document, whether it is
+    embedded alone or in a group with others (an engine may run it anywhere the encoder is)."""
+    from wikigen.search.dense.store import document_vectors, embed_documents
+
+    idx, _ = CorpusIndex.build(corpus, tmp_path / "ix")
+    enc = FakeEncoder()
+    VectorStore(idx, enc).update()
+    store = VectorStore(idx, enc)
+    docs = []
+    for d in idx.documents():
+        text = idx.texts.text(d.doc_id)
+        docs.append((d.doc_id, [text[a:b] for a, b in store.passages(d.doc_id)]))
+    grouped = embed_documents(enc, docs)
+    meta = json.loads((store.root / "meta.json").read_text())
+    for (doc_id, passages), together in zip(docs, grouped):
+        alone = document_vectors(enc, doc_id, passages)
+        saved = np.load(store.root / "vectors" / meta["docs"][doc_id]["file"])
+        assert alone.shape == together.shape == saved.shape == (len(passages), enc.dim)
+        assert np.allclose(alone, together, atol=1e-6) and np.allclose(alone, saved, atol=2e-3)  # float16 on disk

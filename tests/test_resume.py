@@ -245,8 +245,13 @@ def test_embedding_killed_with_sigkill_resumes(tmp_path):
         from wikigen.search.index import CorpusIndex
         store_mod.GROUP_PASSAGES = 1               # one document a group: meta.json after each
         index = CorpusIndex.open(Path({str(tmp_path / "ix")!r}))
+        calls = []
+        def per_document(done, total):             # (0, total) first, then once a document (< SLICE passages)
+            calls.append(done)                     # is embedded, just before it is saved: the 8th call comes
+            if len(calls) == 8:                    # when 6 documents are saved
+                os.kill(os.getpid(), signal.SIGKILL)
     """,
-        "update_vectors(index, progress=progress)",
+        "update_vectors(index, progress=per_document)",
     )
     summary = update_vectors(idx, encoder=enc).summary
     assert summary.reused == 6 and summary.embedded_documents == 4  # killed after the 6th's meta.json

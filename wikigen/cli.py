@@ -45,32 +45,79 @@ def _version() -> str:
         return __version__
 
 
-class _Bar:
-    """A progress(done, total) callback for the library: a tqdm bar on stderr when stderr is a terminal
-    and the command is not --quiet; otherwise it does nothing."""
+UNITS = {"indexing": "file", "embedding": "passage", "page writing": "agent-session"}
+INTERRUPTED = "interrupted: what was finished is kept; run the same command again to go on from there"
 
-    def __init__(self, desc: str, quiet: bool = False, unit: str = "it"):
-        self.desc, self.unit = desc, unit
+
+class _Bars:
+    """Progress on stderr, one bar at a time: progress(stage, done, total) draws the stage's bar (a new
+    stage closes the last one), with its rate and time left from the updates it was given; `say` prints a
+    line (a warning, a session line) above the bar instead of over it. Nothing is drawn when stderr is
+    not a terminal or the command is --quiet; lines are still printed."""
+
+    def __init__(self, quiet: bool = False):
         self.enabled = not quiet and sys.stderr.isatty()
         self.bar: tqdm | None = None
+        self.stage = ""
 
-    def __call__(self, done: int, total: int) -> None:
+    def __call__(self, stage: str, done: int, total: int) -> None:
         if not self.enabled:
             return
-        if self.bar is None:
+        if self.bar is None or stage != self.stage:
             from tqdm import tqdm
 
-            self.bar = tqdm(total=total, desc=self.desc, unit=self.unit, file=sys.stderr, leave=False)
-        self.bar.total = total
-        self.bar.n = done
-        self.bar.refresh()
+            self.close()
+            self.stage = stage
+            self.bar = tqdm(  # initial: work done before the bar was seen does not count in its rate
+                total=total,
+                initial=done,
+                desc=stage,
+                unit=UNITS.get(stage, "doc"),
+                file=sys.stderr,
+                leave=False,
+                mininterval=0.5,
+            )
+        if total != self.bar.total:
+            self.bar.total = total
+        self.bar.update(max(0, done - self.bar.n))  # update(): tqdm measures the rate and the time left
+        if done >= total:
+            self.bar.refresh()  # the finished count is drawn, however soon it came
 
-    def __enter__(self) -> _Bar:
+    def of(self, stage: str):
+        """A progress(done, total) callback for one stage."""
+        return lambda done, total: self(stage, done, total)
+
+    def say(self, text: str, file=None) -> None:
+        file = file or sys.stderr
+        if self.bar is not None:
+            self.bar.clear()
+        print(text, file=file, flush=True)
+        if self.bar is not None:
+            self.bar.refresh()
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
+
+    def __enter__(self) -> _Bars:
         return self
 
     def __exit__(self, *exc) -> None:
-        if self.bar is not None:
-            self.bar.close()
+        self.close()
+
+
+def _note_pending_vectors(wiki: Path) -> None:
+    """Say so on stderr when documents of the wiki's index still lack the passage vectors a build asked for."""
+    from wikigen.search.dense.service import pending_note
+    from wikigen.search.sources import open_wiki
+
+    try:
+        note = pending_note(open_wiki(wiki).sources)
+    except (WikigenError, AttributeError, OSError):
+        return
+    if note:
+        print(f"note: {note}", file=sys.stderr)
 
 
 def _warn_if_stale(wiki: Path) -> None:
@@ -87,6 +134,7 @@ def _warn_if_stale(wiki: Path) -> None:
             f"to refresh (`wikigen check {wiki}` names the stale pages)",
             file=sys.stderr,
         )
+    _note_pending_vectors(wiki)
 
 
 # --- subcommands -------------------------------------------------------------------------------
@@ -95,11 +143,17 @@ def _warn_if_stale(wiki: Path) -> None:
 def cmd_index(args) -> int:
     from wikigen.search.index import CorpusIndex
 
-    with _Bar("indexing", args.quiet, "file") as bar:
+    if args.dense and args.no_dense:
+        raise UsageError("--dense and --no-dense contradict each other")
+    if args.corpus is None:
+        if not args.dense:
+            raise UsageError("give the CORPUS folder to index, or --dense to compute the vectors an index lacks")
+        return _finish_vectors(args)
+    with _Bars(args.quiet) as bars:
         index, summary = CorpusIndex.build(
-            Path(args.corpus), Path(args.index), progress=bar, force=args.force, workers=None
+            Path(args.corpus), Path(args.index), progress=bars.of("indexing"), force=args.force, workers=None
         )
-    dense = None if args.no_dense else _embed(index, args.quiet)
+        dense = None if args.no_dense else _embed(index, bars)
     if args.json:
         d = dataclasses.asdict(summary)
         d["skipped"] = [{"path": p, "reason": r} for p, r in summary.skipped]
@@ -111,14 +165,29 @@ def cmd_index(args) -> int:
     return 0
 
 
-def _embed(index, quiet: bool):
+def _finish_vectors(args) -> int:
+    """`wikigen index --dense`: the passage vectors an existing index still lacks, nothing else."""
+    from wikigen.search.dense.service import check_model
+    from wikigen.search.index import CorpusIndex
+
+    check_model()  # a missing model is refused before the index is opened
+    index = CorpusIndex.open(Path(args.index))
+    with _Bars(args.quiet) as bars:
+        dense = _embed(index, bars)
+    if args.json:
+        _print_json({"dense": dataclasses.asdict(dense.summary) if dense.ok else None})
+    else:
+        print(dense.note)
+    return 0
+
+
+def _embed(index, bars: _Bars):
     """The passage vectors after indexing (a bar "embedding"); without the model one note on stderr."""
     from wikigen.search.dense.service import update_vectors
 
-    with _Bar("embedding", quiet, "doc") as bar:
-        dense = update_vectors(index, progress=bar)
+    dense = update_vectors(index, progress=bars.of("embedding"))
     if not dense.ok and dense.note:
-        print(f"note: {dense.note}", file=sys.stderr)
+        bars.say(f"note: {dense.note}")
     return dense
 
 
@@ -167,31 +236,21 @@ def cmd_build(args) -> int:
     if args.dry_run:
         return _dry_run(config, args.json)
     lines_to = sys.stderr if args.json else sys.stdout  # with --json, session lines go to stderr
-    bar = None
-    if not args.quiet and sys.stderr.isatty():
-        from tqdm import tqdm
+    agent_sessions = max(0, args.sessions) * max(0, args.agents)
+    with _Bars(args.quiet) as bars:
+        done = [0]
 
-        bar = tqdm(
-            total=max(0, args.sessions) * max(0, args.agents), file=sys.stderr, unit="agent-session", leave=False
+        def agent_done(agent, session) -> None:
+            done[0] += 1
+            bars("page writing", done[0], agent_sessions)
+
+        report = build(
+            config,
+            on_session=lambda line: bars.say(line.text(), file=lines_to),
+            on_warning=lambda text: bars.say(f"warning: {text}"),
+            on_agent_done=agent_done,
+            on_progress=bars,
         )
-
-    def on_session(line) -> None:
-        if bar is not None:
-            bar.clear()
-        print(line.text(), file=lines_to, flush=True)
-
-    try:
-        with _StageBars(args.quiet) as on_progress:
-            report = build(
-                config,
-                on_session=on_session,
-                on_warning=lambda text: print(f"warning: {text}", file=sys.stderr),
-                on_agent_done=(lambda agent, session: bar.update(1)) if bar is not None else None,
-                on_progress=on_progress,
-            )
-    finally:
-        if bar is not None:
-            bar.close()
     if args.json:
         _print_json(report.to_dict())
     elif report.usage.total:
@@ -206,25 +265,6 @@ def cmd_build(args) -> int:
 
             print(f"  {PRICE_NOTE}")
     return 0 if report.ok else 1
-
-
-class _StageBars:
-    """on_progress(stage, done, total) for the build's long steps before the sessions (indexing, topic
-    discovery): one _Bar per stage."""
-
-    def __init__(self, quiet: bool):
-        self.quiet = quiet
-        self.bars: dict[str, _Bar] = {}
-
-    def __call__(self, stage: str, done: int, total: int) -> None:
-        self.bars.setdefault(stage, _Bar(stage, self.quiet, "doc"))(done, total)
-
-    def __enter__(self) -> _StageBars:
-        return self
-
-    def __exit__(self, *exc) -> None:
-        for bar in self.bars.values():
-            bar.__exit__(*exc)
 
 
 def _dry_run(config, as_json: bool) -> int:
@@ -253,6 +293,7 @@ def cmd_check(args) -> int:
     from wikigen.wiki.lint import check_wiki
 
     report = check_wiki(open_wiki(Path(args.wiki)))
+    _note_pending_vectors(Path(args.wiki))
     if args.json:
         _print_json(
             {
@@ -317,7 +358,7 @@ def cmd_ask(args) -> int:
     if args.questions:
         if not args.out:
             raise UsageError("--questions needs --out RESULTS.jsonl")
-        with _Bar("answering", args.quiet, "question") as bar:
+        with _Bars(args.quiet) as bars:
             n = ask_batch(
                 Path(args.questions),
                 Path(args.out),
@@ -325,7 +366,7 @@ def cmd_ask(args) -> int:
                 mode=args.mode,
                 budget=args.budget,
                 generator=generator,
-                progress=bar,
+                progress=bars.of("answering"),
             )
         if args.json:
             _print_json({"answered": n, "out": args.out})
@@ -355,7 +396,7 @@ def cmd_eval(args) -> int:
 
     _positive("--budget", args.budget)
     _warn_if_stale(Path(args.wiki))
-    with _Bar("evaluating", args.quiet, "answer") as bar:
+    with _Bars(args.quiet) as bars:
         report = run_eval(
             Path(args.questions),
             wiki=Path(args.wiki),
@@ -363,7 +404,7 @@ def cmd_eval(args) -> int:
             budget=args.budget,
             out_dir=Path(args.out),
             limit=args.limit,
-            progress=bar,
+            progress=bars.of("evaluating"),
         )
     if args.json:
         _print_json({**report.to_dict(), "report_path": str(report.report_path), "chart_path": str(report.chart_path)})
@@ -375,11 +416,11 @@ def cmd_eval(args) -> int:
 def cmd_serve(args) -> int:
     from wikigen.web.server import serve
 
-    serve(
-        Path(args.wiki),
-        port=args.port,
-        ready=lambda url: print(f"serving {args.wiki} at {url} (Ctrl+C stops)", flush=True),
-    )
+    def ready(url: str) -> None:  # the port is bound by now: a busy one was refused before anything was read
+        print(f"serving {args.wiki} at {url} (Ctrl+C stops)", flush=True)
+        _note_pending_vectors(Path(args.wiki))
+
+    serve(Path(args.wiki), port=args.port, ready=ready)
     return 0
 
 
@@ -432,6 +473,7 @@ def cmd_table(args) -> int:
 def cmd_mcp(args) -> int:
     from wikigen.mcp_server import serve
 
+    _note_pending_vectors(Path(args.wiki))  # on stderr: stdout is the protocol's
     serve(Path(args.wiki))  # opens the wiki first: a bad folder is an error here
     return 0
 
@@ -461,8 +503,13 @@ def build_parser() -> argparse.ArgumentParser:
         description="Index a folder of documents (.txt .md .html .pdf .docx) for full-text search. "
         "Re-running re-reads only changed files.",
     )
-    s.add_argument("corpus", help="the corpus folder")
+    s.add_argument("corpus", nargs="?", help="the corpus folder (leave it out with --dense)")
     s.add_argument("--index", default=str(DEFAULT_INDEX), help=f"index folder (default {DEFAULT_INDEX})")
+    s.add_argument(
+        "--dense",
+        action="store_true",
+        help="without CORPUS: only compute the passage vectors the index still lacks (an interrupted build's)",
+    )
     s.add_argument("--force", action="store_true", help="replace an index folder made from another corpus")
     s.add_argument("--json", action="store_true", help="print the summary as JSON (see docs/reference.md)")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -648,6 +695,9 @@ def main(argv: list[str] | None = None) -> int:
     except WikigenError as e:
         print(f"Error: {e}", file=sys.stderr)
         return e.exit_code
+    except KeyboardInterrupt:  # Ctrl-C: every step keeps what it finished (see docs/guide.md)
+        print(INTERRUPTED, file=sys.stderr)
+        return 130
     except BrokenPipeError:  # `wikigen ... | head`: the reader left; stop quietly, as other tools do
         import os
 

@@ -1,13 +1,15 @@
-"""Dense vectors as part of the normal path: update them after indexing, open them for search.
+"""Dense vectors as part of the normal path: update them after indexing, open them for search, say what is left.
 
     outcome = update_vectors(index, progress=bar)   # after CorpusIndex.build: embeds what is new
     outcome.note                                    # one line for the user (what was embedded, or why not)
     dense = open_dense(index)                       # a DenseSearcher, or None: then search is BM25 only
+    want_vectors(index)                             # a build: vectors are asked for, made after the pages
+    pending_note(index)                             # "12 of 60 documents have no passage vectors yet; ..."
 
-Where the encoder cannot run (numpy, safetensors, tokenizers or the model package missing, or the
-model files unreadable) neither raises: `update_vectors` returns an outcome with `summary=None` and
-a note saying that search stays BM25 only and how to install the model; `open_dense` returns None.
-The encoder is loaded once per process (about 90 MB of weights) and shared.
+Where the encoder cannot run (onnxruntime, onnx, tokenizers or a model package missing, or the model
+files unreadable) none of these raises: `update_vectors` returns an outcome with `summary=None` and a
+note saying that search stays BM25 only and how to install the model; `open_dense` returns None;
+`pending_note` says nothing. The encoder is loaded once per process and shared.
 """
 
 from __future__ import annotations
@@ -16,14 +18,25 @@ import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
-from wikigen.search.dense.encoder import DenseUnavailable, Encoder, load_encoder
+from wikigen.search.dense import encoder as encoder_files  # model_files() through the module: tests stand in for it
+from wikigen.search.dense.encoder import DenseUnavailable, Encoder, encoder_name, load_encoder
 from wikigen.search.dense.store import DenseSummary, VectorStore
 from wikigen.search.integrity import index_lock
 
 from wikigen.core.errors import IndexLockedError
 
-__all__ = ["DenseOutcome", "open_dense", "shared_encoder", "update_vectors"]
+__all__ = [
+    "DenseOutcome",
+    "check_model",
+    "finish_command",
+    "open_dense",
+    "pending_note",
+    "shared_encoder",
+    "update_vectors",
+    "want_vectors",
+]
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +54,19 @@ class DenseOutcome:
         return self.summary is not None
 
 
+class _Named:
+    """The default encoder by name only, for the cache's bookkeeping (which documents lack vectors) without
+    loading the model; it encodes nothing."""
+
+    dim = 384
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def encode(self, texts):
+        raise DenseUnavailable("the encoder is named here for bookkeeping only; load_encoder() embeds")
+
+
 def shared_encoder() -> Encoder:
     """The process's encoder (loaded on first use). Raises DenseUnavailable when it cannot run here."""
     with _LOCK:
@@ -55,10 +81,17 @@ def shared_encoder() -> Encoder:
     return got
 
 
+def check_model() -> None:
+    """Raises DenseUnavailable (naming the install command) when the model's files are not installed;
+    cheap (nothing is loaded), so a command can refuse before any heavy step."""
+    encoder_files.model_files()
+
+
 def update_vectors(
     index, progress: Callable[[int, int], None] | None = None, *, encoder: Encoder | None = None
 ) -> DenseOutcome:
-    """Embed the passages of the index's new or changed documents (cached beside the index)."""
+    """Embed the passages of the index's new or changed documents (cached beside the index).
+    progress(done_passages, total_passages), see VectorStore.update."""
     try:
         enc = encoder or shared_encoder()
     except DenseUnavailable as e:
@@ -71,6 +104,36 @@ def update_vectors(
     except IndexLockedError as e:
         return DenseOutcome(None, f"dense vectors not updated now: {e}")
     return DenseOutcome(summary, summary.to_text())
+
+
+def want_vectors(index) -> None:
+    """Record that the index wants passage vectors (see VectorStore.begin), when the model is installed."""
+    try:
+        encoder_files.model_files()
+    except DenseUnavailable:
+        return
+    VectorStore(index, _Named(encoder_name())).begin()
+
+
+def finish_command(index_dir: Path | str) -> str:
+    """The command that computes the vectors an index still lacks."""
+    return f"wikigen index --dense --index {index_dir}"
+
+
+def pending_note(index) -> str | None:
+    """One line when documents of the index still lack the passage vectors that were asked for (an
+    interrupted build or `wikigen index`), naming the command that finishes them; else None."""
+    try:
+        encoder_files.model_files()
+    except DenseUnavailable:
+        return None
+    missing, total = VectorStore(index, _Named(encoder_name())).pending()
+    if not missing:
+        return None
+    return (
+        f"{missing} of {total} documents have no passage vectors yet, so search ranks them by their words only; "
+        f"`{finish_command(index.index_dir)}` computes them"
+    )
 
 
 def open_dense(index, *, encoder: Encoder | None = None):

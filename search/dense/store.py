@@ -43,12 +43,13 @@ from wikigen.core.atomic import atomic_write, atomic_write_bytes, private_dir
 if TYPE_CHECKING:  # numpy is imported when vectors are read or written
     import numpy as np
 
-__all__ = ["STORE_VERSION", "DenseSummary", "VectorStore"]
+__all__ = ["STORE_VERSION", "DenseSummary", "VectorStore", "document_vectors", "embed_documents"]
 
 log = logging.getLogger(__name__)
 
 STORE_VERSION = 2
-GROUP_PASSAGES = 256  # passages embedded together (batched by length across documents)
+GROUP_PASSAGES = 256  # passages embedded together (batched by length across documents), then saved
+SLICE = 32  # passages per encoder call: the progress bar moves every second or two even on a loaded machine
 
 
 @dataclass
@@ -141,9 +142,37 @@ class VectorStore:
     def passages(self, doc_id: str) -> list[tuple[int, int]]:
         return split_passages(self.index.texts.text(doc_id))
 
+    def pending(self) -> tuple[int, int]:
+        """(documents of the index without current vectors, documents), by sha256 alone (cheap: no passage
+        is split; a changed passage rule is found by `update`). (0, n) when vectors were never asked for
+        here: no meta.json of this or another model (`wikigen index --no-dense`, or no model installed)."""
+        docs = self.index.documents()
+        try:
+            meta = json.loads((self.root / "meta.json").read_text(encoding="utf-8"))
+            recs = meta["docs"] if meta.get("model") == self.encoder.name else {}
+        except FileNotFoundError:  # vectors of another model (an older encoder) ask for these too
+            return (len(docs) if any(self.root.parent.glob("*/meta.json")) else 0), len(docs)
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            return len(docs), len(docs)
+        missing = sum(
+            1 for d in docs if not isinstance(recs.get(d.doc_id), dict) or recs[d.doc_id].get("sha256") != d.sha256
+        )
+        return missing, len(docs)
+
+    def begin(self) -> None:
+        """Record that this index wants vectors (an empty meta.json when there is none), so that until they
+        are all made every command that reads the wiki says how many documents still lack them."""
+        if not (self.root / "meta.json").is_file():
+            self.root.mkdir(parents=True, exist_ok=True)
+            self._write_meta(
+                {"version": STORE_VERSION, "model": self.encoder.name, "dim": self.encoder.dim, "docs": {}}
+            )
+
     def update(self, progress: Callable[[int, int], None] | None = None) -> DenseSummary:
         """Embed the passages of every document that has no vectors for its current sha256; drop the
-        vectors of documents no longer in the index. progress(done_documents, total) is called as it goes."""
+        vectors of documents no longer in the index. progress(done_passages, total_passages) is called
+        when the work is known (0, total) and then every SLICE passages: the passages of this run only
+        (reused documents are not counted)."""
         t0 = time.perf_counter()
         np = _np()
         private_dir(self._vectors_dir)  # vectors are derived from corpus text: private like the texts
@@ -164,51 +193,39 @@ class VectorStore:
                     todo.append((d.doc_id, d.sha256, spans))
             summary.removed = len([k for k in meta["docs"] if k not in self.index])
             meta["docs"] = keep
-            total = len(todo)
+            self._write_meta(meta)
+            total = sum(len(s) for _, _, s in todo)
             if todo:
-                log.info(
-                    "dense: embedding %d documents (%d passages) with %s",
-                    total,
-                    sum(len(s) for _, _, s in todo),
-                    self.encoder.name,
-                )
-            done = 0
+                log.info("dense: embedding %d documents (%d passages) with %s", len(todo), total, self.encoder.name)
+            counter = _Progress(progress, total)
             group: list[tuple[str, str, list[tuple[int, int]]]] = []
             for item in todo:
                 group.append(item)
                 if sum(len(s) for _, _, s in group) >= GROUP_PASSAGES:
-                    done = self._embed_group(np, group, meta, summary, done, total, progress)
+                    self._embed_group(np, group, meta, summary, counter)
                     group = []
             if group:
-                done = self._embed_group(np, group, meta, summary, done, total, progress)
+                self._embed_group(np, group, meta, summary, counter)
             self._write_meta(meta)
             self._drop_unreferenced(meta)
         summary.seconds = time.perf_counter() - t0
         log.info("dense %s: %s", self.root, summary.to_text())
         return summary
 
-    def _embed_group(self, np, group, meta, summary, done, total, progress) -> int:
-        texts: list[str] = []
-        for doc_id, _, spans in group:
-            text = self.index.texts.text(doc_id)
-            texts.extend(text[s:e] for s, e in spans)
-        vecs = self.encoder.encode(texts) if texts else np.zeros((0, self.encoder.dim), np.float32)
-        at = 0
-        for doc_id, sha, spans in group:
-            part = np.asarray(vecs[at : at + len(spans)], dtype=np.float16)
-            at += len(spans)
+    def _embed_group(self, np, group, meta, summary, counter: _Progress) -> None:
+        texts = {doc_id: self.index.texts.text(doc_id) for doc_id, _, _ in group}
+        vectors = embed_documents(
+            self.encoder, [(d, [texts[d][a:b] for a, b in spans]) for d, _, spans in group], counter
+        )
+        for (doc_id, sha, spans), part in zip(group, vectors):
             key = spans_key(spans)
             rec = {"sha256": sha, "passages": len(spans), "spans": key, "file": f"{sha}-{key}.npy"}
-            _save_npy(np, self._file(rec), part)
+            _save_npy(np, self._file(rec), np.asarray(part, dtype=np.float16))
             meta["docs"][doc_id] = rec
             summary.embedded_documents += 1
             summary.embedded_passages += len(spans)
-            done += 1
         self._write_meta(meta)
-        log.info("dense: %d/%d documents embedded", done, total)
-        if progress is not None:
-            progress(done, total)
-        return done
+        log.info("dense: %d/%d passages embedded", counter.done, counter.total)
 
     def _drop_unreferenced(self, meta: dict) -> None:
         wanted = {self._file(r).name for r in meta["docs"].values()}
@@ -244,6 +261,46 @@ class VectorStore:
             log.warning("dense: %d documents have no current vectors; run the dense update", missing)
         matrix = np.concatenate(mats).astype(np.float32) if mats else np.zeros((0, self.encoder.dim), np.float32)
         return matrix, rows
+
+
+class _Progress:
+    """progress(done, total) over the passages of one update, reported as slices finish."""
+
+    def __init__(self, progress: Callable[[int, int], None] | None, total: int):
+        self.progress, self.total, self.done = progress, total, 0
+        if progress is not None:
+            progress(0, total)
+
+    def __call__(self, n: int) -> None:
+        self.done += n
+        if self.progress is not None:
+            self.progress(self.done, self.total)
+
+
+def document_vectors(encoder: Encoder, doc_id: str, passages: list[str]):
+    """The vectors of one document's passages (float32, one row each, in order): the per-document unit of
+    embedding, a plain function of its arguments so that any engine can run it where the encoder is."""
+    return embed_documents(encoder, [(doc_id, passages)])[0]
+
+
+def embed_documents(encoder: Encoder, docs: list[tuple[str, list[str]]], progress: Callable[[int], None] | None = None):
+    """The vectors of several documents' passages, [matrix per document] in order. The passages are
+    embedded together, in slices of SLICE passages of similar lengths (the encoder batches each by its
+    token counts), and progress(n) is called after each slice with the passages it held."""
+    np = _np()
+    texts = [t for _, passages in docs for t in passages]
+    out = np.zeros((len(texts), encoder.dim), dtype=np.float32)
+    order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+    for at in range(0, len(order), SLICE):
+        idx = order[at : at + SLICE]
+        out[idx] = encoder.encode([texts[i] for i in idx])
+        if progress is not None:
+            progress(len(idx))
+    parts, at = [], 0
+    for _, passages in docs:
+        parts.append(out[at : at + len(passages)])
+        at += len(passages)
+    return parts
 
 
 def _save_npy(np, path: Path, array) -> None:

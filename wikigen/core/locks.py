@@ -87,7 +87,11 @@ def holder_lock(path: Path, refuse: Callable[[int | None], Exception]) -> Iterat
         os.lseek(fd, 0, os.SEEK_SET)
         os.write(fd, f"{os.getpid()} {socket.gethostname()} {int(time.time())}\n".encode("ascii", "replace"))
         os.fsync(fd)
-        yield previous if previous != os.getpid() else None
+        try:
+            yield previous if previous != os.getpid() else None
+        except KeyboardInterrupt:  # Ctrl-C: an orderly end too (what it finished is kept), not a holder that died
+            os.ftruncate(fd, 0)
+            raise
         os.ftruncate(fd, 0)  # a clean end leaves no pid; a killed holder's pid stays for the next to see
     finally:
         os.close(fd)

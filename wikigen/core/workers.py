@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from collections import deque
@@ -34,6 +35,9 @@ _CONTEXT: tuple | None = None  # (function, extra arguments) of a worker process
 def _set_context(context: tuple) -> None:
     global _CONTEXT
     _CONTEXT = context
+    # Ctrl-C at a terminal signals the whole process group: the parent alone answers it (one line, exit
+    # 130) and ends its workers, which would otherwise each print a traceback
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True).start()
 
 
@@ -83,13 +87,29 @@ class Workers:
             initializer=_set_context,
             initargs=((fn, args),),
         ) as pool:
-            if not window:
-                yield from pool.map(_run_in_context, items, chunksize=max(1, len(items) // (8 * self.n)))
-                return
-            pending: deque = deque()
-            for item in items:
-                pending.append(pool.submit(_run_in_context, item))
-                if len(pending) >= window:
+            try:
+                if not window:
+                    yield from pool.map(_run_in_context, items, chunksize=max(1, len(items) // (8 * self.n)))
+                    return
+                pending: deque = deque()
+                for item in items:
+                    pending.append(pool.submit(_run_in_context, item))
+                    if len(pending) >= window:
+                        yield pending.popleft().result()
+                while pending:
                     yield pending.popleft().result()
-            while pending:
-                yield pending.popleft().result()
+            except BaseException:  # Ctrl-C, or the caller stopped early: end the workers now, not after their work
+                _terminate(pool)
+                raise
+
+
+def _terminate(pool: ProcessPoolExecutor) -> None:
+    """End a pool's worker processes at once and wait for them to be gone (shutdown alone waits for the items
+    they hold; a worker left running would keep what it inherited, such as the index's lock, a while longer)."""
+    procs = list((getattr(pool, "_processes", None) or {}).values())  # no public handle on them; read before
+    for proc in procs:  # shutdown, which forgets them
+        if proc.is_alive():
+            proc.terminate()
+    pool.shutdown(wait=True, cancel_futures=True)
+    for proc in procs:
+        proc.join(timeout=10)

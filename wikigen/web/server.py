@@ -245,11 +245,15 @@ class _BoundedServer(ThreadingHTTPServer):
 
 def make_server(wiki_root: Path, port: int = 8000) -> ThreadingHTTPServer:
     """A server for the wiki on 127.0.0.1:port (0: a free port; see ``server.server_address``)."""
-    site = LiveSite(Path(wiki_root))
-    try:
-        server = _BoundedServer((HOST, port), _handler(site))
+    try:  # the port first: a busy one is refused before the wiki is read
+        server = _BoundedServer((HOST, port), BaseHTTPRequestHandler)
     except OSError as e:
         raise WikigenError(f"cannot listen on {HOST}:{port}: {e.strerror or e}; choose another --port") from None
+    try:
+        server.RequestHandlerClass = _handler(LiveSite(Path(wiki_root)))
+    except BaseException:
+        server.server_close()
+        raise
     return server
 
 
