@@ -15,12 +15,12 @@ from wikigen.cli import main
 
 
 def _content_chars(wiki: Path) -> int:
-    """Characters of the pages the agents write: every top-level .md but the generated ones."""
-    generated = {"index", "log", "conflicts"}
+    """Characters of the pages the agents write: every top-level .md but the generated ones (index, log,
+    conflicts and the provisions tables)."""
     return sum(
         len(p.read_text(encoding="utf-8"))
         for p in wiki.glob("*.md")
-        if p.stem not in generated and not p.stem.startswith("index-")
+        if p.stem not in {"index", "log", "conflicts"} and not p.stem.startswith(("index-", "provisions-"))
     )
 
 
@@ -52,8 +52,8 @@ def test_build_stats_and_check_state_one_ratio_and_show_the_bookkeeping_beside_i
     stats = json.loads(capsys.readouterr().out)
     corpus_chars = stats["corpus_chars"]
     assert stats["wiki_chars"] == _content_chars(wiki)
-    generated = sum(len((wiki / n).read_text(encoding="utf-8")) for n in ("index.md", "log.md"))
-    generated += len((wiki / "conflicts.md").read_text(encoding="utf-8")) if (wiki / "conflicts.md").exists() else 0
+    bookkeeping = ["index.md", "log.md", "conflicts.md", *(p.name for p in wiki.glob("provisions-*.md"))]
+    generated = sum(len((wiki / n).read_text(encoding="utf-8")) for n in bookkeeping if (wiki / n).exists())
     assert stats["generated_chars"] == generated
     stated = max(stats["ratio_chars"], stats["ratio_tokens"])
     assert round(built, 2) == round(stated, 2)

@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from wikigen.core import confine
 from wikigen.core.atomic import atomic_write
 from wikigen.core.errors import UsageError
 from wikigen.core.slugs import doc_slug
@@ -282,7 +283,7 @@ def write_pages(root, table: Table) -> list[Path]:
     written = []
     for old in root.glob(f"{PREFIX}*.md"):
         if old.stem not in want and not old.is_symlink() and old.is_file():
-            old.unlink()
+            confine.remove(old, root)
     for slug, text in want.items():
         path = root / f"{slug}.md"
         if path.is_symlink():
