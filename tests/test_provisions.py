@@ -206,8 +206,11 @@ def test_documents_of_no_known_kind_get_fields_from_their_recurring_headings(tmp
 
 def _reports(folder: Path) -> None:
     folder.mkdir()
-    quarters = [("March 31, 2023", "Q1", 1234, 1100, 301), ("June 30, 2023", "Q2", 1310, 1150, 322),
-                ("September 30, 2023", "Q3", 1402, 1210, 355)]
+    quarters = [
+        ("March 31, 2023", "Q1", 1234, 1100, 301),
+        ("June 30, 2023", "Q2", 1310, 1150, 322),
+        ("September 30, 2023", "Q3", 1402, 1210, 355),
+    ]
     for when, q, sales, prior, income in quarters:
         (folder / f"orbit-2023-{q.lower()}.txt").write_text(
             "FORM 10-Q\n\nQUARTERLY REPORT PURSUANT TO SECTION 13 OF THE SECURITIES EXCHANGE ACT OF 1934\n\n"
