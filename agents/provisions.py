@@ -22,6 +22,7 @@ from wikigen.agents.catalog import Catalog, Topic
 from wikigen.search.values.extract import NOT_READ, NOT_STATED, STATED, document_kind, extract_values
 from wikigen.search.values.schema import Schema, load_schemas, user_schemas
 
+from wikigen.core.text import one_line
 from wikigen.core.workers import Workers
 from wikigen.wiki.provisions import Table, read_table, write_pages, write_table
 from wikigen.wiki.secrets import redact, secrets_in_quote
@@ -146,6 +147,57 @@ def _generic_rows(index, cat: Catalog | None, rows: dict[str, dict]) -> dict | N
     }
 
 
+FIGURE_FIELDS = 40  # a periodic report's figures in the table: the most widely stated, at most this many
+
+
+def _figure_rows(index, rows: dict[str, dict], schemas: Mapping[str, Schema], workers: int | None) -> dict[str, list]:
+    """Give the rows of each kind with a `figures` field a cell per figure its documents state (a table row or a
+    value phrase that recurs across them: wikigen.agents.figures), the line that states it quoted; the figure
+    fields of each such kind."""
+    from wikigen.agents.figures import find_figures
+
+    out: dict[str, list] = {}
+    for kind, schema in schemas.items():
+        if not any(f.type == "figures" for f in schema.fields):
+            continue
+        members = sorted(d for d, r in rows.items() if r.get("kind") == kind)
+        if len(members) < 2:
+            continue
+        texts = {d: index.texts.text(d) for d in members}
+        pool = Workers(workers, sum(len(t) for t in texts.values()))
+        fields, names = [], set()
+        for fig in find_figures(texts, workers=pool)[:FIGURE_FIELDS]:
+            name = "fig_" + _key(fig.title or fig.key)
+            if name in names:
+                continue
+            names.add(name)
+            fields.append({"name": name, "label": fig.title or fig.key, "type": "figure", "group": "figures"})
+            for doc_id in members:
+                m = fig.mentions.get(doc_id)
+                cells = rows[doc_id].setdefault("cells", {})
+                if m is None:
+                    cells[name] = {"field": name, "status": NOT_STATED}
+                    continue
+                text = texts[doc_id][m.start : m.end]
+                if secrets_in_quote(doc_id, m.start, text):
+                    cells[name] = {"field": name, "status": NOT_READ, "why": "its quote would hold a secret"}
+                    continue
+                number = re.search(r"[-(]?\$?\d[\d,]*(?:\.\d+)?\)?", m.value)
+                cells[name] = {
+                    "field": name,
+                    "status": STATED,
+                    "display": one_line(m.value, 80),
+                    "norm": number.group() if number else m.value,
+                    "type": "figure",
+                    "parts": {"date": fig.dates.get(doc_id, ""), "kind": m.kind},
+                    "quote": [m.start, m.end],
+                    "span": [m.start, m.end],
+                    "text": text,
+                }
+        out[kind] = fields
+    return out
+
+
 def update_values(
     index,
     wiki_root: Path,
@@ -173,11 +225,15 @@ def update_values(
             rows[doc_id] = row
             if progress is not None:
                 progress(i, len(todo))
-    for row in rows.values():  # the generic kind is made anew each time, from the current catalog
+    for row in rows.values():  # the generic kind and the figures are made anew each time, from the whole corpus
         if row.get("kind") == GENERIC_KIND:
             row.update(kind=None, cells={})
+        row["cells"] = {n: c for n, c in (row.get("cells") or {}).items() if not n.startswith("fig_")}
     generic = _generic_rows(index, catalog, rows)
+    figures = _figure_rows(index, rows, schemas, workers)
     kinds = {k: _spec(s) for k, s in schemas.items() if any(r.get("kind") == k for r in rows.values())}
+    for k, fields in figures.items():
+        kinds[k]["fields"] = [f for f in kinds[k]["fields"] if f["type"] != "figures"] + fields
     if generic is not None:
         kinds[GENERIC_KIND] = generic
     table = Table(kinds, rows, sig)

@@ -202,3 +202,42 @@ def test_documents_of_no_known_kind_get_fields_from_their_recurring_headings(tmp
         esc = next(c for n, c in row["cells"].items() if n == "escalation")
         s, e = esc["quote"]
         assert esc["text"] == w.sources.texts.text(doc_id)[s:e] and "on-call" in esc["text"]
+
+
+def _reports(folder: Path) -> None:
+    folder.mkdir()
+    quarters = [
+        ("March 31, 2023", "Q1", 1234, 1100, 301),
+        ("June 30, 2023", "Q2", 1310, 1150, 322),
+        ("September 30, 2023", "Q3", 1402, 1210, 355),
+    ]
+    for when, q, sales, prior, income in quarters:
+        (folder / f"orbit-2023-{q.lower()}.txt").write_text(
+            "FORM 10-Q\n\nQUARTERLY REPORT PURSUANT TO SECTION 13 OF THE SECURITIES EXCHANGE ACT OF 1934\n\n"
+            f"For the quarterly period ended {when}\n\nOrbit Devices Inc.\n\n"
+            "CONDENSED CONSOLIDATED STATEMENTS OF OPERATIONS (in millions)\n\n"
+            f"                              Three Months Ended\n"
+            f"Total net sales               {sales:,}        {prior:,}\n"
+            f"Cost of sales                 {sales // 2:,}        {prior // 2:,}\n"
+            f"Net income                    {income:,}        {income - 20:,}\n\n"
+            + "The company designs and sells measuring devices to laboratories and factories. " * 25
+            + "\n",
+            encoding="utf-8",
+        )
+
+
+def test_a_periodic_reports_figures_are_fields_answered_with_the_line_that_states_them(tmp_path):
+    corpus = tmp_path / "reports"
+    _reports(corpus)
+    wiki = tmp_path / "wiki"
+    assert build(BuildConfig(corpus=corpus, wiki=wiki, agents=1, sessions=1, quiet=True)).ok
+    table = read_table(wiki)
+    assert "periodic-report" in table.kinds
+    labels = {f["label"].casefold(): f["name"] for f in table.fields("periodic-report")}
+    assert "total net sales" in labels
+    q3 = table.cell("orbit-2023-q3", labels["total net sales"])
+    assert q3["status"] == STATED and q3["display"].startswith("1,402")
+    assert "Total net sales" in q3["text"]
+    r = Answerer.open(wiki).ask("What were Orbit's total net sales in Q3 2023?")
+    assert "1,402" in r.answer
+    assert {s["doc_id"] for s in r.answer_spans} == {"orbit-2023-q3"}

@@ -319,11 +319,14 @@ def meets(cell: Mapping, cond: Condition | None) -> bool | None:
     return {"gt": a > b, "ge": a >= b, "lt": a < b, "le": a <= b}[cond.op]  # type: ignore[operator]
 
 
-def _schema_of(kind: str, spec: Mapping) -> Schema:
-    """A kind the table holds but no schema file names (the build's generic kind: the corpus's recurring
-    headings): its fields are yes/no, named by their labels."""
+def _schema_of(kind: str, spec: Mapping, schema: Schema | None) -> Schema:
+    """The fields of a kind the table holds: its schema's, plus those the build made from the corpus (a periodic
+    report's figures, the recurring headings of documents of no known kind), which are named by their labels
+    and hold no value to compare (yes/no, or a figure's line)."""
+    known = {f.name: f for f in schema.fields} if schema is not None else {}
     fields = tuple(
-        Field(
+        known.get(f["name"])
+        or Field(
             f["name"],
             f["label"],
             PRESENCE,
@@ -333,7 +336,7 @@ def _schema_of(kind: str, spec: Mapping) -> Schema:
         )
         for f in spec.get("fields") or []
     )
-    return Schema(kind, str(spec.get("label") or kind), (), fields, "the provisions table")
+    return Schema(kind, str(spec.get("label") or kind), (), fields, schema.source if schema else "the provisions table")
 
 
 class TableAnswers:
@@ -341,7 +344,7 @@ class TableAnswers:
 
     def __init__(self, table: Table, schemas: Mapping[str, Schema]):
         self.table = table
-        self.schemas = {**schemas, **{k: _schema_of(k, spec) for k, spec in table.kinds.items() if k not in schemas}}
+        self.schemas = {k: _schema_of(k, spec, schemas.get(k)) for k, spec in table.kinds.items()}
         self.kinds = [k for k in table.kinds if table.rows(k)]
 
     def parse(self, question: str, *, one_document: bool = False, many: bool = False) -> TableQuery | None:
