@@ -241,3 +241,70 @@ def test_a_periodic_reports_figures_are_fields_answered_with_the_line_that_state
     r = Answerer.open(wiki).ask("What were Orbit's total net sales in Q3 2023?")
     assert "1,402" in r.answer
     assert {s["doc_id"] for s in r.answer_spans} == {"orbit-2023-q3"}
+
+
+# Plain phrasings a user would type, written for the parser's rules, not taken from any eval file.
+@pytest.mark.parametrize(
+    ("question", "one", "field", "op", "want"),
+    [
+        (
+            "Which of our agreements with suppliers need at least 60 days notice to stop renewal?",
+            False,
+            "renewal_notice",
+            "ge",
+            "list",
+        ),  # "at least" compares, it is no superlative
+        ("What is the expiration date of this agreement?", True, "expiration", None, "value"),
+        ("Who are the parties?", True, "parties", None, "value"),  # "Who" names no party
+        ("Which contracts are perpetual?", False, "expiration", "eq", "list"),
+        ("Which contracts have no cap on liability?", False, "liability_cap", "absent", "list"),
+        ("Which contracts have no cap?", False, "uncapped_liability", "present", "list"),
+    ],
+)
+def test_the_parser_reads_the_field_its_condition_and_the_answer_wanted(question, one, field, op, want):
+    from wikigen.search.values.schema import load_schemas
+
+    from wikigen.ask.values import parse_query
+
+    q = parse_query(question, load_schemas(), ["contract"], one_document=one)
+    assert q is not None
+    assert (q.field.name, q.condition.op if q.condition else None, q.want) == (field, op, want)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Does the document say that the receiving party must return all confidential information when asked?",
+        "Can the receiving party disclose information when a court orders it?",
+        "Which parties may hire each other's staff after the project ends?",
+    ],
+)
+def test_a_field_word_among_many_others_is_not_the_question(question):
+    """A question that holds a field's word ("party", "share") among many words of its own asks something the
+    table does not hold: the table stays out of it."""
+    from wikigen.search.values.schema import load_schemas
+
+    from wikigen.ask.values import parse_query
+
+    assert parse_query(question, load_schemas(), ["contract"], one_document=True) is None
+
+
+@pytest.mark.parametrize(
+    ("question", "absent"),
+    [
+        ("Consider Kestrel's licence with Meridian Rail: when does it renew?", None),
+        ("Consider the Kestrel and Brightline agreement. What is the liability cap?", None),
+        ("Consider Zebra Widgets' supply agreement: what is the notice period?", "'Zebra Widgets'"),
+        ("Consider Quokka's Supply Agreement. What is the notice period?", "'Quokka'"),
+    ],
+)
+def test_a_name_is_held_when_each_of_its_parts_is(answerer, question, absent):
+    """A possessive, an "and" or a word opening the question ("Consider") does not make a real name absent; a
+    made-up party is said to be absent by its own name: the whole answer when it is all the question names, a
+    note under the answer when a part of the name is held ("Supply Agreement" is a title two documents hold)."""
+    r = answerer.ask(question, mode="wiki", budget=500)
+    if absent is None:
+        assert "No document in this corpus matches" not in r.answer
+    else:
+        assert r.answer.endswith(f"No document in this corpus matches {absent}.")
+        assert "Quokka" in absent or r.answer == f"No document in this corpus matches {absent}."

@@ -5,8 +5,10 @@ A name is what a question writer capitalises: a run of capitalised words that is
 alone (every sentence starts with a capital), or any text in quotation marks (any script). A name counts as
 absent only when no document's id or title holds it and the corpus index finds it nowhere as a phrase, so a
 real party, product or place, named anywhere in any document, never triggers it. When some of a question's names
-are found and others are not (a misspelt party beside a real one), the answer stands and says which were not. Words that open questions or
-name the corpus's own fields are not names (`QUESTION_WORDS` and the caller's `known` words).
+are found and others are not (a misspelt party beside a real one), the answer stands and says which were not.
+A name is held when it is, or each of its parts is ("Acme's Supply Agreement", "Acme and Initech"; a name
+opening the question is also tried without its first word, "Consider Acme"). Words that open questions or name the
+corpus's own fields are not names (`QUESTION_WORDS` and the caller's `known` words).
 """
 
 from __future__ import annotations
@@ -88,7 +90,7 @@ QUESTION_WORDS = frozenset(
 _WORD = r"[A-Z][\w&'’.-]*"
 _NAME = re.compile(rf"(?<![\w.-]){_WORD}(?:\s+(?:(?:of|and|&|de|van|von|the|for)\s+)?{_WORD})*")
 _OPENER = re.compile(r"^\S+\s+(?:(?:the|a|an|of|and|for)\s+)+")  # "Consider the ...": a verb opening the question
-_QUOTED = re.compile(r"[\"“「『']([^\"”」』'\n]{2,60})[\"”」』']")
+_QUOTED = re.compile(r"(?<!\w)[\"“「『']([^\"”」』'\n]{2,60})[\"”」』'](?!\w)")  # not an apostrophe
 _SENTENCE_START = re.compile(r"(?:^|[.?!:;]\s+|\n)\s*$")
 
 
@@ -122,18 +124,54 @@ def question_names(question: str, known: Iterable[str] = ()) -> list[str]:
 
 def absent_names(question: str, index, *, known: Iterable[str] = ()) -> tuple[list[str], int]:
     """The question's names that no document holds (not in any document's id or title, and not found as a phrase
-    anywhere in the corpus: index.phrase), and how many names it gives in all."""
+    anywhere in the corpus: index.phrase), and how many names it gives in all. A name made of parts is held when
+    a part that tells documents apart is (held by some documents, not most); its other parts that nothing holds
+    are then given as absent too, and counted as names."""
     names = question_names(question, known)
     if not names:
         return [], 0
-    identity = " ".join(f"{d.doc_id} {d.title}" for d in index.documents()).casefold()
+    docs = index.documents()
+    identity = " ".join(f"{d.doc_id} {d.title}" for d in docs).casefold()
     identity = re.sub(r"[-_/]+", " ", identity)
-    out = []
+    most = len(docs) // 2 if len(docs) >= 4 else len(docs)
+    out, named = [], 0
     for name in names:
-        key = re.sub(r"[-_/]+", " ", name.casefold())
-        if key in identity:
+        if _holders(name, identity, index, 1):
+            named += 1
             continue
-        if index.phrase(name, k=1):
-            continue
-        out.append(name)
-    return out, len(names)
+        at = question.find(name)
+        parts = _parts(name, bool(at >= 0 and _SENTENCE_START.search(question[:at])))
+        held = [max((_holders(way, identity, index, most + 1) for way in ways), default=0) for ways in parts]
+        if all(held) and held:  # every part held ("Acme's R&D"), or held without the word opening the question
+            named += 1
+        elif len(parts) > 1 and any(0 < h <= most for h in held):
+            out += [ways[-1] for ways, h in zip(parts, held, strict=True) if h == 0]
+            named += len(parts)
+        else:  # absent: said by the parts nothing holds, without a word that only opens the question
+            unheld = [ways[-1] for ways, h in zip(parts, held, strict=True) if h == 0] or [name]
+            out += unheld
+            named += len(unheld)
+    return out, named
+
+
+_JOINS = re.compile(r"['’]s?(?=\s|$)|\s+(?:and|&)\s+")
+
+
+def _parts(name: str, opens_sentence: bool) -> list[list[str]]:
+    """The parts of a name, each with the ways it may be written: "Acme's Supply Agreement" -> [["Acme"],
+    ["Supply Agreement"]]; "Acme and Initech" -> [["Acme"], ["Initech"]]; a name that opens its sentence may
+    open with a capitalised common word ("Consider Acme's ...": [["Consider Acme", "Acme"], ...])."""
+    pieces = [
+        p.strip() for p in _JOINS.split(name) if len(p.strip()) >= 2 and p.strip().casefold() not in QUESTION_WORDS
+    ]
+    out = [[p] for p in pieces]
+    if opens_sentence and out and " " in pieces[0]:
+        out[0].append(pieces[0].split(None, 1)[1])
+    return out
+
+
+def _holders(name: str, identity: str, index, upto: int) -> int:
+    """How many documents hold the name (in their id or title, or as a phrase of their text), counted up to upto."""
+    if re.sub(r"[-_/]+", " ", name.casefold()) in identity:
+        return 1
+    return min(upto, len({h.doc_id for h in index.phrase(name, k=max(upto * 4, 1))}))

@@ -21,6 +21,7 @@ Documents whose cell is "not read" are neither counted in nor out: the answer sa
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -40,7 +41,9 @@ _MAX = re.compile(
     r"\b(?:longest|highest|largest|latest|greatest|biggest|most\s+recent|maximum|max)\b|가장\s*(?:긴|큰|높은|늦은)",
     re.I,
 )
-_MIN = re.compile(r"\b(?:shortest|lowest|smallest|earliest|least|minimum|min)\b|가장\s*(?:짧은|작은|낮은|이른)", re.I)
+_MIN = re.compile(
+    r"\b(?:shortest|lowest|smallest|earliest|(?<!\bat\s)least|minimum|min)\b|가장\s*(?:짧은|작은|낮은|이른)", re.I
+)
 _COMPARE = [
     (
         re.compile(
@@ -157,10 +160,12 @@ def _same_word(q: str, w: str, starred: bool) -> bool:
 def _field_match(question: str, fields: Sequence[tuple[str, Field]]) -> tuple[str, Field, list[tuple[int, int]]] | None:
     """The field whose label or `ask` phrase the question holds best: every content word of the phrase among the
     question's words, in any order and with words between ("notice period to stop renewal" holds "notice to
-    stop renewal"); the phrase with the most content words wins, then the longer phrase, then the earlier field.
+    stop renewal"); the phrase with the most content words wins, then one whose words stand together, then the
+    one that starts first (a modifier comes first: "expiration date of this agreement"), then the longer phrase,
+    then the earlier field.
     A word ending in "*" in the schema matches any ending; a Korean phrase matches inside a word."""
     words = [(m.group().casefold(), m.start(), m.end()) for m in _QWORD.finditer(question)]
-    best: tuple[int, int, int, str, Field, list[tuple[int, int]]] | None = None
+    best: tuple[int, bool, int, int, int, str, Field, list[tuple[int, int]]] | None = None
     for order, (kind, f) in enumerate(fields):
         for phrase in (f.label, *f.ask):
             stems = [(w, w) for w in _phrase_words(phrase)]
@@ -174,10 +179,20 @@ def _field_match(question: str, fields: Sequence[tuple[str, Field]]) -> tuple[st
                     break
                 spots.append(hit)
             else:
-                key = (len(stems), len(phrase), -order)
-                if best is None or key > best[:3]:
+                said = sum(1 for w, _ in stems if not _NEGATION.fullmatch(w))  # "no cap": "no" is the condition's
+                key = (said, _together(question, spots), -min(a for a, _ in spots), len(phrase), -order)
+                if best is None or key > best[:5]:
                     best = (*key, kind, f, spots)
-    return (best[3], best[4], best[5]) if best else None
+    return (best[5], best[6], best[7]) if best else None
+
+
+def _together(question: str, spots: list[tuple[int, int]]) -> bool:
+    """Whether a phrase's words stand in the question in their order with at most function words between them
+    ("expiration date" in "the expiration date of this agreement", unlike "agreement date")."""
+    return all(
+        a1 <= b0 and all(w.casefold() in _FUNCTION_WORDS for w in _QWORD.findall(question[a1:b0]))
+        for (_, a1), (b0, _) in itertools.pairwise(spots)
+    )
 
 
 def _condition(question: str, f: Field, spots: list[tuple[int, int]]) -> Condition | None:
@@ -196,6 +211,8 @@ def _condition(question: str, f: Field, spots: list[tuple[int, int]]) -> Conditi
             v = parse_value(question, ptype)
             if v is not None and any(a <= v.start and v.end <= b for a, b in spots):
                 v = None
+        if v is not None and v.type == "party" and all(w.casefold() in _ASKING_WORDS for w in _QWORD.findall(v.norm)):
+            v = None  # "Who" opening a question names no party
         if v is not None:
             op = "eq"
             lead = rest[max(0, v.start - 30) : v.start]
@@ -233,6 +250,96 @@ _MANY = re.compile(
 )
 
 
+# words of asking, not of what is asked: they count neither for nor against a field
+_ASKING_WORDS = _FUNCTION_WORDS | frozenset(
+    [
+        "what",
+        "which",
+        "who",
+        "whom",
+        "whose",
+        "when",
+        "where",
+        "how",
+        "many",
+        "much",
+        "does",
+        "do",
+        "did",
+        "is",
+        "are",
+        "was",
+        "were",
+        "has",
+        "have",
+        "had",
+        "any",
+        "there",
+        "list",
+        "all",
+        "every",
+        "each",
+        "our",
+        "my",
+        "we",
+        "me",
+        "you",
+        "your",
+        "i",
+        "name",
+        "show",
+        "give",
+        "tell",
+        "can",
+        "could",
+        "would",
+        "please",
+        "find",
+        "mention",
+        "mentions",
+        "say",
+        "says",
+        "state",
+        "states",
+        "contain",
+        "contains",
+        "include",
+        "includes",
+        "provide",
+        "provides",
+        "specify",
+        "specifies",
+        "document",
+        "documents",
+    ]
+)
+ASKED_SHARE = 1 / 3  # the field's and its value's words must be at least this share of the asking clause's words
+
+
+def _asks_about(text: str, spots: list[tuple[int, int]], cond: Condition | None, schema: Schema) -> bool:
+    """Whether the asking clause is about the field: its words and the value the question names cover at least
+    ASKED_SHARE of the clause's content words (words of asking and the kind's own name, "contracts", left out).
+    A question that merely holds a field's word among many others asks something the table does not hold."""
+    generic = set(_phrase_words(f"{schema.kind} {schema.label}".replace("-", " ")))
+    words = [
+        (m.start(), m.end())
+        for m in _QWORD.finditer(text)
+        if (w := m.group().casefold()) not in _ASKING_WORDS and not any(_same_word(w, g, False) for g in generic)
+    ]
+    if not words:
+        return True
+    covered = list(spots)
+    if cond is not None and cond.value is not None:
+        said = _PERPETUAL_ASK.search(text) if cond.words == "perpetual" else None
+        at = text.find(cond.words) if cond.words else -1
+        if said:
+            covered.append(said.span())
+        elif at >= 0:
+            covered.append((at, at + len(cond.words)))
+    inside = sum(1 for a, b in words if any(x <= a and b <= y for x, y in covered))
+    return inside >= ASKED_SHARE * len(words)
+
+
 def ask_clause(question: str) -> str:
     """The part of a question that asks: its last sentence or clause ("Consider the X agreement between A and B.
     Is there a cap on liability?" asks "Is there a cap on liability?"); words naming a document come first."""
@@ -261,6 +368,8 @@ def parse_query(
         return None
     kind, f, spots = found
     cond = _condition(text, f, spots)
+    if not _asks_about(text, spots, cond, schemas[kind]):
+        return None  # the field's words are a small part of what is asked ("the Receiving Party shall not ...")
     span = (min(a for a, _ in spots), max(b for _, b in spots))  # in the asking clause
     want = _want(text, one_document)
     if want in ("max", "min") and f.value_type is None:
