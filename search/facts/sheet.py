@@ -24,7 +24,7 @@ from wikigen.search.facts.title import document_title, self_noun
 
 from wikigen.core.sentences import sentence_span
 
-__all__ = ["QUOTE_CAP", "Fact", "FactSheet", "date_role", "duration_role", "fact_sheet"]
+__all__ = ["QUOTE_CAP", "Fact", "FactSheet", "date_role", "duration_role", "fact_sheet", "kind_of"]
 
 DATES_CHARS = 30000  # where effective and expiry dates are looked for
 QUOTE_CAP = 320  # a fact's quote: the sentence that states it, at most about this long
@@ -106,7 +106,7 @@ def _fact(text: str, kind: str, label: str, value: str, s: int, e: int) -> Fact:
     return Fact(kind, label, value, s, e, _quote(text, s, e))
 
 
-def _kind_of(title: str, noun: str = "") -> str:
+def kind_of(title: str, noun: str = "") -> str:
     """What kind of document: its title when short, else the noun it calls itself by ("Amendment")."""
     words = title.split()
     if not words:
@@ -265,6 +265,6 @@ def fact_sheet(text: str, given_title: str = "") -> FactSheet:
     """The title, description and key facts of one document's text."""
     title = document_title(text, given_title)
     facts = key_facts(text, title_span=_title_span(text, title))
-    kind = _kind_of(title, self_noun(text))
+    kind = kind_of(title, self_noun(text))
     short = describe(text, kind, [f for f in facts if f.kind != "parties"])
     return FactSheet(title, describe(text, kind, facts, title=title), facts, kind, short)

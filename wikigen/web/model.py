@@ -1,5 +1,6 @@
 """SiteData: one read of a wiki for the web view: its pages, its generated pages (index, log), its
-corpus index (documents and their extracted texts), its progress log and git history.
+corpus index (documents and their extracted texts), the documents table (`wikigen.ask.documents`), its
+progress log and git history.
 
 Both modes render from it: the static site once, the live server again whenever the wiki's files change
 (``fingerprint``).
@@ -12,12 +13,14 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from wikigen.ask.documents import DocumentRow, document_rows
 from wikigen.core.errors import WikigenError
 from wikigen.core.slugs import SLUG_PATTERN
 from wikigen.core.text import normalize_newlines
 from wikigen.search.index import CorpusIndex
 from wikigen.search.sources import corpus_index, open_wiki
 from wikigen.web.growth import SessionRow, session_rows
+from wikigen.web.layout import graph_positions
 from wikigen.web.render import Links, source_key
 from wikigen.wiki.freshness import changed_sources, refresh_command
 from wikigen.wiki.history import session_commits
@@ -26,6 +29,7 @@ from wikigen.wiki.markup import Quote
 from wikigen.wiki.page import Page, count_quotes
 from wikigen.wiki.progress import Coverage, ProgressLog, coverage
 from wikigen.wiki.size_guard import WARN_FRACTION
+from wikigen.wiki.summary import page_summary
 
 log = logging.getLogger(__name__)
 
@@ -60,9 +64,12 @@ class SiteData:
     sources_error: str | None = None
     quotes_by_doc: dict[str, list[tuple[str, Quote]]] = field(default_factory=dict)
     stale: dict[str, str] = field(default_factory=dict)  # doc id -> why: its corpus file changed since indexing
+    rows: list[DocumentRow] = field(default_factory=list)  # the documents table, one row per document
     _graph: dict | None = field(default=None, repr=False)
+    _edges: list[tuple[str, str]] | None = field(default=None, repr=False)
     _backlinks: dict[str, list[str]] | None = field(default=None, repr=False)
     _by_key: dict[str, DocView] | None = field(default=None, repr=False)
+    _row_of: dict[str, DocumentRow] | None = field(default=None, repr=False)
 
     # --- loading -------------------------------------------------------------------------------
 
@@ -104,6 +111,7 @@ class SiteData:
         )
         data._index_quotes()
         data.check_sources()
+        data.rows = document_rows(list(data.pages.values()), sources)
         return data
 
     def check_sources(self) -> None:
@@ -170,20 +178,61 @@ class SiteData:
     # --- derived views -------------------------------------------------------------------------
 
     def graph(self) -> dict:
-        """Pages as nodes (with their type and title) and links between existing pages as edges, sorted."""
+        """Pages as nodes (type, title, degree and a position from `wikigen.web.layout`) and the links
+        between existing pages as edges, sorted."""
         if self._graph is None:
-            nodes = [{"id": s, "title": p.title, "type": p.type or "topic"} for s, p in self.pages.items()]
-            edges = page_edges(list(self.pages.values()))  # the links `stats` counts (wikigen.wiki.links)
+            edges = self.edges()
+            pos = graph_positions(list(self.pages), edges)
+            degree: dict[str, int] = {}
+            for u, v in edges:
+                degree[u] = degree.get(u, 0) + 1
+                degree[v] = degree.get(v, 0) + 1
+            nodes = [
+                {
+                    "id": s,
+                    "title": self.doc_label(p.sources[0]) if p.type == "document" and len(p.sources) == 1 else p.title,
+                    "type": p.type or "topic",
+                    "deg": degree.get(s, 0),
+                    "x": pos[s][0],
+                    "y": pos[s][1],
+                }
+                for s, p in self.pages.items()
+            ]
             self._graph = {"nodes": nodes, "edges": [{"source": u, "target": v} for u, v in edges]}
         return self._graph
+
+    def edges(self) -> list[tuple[str, str]]:
+        """The links between existing pages, sorted: the links `stats` counts (wikigen.wiki.links.page_edges)."""
+        if self._edges is None:
+            self._edges = page_edges(list(self.pages.values()))
+        return self._edges
 
     def backlinks(self, slug: str) -> list[str]:
         """The pages that link to this one, sorted."""
         if self._backlinks is None:
             self._backlinks = {}
-            for e in self.graph()["edges"]:
-                self._backlinks.setdefault(e["target"], []).append(e["source"])
+            for u, v in self.edges():
+                self._backlinks.setdefault(v, []).append(u)
         return sorted(self._backlinks.get(slug, []))
+
+    def row(self, doc_id: str) -> DocumentRow | None:
+        """The document's row of the documents table."""
+        if self._row_of is None:
+            self._row_of = {r.doc_id: r for r in self.rows}
+        return self._row_of.get(doc_id)
+
+    def doc_label(self, doc_id: str) -> str:
+        """How the view names a document: its label in the documents table, else its doc id."""
+        r = self.row(doc_id)
+        return r.label if r is not None else doc_id
+
+    def extra_columns(self) -> list[str]:
+        """The documents table's further columns (`DocumentRow.extra`), in the order they first appear."""
+        return list(dict.fromkeys(k for r in self.rows for k in r.extra))
+
+    def summary(self, slug: str) -> str:
+        """What the page holds, in one line without a quote (`wikigen.wiki.summary.page_summary`)."""
+        return page_summary(self.pages[slug], excerpt=False)
 
     def search_index(self) -> list[dict]:
         """What the static site's page search needs: per page its slug, title, type, description,
@@ -205,10 +254,9 @@ class SiteData:
 
     def totals(self) -> dict:
         """The home page's figures, each from the function `stats` takes it from."""
-        g = self.graph()
         return {
             "pages": len(self.pages),
-            "links": len(g["edges"]),
+            "links": len(self.edges()),
             "quotes": count_quotes(self.pages.values()),
             "documents": len(self.docs),
             "cited": len(self.cov.cited) if self.cov else None,

@@ -5,8 +5,8 @@ whenever the wiki's files change, plus what needs the server:
 
 * search.html?q=...   pages (the ask page index, wikigen.ask.page_index) and corpus passages
   (CorpusIndex.search), the same searches as the CLI;
-* ask.html?q=...&mode=...   wikigen.ask.retrieval.Answerer: the answer and the quotes it rests on, each
-  linked to its span in the source view.
+* ask.html?q=...&mode=...   wikigen.ask.retrieval.Answerer: the answer rendered as markdown, each of its
+  citations a link to the span it cites, then the context it rests on, each quote linked to its span.
 
 Read-only: GET and HEAD only; nothing is written but the page-index cache `ask` keeps under
 WIKI/.wikigen. Responses carry a Content-Security-Policy that allows only the package's own scripts,
@@ -125,6 +125,7 @@ class LiveSite:
             context.append({"kind": c.kind, "ref": c.ref, "spans": spans, "stale": c.stale})
         return {
             "answer": result.answer,
+            "answer_spans": [dict(s) for s in result.answer_spans or []],
             "mode": result.mode,
             "tokens": result.tokens,
             "context": context,

@@ -3,7 +3,8 @@
 Every page has a relative path, the same in both modes, and links only by relative URLs, so the
 static site opens from disk (file://) and the live server serves the same tree:
 
-    index.html                  home: figures and the wiki's index.md
+    index.html                  home: the documents table (sortable, filterable), then topics, collections,
+                                figures and other pages, each with what it holds
     pages/<slug>.html           a page (and index.md, index-*.md, log.md as pages/index.html, ...)
     sources/<key>.html          a document's extracted text; #chars=START-END highlights a span
     graph.html, growth.html     the link graph (cytoscape) and the growth view
@@ -27,10 +28,24 @@ from wikigen.ask.modes import MODES
 from wikigen.core.text import normalize_newlines
 from wikigen.web.growth import growth_chart
 from wikigen.web.model import SiteData
-from wikigen.web.render import body_html, markdown_html, snippet_html
+from wikigen.web.render import answer_html, body_html, markdown_html, snippet_html
 
-STATIC_FILES = ("wikigen.css", "graph.js", "source.js", "search.js", "cytoscape.min.js", "cytoscape.LICENSE")
+STATIC_FILES = (
+    "wikigen.css",
+    "graph.js",
+    "source.js",
+    "search.js",
+    "table.js",
+    "cytoscape.min.js",
+    "cytoscape.LICENSE",
+)
 PAGE_FIELDS = ("type", "status", "owner", "created_session", "updated_session")
+GRAPH_TYPES = ("document", "collection", "topic", "figure")  # each its colour in graph.js; the rest are "other"
+HOME_SECTIONS = (  # page type -> the home page's heading for its list, in this order after the documents
+    ("topic", "Topics"),
+    ("collection", "Collections"),
+    ("figure", "Figures"),
+)
 
 
 @lru_cache(maxsize=1)
@@ -76,15 +91,25 @@ class Views:
         if path == "index.html":
             return self.home()
         if path == "graph.html":
-            return self._render("graph.html", path, graph=self.data.graph())
+            return self.graph()
         if path == "growth.html":
             return self.growth()
         if path == "search.html":
             index = None if self.live else self.data.search_index()
             return self._render("search.html", path, query=query, results=search, index=index, error=error)
         if path == "ask.html":
+            rendered = None
+            if answer is not None:
+                rendered = answer_html(answer["answer"], answer.get("answer_spans") or [], self.data.links(""))
             return self._render(
-                "ask.html", path, query=query, answer=answer, mode=mode or MODES[0], modes=MODES, error=error
+                "ask.html",
+                path,
+                query=query,
+                answer=answer,
+                answer_html=rendered,
+                mode=mode or MODES[0],
+                modes=MODES,
+                error=error,
             )
         if path.startswith("pages/") and path.endswith(".html"):
             return self.page(path, path[len("pages/") : -len(".html")])
@@ -93,10 +118,28 @@ class Views:
         return None
 
     def home(self) -> str:
-        links = self.data.links("")
-        index_md = self.data.generated.get("index")
-        index_html = markdown_html(index_md, links) if index_md is not None else None
-        return self._render("home.html", "index.html", totals=self.data.totals(), index_html=index_html)
+        """The documents as a table (the reviewer's first view), then the other pages by type, each with
+        what it holds."""
+        d = self.data
+        kinds: dict[str, int] = {}
+        for r in d.rows:
+            kinds[r.kind] = kinds.get(r.kind, 0) + 1
+        listed = {t for t, _ in HOME_SECTIONS} | {"document"}
+        sections = []
+        for kind, heading in [*HOME_SECTIONS, ("", "Other pages")]:
+            pages = [p for p in d.pages.values() if (p.type == kind if kind else p.type not in listed)]
+            if pages:
+                pages.sort(key=lambda p: (p.title.casefold(), p.slug))
+                sections.append((kind or "other", heading, [(p, d.summary(p.slug)) for p in pages]))
+        return self._render(
+            "home.html",
+            "index.html",
+            totals=d.totals(),
+            rows=d.rows,
+            extra=d.extra_columns(),
+            kinds=sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0].casefold())),
+            sections=sections,
+        )
 
     def page(self, path: str, slug: str) -> str | None:
         links = self.data.links("../")
@@ -104,9 +147,10 @@ class Views:
         if p is not None:
             body, warning = body_html(p.body, links, self.data.verify, p.quote_doc)
             fields = [(f.replace("_", " "), getattr(p, f)) for f in PAGE_FIELDS]
-            sources = [(d, links.source(d)) for d in p.sources]
+            sources = [(d, self.data.doc_label(d), links.source(d)) for d in p.sources]
             backlinks = self.data.backlinks(slug)
             stale = sorted({q.doc_id for q in p.quotes() if q.doc_id in self.data.stale} if not warning else set())
+            row = self.data.row(p.sources[0]) if p.type == "document" and len(p.sources) == 1 else None
             return self._render(
                 "page.html",
                 path,
@@ -116,6 +160,7 @@ class Views:
                 stale=stale,
                 fields=fields,
                 sources=sources,
+                row=row,
                 backlinks=[(s, self.data.pages[s].title) for s in backlinks],
             )
         text = self.data.generated.get(slug)
@@ -130,6 +175,7 @@ class Views:
             warning=None,
             fields=[],
             sources=[],
+            row=None,
             backlinks=[],
         )
 
@@ -156,6 +202,15 @@ class Views:
             quotes=quotes,
             raw_chars=len(raw),
         )
+
+    def graph(self) -> str:
+        graph = self.data.graph()
+        counts: dict[str, int] = {}
+        for n in graph["nodes"]:
+            t = n["type"] if n["type"] in GRAPH_TYPES else "other"
+            counts[t] = counts.get(t, 0) + 1
+        types = [(t, counts[t]) for t in (*GRAPH_TYPES, "other") if t in counts]
+        return self._render("graph.html", "graph.html", graph=graph, types=types)
 
     def growth(self) -> str:
         d = self.data

@@ -1,0 +1,85 @@
+"""What a page holds, in one line: for a reader choosing which page to open (the web view's home, the
+export's MEMORY.md and its topic files, MCP's page list).
+
+A topic page's own description counts its quotes ("The section under this heading, quoted from 2 of 55
+documents") but does not say what the subject is or what its quotes say. `page_summary` says both, from
+the page alone:
+
+    Governing Law (also Choice of Law, Governing Laws): quoted from 8 of 173 documents; e.g. "10.11.
+    Governing Law. This Agreement and any dispute or claim arising out of or in connection with it…"
+
+* the subject: the title and, for a topic, its other names (aliases: the variant headings);
+* how many documents it quotes, of how many that have it (the "Also in" list and its "and N other
+  documents" count, where the page has them);
+* an excerpt of its first quote (a quote is verbatim text: the excerpt is the quote's opening words).
+
+A collection says how many documents it lists; a document page keeps its own description. Nothing here
+reads the corpus: the figures are the page's.
+"""
+
+from __future__ import annotations
+
+import re
+
+from wikigen.core.errors import PageError
+from wikigen.core.text import one_line
+from wikigen.wiki.page import Page
+
+__all__ = ["page_summary", "quoted_docs"]
+
+_ALSO = re.compile(r"^Also in (?P<list>.*?)(?: and (?P<more>\d+) other documents?)?\.\s*$", re.M)
+_LINK = re.compile(r"\[\[([^\[\]|\n]+?)(?:\|[^\[\]\n]+?)?\]\]")
+
+
+def quoted_docs(page: Page) -> list[str]:
+    """The documents the page quotes, in the order of their first quote."""
+    try:
+        return list(dict.fromkeys(q.doc_id for q in page.quotes()))
+    except PageError:
+        return []
+
+
+def _also_count(body: str) -> int:
+    """How many more documents an "Also in [[...]], [[...]] and N other documents." line names."""
+    m = _ALSO.search(body)
+    if not m:
+        return 0
+    return len(_LINK.findall(m.group("list"))) + int(m.group("more") or 0)
+
+
+def _first_quote(page: Page, limit: int) -> str:
+    try:
+        quotes = page.quotes()
+    except PageError:
+        return ""
+    if not quotes:
+        return ""
+    text = one_line(quotes[0].text)
+    return f"\u201c{one_line(text, limit)}\u201d" if text else ""
+
+
+def page_summary(page: Page, limit: int = 200, *, excerpt: bool = True) -> str:
+    """One line (at most `limit` characters) saying what the page holds; `excerpt`: end with the opening of
+    its first quote, where there is room."""
+    if page.type == "document":
+        return one_line(page.description or page.title, limit)
+    subject = one_line(page.title)
+    others = [a for a in page.aliases if a.casefold() != subject.casefold()]
+    if others and page.type == "topic":
+        subject += " (also " + ", ".join(one_line(a) for a in others[:3]) + ("…" if len(others) > 3 else "") + ")"
+    if page.type == "collection":
+        n = len(page.sources)
+        return one_line(f"{subject}: {n} document{'s' if n != 1 else ''} of this kind", limit)
+    quoted = quoted_docs(page)
+    if not quoted:
+        return one_line(f"{subject}: {page.description}" if page.description else subject, limit)
+    total = len(quoted) + _also_count(page.body)
+    count = (
+        f"quoted from {len(quoted)} of {total} documents"
+        if total > len(quoted)
+        else (f"quoted from {len(quoted)} document{'s' if len(quoted) != 1 else ''}")
+    )
+    line = f"{subject}: {count}"
+    room = limit - len(line) - 6
+    said = _first_quote(page, room) if excerpt and room >= 30 else ""
+    return one_line(f"{line}; e.g. {said}" if said else line, limit)
