@@ -39,3 +39,11 @@ def _dense_vectors_only_where_asked(request, monkeypatch, _no_embedding_by_defau
 
     monkeypatch.setattr(service, "update_vectors", _no_embedding_by_default[0])
     monkeypatch.setattr(service, "want_vectors", _no_embedding_by_default[1])
+
+
+@pytest.fixture(scope="session")
+def cuad_wiki(tmp_path_factory):
+    """The cuad-dev wiki, built once for every test that uses it (tests/eval_corpora.py)."""
+    from eval_corpora import build_cuad_wiki
+
+    return build_cuad_wiki(tmp_path_factory)

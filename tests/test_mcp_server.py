@@ -1,7 +1,9 @@
 """`wikigen mcp WIKI`: started as a subprocess and driven over stdio by the MCP SDK's own client.
 
 Each tool is called and its result checked against the real index and wiki on disk: spans carry
-exactly the document text at their offsets, pages are the files' pages, errors say what to do.
+exactly the document text at their offsets, pages are the files' pages, errors say what to do. On the
+cuad-dev wiki (when ../shared is present) no reply of any tool exceeds its token budget, and paging with
+the cursor returns every item once.
 """
 
 from __future__ import annotations
@@ -17,9 +19,13 @@ from mcp import ClientSession, StdioServerParameters, stdio_client
 from wikigen.agents.orchestrate import BuildConfig, build
 from wikigen.search.sources import open_wiki
 
+from wikigen.core.errors import WikigenError
+from wikigen.mcp_server import compact
+from wikigen.wiki.markup import explicit_quotes, scan_quotes
+
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "corpora" / "acme"
-TOOLS = {"search", "ask", "read_page", "list_pages", "stats", "read_source"}
+TOOLS = {"search", "ask", "read_page", "list_pages", "list_documents", "stats", "read_source"}
 
 
 @pytest.fixture(scope="module")
@@ -52,10 +58,11 @@ def _session_run(wiki: Path, body):
 
 def _data(result) -> dict:
     assert not result.is_error, result.content
-    text = json.loads(result.content[0].text)
-    if result.structured_content is not None:
-        assert result.structured_content == text
-    return text
+    assert len(result.content) == 1 and result.structured_content is None  # the reply once, as text
+    raw = result.content[0].text
+    data = json.loads(raw)
+    assert raw == json.dumps(data, ensure_ascii=False, separators=(",", ":"))  # compact JSON, no indentation
+    return data
 
 
 def test_every_tool_over_stdio(wiki):
@@ -74,7 +81,7 @@ def test_every_tool_over_stdio(wiki):
             "bad_page": await session.call_tool("read_page", {"slug": "no-such-page"}),
         }
         pages = _data(calls["list_pages"])["pages"]
-        quoted = next(p["slug"] for p in pages if p["sources"])
+        quoted = next(p["slug"] for p in pages if p["type"] == "document")
         calls["read_page"] = await session.call_tool("read_page", {"slug": quoted})
         return tools, calls
 
@@ -101,31 +108,43 @@ def test_every_tool_over_stdio(wiki):
     assert ko[0]["doc_id"] == "ko/hr-leave-policy" and "연차유급휴가" in ko[0]["text"]
 
     ask = _data(calls["ask"])
-    assert ask["answer"] and ask["context"] and ask["tokens"] <= 4000
+    assert list(ask)[:2] == ["answer", "answer_spans"] and list(ask)[-2:] == ["context", "next_cursor"]
+    assert ask["answer"] and ask["context"] and ask["answer_spans"]
     spans = [s for c in ask["context"] for s in c["spans"]]
-    assert spans
-    for s in spans:
-        assert s["text"] == texts.read(s["doc_id"], s["start"], s["end"])
+    for a in ask["answer_spans"]:  # the answer quotes its context
+        assert any(s["doc_id"] == a["doc_id"] and s["start"] <= a["start"] <= a["end"] <= s["end"] for s in spans), a
+    assert spans and all(set(s) == {"doc_id", "start", "end"} for s in spans)  # the text is the item's, once
+    for c in ask["context"]:
+        for s in c["spans"]:
+            if c["kind"] == "passage":
+                assert texts.read(s["doc_id"], s["start"], s["end"]) == c["text"]
     assert any(s["doc_id"] == "contracts/msa-brightline-logistics" for s in spans)
 
     pages = _data(calls["list_pages"])["pages"]
     assert sorted(p["slug"] for p in pages) == w.slugs()
+    assert all(set(p) == {"slug", "title", "type", "about"} for p in pages)
 
     page = _data(calls["read_page"])
     on_disk = w.read(page["slug"])
-    assert page["markdown"] == on_disk.body
-    assert page["quotes"]
-    for q in page["quotes"]:
-        assert q["text"] == texts.read(q["doc_id"], q["start"], q["end"])
+    assert page["markdown"] == explicit_quotes(on_disk.body, on_disk.quote_doc) and page["next_cursor"] is None
+    assert page["sources"] == on_disk.sources and "quotes" not in page  # quotes are in the markdown, once
+    for block in scan_quotes(page["markdown"]):
+        q = block.quote
+        assert q.text == texts.read(q.doc_id, q.start, q.end)
 
     stats = _data(calls["stats"])
     assert stats["pages"] == len(pages) and stats["quotes"] == stats["quotes_verified"] > 0
+    assert stats["docs_uncited_total"] == len(stats["docs_uncited"])
     assert stats["corpus_chars"] == index.corpus_chars
     assert stats["docs_total"] == len(index.documents())
 
     src = _data(calls["read_source"])
     assert src["text"] == texts.read("ko/hr-leave-policy", 10, 60) and len(src["text"]) == 50
-    assert src["doc_chars"] == index.document("ko/hr-leave-policy").chars and src["truncated"] is False
+    assert (
+        src["doc_chars"] == index.document("ko/hr-leave-policy").chars
+        and src["next_cursor"] is None
+        and (src["start"], src["end"]) == (10, 60)
+    )
 
     assert calls["bad_doc"].is_error and "unknown document 'no/such-doc'" in calls["bad_doc"].content[0].text
     assert calls["bad_page"].is_error and "no page 'no-such-page'" in calls["bad_page"].content[0].text
@@ -151,3 +170,93 @@ def test_mcp_on_a_folder_that_is_not_a_wiki_is_a_clear_error(tmp_path, capsys):
     assert cli.main(["mcp", str(tmp_path)]) == 1
     err = capsys.readouterr().err
     assert "is not a wiki" in err and "wikigen build" in err
+
+
+def _pages_of(session, tool: str, args: dict, key: str, limit: int = 60):
+    """Every part of a paged reply (call, then call again with its next_cursor), each as (raw text, data)."""
+
+    async def run():
+        parts, cursor = [], None
+        for _ in range(limit):
+            r = await session.call_tool(tool, {**args, **({"cursor": cursor} if cursor is not None else {})})
+            data = _data(r)
+            parts.append((r.content[0].text, data))
+            cursor = data["next_cursor"]
+            if cursor is None:
+                return parts
+        raise AssertionError(f"{tool} did not finish in {limit} parts")
+
+    return run()
+
+
+def test_no_reply_exceeds_its_budget_on_the_cuad_wiki(cuad_wiki):
+    """Over stdio, on the cuad-dev wiki (252 contracts, about 450 pages): every tool at its default budget and
+    at a small one; paging returns every page, hit, context item, line and character once."""
+    from wikigen.core.tokens import default_counter
+    from wikigen.mcp_server import DEFAULT_BUDGET
+
+    count = default_counter().count
+    w = open_wiki(cuad_wiki)
+    texts = w.sources.texts
+    biggest = max(w.pages(), key=lambda p: len(p.body))
+    longest = max(w.sources.documents(), key=lambda d: d.chars)
+    question = "Which contracts are governed by the laws of the State of New York?"
+
+    async def body(session):
+        out = {}
+        for budget in (DEFAULT_BUDGET, 1500):
+            b = {"budget": budget}
+            out[budget] = {
+                "list_pages": await _pages_of(session, "list_pages", b, "pages"),
+                "topics": await _pages_of(session, "list_pages", {**b, "type": "topic"}, "pages"),
+                "kinds": await _pages_of(session, "list_pages", {**b, "prefix": "kind-"}, "pages"),
+                "documents": await _pages_of(session, "list_documents", b, "documents"),
+                "search": await _pages_of(session, "search", {**b, "query": "governing law", "k": 50}, "hits"),
+                "ask": await _pages_of(session, "ask", {**b, "question": question}, "context"),
+                "read_page": await _pages_of(session, "read_page", {**b, "slug": biggest.slug}, "markdown"),
+                "read_source": await _pages_of(
+                    session, "read_source", {**b, "doc_id": longest.doc_id, "end": 30000}, "text"
+                ),
+                "stats": await _pages_of(session, "stats", b, "docs_uncited"),
+            }
+        out["default"] = _data(await session.call_tool("list_pages", {}))
+        return out
+
+    out = _session_run(cuad_wiki, body)["result"]
+    assert count(compact(out["default"])) <= DEFAULT_BUDGET and out["default"]["next_cursor"] is not None
+    for budget in (DEFAULT_BUDGET, 1500):
+        replies = out[budget]
+        for tool, parts in replies.items():
+            for raw, _ in parts:
+                assert count(raw) <= budget, (tool, budget, count(raw))
+        slugs = [p["slug"] for _, d in replies["list_pages"] for p in d["pages"]]
+        assert slugs == w.slugs()  # every page once, in order, over the parts
+        assert len(replies["list_pages"]) > 1  # 450 pages do not fit one reply
+        assert sorted(p["slug"] for _, d in replies["topics"] for p in d["pages"]) == sorted(
+            p.slug for p in w.pages() if p.type == "topic"
+        )
+        assert all(p["slug"].startswith("kind-") for _, d in replies["kinds"] for p in d["pages"])
+        docs = [r["doc_id"] for _, d in replies["documents"] for r in d["documents"]]
+        assert sorted(docs) == sorted(d.doc_id for d in w.sources.documents())
+        hits = [h for _, d in replies["search"] for h in d["hits"]]
+        assert len(hits) == 50 and all(h["text"] == texts.read(h["doc_id"], h["start"], h["end"]) for h in hits)
+        first = replies["ask"][0][1]
+        assert list(first)[:2] == ["answer", "answer_spans"] and first["answer"]
+        context = [c for _, d in replies["ask"] for c in d["context"]]
+        assert context and len({json.dumps(c, sort_keys=True) for c in context}) == len(context)
+        markdown = "".join(d["markdown"] for _, d in replies["read_page"])
+        assert markdown == explicit_quotes(biggest.body, biggest.quote_doc)
+        assert "".join(d["text"] for _, d in replies["read_source"]) == texts.read(longest.doc_id, 0, 30000)
+    assert len(out[1500]["read_page"]) > 1 and len(out[1500]["read_source"]) > 1
+
+
+def test_bad_budget_and_cursor_say_what_to_do(wiki):
+    from wikigen.mcp_server import WikiTools
+
+    tools = WikiTools(wiki)
+    with pytest.raises(WikigenError, match="budget 10 is out of range"):
+        tools.list_pages(budget=10)
+    with pytest.raises(WikigenError, match="bad cursor 'x'"):
+        tools.list_pages(cursor="x")
+    with pytest.raises(WikigenError, match="bad cursor '-3'"):
+        tools.search("notice", cursor="-3")

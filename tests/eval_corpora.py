@@ -1,0 +1,37 @@
+"""The dev corpora under ../shared/eval (read-only), found from any checkout: the main one (/work/main) or a
+worktree below it (/work/wt/NAME). Tests that use them skip when they are absent."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+CUAD_WIKI_ENV = "WIKIGEN_CUAD_WIKI"  # a cuad-dev wiki built before (2 agents, 2 sessions, offline), to reuse
+
+
+def eval_corpus(name: str) -> Path | None:
+    """The folder shared/eval/NAME next to this checkout or one of its parents, or None."""
+    for parent in Path(__file__).resolve().parents:
+        p = parent / "shared" / "eval" / name
+        if p.is_dir():
+            return p
+    return None
+
+
+def build_cuad_wiki(tmp_path_factory) -> Path:
+    """The cuad-dev wiki as `wikigen build` makes it by default (2 agents, 2 sessions, offline; no passage
+    vectors), built once per test run; or the one named by $WIKIGEN_CUAD_WIKI. Skips without the corpus."""
+    from wikigen.agents.orchestrate import BuildConfig, build
+
+    given = os.environ.get(CUAD_WIKI_ENV)
+    if given:
+        return Path(given)
+    corpus = eval_corpus("cuad-dev")
+    if corpus is None:
+        pytest.skip("the cuad-dev corpus (../shared/eval/cuad-dev) is not present")
+    root = tmp_path_factory.mktemp("cuad") / "wiki"
+    report = build(BuildConfig(corpus=corpus / "docs", wiki=root, quiet=True, dense=False))
+    assert report.ok, report.stopped_reason
+    return root
