@@ -1,5 +1,5 @@
-"""The dev corpora under ../shared/eval (read-only), found from any checkout: the main one (/work/main) or a
-worktree below it (/work/wt/NAME). Tests that use them skip when they are absent."""
+"""The dev corpora ($WIKIGEN_EVAL_DATA, else ../shared/eval, read-only), found from any checkout: the main one
+(/work/main) or a worktree below it (/work/wt/NAME). Tests that use them skip when they are absent."""
 
 from __future__ import annotations
 
@@ -12,7 +12,12 @@ CUAD_WIKI_ENV = "WIKIGEN_CUAD_WIKI"  # a cuad-dev wiki built before (2 agents, 2
 
 
 def eval_corpus(name: str) -> Path | None:
-    """The folder shared/eval/NAME next to this checkout or one of its parents, or None."""
+    """The dev corpus NAME: in $WIKIGEN_EVAL_DATA, else in shared/eval next to this checkout or one of its
+    parents; None when absent."""
+    given = os.environ.get("WIKIGEN_EVAL_DATA")
+    if given:
+        p = Path(given) / name
+        return p if p.is_dir() else None
     for parent in Path(__file__).resolve().parents:
         p = parent / "shared" / "eval" / name
         if p.is_dir():

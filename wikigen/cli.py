@@ -433,9 +433,9 @@ def cmd_site(args) -> int:
 
 def cmd_export(args) -> int:
     from wikigen.export import export_claude_code
-    from wikigen.wiki.store import Wiki
+    from wikigen.search.sources import open_wiki
 
-    report = export_claude_code(Wiki.open(Path(args.wiki)), Path(args.dir))
+    report = export_claude_code(open_wiki(Path(args.wiki)), Path(args.dir))
     if args.json:
         _print_json(report.to_dict())
     else:

@@ -1,17 +1,29 @@
 """`wikigen export claude-code WIKI DIR`: the wiki as a Claude Code memory folder.
 
 Claude Code reads ``MEMORY.md`` at start-up (its first 200 lines, at most 25 KB) and opens the topic
-files it links when they look relevant. So:
+files it links when they look relevant. What loads at start-up is all an agent knows before it opens a
+file, so ``MEMORY.md`` uses its room for what tells the agent which file to open:
 
-* ``MEMORY.md`` stays within 200 lines and 25,000 **bytes** of UTF-8 (Korean is 3 bytes a
-  character), one line an entry, each under 200 characters, linking topic files with relative
-  markdown links ``[Title](slug.md)``. When the pages do not fit, it links section files
-  (``index-<type>.md``, ...) packed the way index.md is (`wikigen.wiki.index_page.build_index`),
-  each within the same limits.
-* Each page becomes ``<slug>.md`` with the front matter memory folders use (``name``,
-  ``description``, ``type: reference``); its ``[[wikilinks]]`` become relative markdown links
-  (Claude Code does not follow wikilinks), links to pages that are not exported become plain text;
-  quotes stay verbatim in their callout, whose header names the document and character span.
+* **Documents first**, one line each: the label that tells same-titled documents apart, the parties,
+  the date and the two or three values a reader most needs (the key facts the document's page states;
+  the documents table of `wikigen.ask.documents`), as many as fit in `DOC_SHARE` of the room;
+* **then the topics** (and collections, figures), each with what it holds (`wikigen.wiki.summary`:
+  its subject and other names, how many documents it quotes of those that have it, its first quote's
+  opening), the most widely held first, in the rest of the room (documents take what topics leave);
+* **then the section files** that list every page the same way (``index-<type>.md``, ..., packed the way
+  index.md is: `wikigen.wiki.index_page.build_index`), so every page is reachable. A wiki small enough
+  gets one ``MEMORY.md`` with every page and no section file.
+
+``MEMORY.md`` and each section file stay within 200 lines and 25,000 **bytes** of UTF-8 (Korean is 3
+bytes a character), one line an entry, each under 200 characters, linking topic files with relative
+markdown links ``[Title](slug.md)``.
+
+* Each page becomes ``<slug>.md`` (a slug longer than 40 characters is cut and hashed: `file_stem`) with
+  the front matter memory folders use (``name``,
+  ``description``: what it holds, as in MEMORY.md; ``type: reference``) and opens with that
+  description; its ``[[wikilinks]]`` become relative markdown links (Claude Code does not follow
+  wikilinks), links to pages that are not exported become plain text; quotes stay verbatim in their
+  callout, whose header names the document and character span.
 
 A page holding a secret (one edited by hand: the store refuses them) is left out and named in the report.
 Everything is built in memory first, then written: only into DIR, never over a file that an earlier
@@ -21,18 +33,25 @@ that are no longer produced are removed (only those, listed in DIR/.wikigen-expo
 
 from __future__ import annotations
 
+import hashlib
 import json
+import logging
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from wikigen.ask.documents import DocumentRow, document_rows
 from wikigen.core import confine
 from wikigen.core.atomic import atomic_write
-from wikigen.core.errors import UsageError
+from wikigen.core.errors import UsageError, WikigenError
+from wikigen.core.text import one_line
 from wikigen.wiki.index_page import Entry, build_index, count_lines
 from wikigen.wiki.markup import WIKI_RE, body_links, explicit_quotes, split_target
 from wikigen.wiki.page import Page, dump_front_matter
 from wikigen.wiki.secrets import page_secrets
+from wikigen.wiki.summary import page_summary, quoted_docs
+
+log = logging.getLogger(__name__)
 
 __all__ = [
     "MAX_BYTES",
@@ -41,6 +60,7 @@ __all__ = [
     "ExportReport",
     "build_memory",
     "export_claude_code",
+    "file_stem",
     "markdown_links",
     "topic_file",
     "utf8_len",
@@ -50,6 +70,10 @@ MAX_LINES = 200
 MAX_BYTES = 25_000
 MAX_LINE_CHARS = 199  # "under 200 characters"
 DESCRIPTION_MAX = 200
+DOC_SHARE = 0.7  # of MEMORY.md's room (lines and bytes) for document lines, when topics need the rest
+LABEL_MAX = 70  # characters of a document's label in its MEMORY.md line
+FILE_STEM_MAX = 40  # characters of a topic file's name (a longer slug is cut and hashed: file_stem)
+SECTION_ORDER = ("document", "topic", "collection", "figure")
 MANIFEST = ".wikigen-export.json"
 MEMORY = "MEMORY.md"
 NOTE = (
@@ -63,8 +87,18 @@ def utf8_len(text: str) -> int:
     return len(text.encode("utf-8"))
 
 
+def file_stem(slug: str) -> str:
+    """The file name (without .md) of a page's topic file: its slug, or for a slug longer than FILE_STEM_MAX
+    its start and a hash of the whole (so names stay distinct): every link in MEMORY.md spells it, and long
+    doc ids made a third of a document's line its file name."""
+    if len(slug) <= FILE_STEM_MAX:
+        return slug
+    return slug[: FILE_STEM_MAX - 9].rstrip("-") + "-" + hashlib.sha1(slug.encode("utf-8")).hexdigest()[:8]
+
+
 def _md_link(target: str, label: str) -> str:
-    return f"[{label}]({target}.md)"
+    section = target == "index" or target.startswith("index-")  # a section file of build_index: its own name
+    return f"[{label}]({target if section else file_stem(target)}.md)"
 
 
 def _entry_line(e: Entry) -> str:
@@ -126,30 +160,123 @@ def _one_line(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 3].rstrip() + "..."
 
 
-def _description(page: Page) -> str:
+def document_line(row: DocumentRow) -> str:
+    """What a document's MEMORY.md line says after its label: parties; date; two or three values."""
+    parts = []
+    if row.names:
+        parts.append("; ".join(one_line(n, 45) for n in row.names[:3]))
+    if row.date:
+        parts.append(row.date.value)
+    values = [f"{c.label or name}: {c.value}" for name, c in row.extra.items()]
+    values += [f"{f.label}: {f.value}" for f in row.values() if f not in row.extra.values()]
+    parts += [one_line(v, 50) for v in values[:3]]
+    return " · ".join(parts) if parts else (row.kind or "")
+
+
+def descriptions(pages: list[Page], rows: list[DocumentRow]) -> dict[str, str]:
+    """slug -> what the page holds, in one line: a document page by its row of the documents table, any
+    other page by `page_summary`."""
+    by_doc = {r.doc_id: r for r in rows}
+    out = {}
+    for p in pages:
+        row = by_doc.get(p.sources[0]) if p.type == "document" and len(p.sources) == 1 else None
+        out[p.slug] = _one_line(document_line(row), DESCRIPTION_MAX) if row else page_summary(p, DESCRIPTION_MAX)
+    return out
+
+
+def _description(page: Page, about: str = "") -> str:
+    if about.strip():
+        return _one_line(about, DESCRIPTION_MAX)
     if page.description.strip():
         return _one_line(page.description, DESCRIPTION_MAX)
     what = f"document {page.sources[0]}" if page.type == "document" and page.sources else f"{page.type or 'topic'} page"
     return _one_line(f"{page.title} ({what})", DESCRIPTION_MAX)
 
 
-def topic_file(page: Page, exported: dict[str, str]) -> str:
-    """One page as a memory topic file: name/description/type front matter, the body with markdown links."""
-    fm = {"name": _one_line(page.title, DESCRIPTION_MAX), "description": _description(page), "type": "reference"}
+def topic_file(page: Page, exported: dict[str, str], about: str = "") -> str:
+    """One page as a memory topic file: name/description/type front matter, the description (what it holds),
+    then the body with markdown links."""
+    desc = _description(page, about)
+    fm = {"name": _one_line(page.title, DESCRIPTION_MAX), "description": desc, "type": "reference"}
     head = dump_front_matter(fm)
     body = markdown_links(
         explicit_quotes(page.body, page.quote_doc).strip("\n"), exported
     )  # the export has no sources list
     sources = ", ".join(page.sources) if page.sources else "none listed"
     foot = f"_From wikigen page `{page.slug}` ({page.type}, {page.status}, owner {page.owner}); documents: {sources}._"
-    return f"---\n{head}---\n\n# {page.title}\n\n{body}\n\n{foot}\n"
+    return f"---\n{head}---\n\n# {page.title}\n\n{desc}\n\n{body}\n\n{foot}\n"
 
 
-def build_memory(pages: list[Page]) -> dict[str, str]:
-    """File name -> text for MEMORY.md, its section files and one topic file per page."""
+def _entries(pages: list[Page], rows: list[DocumentRow], about: dict[str, str]) -> list[Entry]:
+    """Index entries: a line's link text is a document's title when its line goes on with its parties or date
+    (which tell same-titled documents apart), else its label; what follows does not repeat it."""
+    label = {r.slug: r.title if (r.names or r.date) else r.label for r in rows if r.slug}
+    return [
+        Entry(
+            p.slug,
+            one_line(label.get(p.slug, p.title), LABEL_MAX),
+            p.type or "topic",
+            about[p.slug] if p.type == "document" else page_summary(p, DESCRIPTION_MAX, title=False),
+        )
+        for p in pages
+    ]
+
+
+def _memory(groups: list[tuple[str, list[str]]], hub: list[str], intro: dict[str, str]) -> str:
+    lines = ["# Memory", "", NOTE, ""]
+    for heading, items in groups:
+        if not items:
+            continue
+        lines += [f"## {heading}", ""] + ([intro[heading], ""] if intro.get(heading) else []) + items + [""]
+    if hub:
+        lines += ["## Every page", "", *hub, ""]
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _fits(text: str) -> bool:
+    return count_lines(text) <= MAX_LINES and utf8_len(text) <= MAX_BYTES
+
+
+def build_memory(pages: list[Page], rows: list[DocumentRow] | None = None) -> dict[str, str]:
+    """File name -> text for MEMORY.md, its section files and one topic file per page. rows: the documents
+    table (`document_rows(pages, sources)`); without it, documents are known by their pages alone."""
+    pages = sorted(pages, key=lambda p: p.slug)
+    rows = rows if rows is not None else document_rows(pages)
+    about = descriptions(pages, rows)
     exported = {p.slug: p.title for p in pages}
+    entries = _entries(pages, rows, about)
+    heading = {"document": "Documents", "topic": "Topics", "collection": "Collections", "figure": "Figures"}
+    by_type: dict[str, list[Entry]] = {}
+    for e in entries:
+        by_type.setdefault(e.type, []).append(e)
+    widely = {p.slug: len(quoted_docs(p)) for p in pages}
+    order = [*SECTION_ORDER, *sorted(set(by_type) - set(SECTION_ORDER))]
+    for t in order:
+        if t == "document":
+            by_type.get(t, []).sort(key=lambda e: (e.title.casefold(), e.slug))
+        else:
+            by_type.get(t, []).sort(key=lambda e: (-widely.get(e.slug, 0), e.title.casefold(), e.slug))
+    lines = {t: [_entry_line(e) for e in by_type.get(t, [])] for t in order}
+    names = {t: heading.get(t, f"{t.capitalize()} pages") for t in order}
+    flat = _memory([(names[t], lines[t]) for t in order], [], {})
+    files: dict[str, str] = {}
+    if _fits(flat):
+        files[MEMORY] = flat
+    else:
+        files.update(_sections(pages, entries, by_type, lines, names, order))
+    for p in pages:
+        files[f"{file_stem(p.slug)}.md"] = topic_file(p, exported, about[p.slug])
+    for name, text in files.items():  # the packing guarantees these; a failure here is a bug
+        if name == MEMORY or name.startswith("index-"):
+            assert _fits(text) and all(len(line) < 200 for line in text.splitlines()), name
+    return files
+
+
+def _sections(pages, entries, by_type, lines, names, order) -> dict[str, str]:
+    """MEMORY.md with documents first (up to DOC_SHARE of the room, more when the rest leaves room), then the
+    other pages by type, then links to section files that list every page; and those files."""
     index = build_index(
-        pages,
+        [p.with_(title=e.title, description=e.description) for p, e in zip(pages, entries)],
         max_lines=MAX_LINES,
         max_chars=MAX_BYTES,
         size=utf8_len,
@@ -159,13 +286,39 @@ def build_memory(pages: list[Page]) -> dict[str, str]:
         title="Memory",
         max_line=MAX_LINE_CHARS,
     )
-    files = {(MEMORY if stem == "index" else f"{stem}.md"): text for stem, text in index.items()}
-    for p in pages:
-        files[f"{p.slug}.md"] = topic_file(p, exported)
-    for name, text in files.items():  # the packing guarantees these; a failure here is a bug
-        if name == MEMORY or name.startswith("index-"):
-            assert count_lines(text) <= MAX_LINES and utf8_len(text) <= MAX_BYTES, name
-    return files
+    hub = [line for line in index.pop("index").splitlines() if line.startswith("- [")]
+    out = {f"{stem}.md": text for stem, text in index.items()}
+    n_docs = len(lines.get("document", []))
+    intro = {
+        names["document"]: f"{n_docs:,} documents: label, parties, date, key facts. The first ones by title; "
+        "every one in the section files under Every page.",
+    }
+    others = [t for t in order if t != "document" and lines.get(t)]
+    for t in others:
+        intro[names[t]] = f"{len(lines[t]):,} {names[t].lower()}, the most widely quoted first: what each holds."
+
+    def text(k_docs: int, k_other: dict[str, int]) -> str:
+        groups = [(names["document"], lines.get("document", [])[:k_docs])]
+        groups += [(names[t], lines[t][: k_other[t]]) for t in others]
+        return _memory(groups, hub, intro)
+
+    empty = dict.fromkeys(others, 0)
+    room_lines = MAX_LINES - count_lines(text(0, empty)) - 2 * (len(others) + 1)
+    room_bytes = MAX_BYTES - utf8_len(text(0, empty)) - 200 * (len(others) + 1)
+    k_docs, used_l, used_b = 0, 0, 0
+    for line in lines.get("document", []):  # documents: their share of the room
+        b = utf8_len(line) + 1
+        if used_l + 1 > DOC_SHARE * room_lines or used_b + b > DOC_SHARE * room_bytes:
+            break
+        k_docs, used_l, used_b = k_docs + 1, used_l + 1, used_b + b
+    k_other = dict(empty)
+    for t in others:  # then the others, in type order, while they fit
+        while k_other[t] < len(lines[t]) and _fits(text(k_docs, {**k_other, t: k_other[t] + 1})):
+            k_other[t] += 1
+    while k_docs < n_docs and _fits(text(k_docs + 1, k_other)):  # documents take what the others left
+        k_docs += 1
+    out[MEMORY] = text(k_docs, k_other)
+    return out
 
 
 # --- writing -----------------------------------------------------------------------------------
@@ -211,7 +364,12 @@ def export_claude_code(wiki, out_dir: Path, *, corpus_dir: Path | None = None) -
             kept_out.append(f"{p.slug}: {'; '.join(where)}")
         else:
             pages.append(p)
-    files = build_memory(pages)
+    try:
+        sources = wiki.sources
+    except WikigenError as e:  # parties and dates come from the corpus; without it, from the pages alone
+        log.warning("export without the corpus index: %s", e)
+        sources = None
+    files = build_memory(pages, document_rows(pages, sources))
     previous = _previous(out)
     foreign = sorted(n for n in files if (out / n).exists() and n not in previous)
     if foreign:

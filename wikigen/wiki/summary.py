@@ -27,6 +27,7 @@ from wikigen.wiki.page import Page
 
 __all__ = ["page_summary", "quoted_docs"]
 
+ALSO_CHARS = 60  # of a topic's other names in its summary
 _ALSO = re.compile(r"^Also in (?P<list>.*?)(?: and (?P<more>\d+) other documents?)?\.\s*$", re.M)
 _LINK = re.compile(r"\[\[([^\[\]|\n]+?)(?:\|[^\[\]\n]+?)?\]\]")
 
@@ -58,28 +59,41 @@ def _first_quote(page: Page, limit: int) -> str:
     return f"\u201c{one_line(text, limit)}\u201d" if text else ""
 
 
-def page_summary(page: Page, limit: int = 200, *, excerpt: bool = True) -> str:
+def page_summary(page: Page, limit: int = 200, *, excerpt: bool = True, title: bool = True) -> str:
     """One line (at most `limit` characters) saying what the page holds; `excerpt`: end with the opening of
-    its first quote, where there is room."""
+    its first quote, where there is room; `title`: start with the page's title (leave it out where the line
+    shows it already, as a link's text)."""
     if page.type == "document":
         return one_line(page.description or page.title, limit)
-    subject = one_line(page.title)
-    others = [a for a in page.aliases if a.casefold() != subject.casefold()]
-    if others and page.type == "topic":
-        subject += " (also " + ", ".join(one_line(a) for a in others[:3]) + ("…" if len(others) > 3 else "") + ")"
+    name = one_line(page.title)
+    others = [a for a in page.aliases if a.casefold() != name.casefold()]
+    also = ""
+    if others and page.type == "topic":  # the other names, while they take at most ALSO_CHARS
+        names: list[str] = []
+        for a in others:
+            if len(", ".join([*names, one_line(a)])) > ALSO_CHARS:
+                break
+            names.append(one_line(a))
+        names = names or [one_line(others[0], ALSO_CHARS)]
+        also = "also " + ", ".join(names) + ("…" if len(names) < len(others) else "")
+    subject = (f"{name} ({also})" if also else name) if title else also
+
+    def said(what: str) -> str:
+        return f"{subject}: {what}" if subject else what[:1].upper() + what[1:]
+
     if page.type == "collection":
         n = len(page.sources)
-        return one_line(f"{subject}: {n} document{'s' if n != 1 else ''} of this kind", limit)
+        return one_line(said(f"{n} document{'s' if n != 1 else ''} of this kind"), limit)
     quoted = quoted_docs(page)
     if not quoted:
-        return one_line(f"{subject}: {page.description}" if page.description else subject, limit)
+        return one_line(said(page.description) if page.description else subject or name, limit)
     total = len(quoted) + _also_count(page.body)
     count = (
         f"quoted from {len(quoted)} of {total} documents"
         if total > len(quoted)
         else (f"quoted from {len(quoted)} document{'s' if len(quoted) != 1 else ''}")
     )
-    line = f"{subject}: {count}"
+    line = said(count)
     room = limit - len(line) - 6
-    said = _first_quote(page, room) if excerpt and room >= 30 else ""
-    return one_line(f"{line}; e.g. {said}" if said else line, limit)
+    quote = _first_quote(page, room) if excerpt and room >= 30 else ""
+    return one_line(f"{line}; e.g. {quote}" if quote else line, limit)
