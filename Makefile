@@ -36,7 +36,7 @@ lint: $(LINT_STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/python .ci/typecheck.py
 
-# docs/graph.png and docs/growth.png (README) from the demo wiki, through headless Chromium (apt-get install -y
+# docs/{home,page,ask,graph,growth}.png (docs/guide.md) from the demo wiki, through headless Chromium (apt-get install -y
 # chromium; fonts-nanum for the Korean labels)
 screenshots: $(STAMP)
 	$(BIN)/python -m wikigen.web.screenshots --out docs

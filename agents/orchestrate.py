@@ -60,6 +60,7 @@ __all__ = [
     "build",
     "load_catalog",
     "plan_shares",
+    "preflight",
 ]
 
 log = logging.getLogger(__name__)
@@ -171,8 +172,11 @@ def _check_config(config: BuildConfig) -> tuple[Path, Path]:
         raise CorpusError(f"corpus folder {corpus} does not exist or is not a folder")
     if config.agents < 1:
         raise UsageError(f"--agents must be at least 1 (got {config.agents})")
-    if config.sessions < 0:
-        raise UsageError(f"--sessions must be 0 or more (got {config.sessions})")
+    if config.sessions < 1:
+        raise UsageError(
+            f"--sessions must be 1 or more (got {config.sessions}): a build of no session writes no page; "
+            "to index the corpus without building, run `wikigen index CORPUS`"
+        )
     for name, value in (
         ("--session-budget", config.session_budget),
         ("--session-turns", config.session_turns),
@@ -192,6 +196,44 @@ def _check_config(config: BuildConfig) -> tuple[Path, Path]:
     except OSError:
         pass
     return corpus, root
+
+
+def _no_documents(corpus: Path) -> CorpusError:
+    return CorpusError(f"no readable documents in {corpus} (.txt .md .html .pdf .docx); nothing to build")
+
+
+def preflight(config: BuildConfig) -> list[str]:
+    """What `build` checks before it writes anything, for a dry run, writing nothing: raises the error the
+    real run would stop with (bad options, a wiki or index of another corpus without --force, a build running
+    on the wiki, a corpus with no readable document) and returns the warnings it would print first."""
+    from wikigen.search.corpus import scan_corpus
+    from wikigen.search.index import check_index_corpus
+
+    from wikigen.wiki import guard
+    from wikigen.wiki.buildlock import check_unlocked
+
+    corpus, root = _check_config(config)
+    check_unlocked(root)
+    guard.check_corpus(root, corpus, force=config.force)
+    index_dir = Path(config.index_dir) if config.index_dir else root / ".wikigen" / "index"
+    check_index_corpus(index_dir, corpus, force=config.force)
+    scan = scan_corpus(corpus, exclude=[index_dir])
+    if not scan.files:
+        raise _no_documents(corpus)
+    lines = []
+    if scan.skipped:
+        lines.append(
+            f"{len(scan.skipped)} files would be skipped while indexing (run `wikigen index {corpus} --index DIR` "
+            "for the reasons)"
+        )
+    edited = guard.pending_human_edits(root)
+    if edited:
+        lines.append(
+            f"{len(edited)} pages were edited since the last commit ({', '.join(edited[:5])}"
+            f"{' ...' if len(edited) > 5 else ''}): the build commits them first as human edits, and agents "
+            "leave them alone"
+        )
+    return lines
 
 
 def _session_line(
@@ -434,7 +476,7 @@ def _build(
         want_vectors(index)  # until they are made, commands that read the wiki say what is missing
     docs = index.documents()
     if not docs:
-        raise CorpusError(f"no readable documents in {corpus} (.txt .md .html .pdf); nothing to build")
+        raise _no_documents(corpus)
     from wikigen.agents.amendment_pages import detect_amendments
 
     with stage("amendments"):

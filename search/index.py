@@ -152,6 +152,17 @@ class IndexSummary:
 # --- the index -----------------------------------------------------------------------------------
 
 
+def check_index_corpus(index_dir: Path, corpus_dir: Path, *, force: bool = False, manifest: dict | None = None) -> None:
+    """SearchIndexError when index_dir holds the index of another corpus, unless force (reads only)."""
+    manifest = manifest if manifest is not None else read_manifest(Path(index_dir))
+    root = str(Path(corpus_dir).resolve())
+    if manifest is not None and manifest.get("root") not in (None, root) and not force:
+        raise SearchIndexError(
+            f"{index_dir} holds the index of another corpus ({manifest.get('root')}); "
+            "choose another --index folder, or pass --force to replace it"
+        )
+
+
 class CorpusIndex:
     """An opened index. Build or update one with `CorpusIndex.build`, reopen it with `CorpusIndex.open`."""
 
@@ -261,11 +272,7 @@ class CorpusIndex:
         tdir = index_dir / "tantivy"
 
         manifest = read_manifest(index_dir)
-        if manifest is not None and manifest.get("root") not in (None, str(root)) and not force:
-            raise SearchIndexError(
-                f"{index_dir} holds the index of another corpus ({manifest.get('root')}); "
-                "choose another --index folder, or pass --force to replace it"
-            )
+        check_index_corpus(index_dir, corpus_dir, force=force, manifest=manifest)
         fresh = (
             manifest is None
             or manifest.get("schema") != SCHEMA_VERSION

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import subprocess
 import sys
 import time
 from importlib.metadata import version
@@ -219,3 +220,67 @@ def test_claude_without_a_key_and_a_busy_port_are_refused_before_any_heavy_step(
         port = s.getsockname()[1]
         assert cli.main(["serve", str(tmp_path / "no-such-wiki"), "--port", str(port)]) == 1
     assert capsys.readouterr().err.startswith(f"Error: cannot listen on 127.0.0.1:{port}")  # before the wiki is opened
+
+
+# --- rough edges ------------------------------------------------------------------------------------
+
+
+def test_every_command_has_a_description(capsys):
+    """`wikigen COMMAND --help` opens with a line that says what the command does, not only its usage."""
+    for name, sub in _subcommands().items():
+        assert (sub.description or "").strip(), name
+        with pytest.raises(SystemExit):
+            cli.main([name, "--help"])
+        out = capsys.readouterr().out
+        assert " ".join(sub.description.split()[:6]) in " ".join(out.split()), name
+
+
+def test_search_reads_the_wiki_index_and_names_it_when_the_default_is_missing(acme, capsys, monkeypatch):
+    wiki = acme / "wiki"
+    out = _run(capsys, ["search", "governing law", "--wiki", str(wiki), "-k", "3", "--json"])
+    hits = json.loads(out)["hits"]
+    assert len(hits) == 3 and all(h["doc_id"] for h in hits)
+    monkeypatch.chdir(acme)  # a folder holding the wiki "wiki" and no .wikigen-index
+    assert cli.main(["search", "governing law"]) == 1
+    err = capsys.readouterr().err
+    assert "no search index in .wikigen-index" in err and "WIKI/.wikigen/index" in err
+    assert "`wikigen search QUERY --wiki wiki`" in err
+    with pytest.raises(SystemExit):  # one index or the other
+        cli.main(["search", "law", "--wiki", str(wiki), "--index", "x"])
+    assert "not allowed with argument" in capsys.readouterr().err
+
+
+def test_build_refuses_zero_sessions_with_a_reason(tmp_path, capsys):
+    assert cli.main(["build", str(ACME), "--wiki", str(tmp_path / "wiki"), "--sessions", "0"]) == 2
+    err = capsys.readouterr().err
+    assert "--sessions must be 1 or more (got 0)" in err and "wikigen index CORPUS" in err
+    assert not (tmp_path / "wiki").exists()
+
+
+def test_dry_run_checks_what_the_real_run_checks(acme, tmp_path, capsys):
+    """An offline dry run on a wiki of another corpus stops as the real run would; nothing is written."""
+    other = tmp_path / "other-corpus"
+    other.mkdir()
+    (other / "note.txt").write_text("A short note about nothing in particular.\n", encoding="utf-8")
+    wiki = acme / "wiki"
+    before = sorted(p.name for p in wiki.rglob("*"))
+    dry = cli.main(["build", str(other), "--wiki", str(wiki), "--dry-run"])
+    dry_err = capsys.readouterr().err
+    real = cli.main(["build", str(other), "--wiki", str(wiki), "--quiet"])
+    real_err = capsys.readouterr().err
+    assert dry == real != 0 and "was built from another corpus" in dry_err
+    assert dry_err == real_err
+    assert sorted(p.name for p in wiki.rglob("*")) == before
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert cli.main(["build", str(empty), "--wiki", str(tmp_path / "w2"), "--dry-run"]) == 1
+    assert "no readable documents" in capsys.readouterr().err and not (tmp_path / "w2").exists()
+    page = next(wiki.glob("doc-*.md"))
+    page.write_text(page.read_text(encoding="utf-8") + "\nA reviewer's note.\n", encoding="utf-8")
+    try:
+        assert cli.main(["build", str(ACME), "--wiki", str(wiki), "--dry-run"]) == 0
+        err = capsys.readouterr().err
+        assert f"warning: 1 pages were edited since the last commit ({page.name})" in err
+        assert "human edits" in err
+    finally:
+        subprocess.run(["git", "-C", str(wiki), "checkout", "--", page.name], check=True, capture_output=True)

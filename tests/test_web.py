@@ -19,8 +19,9 @@ from web_helpers import HOSTILE, MAX_RATIO, build_web_wiki
 from wikigen.cli import main
 from wikigen.core.errors import WikigenError
 from wikigen.web.growth import growth_chart, session_rows
+from wikigen.web.layout import graph_positions
 from wikigen.web.model import SiteData
-from wikigen.web.render import Links, body_html, snippet_html, source_key
+from wikigen.web.render import Links, answer_html, body_html, snippet_html, source_key
 from wikigen.web.server import make_server
 from wikigen.web.site import MARKER, write_site
 from wikigen.web.views import STATIC_FILES, Views
@@ -76,6 +77,47 @@ def test_body_escapes_html_and_renders_links_and_quotes():
     assert '<span class="wikilink broken" title="no such page">missing</span>' in html
     assert 'href="../sources/' + source_key("docs/a") + '.html#chars=3-20"' in html
     assert '<span class="badge verified"' in html and "<p>After.</p>" in html
+
+
+def test_callouts_render_and_comment_markers_are_hidden():
+    body = (
+        "<!-- wikigen:amendments -->\n## Current terms\n\n> [!note] superseded by [[a-page]] (2025)\n"
+        "> the old text\n\n> [!WARNING]- <b>check</b>\n\n> plain quote\n\n```\n<!-- kept in code -->\n```\n"
+        "<!-- /wikigen:amendments -->\n"
+    )
+    html, warning = body_html(body, LINKS, lambda q: None)
+    assert warning is None and "wikigen:amendments" not in html
+    assert (
+        '<aside class="callout callout-note">\n<p class="callout-title"><span class="callout-label">Note</span> '
+        'superseded by <a class="wikilink" href="../pages/a-page.html" title="a-page">A</a> (2025)</p>\n'
+        "<p>the old text</p></aside>"
+    ) in html
+    assert '<aside class="callout callout-warning">' in html and "&lt;b&gt;check&lt;/b&gt;" in html
+    assert "<blockquote>\n<p>plain quote</p>\n</blockquote>" in html  # a blockquote without [!type] stays one
+    assert "&lt;!-- kept in code --&gt;" in html
+
+
+def test_answer_citations_link_their_spans():
+    spans = [{"doc_id": "docs/a", "start": 3, "end": 20}, {"doc_id": "docs/a", "start": 40, "end": 60}]
+    answer = (
+        'Found in 1 document:\n- docs/a: "first" -- (chars 3-20)\n- again: "x" -- docs/a (chars 40-60)\n'
+        "- not the answer's: (chars 1-2) <script>x()</script>"
+    )
+    html = answer_html(answer, spans, LINKS)
+    src = "../sources/" + source_key("docs/a") + ".html"
+    assert f'<a href="{src}#chars=3-20">(chars 3-20)</a>' in html
+    assert f'<a href="{src}#chars=40-60">docs/a (chars 40-60)</a>' in html
+    assert "(chars 1-2)" in html and "#chars=1-2" not in html  # only the answer's own spans are linked
+    assert "<li>" in html and "<script>" not in html
+
+
+def test_graph_positions_are_deterministic_and_spread():
+    nodes = [f"n{i}" for i in range(400)] + ["alone"]
+    edges = [(f"n{i}", f"n{(i * 7 + 3) % 400}") for i in range(400)] + [(f"n{i}", "n0") for i in range(1, 400, 3)]
+    a = graph_positions(nodes, edges, max_anchors=50)
+    assert a == graph_positions(list(nodes), list(edges), max_anchors=50)  # the same picture every time
+    assert set(a) == set(nodes) and all(abs(x) < 1e6 and abs(y) < 1e6 for x, y in a.values())
+    assert len(set(a.values())) == len(nodes)  # no two pages on the same spot
 
 
 def test_malformed_quote_is_shown_with_a_warning_not_lost():

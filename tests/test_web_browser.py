@@ -1,18 +1,24 @@
 """The web view in a real browser: headless Chromium (Debian's package, /usr/bin/chromium) driven by
 Playwright, against both the static site (file:// URLs) and `wikigen serve` (a real server on 127.0.0.1).
 
-Checked with screenshots and the DOM: the graph has a node per page and is not blank; a quote's link
-opens the source view with exactly the quote's text highlighted; the growth chart has one point per
-session; a hostile <script> in a document, a quote, a page body or a search is shown and never run.
+Checked with screenshots and the DOM: the graph has a node per page and is not blank, and its type filter,
+search and neighbourhood work at 1,000+ pages; a quote's link opens the source view with exactly the quote's
+text highlighted; the home page's documents table sorts and filters; an answer is rendered markdown whose
+citations open their spans; callouts are callouts and comment markers are not shown, on every page of the
+test wiki and of the cuad-dev wiki; the growth chart has one point per session; a hostile <script> in a
+document, a quote, a page body or a search is shown and never run.
 """
 
 from __future__ import annotations
 
+import re
+import shutil
 import threading
 from pathlib import Path
+from urllib.parse import unquote
 
 import pytest
-from web_helpers import HOSTILE, build_web_wiki
+from web_helpers import HOSTILE, add_many_pages, build_web_wiki
 
 from wikigen.web.model import SiteData
 from wikigen.web.screenshots import CHROMIUM, CHROMIUM_ARGS
@@ -110,8 +116,10 @@ def test_graph_has_a_node_per_page_and_is_drawn(page, base, data, tmp_path):
     page.locator("#graph").screenshot(path=str(shot))
     blue, colours = _pixels(shot, BLUE)
     assert blue > 200 and colours > 20, (blue, colours)  # document nodes drawn, not a blank canvas
-    with page.expect_navigation(url="**/pages/web-test-quotes.html"):  # a node opens its page
-        page.evaluate("setTimeout(() => window.wikigenGraph.getElementById('web-test-quotes').emit('tap'), 0)")
+    page.evaluate("window.wikigenGraph.getElementById('web-test-quotes').emit('tap')")  # a click shows its links
+    assert "Quotes <b>for</b> the web test (topic)" in page.locator("#graph-status").inner_text()
+    with page.expect_navigation(url="**/pages/web-test-quotes.html"):  # the link it shows opens the page
+        page.click("#graph-open")
 
 
 def test_quote_links_highlight_their_span(page, base, web, tmp_path):
@@ -187,8 +195,163 @@ def test_search_and_ask(page, base):
     page.fill("#q", "Which agreements are governed by the laws of England and Wales?")
     page.click("form.bigsearch button[type=submit]")
     page.wait_for_selector("#answer")
-    link = page.locator("#answer a.quote-source").first
+    link = page.locator("#context a.quote-source").first
     shown = link.locator("xpath=ancestor::figure").locator("blockquote").inner_text()
     link.click()
     mark = page.wait_for_selector("mark#highlight")
     assert " ".join(mark.text_content().split()) == " ".join(shown.split())
+
+
+def _visible_rows(page) -> list[list[str]]:
+    return page.locator("#documents tbody tr:not([hidden])").evaluate_all(
+        "rows => rows.map(r => Array.from(r.cells).map(c => c.getAttribute('data-sort')))"
+    )
+
+
+def test_home_table_sorts_and_filters(page, base, data):
+    page.goto(base + "index.html")
+    rows = _visible_rows(page)
+    assert len(rows) == len(data.rows) == 9
+    assert [r[0] for r in rows] == sorted((r[0] for r in rows), key=str.casefold)  # by title at first
+    page.click("#documents th:nth-child(3) button")  # Date: oldest first, documents without one last
+    dates = [r[2] for r in _visible_rows(page)]
+    known = [d for d in dates if d]
+    assert known == sorted(known) and len(known) >= 6 and dates[: len(known)] == known
+    assert page.locator("#documents th:nth-child(3)").get_attribute("aria-sort") == "ascending"
+    page.click("#documents th:nth-child(3) button")  # again: newest first
+    assert [r[2] for r in _visible_rows(page) if r[2]] == sorted(known, reverse=True)
+    page.fill("#doc-filter", "globex")  # a party's name, any case
+    shown = _visible_rows(page)
+    assert len(shown) == 1 and "globex" in shown[0][1]
+    assert page.locator("#doc-count").inner_text() == f"1 of {len(data.rows)} documents"
+    page.fill("#doc-filter", "")
+    kind = next(r.kind for r in data.rows if sum(x.kind == r.kind for x in data.rows) >= 2)
+    page.select_option("#kind-filter", kind)
+    assert len(_visible_rows(page)) == sum(r.kind == kind for r in data.rows)
+    page.select_option("#kind-filter", "")
+    page.fill("#doc-filter", "공급")  # Korean filters too: the title 공급 계약
+    assert len(_visible_rows(page)) == 1
+    href = page.locator("#documents tbody tr:not([hidden]) td.c-title a").get_attribute("href")
+    page.click("#documents tbody tr:not([hidden]) td.c-title a")
+    assert unquote(page.url).endswith(href) and page.locator("h1").inner_text() == "공급 계약"
+
+
+def test_ask_answer_is_markdown_and_its_citations_open_their_spans(browser, live_url, data):
+    ctx = browser.new_context(viewport={"width": 1100, "height": 800})
+    ctx.set_default_timeout(60_000)
+    page = ctx.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(live_url + "ask.html?q=Which+agreements+renew+automatically%3F")
+        answer = page.locator("#answer .answer")
+        assert answer.locator("li").count() >= 2  # the answer's list is a list, not a grey block of markdown
+        assert "\n- " not in answer.inner_text() and page.locator("#answer pre").count() == 0
+        cites = answer.locator("a[href*='#chars=']")
+        assert cites.count() >= 2
+        href = cites.first.get_attribute("href")
+        m = re.search(r"sources/([^#]+)\.html#chars=(\d+)-(\d+)$", href)
+        doc = data.doc_by_key(m.group(1))
+        start, end = int(m.group(2)), int(m.group(3))
+        cites.first.click()
+        mark = page.wait_for_selector("mark#highlight")
+        assert mark.text_content() == data.text(doc.doc_id)[start:end].replace("\r\n", "\n")
+        page.go_back()
+        assert page.locator("#context figure.quote").count() >= 2  # the context below the answer
+        assert errors == []
+    finally:
+        ctx.close()
+
+
+@pytest.fixture(scope="module")
+def big_site(web, tmp_path_factory):
+    """The test wiki plus 1,100 generated pages, as a static site: a graph of 1,100+ nodes."""
+    root = tmp_path_factory.mktemp("big") / "wiki"
+    shutil.copytree(web.root, root, symlinks=True)
+    add_many_pages(root, 1100)
+    data = SiteData.load(root)
+    out = write_site(root, tmp_path_factory.mktemp("bigsite") / "site", data=data).out
+    return out.resolve().as_uri() + "/", data
+
+
+def test_graph_filters_at_a_thousand_pages(browser, big_site, tmp_path):
+    base, data = big_site
+    graph = data.graph()
+    n = len(graph["nodes"])
+    types = {}
+    for node in graph["nodes"]:
+        types[node["type"]] = types.get(node["type"], 0) + 1
+    assert n > 1000 and types["figure"] >= 100
+    ctx = browser.new_context(viewport={"width": 1200, "height": 820})
+    ctx.set_default_timeout(60_000)
+    page = ctx.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(base + "graph.html")
+        page.wait_for_function("window.wikigenGraph && window.wikigenGraph.nodes().length > 0")
+        shown = "window.wikigenGraph.nodes().filter(x => x.visible()).length"
+        assert page.evaluate(shown) == n
+        assert page.locator("#graph-status").inner_text().startswith(f"{n} of {n} pages shown")
+        page.uncheck("#type-filter input[value=topic]")
+        assert page.evaluate(shown) == n - types["topic"]
+        page.uncheck("#type-filter input[value=document]")
+        assert page.evaluate(shown) == n - types["topic"] - types["document"]
+        assert page.locator("#graph-status").inner_text().startswith(f"{n - types['topic'] - types['document']} of")
+        shot = tmp_path / "big-graph.png"
+        page.locator("#graph").screenshot(path=str(shot))
+        assert _pixels(shot, (192, 80, 138), tol=20)[0] > 200  # the figure pages are drawn
+        page.check("#type-filter input[value=topic]")
+        page.check("#type-filter input[value=document]")
+        page.fill("#graph-search", "Generated topic 0500")  # find a page, and only its neighbourhood
+        page.press("#graph-search", "Enter")
+        page.select_option("#graph-depth", "1")
+        near = page.evaluate(
+            "window.wikigenGraph.getElementById('topic-generated-0500').closedNeighborhood().nodes().length"
+        )
+        assert page.evaluate(shown) == near == 1 + 3 + 2 + 2  # three documents, two topics before, two after
+        labels = page.evaluate(
+            "window.wikigenGraph.nodes().filter(x => x.visible()).map(x => x.style('label')).filter(l => l)"
+        )
+        assert len(labels) == near  # every page of a neighbourhood is labelled
+        page.click("#graph-reset")
+        assert page.evaluate(shown) == n
+        assert errors == []
+    finally:
+        ctx.close()
+
+
+_UNRENDERED = re.compile(r"<!--|-->|\[![a-z]+\]", re.I)
+
+
+def _pages_render_markup(page, site: str, slugs: list[str]) -> int:
+    """Open every page; none shows a comment marker or a callout's [!type] as text. Returns the callouts seen."""
+    callouts = 0
+    for slug in slugs:
+        page.goto(site + f"pages/{slug}.html")
+        text = page.locator("main").inner_text()
+        assert not _UNRENDERED.search(text), (slug, _UNRENDERED.search(text).group(0))
+        callouts += page.locator("aside.callout").count()
+    return callouts
+
+
+def test_callouts_render_and_comments_do_not_show(page, base, data, web):
+    assert _pages_render_markup(page, base, list(data.pages)) >= 2
+    page.goto(base + f"pages/{web.page_slug}.html")
+    note = page.locator("aside.callout-note")
+    assert note.locator(".callout-label").inner_text().lower() == "note"
+    assert note.locator(".callout-title a.wikilink").get_attribute("href") == "../pages/doc-notes-hostile.html"
+    assert note.locator("em").inner_text() == "emphasis"
+    assert page.locator("aside.callout-warning").count() == 1
+
+
+def test_no_literal_comments_or_callout_markers_on_any_page_of_the_cuad_wiki(browser, cuad_wiki, tmp_path):
+    data = SiteData.load(cuad_wiki)
+    out = write_site(cuad_wiki, tmp_path / "site", data=data).out
+    assert any("<!--" in p.body for p in data.pages.values())  # the amendment markers are there to hide
+    ctx = browser.new_context(viewport={"width": 1100, "height": 800})
+    page = ctx.new_page()
+    try:
+        _pages_render_markup(page, out.resolve().as_uri() + "/", list(data.pages) + list(data.generated))
+    finally:
+        ctx.close()

@@ -16,6 +16,8 @@ from wikigen.wiki.page import Page
 
 MAX_RATIO = 3.0  # a corpus this small is smaller than any useful wiki of it
 HOSTILE = "<script>window.__pwned=1</script>"
+NOTE_CALLOUT = "> [!note] A reader's note on [[doc-notes-hostile]]\n> It spans two lines, with *emphasis*."
+WARNING_CALLOUT = "> [!warning] Check the notice period\n> before relying on it."
 CLAUSES = {
     "Term": "This Agreement starts on the Effective Date and renews automatically for successive one-year terms "
     "unless either party gives ninety (90) days' written notice of non-renewal before the end of a term.",
@@ -108,7 +110,11 @@ def build_web_wiki(root: Path) -> WebWiki:
         "Raw HTML in a page is text: <script>window.__pwned2=1</script> and "
         '<img src="x" onerror="window.__pwned3=1">.\n\nSee [[doc-notes-hostile]] and [[no-such-page]].\n\n'
         + "\n\n".join(format_quote(q) for q in quotes)
-        + "\n"
+        + "\n\n<!-- wikigen:test-notes -->\n"
+        + NOTE_CALLOUT
+        + "\n\n"
+        + WARNING_CALLOUT
+        + "\n<!-- /wikigen:test-notes -->\n"
     )
     page = Page(
         slug="web-test-quotes",
@@ -123,3 +129,25 @@ def build_web_wiki(root: Path) -> WebWiki:
     )
     wiki.write(page, agent="tester", session=2)
     return WebWiki(wiki_root, corpus, quotes, report.sessions)
+
+
+def add_many_pages(wiki_root: Path, n: int) -> list[str]:
+    """n more topic pages written straight into the wiki folder (a large graph for the graph view's tests):
+    page k links three document pages and the two topic pages before it; every tenth is a figure page.
+    Returns their slugs."""
+    from wikigen.wiki.page import render_page
+
+    docs = sorted(p.stem for p in wiki_root.glob("doc-*.md"))
+    slugs = [f"topic-generated-{k:04d}" for k in range(n)]
+    for k, slug in enumerate(slugs):
+        links = [docs[(k + j) % len(docs)] for j in range(3)] + [slugs[k - j] for j in (1, 2) if k - j >= 0]
+        page = Page(
+            slug=slug,
+            title=f"Generated topic {k:04d}",
+            owner="tester",
+            description=f"A generated page, number {k}",
+            type="figure" if k % 10 == 0 else "topic",
+            body="Links: " + ", ".join(f"[[{t}]]" for t in links) + ".\n",
+        )
+        (wiki_root / f"{slug}.md").write_text(render_page(page), encoding="utf-8")
+    return slugs

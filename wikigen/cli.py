@@ -196,11 +196,39 @@ def _positive(name: str, value: int) -> None:
         raise UsageError(f"{name} must be 1 or more (got {value})")
 
 
-def cmd_search(args) -> int:
-    from wikigen.search.index import CorpusIndex
+def _wikis_here(folder: Path = Path(".")) -> list[str]:
+    """The wiki folders in folder (and folder itself): those with a .wikigen/config.json."""
+    found = [p for p in [folder, *sorted(folder.iterdir())] if (p / ".wikigen" / "config.json").is_file()]
+    return [str(p) for p in found[:5]]
 
+
+def _search_index(args):
+    """The index `search` reads: the wiki's own (--wiki), or an --index folder (default .wikigen-index); when
+    that folder has no index, the error names where a build keeps its index."""
+    from wikigen.core.errors import SearchIndexError
+    from wikigen.search.index import CorpusIndex
+    from wikigen.search.sources import open_wiki
+
+    if args.wiki:
+        return open_wiki(Path(args.wiki)).sources
+    try:
+        return CorpusIndex.open(Path(args.index or DEFAULT_INDEX))
+    except SearchIndexError as e:
+        if args.index:
+            raise
+        wikis = _wikis_here()
+        where = (
+            f"the wiki{'s' if len(wikis) > 1 else ''} here keep{'' if len(wikis) > 1 else 's'} theirs: "
+            + ", ".join(f"`wikigen search QUERY --wiki {w}`" for w in wikis)
+            if wikis
+            else "search a wiki's with `wikigen search QUERY --wiki WIKI`"
+        )
+        raise SearchIndexError(f"{e}; a build keeps its index in WIKI/.wikigen/index, and {where}") from None
+
+
+def cmd_search(args) -> int:
     _positive("-k", args.k)
-    index = CorpusIndex.open(Path(args.index))
+    index = _search_index(args)
     hits = index.search(args.query, k=args.k)
     if args.json:
         _print_json({"query": args.query, "hits": [h.to_dict() for h in hits]})
@@ -268,6 +296,11 @@ def cmd_build(args) -> int:
 
 
 def _dry_run(config, as_json: bool) -> int:
+    """Everything the real run checks first (its errors, its warnings on stderr), then what it would cost."""
+    from wikigen.agents.orchestrate import preflight
+
+    for line in preflight(config):
+        print(f"warning: {line}", file=sys.stderr)
     if config.backend != "claude":
         msg = "dry run: the offline backend sends nothing to any API and costs nothing; nothing was written"
         _print_json({"backend": config.backend, "cost_usd": 0.0}) if as_json else print(msg)
@@ -516,9 +549,16 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--no-dense", action="store_true", help="skip the passage vectors (dense search) after indexing")
     s.set_defaults(func=cmd_index)
 
-    s = sub.add_parser("search", help="BM25 search over the indexed passages")
+    s = sub.add_parser(
+        "search",
+        help="BM25 search over the indexed passages",
+        description="Search the corpus passages (BM25) of a wiki (--wiki: the index its build keeps) or of an "
+        "index folder made by `wikigen index`. Each hit is a document, a character span and a snippet.",
+    )
     s.add_argument("query", help="words to search for (any language; no query syntax needed)")
-    s.add_argument("--index", default=str(DEFAULT_INDEX), help=f"index folder (default {DEFAULT_INDEX})")
+    where = s.add_mutually_exclusive_group()
+    where.add_argument("--wiki", help="search the index this wiki's build keeps (WIKI/.wikigen/index)")
+    where.add_argument("--index", default=None, help=f"an index folder (default {DEFAULT_INDEX})")
     s.add_argument("-k", type=int, default=10, help="how many hits (default 10)")
     s.add_argument("--json", action="store_true", help="print the hits as JSON")
     s.set_defaults(func=cmd_search)
@@ -594,22 +634,44 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--no-dense", action="store_true", help="skip the passage vectors (dense search) after indexing")
     s.set_defaults(func=cmd_build)
 
-    s = sub.add_parser("check", help="lint a wiki; exit 1 on problems")
+    s = sub.add_parser(
+        "check",
+        help="lint a wiki; exit 1 on problems",
+        description="Check a wiki: pages that do not parse, quotes that do not match their source, broken links, "
+        "orphans, stale sources, secrets, owners. Exits 1 when there is a problem; flags (text addressed to a "
+        "model) are listed without failing.",
+    )
     s.add_argument("wiki", help="the wiki folder")
     s.add_argument("--json", action="store_true", help="print the problems as JSON")
     s.set_defaults(func=cmd_check)
 
-    s = sub.add_parser("stats", help="wiki size, links and quotes against the corpus")
+    s = sub.add_parser(
+        "stats",
+        help="wiki size, links and quotes against the corpus",
+        description="Figures of a wiki: pages, links, quotes verified, its size against the corpus (characters "
+        "and tokens) and which documents no page cites.",
+    )
     s.add_argument("wiki", help="the wiki folder")
     s.add_argument("--json", action="store_true", help="print the figures as JSON")
     s.set_defaults(func=cmd_stats)
 
-    s = sub.add_parser("pages", help="every page: front matter, links, quotes")
+    s = sub.add_parser(
+        "pages",
+        help="every page: front matter, links, quotes",
+        description="List every page of a wiki with its owner; --json gives each page's front matter, links and "
+        "quotes.",
+    )
     s.add_argument("wiki", help="the wiki folder")
     s.add_argument("--json", action="store_true", help="print every page's front matter, links and quotes as JSON")
     s.set_defaults(func=cmd_pages)
 
-    s = sub.add_parser("ask", help="answer a question from the wiki plus search")
+    s = sub.add_parser(
+        "ask",
+        help="answer a question from the wiki plus search",
+        description="Answer a question from a wiki's pages and its corpus: the answer quotes its sources (each "
+        "with its document and character span), then the context it was drawn from. --questions answers a "
+        "file of questions in one process.",
+    )
     s.add_argument("question", nargs="?", help="the question (or use --questions)")
     s.add_argument("--wiki", required=True, help="the wiki folder")
     s.add_argument("--mode", choices=MODES, default="wiki+search", help=MODES_HELP)
@@ -627,12 +689,22 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--quiet", action="store_true", help="no progress bar for --questions")
     s.set_defaults(func=cmd_ask)
 
-    s = sub.add_parser("rollback", help="restore the wiki to the end of session N (a new commit; history kept)")
+    s = sub.add_parser(
+        "rollback",
+        help="restore the wiki to the end of session N (a new commit; history kept)",
+        description="Restore a wiki's pages to what they were at the end of session N, as a new commit (the "
+        "history is kept, so a rollback can itself be undone).",
+    )
     s.add_argument("wiki", help="the wiki folder")
     s.add_argument("--session", type=int, required=True, help="the session to go back to")
     s.set_defaults(func=cmd_rollback)
 
-    s = sub.add_parser("eval", help="score every mode on a questions.jsonl")
+    s = sub.add_parser(
+        "eval",
+        help="score every mode on a questions.jsonl",
+        description="Score each answer mode on a questions.jsonl with gold evidence spans: how much of the gold "
+        "text the context and the answer recall within the token budget; writes a JSON report and a chart.",
+    )
     s.add_argument("questions", help="a questions.jsonl with gold evidence spans")
     s.add_argument("--wiki", required=True, help="the wiki folder")
     s.add_argument(
@@ -648,17 +720,32 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser(
         "serve",
         help="read the wiki in a browser: pages, quotes in their sources, search, ask, graph, growth (on 127.0.0.1)",
+        description="Serve a wiki's web view on 127.0.0.1: the documents table, pages with each quote linked to "
+        "its span in the source, search over pages and corpus, ask, the link graph and the growth view. "
+        "Read-only; Ctrl+C stops it.",
     )
     s.add_argument("wiki", help="a wiki folder made by 'wikigen build'")
     s.add_argument("--port", type=int, default=8000, help="port on 127.0.0.1 (default 8000; 0 picks a free one)")
     s.set_defaults(func=cmd_serve)
 
-    s = sub.add_parser("site", help="write the same web view as a static site (opens from disk; page search only)")
+    s = sub.add_parser(
+        "site",
+        help="write the same web view as a static site (opens from disk; page search only)",
+        description="Write a wiki's web view as a static site into a folder outside the wiki: it opens from "
+        "disk (file://) or any web server. Page search runs in the browser; corpus search and ask need "
+        "`wikigen serve`.",
+    )
     s.add_argument("wiki", help="a wiki folder made by 'wikigen build'")
     s.add_argument("--out", required=True, help="folder for the site (new, empty, or a site written before)")
     s.set_defaults(func=cmd_site)
 
-    s = sub.add_parser("export", help="export a wiki for another tool (claude-code: a Claude Code memory folder)")
+    s = sub.add_parser(
+        "export",
+        help="export a wiki for another tool (claude-code: a Claude Code memory folder)",
+        description="Export a wiki for another tool. claude-code: a memory folder whose MEMORY.md (200 lines, "
+        "25,000 bytes) lists the documents (title, parties, date, key facts) and the topics (what each holds) "
+        "and links one file per page.",
+    )
     s.add_argument(
         "format",
         choices=["claude-code"],
@@ -669,7 +756,12 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true", help="print the report as JSON")
     s.set_defaults(func=cmd_export)
 
-    s = sub.add_parser("table", help="the provisions table: each document's values, each with the span of its quote")
+    s = sub.add_parser(
+        "table",
+        help="the provisions table: each document's values, each with the span of its quote",
+        description="Print a wiki's provisions table for one kind of document: a row per document, a column per "
+        "field, each value with the span of the quote that states it (--csv, --json).",
+    )
     s.add_argument("wiki", help="the wiki folder")
     s.add_argument("--kind", help="the kind of document (contract, policy, periodic-report, ...; default: the first)")
     fmt = s.add_mutually_exclusive_group()
@@ -677,7 +769,13 @@ def build_parser() -> argparse.ArgumentParser:
     fmt.add_argument("--json", action="store_true", help="one record a document, each value with its quote")
     s.set_defaults(func=cmd_table)
 
-    s = sub.add_parser("mcp", help="serve a wiki to an agent over MCP (stdio, read-only)")
+    s = sub.add_parser(
+        "mcp",
+        help="serve a wiki to an agent over MCP (stdio, read-only)",
+        description="Serve a wiki to an agent over the Model Context Protocol on stdin/stdout: search, ask, "
+        "read_page, list_pages, list_documents, stats, read_source; each reply within a token budget, paged "
+        "with a cursor.",
+    )
     s.add_argument("wiki", help="the wiki folder to serve")
     s.set_defaults(func=cmd_mcp)
     return p

@@ -68,6 +68,26 @@ def lock_holder(path: Path) -> int | None:
         os.close(fd)
 
 
+def held_by(path: Path) -> tuple[bool, int | None]:
+    """Whether a process holds the holder_lock on `path` now, and the pid in its file; opens the file read-only
+    and creates nothing (a dry run's look at a lock)."""
+    if sys.platform == "win32" or not Path(path).is_file():
+        return False, None
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return False, None
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return True, _read_pid(fd)
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return False, None
+    finally:
+        os.close(fd)
+
+
 @contextmanager
 def holder_lock(path: Path, refuse: Callable[[int | None], Exception]) -> Iterator[int | None]:
     """Hold the lock on `path` for the block, writing this process's pid, host and time into it; when another

@@ -6,7 +6,7 @@ The layout is in two steps, both deterministic (a seeded start, a fixed number o
 
 1. **Anchors**: the `max_anchors` best-linked pages (by degree: in a wiki, the topic, collection and
    figure pages that gather documents) are laid out by a force-directed layout (Fruchterman-Reingold, in
-   numpy: O(anchors^2) per step). Two anchors attract each other by their direct links and by the pages
+   numpy: O(anchors^2) per step, with a pull to the middle so unlinked parts do not drift apart). Two anchors attract each other by their direct links and by the pages
    they share (a document linked from both), so topics about the same documents sit together.
 2. **The rest** sit around the most specific anchor they link to (the one with the fewest links: a
    document beside its collection rather than beside a topic every document has), on a sunflower spiral
@@ -28,6 +28,7 @@ __all__ = ["MAX_ANCHORS", "graph_positions"]
 MAX_ANCHORS = 300
 STEPS = 150
 SPACING = 60.0  # drawing units between neighbouring anchors (a node is about 12 units wide)
+GRAVITY = 1.0  # a pull to the middle, growing with the distance: parts with no link between them stay near
 GOLDEN = math.pi * (3 - math.sqrt(5))
 
 
@@ -47,7 +48,7 @@ def _force_layout(n: int, weights: np.ndarray, seed: int, steps: int) -> np.ndar
         dist = np.maximum(dist, 0.01)
         force = k * k / dist**2 - weights * dist / k  # repulsion minus attraction, over the distance
         np.fill_diagonal(force, 0.0)
-        disp = (delta * force[:, :, None]).sum(1)
+        disp = (delta * force[:, :, None]).sum(1) - GRAVITY * pos * np.sqrt((pos**2).sum(-1, keepdims=True)) / k
         length = np.maximum(np.sqrt((disp**2).sum(-1)), 0.01)
         pos += disp * (np.minimum(length, t) / length)[:, None]
         t -= cool

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from wikigen.core import confine
 from wikigen.core.errors import BuildLockedError
-from wikigen.core.locks import holder_lock
+from wikigen.core.locks import held_by, holder_lock
 
 log = logging.getLogger(__name__)
 
@@ -36,17 +36,30 @@ def lock_path(root: Path) -> Path:
     return Path(root) / ".wikigen" / "locks" / LOCK_NAME
 
 
+def _refusal(root: Path, path: Path, pid: int | None) -> BuildLockedError:
+    who = f"pid {pid}" if pid else "another process"
+    return BuildLockedError(
+        f"another build is running on {root} ({who}, lock {path}); wait for it to finish, "
+        f"or stop it (kill {pid if pid else 'PID'}) and run this build again"
+    )
+
+
+def check_unlocked(root: Path) -> None:
+    """BuildLockedError, as `build_lock` would raise it, when a build holds the wiki now; writes nothing (for
+    a dry run: a lock file that is not there is not made)."""
+    path = lock_path(root)
+    held, pid = held_by(path)
+    if held:
+        raise _refusal(root, path, pid)
+
+
 @contextmanager
 def build_lock(root: Path) -> Iterator[LockInfo]:
     """Hold the wiki's build lock for the block, or raise BuildLockedError at once (never waits)."""
     path = confine.inside(lock_path(root), root)  # a state folder linked out of the wiki is refused here
 
     def refuse(pid: int | None) -> BuildLockedError:
-        who = f"pid {pid}" if pid else "another process"
-        return BuildLockedError(
-            f"another build is running on {root} ({who}, lock {path}); wait for it to finish, "
-            f"or stop it (kill {pid if pid else 'PID'}) and run this build again"
-        )
+        return _refusal(root, path, pid)
 
     with holder_lock(path, refuse) as previous:
         info = LockInfo(path, previous)

@@ -40,15 +40,27 @@ def recorded_corpus(root: Path) -> Path | None:
     return (p if p.is_absolute() else Path(root) / p).resolve()
 
 
-def before_build(root: Path, corpus: Path, *, force: bool = False) -> list[str]:
-    from wikigen.wiki.human import keep_human_edits
-
+def check_corpus(root: Path, corpus: Path, *, force: bool = False) -> None:
+    """WikigenError when the wiki was built from another corpus, unless force."""
     old = recorded_corpus(root)
     if old is not None and old != Path(corpus).resolve() and not force:
         raise WikigenError(
             f"the wiki {root} was built from another corpus ({old}); build it from that corpus, "
             f"choose a new --wiki folder, or pass --force to switch its corpus"
         )
+
+
+def pending_human_edits(root: Path) -> list[str]:
+    """The page files edited since the last commit, which before_build would commit as human edits (read only)."""
+    from wikigen.wiki.human import changed_pages
+
+    return changed_pages(Path(root)) if (Path(root) / ".git").is_dir() else []
+
+
+def before_build(root: Path, corpus: Path, *, force: bool = False) -> list[str]:
+    from wikigen.wiki.human import keep_human_edits
+
+    check_corpus(root, corpus, force=force)
     lines = []
     kept = keep_human_edits(root)
     if kept.pages:
