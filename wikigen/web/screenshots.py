@@ -67,7 +67,9 @@ def _document_page(site: Path) -> Path:
     if not pages:
         return site / "index.html"
     texts = {p: p.read_text(encoding="utf-8") for p in pages}
-    with_callout = [p for p in pages if 'class="callout' in texts[p]]
+    with_callout = sorted(
+        (p for p in pages if 'class="callout' in texts[p]), key=lambda p: texts[p].index('class="callout')
+    )
     return (with_callout or sorted(pages, key=lambda p: -texts[p].count('class="quote"')))[0]
 
 
@@ -90,11 +92,11 @@ def take(wiki: Path, out: Path, question: str = QUESTION) -> list[Path]:
                 page.goto((site / "index.html").resolve().as_uri())
                 shots.append(out / "home.png")
                 page.screenshot(path=str(shots[-1]))
+                page.set_viewport_size({"width": 1200, "height": 1400})  # the page's head down to its first callout
                 page.goto(_document_page(site).resolve().as_uri())
-                page.evaluate("(document.querySelector('aside.callout') || document.body).scrollIntoView()")
-                page.evaluate("window.scrollBy(0, -260)")
                 shots.append(out / "page.png")
                 page.screenshot(path=str(shots[-1]))
+                page.set_viewport_size({"width": 1200, "height": 820})
                 url = f"http://127.0.0.1:{server.server_address[1]}/ask.html?q={quote(question)}"
                 page.goto(url, timeout=300_000)
                 shots.append(out / "ask.png")

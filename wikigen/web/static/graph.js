@@ -16,7 +16,7 @@
   var boxes = Array.prototype.slice.call(document.querySelectorAll("#type-filter input[type=checkbox]"));
   var maxDeg = 1, byTitle = {};
   data.nodes.forEach(function (d) { maxDeg = Math.max(maxDeg, d.deg); });
-  var hubDeg = data.nodes.map(function (d) { return d.deg; }).sort(function (a, b) { return b - a; })[Math.min(n - 1, 11)] || 1;
+  var hubDeg = data.nodes.map(function (d) { return d.deg; }).sort(function (a, b) { return b - a; })[Math.min(n - 1, 7)] || 1;
   // stretch the drawing to the container's shape, so it fills the box instead of a circle in its middle
   var box = document.getElementById("graph").getBoundingClientRect();
   var xs = data.nodes.map(function (d) { return d.x; }), ys = data.nodes.map(function (d) { return d.y; });
@@ -26,7 +26,8 @@
   data.nodes.forEach(function (d) {
     var label = d.title.length > 40 ? d.title.slice(0, 39) + "…" : d.title;
     byTitle[d.title.toLowerCase()] = byTitle[d.title.toLowerCase()] || d.id;
-    elements.push({group: "nodes", data: {id: d.id, label: label, title: d.title, type: d.type, deg: d.deg,
+    var short = d.title.length > 24 ? d.title.slice(0, 23) + "…" : d.title;
+    elements.push({group: "nodes", data: {id: d.id, label: label, short: short, title: d.title, type: d.type, deg: d.deg,
                    color: colors[d.type] || OTHER, size: 8 + 22 * Math.sqrt(d.deg / maxDeg)},
                    position: {x: d.x * stretch, y: d.y}, classes: d.deg >= hubDeg ? "hub" : ""});
   });
@@ -44,7 +45,7 @@
         "label": "", "font-size": 11, "color": "#222",
         "text-valign": "bottom", "text-margin-y": 2, "text-background-color": "#fff",
         "text-background-opacity": 0.8, "text-background-padding": 1}},
-      {selector: "node.hub", style: {"label": "data(label)", "font-size": 15, "font-weight": "bold"}},
+      {selector: "node.hub", style: {"label": "data(short)", "font-size": 13, "font-weight": "bold"}},
       {selector: "node.zoomed", style: {"label": "data(label)"}},
       {selector: "edge", style: {"width": 0.7, "line-color": "#b9c2d0", "opacity": big ? 0.35 : 0.7,
         "curve-style": "haystack", "haystack-radius": 0}},
