@@ -355,3 +355,16 @@ def test_no_literal_comments_or_callout_markers_on_any_page_of_the_cuad_wiki(bro
         _pages_render_markup(page, out.resolve().as_uri() + "/", list(data.pages) + list(data.generated))
     finally:
         ctx.close()
+
+
+def test_print_shows_the_content_without_navigation(page, base, web):
+    page.goto(base + f"pages/{web.page_slug}.html")
+    assert not page.locator("#provenance dl").is_visible()  # folded on screen
+    page.emulate_media(media="print")
+    assert page.evaluate("getComputedStyle(document.querySelector('header.top')).display") == "none"
+    assert page.evaluate("getComputedStyle(document.querySelector('footer')).display") == "none"
+    assert page.locator("article.markdown figure.quote").first.is_visible()
+    assert page.locator("#provenance dl").is_visible()  # unfolded on paper
+    page.goto(base + "index.html")
+    page.emulate_media(media="print")
+    assert not page.locator("#doc-filter").is_visible() and page.locator("#documents").is_visible()
