@@ -448,7 +448,7 @@ def make_server(root: Path):
         "BM25 full-text search over the corpus passages. Each hit is a span {doc_id, start, end} with the "
         "document title, a score and the passage text. k: how many hits (1-50)."
     )
-    def search(query: str, k: int = 10, budget: int = DEFAULT_BUDGET, cursor: str | None = None) -> str:
+    def search(query: str, k: int = 10, budget: int = DEFAULT_BUDGET, cursor: str | None = None) -> dict[str, Any]:
         return tools.search(query, k, budget, cursor)
 
     @tool(
@@ -456,14 +456,16 @@ def make_server(root: Path):
         "and answer_spans (the spans {doc_id, start, end} it quotes: cite these) first, then the context it was "
         "drawn from: items {kind, ref, text, spans}."
     )
-    def ask(question: str, mode: str = "wiki+search", budget: int = DEFAULT_BUDGET, cursor: str | None = None) -> str:
+    def ask(
+        question: str, mode: str = "wiki+search", budget: int = DEFAULT_BUDGET, cursor: str | None = None
+    ) -> dict[str, Any]:
         return tools.ask(question, mode, budget, cursor)
 
     @tool(
         "Read one wiki page by slug: its front matter (first part only) and markdown; each quote in it is a "
         "'> [!quote] DOC_ID (chars START-END)' callout verified against the document."
     )
-    def read_page(slug: str, budget: int = DEFAULT_BUDGET, cursor: str | None = None) -> str:
+    def read_page(slug: str, budget: int = DEFAULT_BUDGET, cursor: str | None = None) -> dict[str, Any]:
         return tools.read_page(slug, budget, cursor)
 
     @tool(
@@ -472,7 +474,7 @@ def make_server(root: Path):
     )
     def list_pages(
         type: str | None = None, prefix: str | None = None, budget: int = DEFAULT_BUDGET, cursor: str | None = None
-    ) -> str:
+    ) -> dict[str, Any]:
         return tools.list_pages(type, prefix, budget, cursor)
 
     @tool(
@@ -481,14 +483,14 @@ def make_server(root: Path):
     )
     def list_documents(
         kind: str | None = None, text: str | None = None, budget: int = DEFAULT_BUDGET, cursor: str | None = None
-    ) -> str:
+    ) -> dict[str, Any]:
         return tools.list_documents(kind, text, budget, cursor)
 
     @tool(
         "Wiki figures: pages, links, broken links, quotes verified, wiki size against the corpus "
         "(characters and tokens), documents cited, and the documents no page cites."
     )
-    def stats(budget: int = DEFAULT_BUDGET, cursor: str | None = None) -> str:
+    def stats(budget: int = DEFAULT_BUDGET, cursor: str | None = None) -> dict[str, Any]:
         return tools.stats(budget, cursor)
 
     @tool(
@@ -497,7 +499,7 @@ def make_server(root: Path):
     )
     def read_source(
         doc_id: str, start: int = 0, end: int | None = None, budget: int = DEFAULT_BUDGET, cursor: str | None = None
-    ) -> str:
+    ) -> dict[str, Any]:
         return tools.read_source(doc_id, start, end, budget, cursor)
 
     return server

@@ -107,8 +107,8 @@ def graph_positions(
         for home, members in sorted(homes.items()):
             cx, cy = out[home]
             for i, n in enumerate(sorted(members), 1):
-                r, a = spread * math.sqrt(i + 3), i * GOLDEN
-                out[n] = (cx + r * math.cos(a), cy + r * math.sin(a))
+                r, angle = spread * math.sqrt(i + 3), i * GOLDEN
+                out[n] = (cx + r * math.cos(angle), cy + r * math.sin(angle))
         placed = set(out)
         rest = [n for n in rest if n not in placed]
     if rest:  # no links: a grid below the drawing
