@@ -9,6 +9,9 @@ from pathlib import Path
 import pytest
 
 CUAD_WIKI_ENV = "WIKIGEN_CUAD_WIKI"  # a cuad-dev wiki built before (2 agents, 2 sessions, offline), to reuse
+# The first test that asks for the cuad-dev wiki builds it (about a minute alone, six under a load of 15): its
+# time limit covers that build, not only the test.
+CUAD_TIMEOUT = pytest.mark.timeout(1800)
 
 
 def eval_corpus(name: str) -> Path | None:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from eval_corpora import CUAD_TIMEOUT
 from wikigen.agents.orchestrate import BuildConfig, build
 from wikigen.search.sources import open_wiki
 
@@ -218,6 +219,7 @@ def _memory_lines(text: str, prefix: str) -> list[str]:
     return [line for line in text.splitlines() if line.startswith("- [") and f"]({prefix}" in line]
 
 
+@CUAD_TIMEOUT
 def test_full_cuad_wiki_memory_informs(cuad_wiki, tmp_path):
     """MEMORY.md of the cuad-dev wiki (252 contracts): one line per document as far as they fit (title, parties,
     date, key facts), then the topics, each saying what it holds, within the limits; every page reachable."""

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import anyio
 import pytest
+from eval_corpora import CUAD_TIMEOUT
 from mcp import ClientSession, StdioServerParameters, stdio_client
 from wikigen.agents.orchestrate import BuildConfig, build
 from wikigen.search.sources import open_wiki
@@ -189,6 +190,7 @@ def _pages_of(session, tool: str, args: dict, key: str, limit: int = 60):
     return run()
 
 
+@CUAD_TIMEOUT
 def test_no_reply_exceeds_its_budget_on_the_cuad_wiki(cuad_wiki):
     """Over stdio, on the cuad-dev wiki (252 contracts, about 450 pages): every tool at its default budget and
     at a small one; paging returns every page, hit, context item, line and character once."""

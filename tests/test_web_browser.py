@@ -18,6 +18,7 @@ from pathlib import Path
 from urllib.parse import unquote
 
 import pytest
+from eval_corpora import CUAD_TIMEOUT
 from web_helpers import HOSTILE, add_many_pages, build_web_wiki
 
 from wikigen.web.model import SiteData
@@ -345,6 +346,7 @@ def test_callouts_render_and_comments_do_not_show(page, base, data, web):
     assert page.locator("aside.callout-warning").count() == 1
 
 
+@CUAD_TIMEOUT
 def test_no_literal_comments_or_callout_markers_on_any_page_of_the_cuad_wiki(browser, cuad_wiki, tmp_path):
     data = SiteData.load(cuad_wiki)
     out = write_site(cuad_wiki, tmp_path / "site", data=data).out
