@@ -331,7 +331,8 @@ def _pages_render_markup(page, site: str, slugs: list[str]) -> int:
     for slug in slugs:
         page.goto(site + f"pages/{slug}.html")
         text = page.locator("main").inner_text()
-        assert not _UNRENDERED.search(text), (slug, _UNRENDERED.search(text).group(0))
+        found = _UNRENDERED.search(text)
+        assert found is None, (slug, found and found.group(0))
         callouts += page.locator("aside.callout").count()
     return callouts
 
