@@ -35,6 +35,7 @@ from wikigen.search.facts.parties import OPENING, find_parties
 from wikigen.search.facts.sheet import kind_of
 from wikigen.search.facts.title import self_noun
 from wikigen.wiki.page import Page
+from wikigen.wiki.secrets import find_secrets
 
 __all__ = ["Cell", "DocumentRow", "document_rows", "page_facts"]
 
@@ -162,6 +163,8 @@ def _opening_cells(text: str) -> tuple[Cell | None, Cell | None, str]:
     if found:
         value = "; ".join(" ".join(m.text.split()).rstrip(",") for m in found)
         parties = Cell(value, found[0].start, found[-1].end, "Parties")
+    if parties is not None and find_secrets(parties.value):  # never shown, as on every other surface
+        parties = None
     d = document_date(head)
     date = Cell(d.iso, d.start, d.end, "Date") if d is not None else None
     return parties, date, self_noun(head)
