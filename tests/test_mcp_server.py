@@ -8,6 +8,7 @@ the cursor returns every item once.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import sys
@@ -262,3 +263,32 @@ def test_bad_budget_and_cursor_say_what_to_do(wiki):
         tools.list_pages(cursor="x")
     with pytest.raises(WikigenError, match="bad cursor '-3'"):
         tools.search("notice", cursor="-3")
+
+
+def test_read_source_pages_around_a_kept_out_secret(tmp_path):
+    """Paging a document that holds a secret: the parts join up (each starts where the last ended), no mark is
+    cut in two, and no part shows the secret."""
+    from wikigen.mcp_server import MIN_BUDGET, WikiTools
+
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    key = "AKIA" + "Z7QK3MXP9L2TRV4B"
+    lines = [f"Step {i}: restart the service and check the dashboard for errors." for i in range(60)]
+    lines[30] = f"aws_access_key_id = {key}"
+    (corpus / "runbook.txt").write_text("DATABASE RUNBOOK\n\n" + "\n".join(lines) + "\n", encoding="utf-8")
+    (corpus / "other.txt").write_text("OTHER NOTE\n\nNothing to see here at all.\n", encoding="utf-8")
+    assert build(BuildConfig(corpus=corpus, wiki=tmp_path / "wiki", agents=1, sessions=1, quiet=True)).ok
+    tools = WikiTools(tmp_path / "wiki")
+    whole = tools.index.excerpt("runbook", 0, None)
+    assert whole.kept_out and key not in whole.text
+    parts, cursor = [], None
+    while True:
+        r = tools.read_source("runbook", budget=MIN_BUDGET, cursor=cursor)
+        assert key[:8] not in r["text"]
+        parts.append(r)
+        cursor = r["next_cursor"]
+        if cursor is None:
+            break
+    assert len(parts) > 2 and parts[0]["start"] == 0 and parts[-1]["end"] == whole.end
+    assert all(a["end"] == b["start"] for a, b in itertools.pairwise(parts))
+    assert "".join(p["text"] for p in parts) == whole.text  # the mark is whole, in one part

@@ -507,8 +507,10 @@ def make_server(root: Path):
 
 def _cut(ex, k: int) -> tuple[int, int]:
     """Where to cut an Excerpt's text near position k, and the document offset there: inside a verbatim part
-    at k itself; inside a secret's mark before the mark (after it when the mark opens the text), so a mark is
-    never cut in two."""
+    at k itself; at the end of the text at the excerpt's end; inside a secret's mark before the mark (after it
+    when the mark opens the text), so a mark is never cut in two."""
+    if k >= len(ex.text):
+        return len(ex.text), ex.end
     for at, s, e in ex.runs:
         if at <= k <= at + (e - s):
             return k, s + (k - at)
