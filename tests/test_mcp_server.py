@@ -73,7 +73,9 @@ def test_every_tool_over_stdio(wiki):
         calls = {
             "search": await session.call_tool("search", {"query": "termination notice", "k": 5}),
             "search_ko": await session.call_tool("search", {"query": "연차유급휴가", "k": 3}),
-            "ask": await session.call_tool("ask", {"question": "Which law governs the Brightline Logistics MSA?"}),
+            "ask": await session.call_tool(
+                "ask", {"question": "Which law governs the Master Services Agreement with Brightline Logistics?"}
+            ),
             "list_pages": await session.call_tool("list_pages", {}),
             "stats": await session.call_tool("stats", {}),
             "read_source": await session.call_tool(
