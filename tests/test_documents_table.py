@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from wikigen.ask.documents import document_rows, page_facts
+from wikigen.ask.documents import Cell, columns, document_rows, page_facts
 from wikigen.wiki.page import Page
+from wikigen.wiki.provisions import NOT_STATED, STATED, Table
 from wikigen.wiki.summary import page_summary
 
 OPENING = (
@@ -96,6 +97,67 @@ def test_page_facts_are_the_key_fact_headings_over_their_quotes():
     rows = document_rows([_doc_page("a/one", "CO-BRANDING AGREEMENT", body)])
     assert rows[0].facts == facts and rows[0].parties is None  # without the corpus: the page alone
     assert [f.label for f in rows[0].values()] == ["Effective date"]  # not the title or parties again
+
+
+def _stated(field: str, display: str, start: int, end: int, norm: str = "") -> dict:
+    return {"field": field, "status": STATED, "display": display, "norm": norm, "quote": [start, end], "text": "..."}
+
+
+def _contracts(cells: dict[str, dict[str, dict]]) -> Table:
+    fields = [
+        {"name": "parties", "label": "Parties", "type": "party", "group": "basics"},
+        {"name": "agreement_date", "label": "Agreement date", "type": "date", "group": "basics"},
+        {"name": "expiration", "label": "Expiration", "type": "term", "group": "term"},
+        {"name": "governing_law", "label": "Governing law", "type": "jurisdiction", "group": "law"},
+    ]
+    docs = {d: {"kind": "contract", "title": d, "sha": "", "cells": c} for d, c in cells.items()}
+    return Table({"contract": {"label": "Contracts", "fields": fields}}, docs)
+
+
+def test_the_provisions_table_gives_the_extra_columns():
+    """Each stated value of the provisions table is a column of its document's row, with its quote's span; the
+    parties field and a date column that only repeats the Date column are left out; the fullest column first."""
+    texts = {"a/one": OPENING, "b/other": "SUPPLY AGREEMENT\n\nNothing else here.\n", "c/none": "MEMO\n\nHello.\n"}
+    long_law = "the laws of the State of Delaware, without regard to its conflict of laws rules"
+    table = _contracts(
+        {
+            "a/one": {
+                "parties": _stated("parties", "Acme Widgets, Inc.; Borealis Media LLC", 60, 180),
+                "agreement_date": _stated("agreement_date", "1999-06-21", 38, 51, "1999-06-21"),
+                "expiration": {"field": "expiration", "status": NOT_STATED},
+                "governing_law": _stated("governing_law", "New York", 100, 140, "New York"),
+            },
+            "b/other": {
+                "expiration": _stated("expiration", "2 years", 10, 30, "P2Y"),
+                "governing_law": _stated("governing_law", long_law, 5, 90, "Delaware"),
+            },
+        }
+    )
+    body = "## Key facts\n\n### Governing law: New York\n\n> [!quote] (chars 100-140)\n> governed by New York law\n"
+    pages = [_doc_page("a/one", "CO-BRANDING AGREEMENT", body), _doc_page("b/other", "SUPPLY AGREEMENT")]
+    rows = {r.doc_id: r for r in document_rows(pages, Sources(texts), table)}
+    one, other = rows["a/one"], rows["b/other"]
+    assert one.extra == {"Governing law": Cell("New York", 100, 140, "Governing law")}  # no parties, no date again
+    assert other.extra == {
+        "Expiration": Cell("2 years", 10, 30, "Expiration"),
+        "Governing law": Cell("Delaware", 5, 90, "Governing law"),  # a long value shows its canonical form
+    }
+    assert rows["c/none"].extra == {}  # a document the table does not hold
+    assert columns(rows.values()) == ["Governing law", "Expiration"]
+    assert [(c.label, c.value) for c in one.values()] == [("Governing law", "New York")]  # the page's fact not twice
+    assert one.to_dict()["extra"]["Governing law"] == {
+        "value": "New York",
+        "label": "Governing law",
+        "start": 100,
+        "end": 140,
+    }
+
+    # a date field that differs from the Date column somewhere is a column of its own, on every row that states it
+    table.documents["b/other"]["cells"]["agreement_date"] = _stated("agreement_date", "2001-01-01", 0, 10)
+    rows = {r.doc_id: r for r in document_rows(pages, Sources(texts), table)}
+    assert rows["a/one"].extra["Agreement date"].value == "1999-06-21"
+    assert rows["b/other"].extra["Agreement date"] == Cell("2001-01-01", 0, 10, "Agreement date")
+    assert [c.value for c in rows["a/one"].values()] == ["New York"]  # a value equal to the date is not said twice
 
 
 def test_page_summary_says_what_a_topic_holds():

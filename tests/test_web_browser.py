@@ -237,6 +237,36 @@ def test_home_table_sorts_and_filters(page, base, data):
     assert unquote(page.url).endswith(href) and page.locator("h1").inner_text() == "공급 계약"
 
 
+def test_home_table_shows_the_provisions_columns(page, base, data):
+    """The provisions table's values are columns of the home table, the fullest first; the others are shown from
+    "Columns"; a value links to its quote's span, highlighted."""
+    extra = data.extra_columns()
+    assert "Governing law" in extra and len(extra) > 4  # the web corpus's contracts state it
+    page.goto(base + "index.html")
+    heads = page.locator("#documents thead th:visible").all_inner_texts()
+    assert [h.strip(" \u25b2\u25bc") for h in heads] == ["Document", "Parties", "Date", "Kind", *extra[:4]]
+    hidden = extra[4]
+    page.click("#columns summary")
+    page.check(f"#columns input[data-col='{4 + 4}']")
+    assert hidden in page.locator("#documents thead th:visible").all_inner_texts()
+    cells = page.locator("#documents tbody tr td:nth-child(9):visible")
+    assert cells.count() == len(data.rows)
+    page.uncheck("#columns input[data-col='4']")
+    assert extra[0] not in page.locator("#documents thead th:visible").all_inner_texts()
+    page.check("#columns input[data-col='4']")
+    col = 5 + extra.index("Governing law")
+    if extra.index("Governing law") >= 4:
+        page.check(f"#columns input[data-col='{col - 1}']")
+    row = next(r for r in data.rows if "Governing law" in r.extra)
+    cell = row.extra["Governing law"]
+    link = page.locator(f"#documents tr[data-doc='{row.doc_id}'] td:nth-child({col}) a")
+    assert link.inner_text() == cell.value
+    link.click()
+    mark = page.wait_for_selector("mark#highlight")
+    assert mark.text_content() == data.text(row.doc_id)[cell.start : cell.end]
+    assert "England" in mark.text_content()  # the clause that states it
+
+
 def test_ask_answer_is_markdown_and_its_citations_open_their_spans(browser, live_url, data):
     ctx = browser.new_context(viewport={"width": 1100, "height": 800})
     ctx.set_default_timeout(60_000)

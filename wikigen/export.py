@@ -48,6 +48,7 @@ from wikigen.core.text import one_line
 from wikigen.wiki.index_page import Entry, build_index, count_lines
 from wikigen.wiki.markup import WIKI_RE, body_links, explicit_quotes, split_target
 from wikigen.wiki.page import Page, dump_front_matter
+from wikigen.wiki.provisions import read_table
 from wikigen.wiki.secrets import page_secrets
 from wikigen.wiki.summary import page_summary, quoted_docs
 
@@ -369,7 +370,7 @@ def export_claude_code(wiki, out_dir: Path, *, corpus_dir: Path | None = None) -
     except WikigenError as e:  # parties and dates come from the corpus; without it, from the pages alone
         log.warning("export without the corpus index: %s", e)
         sources = None
-    files = build_memory(pages, document_rows(pages, sources))
+    files = build_memory(pages, document_rows(pages, sources, read_table(root)))
     previous = _previous(out)
     foreign = sorted(n for n in files if (out / n).exists() and n not in previous)
     if foreign:

@@ -338,10 +338,11 @@ class WikiTools:
 
     def _document_rows(self) -> list:
         from wikigen.ask.documents import document_rows
+        from wikigen.wiki.provisions import read_table
 
         key = self._pages_key()
         if self._rows is None or self._rows[0] != key:
-            self._rows = (key, document_rows(self.wiki.pages(), self.index))
+            self._rows = (key, document_rows(self.wiki.pages(), self.index, read_table(self.root)))
         return self._rows[1]
 
     def stats(self, budget: int | None = None, cursor: str | None = None) -> dict:

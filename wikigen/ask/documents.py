@@ -14,8 +14,11 @@ kind is the title of the most specific collection page that lists it, else the k
 Where nothing says, the cell is None.
 
 This is the one place the web view's home table, the export's MEMORY.md lines and MCP read documents
-from: a new column (such as a provisions table's fields) is added to `extra` here, and every surface
-shows it.
+from: a further column is added to `extra` here, and every surface shows it. The provisions table's values
+(`wikigen.wiki.provisions`, given as `table`) are such columns: each stated value of the document's kind, by
+its field's label, in the kind's field order (the order its schema lists the provisions a reviewer looks for
+first), with the span of its quote; `columns(rows)` orders them for a table, the fullest first. Left out: a
+party field (the Parties column shows them) and a column that only repeats the Date column.
 
 `label` is a title that tells same-titled documents apart: the title alone when it is unique, else the
 title with the parties and the date (and the doc id when even those are the same).
@@ -35,12 +38,15 @@ from wikigen.search.facts.parties import OPENING, find_parties
 from wikigen.search.facts.sheet import kind_of
 from wikigen.search.facts.title import self_noun
 from wikigen.wiki.page import Page
+from wikigen.wiki.provisions import STATED, Table, records
 from wikigen.wiki.secrets import find_secrets
 
-__all__ = ["Cell", "DocumentRow", "document_rows", "page_facts"]
+__all__ = ["Cell", "DocumentRow", "columns", "document_rows", "page_facts", "provision_cells"]
 
 OPENING_CHARS = max(OPENING, 8000)  # of a document's text read for its parties, date and kind
 NAME_CHARS = 40  # a party's name in a label
+VALUE_CHARS = 40  # a provision's value in a cell (its quote, a click away, holds it whole)
+SHORT_VALUE = 24  # a longer value shows its canonical form ("2026-03-01" for "2026-03-01 (3 years from ...)")
 FACTS_HEADING = "## Key facts"
 _FACT_START = re.compile(r"(?:^|;\s+)(?P<label>[^\W\d_][\w .'/-]{0,40}?):\s+")  # "Effective date: ..."
 _ALIAS = re.compile(r"\s*\(\u201c[^\u201d]*\u201d\)")  # a party's alias: ACME INC (“Acme”)
@@ -87,8 +93,8 @@ class DocumentRow:
     def values(self, n: int = 3) -> list[Cell]:
         """The values a reader most needs after title, parties and date: the extra columns first, then the
         page's key facts that say something else (not the title, the parties or a date already shown)."""
-        shown = {"title", "parties"}
-        out = list(self.extra.values())
+        shown = {"title", "parties", *(k.casefold() for k in self.extra)}
+        out = [c for c in self.extra.values() if self.date is None or c.value != self.date.value]
         for f in self.facts:
             key = f.label.casefold()
             if key in shown or (self.date is not None and f.value == self.date.value):
@@ -155,6 +161,47 @@ def _split_facts(heading: str) -> list[tuple[str, str]]:
     return out
 
 
+def provision_cells(table: Table) -> dict[str, dict[str, Cell]]:
+    """doc id -> {field label: Cell} of every value the provisions table states for the document, in its kind's
+    field order, each with its quote's span; a party field is left out (the documents table has its column)."""
+    out: dict[str, dict[str, Cell]] = {}
+    for rec in records(table):
+        cells: dict[str, Cell] = {}
+        for f in table.fields(rec["kind"]):
+            entry = rec.get(f["name"]) or {}
+            if f.get("type") in ("party", "figures") or entry.get("status") != STATED:
+                continue
+            value = str(entry.get("value") or "Yes")
+            if len(value) > SHORT_VALUE and entry.get("norm"):
+                value = str(entry["norm"])
+            quote = entry.get("quote") or {}
+            label = str(f.get("label") or f["name"])
+            cells[label] = Cell(one_line(value, VALUE_CHARS), quote.get("start"), quote.get("end"), label)
+        out[rec["doc_id"]] = cells
+    return out
+
+
+def _drop_date_copies(rows: list[DocumentRow]) -> None:
+    """Leave out an extra column whose every value is its row's date: it would only repeat the Date column."""
+    for name in columns(rows):
+        cells = [(r, r.extra[name]) for r in rows if name in r.extra]
+        if all(r.date is not None and c.value == r.date.value for r, c in cells):
+            for r, _ in cells:
+                del r.extra[name]
+
+
+def columns(rows: Iterable[DocumentRow]) -> list[str]:
+    """The extra columns of the rows, the one most rows fill first (a table's fullest columns tell the most
+    at a glance), then in their kinds' field order."""
+    filled: dict[str, int] = {}
+    place: dict[str, int] = {}
+    for r in rows:
+        for j, name in enumerate(r.extra):
+            filled[name] = filled.get(name, 0) + 1
+            place[name] = min(place.get(name, j), j)
+    return sorted(filled, key=lambda n: (-filled[n], place[n], n))
+
+
 def _opening_cells(text: str) -> tuple[Cell | None, Cell | None, str]:
     """(parties, date, the noun the document calls itself) from the document's opening."""
     head = text[:OPENING_CHARS]
@@ -196,10 +243,11 @@ def _tell_apart(rows: list[DocumentRow]) -> None:
                     r.label = f"{r.label} [{r.doc_id}]"
 
 
-def document_rows(pages: Iterable[Page], sources=None) -> list[DocumentRow]:
+def document_rows(pages: Iterable[Page], sources=None, table: Table | None = None) -> list[DocumentRow]:
     """One row per document, sorted by label: every document of `sources` (a CorpusIndex or any
     `Sources` with `documents()` and `texts`), else every document page. A document's page is its
-    `type: document` page with it as the one source."""
+    `type: document` page with it as the one source. `table`: the wiki's provisions table, whose values
+    become the rows' extra columns."""
     by_doc: dict[str, Page] = {}
     member_of: dict[str, list[Page]] = defaultdict(list)
     for p in sorted(pages, key=lambda p: (len(p.sources), p.slug)):
@@ -214,6 +262,7 @@ def document_rows(pages: Iterable[Page], sources=None) -> list[DocumentRow]:
             docs[d.doc_id] = getattr(d, "title", "") or ""
     else:
         docs = dict.fromkeys(by_doc, "")
+    provisions = provision_cells(table) if table is not None else {}
     rows = []
     for doc_id, known_title in docs.items():
         page = by_doc.get(doc_id)
@@ -237,8 +286,10 @@ def document_rows(pages: Iterable[Page], sources=None) -> list[DocumentRow]:
                 kind=colls[0].title if colls else kind_of(title, noun),
                 collections=[c.slug for c in colls],
                 facts=page_facts(page) if page else [],
+                extra=dict(provisions.get(doc_id, {})),
             )
         )
+    _drop_date_copies(rows)
     _tell_apart(rows)
     rows.sort(key=lambda r: (r.label.casefold(), r.doc_id))
     return rows

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from wikigen.ask.documents import DocumentRow, document_rows
+from wikigen.ask.documents import DocumentRow, columns, document_rows
 from wikigen.core.errors import WikigenError
 from wikigen.core.slugs import SLUG_PATTERN
 from wikigen.core.text import normalize_newlines
@@ -28,6 +28,7 @@ from wikigen.wiki.links import page_edges
 from wikigen.wiki.markup import Quote
 from wikigen.wiki.page import Page, count_quotes
 from wikigen.wiki.progress import Coverage, ProgressLog, coverage
+from wikigen.wiki.provisions import read_table
 from wikigen.wiki.size_guard import WARN_FRACTION
 from wikigen.wiki.summary import page_summary
 
@@ -111,7 +112,7 @@ class SiteData:
         )
         data._index_quotes()
         data.check_sources()
-        data.rows = document_rows(list(data.pages.values()), sources)
+        data.rows = document_rows(list(data.pages.values()), sources, read_table(root))
         return data
 
     def check_sources(self) -> None:
@@ -227,8 +228,9 @@ class SiteData:
         return r.label if r is not None else doc_id
 
     def extra_columns(self) -> list[str]:
-        """The documents table's further columns (`DocumentRow.extra`), in the order they first appear."""
-        return list(dict.fromkeys(k for r in self.rows for k in r.extra))
+        """The documents table's further columns (`DocumentRow.extra`: the provisions table's fields), the
+        fullest first (`wikigen.ask.documents.columns`)."""
+        return columns(self.rows)
 
     def summary(self, slug: str) -> str:
         """What the page holds, in one line without a quote (`wikigen.wiki.summary.page_summary`)."""

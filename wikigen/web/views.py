@@ -40,6 +40,7 @@ STATIC_FILES = (
     "cytoscape.LICENSE",
 )
 PAGE_FIELDS = ("type", "status", "owner", "created_session", "updated_session")
+EXTRA_SHOWN = 4  # the provisions columns the home table shows at first; the others are a click away ("Columns")
 GRAPH_TYPES = ("document", "collection", "topic", "figure")  # each its colour in graph.js; the rest are "other"
 HOME_SECTIONS = (  # page type -> the home page's heading for its list, in this order after the documents
     ("topic", "Topics"),
@@ -137,6 +138,7 @@ class Views:
             totals=d.totals(),
             rows=d.rows,
             extra=d.extra_columns(),
+            shown=EXTRA_SHOWN,
             kinds=sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0].casefold())),
             sections=sections,
         )

@@ -53,6 +53,15 @@
     });
     count.textContent = shown === rows.length ? rows.length + " documents" : shown + " of " + rows.length + " documents";
   }
+  // The further columns shown: a box per column under "Columns" (the first few are shown at first).
+  Array.prototype.forEach.call(document.querySelectorAll("#columns input[data-col]"), function (box) {
+    box.addEventListener("change", function () {
+      var col = +box.getAttribute("data-col");
+      heads[col].classList.toggle("col-off", !box.checked);
+      rows.forEach(function (r) { if (r.cells[col]) { r.cells[col].classList.toggle("col-off", !box.checked); } });
+    });
+  });
+
   filter.addEventListener("input", apply);
   if (kind) { kind.addEventListener("change", apply); }
   apply();
