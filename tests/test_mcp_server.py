@@ -247,6 +247,8 @@ def test_no_reply_exceeds_its_budget_on_the_cuad_wiki(cuad_wiki):
         assert len(hits) == 50 and all(h["text"] == texts.read(h["doc_id"], h["start"], h["end"]) for h in hits)
         first = replies["ask"][0][1]
         assert list(first)[:2] == ["answer", "answer_spans"] and first["answer"]
+        if first.get("answer_cut"):  # an answer longer than the budget: its first part, with the spans that part cites
+            assert all(f"{a['start']}-{a['end']}" in first["answer"] for a in first["answer_spans"])
         context = [c for _, d in replies["ask"] for c in d["context"]]
         assert context and len({json.dumps(c, sort_keys=True) for c in context}) == len(context)
         markdown = "".join(d["markdown"] for _, d in replies["read_page"])

@@ -401,7 +401,17 @@ class WikiTools:
         if not self.pager.fits({**head, "context": [], "next_cursor": "0"}, budget):  # the answer alone is too long
 
             def make(k: int) -> dict:
-                return {**head, "answer": result["answer"][:k], "answer_cut": True, "context": [], "next_cursor": "0"}
+                """The answer's first k characters with the spans they cite ("START-END" in the kept text)."""
+                kept = result["answer"][:k]
+                spans = [a for a in result["answer_spans"] if f"{a['start']}-{a['end']}" in kept]
+                return {
+                    **head,
+                    "answer": kept,
+                    "answer_spans": spans,
+                    "answer_cut": True,
+                    "context": [],
+                    "next_cursor": "0",
+                }
 
             cut = self.pager.text(make, result["answer"], budget)
             return {**cut, "next_cursor": "0" if context else None}
