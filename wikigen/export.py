@@ -73,6 +73,9 @@ MAX_LINE_CHARS = 199  # "under 200 characters"
 DESCRIPTION_MAX = 200
 DOC_SHARE = 0.7  # of MEMORY.md's room (lines and bytes) for document lines, when topics need the rest
 LABEL_MAX = 70  # characters of a document's label in its MEMORY.md line
+PARTY_MAX = 40  # characters of a party's name in it
+VALUE_SEP = " · "  # between the parts of a document's line
+VALUE_MAX = 40  # characters of each of its values ("Governing law: New York")
 FILE_STEM_MAX = 40  # characters of a topic file's name (a longer slug is cut and hashed: file_stem)
 SECTION_ORDER = ("document", "topic", "collection", "figure")
 MANIFEST = ".wikigen-export.json"
@@ -103,7 +106,16 @@ def _md_link(target: str, label: str) -> str:
 
 
 def _entry_line(e: Entry) -> str:
-    return e.line(link=_md_link, max_len=MAX_LINE_CHARS)
+    """The entry's line within MAX_LINE_CHARS; a document's line too long for it ends at its last whole value
+    ("... · Governing law: Delaware") rather than in the middle of one."""
+    line = e.line(link=_md_link, max_len=MAX_LINE_CHARS)
+    parts = e.description.split(VALUE_SEP)
+    while line.endswith("...") and len(parts) > 1:
+        parts.pop()
+        shorter = Entry(e.slug, e.title, e.type, VALUE_SEP.join(parts)).line(link=_md_link, max_len=MAX_LINE_CHARS)
+        if not shorter.endswith("..."):
+            return shorter
+    return line
 
 
 @dataclass
@@ -165,13 +177,11 @@ def document_line(row: DocumentRow) -> str:
     """What a document's MEMORY.md line says after its label: parties; date; two or three values."""
     parts = []
     if row.names:
-        parts.append("; ".join(one_line(n, 45) for n in row.names[:3]))
+        parts.append("; ".join(one_line(n, PARTY_MAX) for n in row.names[:2]))
     if row.date:
         parts.append(row.date.value)
-    values = [f"{c.label or name}: {c.value}" for name, c in row.extra.items()]
-    values += [f"{f.label}: {f.value}" for f in row.values() if f not in row.extra.values()]
-    parts += [one_line(v, 50) for v in values[:3]]
-    return " · ".join(parts) if parts else (row.kind or "")
+    parts += [one_line(f"{c.label}: {c.value}", VALUE_MAX) for c in row.values(3)]
+    return VALUE_SEP.join(parts) if parts else (row.kind or "")
 
 
 def descriptions(pages: list[Page], rows: list[DocumentRow]) -> dict[str, str]:

@@ -92,14 +92,18 @@ class DocumentRow:
 
     def values(self, n: int = 3) -> list[Cell]:
         """The values a reader most needs after title, parties and date: the extra columns first, then the
-        page's key facts that say something else (not the title, the parties or a date already shown)."""
-        shown = {"title", "parties", *(k.casefold() for k in self.extra)}
-        out = [c for c in self.extra.values() if self.date is None or c.value != self.date.value]
-        for f in self.facts:
-            key = f.label.casefold()
-            if key in shown or (self.date is not None and f.value == self.date.value):
+        page's key facts on something else (not the title, the parties or an extra column's field); a value
+        already said (the date, an effective date equal to the agreement date) is not said again, though a
+        bare "Yes" (a provision the document has) may be said of several."""
+        labels = {"title", "parties", *(k.casefold() for k in self.extra)}
+        said = {self.date.value} if self.date is not None else set()
+        out: list[Cell] = []
+        for c in [*self.extra.values(), *(f for f in self.facts if f.label.casefold() not in labels)]:
+            if c.value in said:
                 continue
-            out.append(f)
+            out.append(c)
+            if c.value.casefold() != "yes":
+                said.add(c.value)
         return out[:n]
 
     def to_dict(self) -> dict:
