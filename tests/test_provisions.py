@@ -294,6 +294,7 @@ def test_a_field_word_among_many_others_is_not_the_question(question):
     [
         ("Consider Kestrel's licence with Meridian Rail: when does it renew?", None),
         ("Consider the Kestrel and Brightline agreement. What is the liability cap?", None),
+        ("Which law governs the Brightline Logistics MSA?", None),  # a short form the documents spell out
         ("Consider Zebra Widgets' supply agreement: what is the notice period?", "'Zebra Widgets'"),
         ("Consider Quokka's Supply Agreement. What is the notice period?", "'Quokka'"),
     ],

@@ -130,3 +130,22 @@ def test_a_schema_that_cannot_be_used_names_the_file_and_the_field(tmp_path):
     bad.write_text("kind: contract\nfields:\n  - name: cap\n    type: money\n", encoding="utf-8")
     with pytest.raises(SchemaError, match="needs signals"):
         read_schema(bad)
+
+
+def test_a_fields_patterns_are_its_own_when_schemas_are_read_again():
+    """Every build reads the schemas afresh; the fields read before are collected and their ids reused. A field's
+    compiled signals must be its own (a cache keyed by id() handed new fields the patterns of old ones, so a
+    build under memory churn read some fields with another field's words)."""
+    import gc
+
+    from wikigen.search.values.schema import load_schemas, phrase_regex
+
+    for _ in range(30):
+        schemas = load_schemas()
+        for schema in schemas.values():
+            for f in schema.fields:
+                want = phrase_regex((f.label, *f.ask))
+                got = f.rx("ask")
+                assert (got.pattern if got else None) == (want.pattern if want else None), f.name
+        del schemas
+        gc.collect()

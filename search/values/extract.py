@@ -144,7 +144,7 @@ class _Doc:
         self.text = text
         self.sents = sentences(text, SENTENCE)
         self.starts = [s for s, _ in self.sents]
-        self._heads: dict[int, list[int]] = {}
+        self._heads: dict[re.Pattern, list[int]] = {}
 
     def index_of(self, pos: int) -> int | None:
         i = bisect.bisect_right(self.starts, pos) - 1
@@ -154,7 +154,7 @@ class _Doc:
 
     def headed(self, rx: re.Pattern) -> list[int]:
         """The sentences under a heading of the field: one opening with it, or the one after a heading-like one."""
-        key = id(rx)
+        key = rx  # a pattern hashes by its text and flags
         if key not in self._heads:
             out = []
             for i, (s, e) in enumerate(self.sents):

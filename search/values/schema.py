@@ -91,22 +91,18 @@ class Field:
         return self.value if self.type == PRESENCE else self.type
 
     def rx(self, which: str) -> re.Pattern | None:
-        """The compiled signal list `which` (phrases, headings, not_, after, before, requires, also, ask)."""
-        return _compiled(self, which)
+        """The compiled signal list `which` (phrases, headings, not_, after, before, requires, also, ask), compiled
+        once per field object and kept on it (a cache keyed by id() would hand a new field the patterns of a
+        collected one that had the same id)."""
+        compiled = self._compiled
+        if which not in compiled:
+            words: Iterable[str] = (self.label, *self.ask) if which == "ask" else getattr(self.signals, which)
+            compiled[which] = phrase_regex(words)
+        return compiled[which]
 
-
-_RX_CACHE: dict[tuple[int, str], re.Pattern | None] = {}
-
-
-def _compiled(f: Field, which: str) -> re.Pattern | None:
-    key = (id(f), which)
-    if key not in _RX_CACHE:
-        if which == "ask":
-            words: Iterable[str] = (f.label, *f.ask)
-        else:
-            words = getattr(f.signals, which)
-        _RX_CACHE[key] = phrase_regex(words)
-    return _RX_CACHE[key]
+    @cached_property
+    def _compiled(self) -> dict[str, re.Pattern | None]:
+        return {}
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,8 @@ absent only when no document's id or title holds it and the corpus index finds i
 real party, product or place, named anywhere in any document, never triggers it. When some of a question's names
 are found and others are not (a misspelt party beside a real one), the answer stands and says which were not.
 A name is held when it is, or each of its parts is ("Acme's Supply Agreement", "Acme and Initech"; a name
-opening the question is also tried without its first word, "Consider Acme"). Words that open questions or name the
+opening the question is also tried without its first word, "Consider Acme"; a part without its last word
+when that tells documents apart, "the Acme Supply MSA"). Words that open questions or name the
 corpus's own fields are not names (`QUESTION_WORDS` and the caller's `known` words).
 """
 
@@ -141,7 +142,7 @@ def absent_names(question: str, index, *, known: Iterable[str] = ()) -> tuple[li
             continue
         at = question.find(name)
         parts = _parts(name, bool(at >= 0 and _SENTENCE_START.search(question[:at])))
-        held = [max((_holders(way, identity, index, most + 1) for way in ways), default=0) for ways in parts]
+        held = [_part_held(ways, identity, index, most) for ways in parts]
         if all(held) and held:  # every part held ("Acme's R&D"), or held without the word opening the question
             named += 1
         elif len(parts) > 1 and any(0 < h <= most for h in held):
@@ -168,6 +169,18 @@ def _parts(name: str, opens_sentence: bool) -> list[list[str]]:
     if opens_sentence and out and " " in pieces[0]:
         out[0].append(pieces[0].split(None, 1)[1])
     return out
+
+
+def _part_held(ways: list[str], identity: str, index, most: int) -> int:
+    """How many documents hold a part of a name, written any of its ways; a part none holds whole is held by its
+    words but the last when those tell documents apart ("Brightline Logistics MSA": a short form the documents
+    spell out), not by a word most documents hold ("Global Widgets" is not held by "Global")."""
+    held = max((_holders(way, identity, index, most + 1) for way in ways), default=0)
+    head = ways[-1].rsplit(None, 1)[0] if " " in ways[-1] else ""
+    if not held and head:
+        h = _holders(head, identity, index, most + 1)
+        held = h if h <= most else 0
+    return held
 
 
 def _holders(name: str, identity: str, index, upto: int) -> int:
