@@ -39,11 +39,15 @@ class Engine(Protocol):
 
     `n`: how many items it works on at once. `map`'s window: at most this many items in flight (their
     results held until taken), for results too large to hold all; 0: as the engine sees fit. The items may
-    be a lazy iterable: an engine takes them as it needs them. Exceptions of fn reach the caller."""
+    be a lazy iterable: an engine takes them as it needs them. Exceptions of fn reach the caller.
+    `on_every_node(fn, *args)`: fn(*args) once on each machine the engine runs on, {machine: result} (what
+    a command asks of each machine before it sends work: `wikigen.search.cluster`)."""
 
     n: int
 
     def map(self, fn: Callable[..., R], items: Iterable, *args: Any, window: int = 0) -> Iterator[R]: ...
+
+    def on_every_node(self, fn: Callable[..., R], *args: Any) -> dict[str, R]: ...
 
 
 Parallel = int | None | Engine  # what a stage's `workers` argument accepts

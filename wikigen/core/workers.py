@@ -87,6 +87,10 @@ class Workers:
             log.warning("a worker process died (%s); the remaining %d items run in this process", e, len(items) - done)
             yield from (fn(item, *args) for item in items[done:])
 
+    def on_every_node(self, fn: Callable[..., R], *args: Any) -> dict[str, R]:
+        """fn(*args) on the one machine the local engine runs on: this one."""
+        return {"localhost": fn(*args)}
+
     def _pooled(self, items: Sequence, fn: Callable[..., R], args: tuple, window: int) -> Iterator[R]:
         with ProcessPoolExecutor(
             max_workers=self.n,
