@@ -19,7 +19,7 @@ ownership and git, the index and the vector files never leave the driver.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
@@ -41,11 +41,12 @@ class Engine(Protocol):
     results held until taken), for results too large to hold all; 0: as the engine sees fit. The items may
     be a lazy iterable: an engine takes them as it needs them. Exceptions of fn reach the caller.
     `on_every_node(fn, *args)`: fn(*args) once on each machine the engine runs on, {machine: result} (what
-    a command asks of each machine before it sends work: `wikigen.search.cluster`)."""
+    a command asks of each machine before it sends work: `wikigen.search.cluster`). map gives a generator:
+    closing it early (a caller that stops) frees the engine's workers for the next map."""
 
     n: int
 
-    def map(self, fn: Callable[..., R], items: Iterable, *args: Any, window: int = 0) -> Iterator[R]: ...
+    def map(self, fn: Callable[..., R], items: Iterable, *args: Any, window: int = 0) -> Generator[R, None, None]: ...
 
     def on_every_node(self, fn: Callable[..., R], *args: Any) -> dict[str, R]: ...
 

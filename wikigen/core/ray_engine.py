@@ -23,7 +23,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import logging
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from itertools import islice
 from typing import Any, TypeVar
 
@@ -90,7 +90,7 @@ class RayEngine:
         self.n = max(1, workers if workers is not None else cpus)
         self._actors: list = []
 
-    def map(self, fn: Callable[..., R], items: Iterable, *args: Any, window: int = 0) -> Iterator[R]:
+    def map(self, fn: Callable[..., R], items: Iterable, *args: Any, window: int = 0) -> Generator[R, None, None]:
         """fn(item, *args) for each item, in order (see the module docstring). window: at most this many items
         taken and not yet returned; 0: chunks of about an eighth of each actor's share."""
         blob = cloudpickle.dumps((fn, args))
@@ -123,7 +123,7 @@ class RayEngine:
     def on_every_node(self, fn: Callable[..., R], *args: Any) -> dict[str, R]:
         """fn(*args) run once on each live machine of the cluster that has CPUs: {node address: result}."""
         nodes = [n for n in ray.nodes() if n.get("Alive") and n.get("Resources", {}).get("CPU")]
-        task = ray.remote(num_cpus=0)(_on_node)
+        task: Any = ray.remote(num_cpus=0)(_on_node)
         refs = {
             n.get("NodeManagerAddress", n["NodeID"]): task.options(
                 scheduling_strategy=NodeAffinitySchedulingStrategy(node_id=n["NodeID"], soft=False)
@@ -145,7 +145,8 @@ class RayEngine:
 
     def _workers(self) -> list:
         if not self._actors:
-            self._actors = [_Worker.remote() for _ in range(self.n)]
+            actor: Any = _Worker  # an actor class: @ray.remote gave it .remote(), which mypy cannot see
+            self._actors = [actor.remote() for _ in range(self.n)]
         return self._actors
 
     def _drop_workers(self) -> None:
