@@ -12,13 +12,18 @@ A sampler reads /proc every 0.2 s for this process and every process started und
 raylet, GCS and actors): CPU seconds split into the driver's, the workers' (the processes that ran the stage)
 and the rest (Ray's own services), and the peak resident memory of the driver, of the largest worker and of
 all of them together. CPU seconds are the measure on a loaded machine; wall seconds are printed with the load.
-A process that ends between two samples loses at most its last 0.2 s of CPU.
+A Ray actor that ends between two samples loses at most its last 0.2 s of CPU.
+
+    .venv/bin/python bench/engine_rates.py INDEX_CORPUS EMBED_CORPUS ray 2   # one run: its figures as JSON
 """
 
 from __future__ import annotations
 
+import argparse
+import json
 import os
 import shutil
+import sys
 import tempfile
 import threading
 import time
@@ -289,3 +294,19 @@ def print_projection(runs: list[dict], engine: str) -> None:
         low, high = max(parallel / n, serial) / 3600, (parallel / n + serial) / 3600
         print(f"  {n:>4} workers of one core each: {low:.1f}-{high:.1f} h (the driver overlapping the workers, or not)")
     print("  linear in workers: measured up to 2 workers on this 2-core machine only")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("index_corpus", help="the folder indexed (its extraction timed)")
+    ap.add_argument("embed_corpus", help="the folder whose passages are embedded (timed)")
+    ap.add_argument("engine", choices=["local", "ray"])
+    ap.add_argument("workers", type=int)
+    args = ap.parse_args(argv)
+    print(json.dumps(engine_run(Path(args.index_corpus), Path(args.embed_corpus), args.engine, args.workers)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    sys.exit(main())

@@ -307,18 +307,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--engine-docs", type=int, default=6, help="cuad-dev documents embedded with --engine")
     ap.add_argument("--engine-index-docs", type=int, default=40, help="cuad-dev documents indexed with --engine")
     ap.add_argument("--engine-workers", type=int, nargs="+", default=[1, 2], help="worker counts with --engine")
-    ap.add_argument("--child-engine", nargs=4, metavar=("CORPUS", "CORPUS", "ENGINE", "W"), help=argparse.SUPPRESS)
     ap.add_argument("--child", nargs=2, metavar=("CORPUS", "WIKI"), help=argparse.SUPPRESS)
     ap.add_argument("--child-embed", metavar="CORPUS", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child_embed:
         print(json.dumps(embed_rate(Path(args.child_embed), args.embed_sample)))
-        return 0
-    if args.child_engine:
-        from engine_rates import engine_run
-
-        indexed, embedded, engine, workers = args.child_engine
-        print(json.dumps(engine_run(Path(indexed), Path(embedded), engine, int(workers))))
         return 0
     if args.child:
         print(
@@ -480,7 +473,14 @@ def engines(args: argparse.Namespace) -> int:
     for engine in names:
         for workers in args.engine_workers:
             t0 = time.perf_counter()
-            cmd = [sys.executable, __file__, "--child-engine", str(indexed), str(embedded), engine, str(workers)]
+            cmd = [
+                sys.executable,
+                str(REPO / "bench" / "engine_rates.py"),
+                str(indexed),
+                str(embedded),
+                engine,
+                str(workers),
+            ]
             proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
             if proc.returncode != 0:
                 runs.append({"engine": engine, "workers": workers, "error": proc.stderr.strip()[-500:]})
