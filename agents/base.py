@@ -12,6 +12,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from wikigen.core.engine import Parallel
+
 if TYPE_CHECKING:
     from wikigen.agents.tools import ToolBox
 
@@ -72,9 +74,9 @@ class AgentBackend(ABC):
     name: str = ""
 
     def prepare(  # noqa: B027
-        self, texts: Mapping[str, str], *, workers: int | None = 1, progress: Callable[[int, int], None] | None = None
+        self, texts: Mapping[str, str], *, workers: Parallel = 1, progress: Callable[[int, int], None] | None = None
     ) -> None:
-        """Whole-corpus work done once a build, before its sessions, with `workers` processes (the
+        """Whole-corpus work done once a build, before its sessions, with `workers` processes or engine (the
         corpus's {doc_id: text}); progress(done, total) as it goes. None by default."""
 
     @abstractmethod

@@ -21,6 +21,7 @@ from wikigen.agents.topics import discover
 
 from wikigen.core import confine
 from wikigen.core.atomic import atomic_write
+from wikigen.core.engine import Parallel
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +66,7 @@ def write_cached(path: Path, cat: Catalog) -> None:
 
 
 def load_catalog(
-    index, cache_dir: Path, params: DiscoveryParams = DiscoveryParams(), workers: int | None = 1, progress=None
+    index, cache_dir: Path, params: DiscoveryParams = DiscoveryParams(), workers: Parallel = 1, progress=None
 ) -> Catalog:
     """The corpus's catalog: from the cache when it has this corpus's, else discovered (with `workers`
     processes; the catalog does not depend on how many) and cached."""

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from wikigen.agents.figures import Figure, FigureParams, find_figures
 from wikigen.search.facts.sheet import FactSheet, fact_sheet
 
-from wikigen.core.workers import Workers
+from wikigen.core.engine import Parallel, engine_for
 
 __all__ = ["FACTS_CHARS", "DocumentFacts", "detect_facts", "document_sheet"]
 
@@ -44,14 +44,15 @@ def detect_facts(
     titles: Mapping[str, str],
     *,
     figures: FigureParams = FigureParams(),
-    workers: int | None = 1,
+    workers: Parallel = 1,
     progress: Callable[[int, int], None] | None = None,
 ) -> DocumentFacts:
     """Every document's fact sheet and the corpus's figures. titles: {doc_id: the title its outline
-    gives}; workers: processes (None: one per core; small corpora stay in this process); progress(done,
+    gives}; workers: processes (None: one per core; small corpora stay in this process) or an engine
+    (`wikigen.core.engine`); progress(done,
     total) is called as the sheets are made."""
     doc_ids = sorted(texts)
-    pool = Workers(workers, sum(len(t) for t in texts.values()))
+    pool = engine_for(workers, sum(len(t) for t in texts.values()))
     out = DocumentFacts()
     for i, (doc_id, sheet) in enumerate(zip(doc_ids, pool.map(_sheet_of, doc_ids, texts, titles)), 1):
         out.sheets[doc_id] = sheet

@@ -32,6 +32,7 @@ from wikigen.agents.words import STOPWORDS, fold
 from wikigen.search.facts.dates import document_date, find_dates
 from wikigen.search.facts.parties import find_terms
 
+from wikigen.core.engine import Engine
 from wikigen.core.sentences import sentence_span
 from wikigen.core.slugs import figure_slug
 from wikigen.core.workers import Workers
@@ -254,7 +255,7 @@ def document_mentions(doc_id: str, texts: dict[str, str], params: FigureParams) 
 
 
 def _collect(
-    texts: Mapping[str, str], params: FigureParams, workers: Workers
+    texts: Mapping[str, str], params: FigureParams, workers: Engine
 ) -> tuple[dict[str, dict[str, Mention]], dict[str, dict[str, Counter]]]:
     """label key -> doc id -> the document's first mention (a row before a phrase), and label key ->
     doc id -> how often each first number is stated with the label in that document."""
@@ -322,7 +323,7 @@ def qualified(m: Mention) -> Mention:
 _CAPITALISED = re.compile(r"(?<=[a-z,;] )[A-Z][\w'’-]*(?: (?:of |and |for |to |the )?[A-Z][\w'’-]*){1,4}")
 
 
-def named_labels(texts: Mapping[str, str], keys: set[str], workers: Workers | None = None) -> set[str]:
+def named_labels(texts: Mapping[str, str], keys: set[str], workers: Engine | None = None) -> set[str]:
     """The phrase labels among `keys` that the corpus names somewhere: as a defined term, a heading, a
     table row or a capitalised name inside a sentence ("Initial Term", "Purchase Price"); a label the
     corpus never names is words that happen to stand before values ("take place", "deemed given").
@@ -368,11 +369,11 @@ def _quoted(texts: Mapping[str, str], m: Mention, params: FigureParams) -> Menti
 
 
 def find_figures(
-    texts: Mapping[str, str], params: FigureParams = FigureParams(), workers: Workers | None = None
+    texts: Mapping[str, str], params: FigureParams = FigureParams(), workers: Engine | None = None
 ) -> list[Figure]:
     """The labelled figures stated in at least min_docs documents with values that differ, best
     `rank_score` first (then rows before phrases, then the label), at most max_figures. workers: the
-    processes that read the documents (`wikigen.core.workers`); the figures are the same with any."""
+    engine that reads the documents (`wikigen.core.engine`); the figures are the same with any."""
     workers = workers or Workers(1, 0)
     need = max(params.min_docs, int(params.min_doc_share * len(texts) + 0.999))
     figures = []

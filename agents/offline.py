@@ -48,6 +48,7 @@ from wikigen.agents.params import DiscoveryParams, OfflineParams
 from wikigen.agents.slug_moves import move_topic_pages
 from wikigen.agents.topics import discover
 
+from wikigen.core.engine import Parallel
 from wikigen.core.errors import SizeLimitError, WikigenError
 from wikigen.core.slugs import doc_slug, kind_slug
 from wikigen.core.text import one_line
@@ -103,7 +104,7 @@ class OfflineBackend(AgentBackend):
         """The quote budgets scaled to the size budget."""
         return self.budget.scale if self.budget else 1.0
 
-    def prepare(self, texts, *, workers: int | None = 1, progress=None) -> None:
+    def prepare(self, texts, *, workers: Parallel = 1, progress=None) -> None:
         """Fact detection (document fact sheets, figures) for the whole corpus in `workers` processes,
         before the sessions: the same sheets and figures the sessions would make one by one."""
         if self._catalog is None:

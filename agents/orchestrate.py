@@ -45,6 +45,7 @@ from wikigen.agents.catalog_cache import CATALOG_VERSION, load_catalog
 from wikigen.agents.cost import cost_of
 from wikigen.agents.shares import Plan, plan_shares
 
+from wikigen.core.engine import Engine, Parallel, open_engine
 from wikigen.core.errors import BackendError, CorpusError, UsageError, WikigenError
 from wikigen.core.stages import StageClock, StageListener
 from wikigen.wiki.page import count_quotes
@@ -81,7 +82,9 @@ class BuildConfig:
     session_turns: int = 40  # model turns one agent may take in one session
     max_tokens: int | None = None  # stop the build once this many tokens are used in all
     max_cost: float | None = None  # stop the build once this much (USD, estimated) is spent
-    workers: int | None = None  # processes for topic discovery (None: one per core)
+    workers: int | None = None  # processes for topic discovery (None: one per core); Ray actors with engine="ray"
+    engine: str = "local"  # where the per-document stages run: "local" processes or "ray" (wikigen.core.engine)
+    ray_address: str | None = None  # the Ray cluster (None: a Ray instance started on this machine)
     rate_itpm: int | None = None  # the API's input tokens a minute: the agents pace themselves under it
     rate_rpm: int | None = None  # the API's requests a minute
     force: bool = False  # build into a wiki or index folder made from another corpus
@@ -370,7 +373,8 @@ def build(
         recover_git_lock(root)
         for line in guard.before_build(root, corpus, force=config.force):
             on_warning(line)
-        report = _build(config, on_session=on_session, on_warning=on_warning, **kw)
+        with open_engine(config.engine, address=config.ray_address, workers=config.workers) as workers:
+            report = _build(config, workers, on_session=on_session, on_warning=on_warning, **kw)
         for line in guard.after_build(open_wiki(root)):
             report.ok = False
             report.stopped_reason = report.stopped_reason or "the wiki fails `wikigen check`"
@@ -410,13 +414,15 @@ def _dense_wanted(config: BuildConfig, on_warning) -> bool:
     return True
 
 
-def _embed(index, on_progress, on_warning, stage) -> None:
+def _embed(index, on_progress, on_warning, stage, workers: Parallel) -> None:
     """The passage vectors of new or changed documents (dense search), after the pages: a user reads the
-    wiki while they are made, and an interrupted run leaves the rest to `wikigen index --dense`."""
+    wiki while they are made, and an interrupted run leaves the rest to `wikigen index --dense`. On the
+    build's engine when it has one (local worker counts embed in this process, on the encoder's threads)."""
     from wikigen.search.dense.service import update_vectors
 
+    engine = workers if isinstance(workers, Engine) else None
     with stage("embedding"):
-        outcome = update_vectors(index, progress=_stage_progress(on_progress, "embedding"))
+        outcome = update_vectors(index, progress=_stage_progress(on_progress, "embedding"), engine=engine)
     if outcome.ok:
         log.info("%s", outcome.note)
     elif outcome.note:
@@ -425,6 +431,7 @@ def _embed(index, on_progress, on_warning, stage) -> None:
 
 def _build(
     config: BuildConfig,
+    workers: Parallel,
     *,
     on_session: Callable[[SessionLine], None] | None = None,
     on_warning: Callable[[str], None] | None = None,
@@ -436,7 +443,8 @@ def _build(
 ) -> BuildReport:
     """Build or extend the wiki. Each finished session goes to `on_session`, a build that stops early to
     `on_warning` (one line), each agent's finished session to `on_agent_done(agent, session)`; without
-    callbacks they are logged. Returns the BuildReport (every SessionLine, ok, why it stopped)."""
+    callbacks they are logged. workers: what the per-document stages run on (`wikigen.core.engine`).
+    Returns the BuildReport (every SessionLine, ok, why it stopped)."""
     from wikigen.search.index import CorpusIndex
 
     from wikigen.core.tokens import default_counter
@@ -451,6 +459,9 @@ def _build(
     index_dir = Path(config.index_dir) if config.index_dir else root / ".wikigen" / "index"
     stage = StageClock(on_stage)
     dense = _dense_wanted(config, on_warning)
+    from wikigen.search.cluster import check_cluster
+
+    check_cluster(workers, corpus, dense=dense)  # each machine of a cluster has the corpus and the model
     with stage("indexing"):
         index, summary = CorpusIndex.build(
             corpus,
@@ -458,7 +469,7 @@ def _build(
             progress=_stage_progress(on_progress, "indexing"),
             force=config.force,
             rehash=True,
-            workers=config.workers,
+            workers=workers,
         )
     if summary.skipped or summary.decoded:  # counts always; the reasons with -v or `wikigen index`
         on_warning(
@@ -493,7 +504,7 @@ def _build(
         cat = load_catalog(
             index,
             root / ".wikigen" / "cache",
-            workers=config.workers,
+            workers=workers,
             progress=_stage_progress(on_progress, "topic discovery"),
         )
     if backend is None:
@@ -511,11 +522,11 @@ def _build(
     from wikigen.agents.provisions import update_values
 
     with stage("values"):  # each document's kind and values: the provisions table (wikigen.wiki.provisions)
-        update_values(index, root, workers=config.workers, progress=_stage_progress(on_progress, "values"), catalog=cat)
+        update_values(index, root, workers=workers, progress=_stage_progress(on_progress, "values"), catalog=cat)
     with stage("fact detection"):
         backend.prepare(
             {d.doc_id: index.texts.text(d.doc_id) for d in docs},
-            workers=config.workers,
+            workers=workers,
             progress=_stage_progress(on_progress, "fact detection"),
         )
 
@@ -558,7 +569,7 @@ def _build(
             on_warning(f"build stopped after session {session}: {spent}")
             break
     if dense:
-        _embed(index, on_progress, on_warning, stage)
+        _embed(index, on_progress, on_warning, stage, workers)
     report.cost_usd = cost_of(report.usage, price) if report.usage.total else None
     report.stages = dict(stage.seconds)
     return report

@@ -22,8 +22,8 @@ from wikigen.agents.catalog import Catalog, Topic
 from wikigen.search.values.extract import NOT_READ, NOT_STATED, STATED, document_kind, extract_values
 from wikigen.search.values.schema import Schema, load_schemas, user_schemas
 
+from wikigen.core.engine import Parallel, engine_for
 from wikigen.core.text import one_line
-from wikigen.core.workers import Workers
 from wikigen.wiki.provisions import Table, read_table, write_pages, write_table
 from wikigen.wiki.secrets import redact, secrets_in_quote
 
@@ -150,7 +150,7 @@ def _generic_rows(index, cat: Catalog | None, rows: dict[str, dict]) -> dict | N
 FIGURE_FIELDS = 40  # a periodic report's figures in the table: the most widely stated, at most this many
 
 
-def _figure_rows(index, rows: dict[str, dict], schemas: Mapping[str, Schema], workers: int | None) -> dict[str, list]:
+def _figure_rows(index, rows: dict[str, dict], schemas: Mapping[str, Schema], workers: Parallel) -> dict[str, list]:
     """Give the rows of each kind with a `figures` field a cell per figure its documents state (a table row or a
     value phrase that recurs across them: wikigen.agents.figures), the line that states it quoted; the figure
     fields of each such kind."""
@@ -164,7 +164,7 @@ def _figure_rows(index, rows: dict[str, dict], schemas: Mapping[str, Schema], wo
         if len(members) < 2:
             continue
         texts = {d: index.texts.text(d) for d in members}
-        pool = Workers(workers, sum(len(t) for t in texts.values()))
+        pool = engine_for(workers, sum(len(t) for t in texts.values()))
         fields, names = [], set()
         for fig in find_figures(texts, workers=pool)[:FIGURE_FIELDS]:
             name = "fig_" + _key(fig.title or fig.key)
@@ -202,7 +202,7 @@ def update_values(
     index,
     wiki_root: Path,
     *,
-    workers: int | None = 1,
+    workers: Parallel = 1,
     progress: Callable[[int, int], None] | None = None,
     catalog: Catalog | None = None,
 ) -> Table:
@@ -219,7 +219,7 @@ def update_values(
     if todo:
         texts = {d: index.texts.text(d) for d in todo}
         titles = {d: docs[d].title or "" for d in todo}
-        pool = Workers(workers, sum(len(t) for t in texts.values()))
+        pool = engine_for(workers, sum(len(t) for t in texts.values()))
         for i, (doc_id, row) in enumerate(zip(todo, pool.map(document_values, todo, texts, titles, schemas)), 1):
             row["sha"] = shas[doc_id]
             rows[doc_id] = row

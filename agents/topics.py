@@ -39,10 +39,10 @@ from wikigen.agents.topic_reach import reach
 from wikigen.agents.words import HANGUL, STOPWORDS, display, norm_key, plural
 from wikigen.search.facts.title import document_title
 
+from wikigen.core.engine import Engine, Parallel, engine_for
 from wikigen.core.sentences import cap_span, sentence_span
 from wikigen.core.slugs import unique_slugs
 from wikigen.core.text import trim_span
-from wikigen.core.workers import Workers
 
 __all__ = ["Catalog", "Collection", "DiscoveryParams", "Heading", "Outline", "Topic", "discover", "norm_key", "related"]
 
@@ -321,14 +321,15 @@ def discover(
     titles: Mapping[str, str] | None = None,
     *,
     params: DiscoveryParams = DiscoveryParams(),
-    workers: int | None = 1,
+    workers: Parallel = 1,
     progress: Callable[[int, int], None] | None = None,
     encoder=None,
     report: dict | None = None,
     cache: ShardCache | None = None,
 ) -> Catalog:
     """Topics, outlines and collections of a corpus, {doc_id: text} (and optional {doc_id: title}).
-    workers: processes for the per-document reading (None: one per core); the catalog is the same.
+    workers: processes for the per-document reading (None: one per core) or an engine (`wikigen.core.engine`);
+    the catalog is the same.
     progress(done, total), when given, is called as the documents are read (each is read twice: total
     is twice the documents). encoder: a sentence encoder (`wikigen.search.dense.encoder.Encoder`) to
     compare topic titles by meaning; None compares them by their words (`wikigen.agents.meaning`).
@@ -338,11 +339,18 @@ def discover(
     texts = {d: texts[d] for d in doc_ids}
     titles = dict(titles or {})
     return _discover(
-        texts, titles, params, Workers(workers, sum(len(t) for t in texts.values())), progress, encoder, report, cache
+        texts,
+        titles,
+        params,
+        engine_for(workers, sum(len(t) for t in texts.values())),
+        progress,
+        encoder,
+        report,
+        cache,
     )
 
 
-def _passes(workers: Workers, cache: ShardCache | None, progress: Callable[[int, int], None] | None, n: int):
+def _passes(workers: Engine, cache: ShardCache | None, progress: Callable[[int, int], None] | None, n: int):
     """A function running one per-document pass (fn over items, in order), through the cache when there
     is one, calling progress as documents finish: the first pass counts 1..n, the second n+1..2n."""
 
@@ -371,7 +379,7 @@ def _discover(
     texts: dict[str, str],
     titles: dict[str, str],
     params: DiscoveryParams,
-    workers: Workers,
+    workers: Engine,
     progress: Callable[[int, int], None] | None = None,
     encoder=None,
     report: dict | None = None,

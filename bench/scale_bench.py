@@ -24,6 +24,14 @@ re-reading), a candidate for worker processes; the bench prints them next to the
 whether worker processes would pay. Fact detection (fact sheets, figures) is a stage of its own, run in
 worker processes like topic discovery; the 1-worker build of --speedup-factor shows what they save.
 
+With --engine (local, ray) the bench measures the per-document stages per worker instead of building the
+sizes (bench/engine_rates.py): a sample of cuad-dev's documents indexed (reading and extraction on the engine)
+and embedded (on the engine), with 1 and 2 workers on each engine asked for and on the local engine (the
+baseline, in the same run), each run in a child process: wall and CPU seconds (driver, workers, Ray's own),
+peak memory, 2 workers against 1, and a projection for 350,000 documents / 420M tokens on N workers.
+
+    .venv/bin/python bench/scale_bench.py --engine ray              # local and Ray, 1 and 2 workers, 6 documents
+
 Printed: one table of seconds and peak RSS per stage and size (extraction runs inside the indexing
 pipeline, so its memory is the indexing column's), with each stage's growth exponent (the
 slope of log seconds against log corpus size, least squares), and a PNG chart of seconds per stage
@@ -44,8 +52,9 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "bench"))  # scale_corpus, engine_rates
 
-CUAD = REPO.parent / "shared" / "eval" / "cuad-dev"
+CUAD = Path(os.environ.get("WIKIGEN_EVAL_DATA") or REPO.parent / "shared" / "eval") / "cuad-dev"  # as the tests find it
 STAGES = [
     "extraction",
     "indexing",
@@ -288,6 +297,16 @@ def main(argv: list[str] | None = None) -> int:
         "--embed-sample", type=int, default=320, help="passages embedded to measure the encoder's rate (0: none)"
     )
     ap.add_argument("--dense", action="store_true", help="build with passage vectors (the embedding stage)")
+    ap.add_argument(
+        "--engine",
+        nargs="+",
+        choices=["local", "ray"],
+        help="measure the per-document stages per worker on these engines (the local one always, as the baseline) "
+        "instead of building the sizes",
+    )
+    ap.add_argument("--engine-docs", type=int, default=6, help="cuad-dev documents embedded with --engine")
+    ap.add_argument("--engine-index-docs", type=int, default=40, help="cuad-dev documents indexed with --engine")
+    ap.add_argument("--engine-workers", type=int, nargs="+", default=[1, 2], help="worker counts with --engine")
     ap.add_argument("--child", nargs=2, metavar=("CORPUS", "WIKI"), help=argparse.SUPPRESS)
     ap.add_argument("--child-embed", metavar="CORPUS", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
@@ -312,7 +331,8 @@ def main(argv: list[str] | None = None) -> int:
     if not (CUAD / "docs").is_dir():
         print(f"cuad-dev not found at {CUAD}: the scale bench makes its corpora from it", file=sys.stderr)
         return 2
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    if args.engine:
+        return engines(args)
     from scale_corpus import generate
 
     print(
@@ -430,6 +450,51 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"bench: {time.perf_counter() - started:.0f} s; load {os.getloadavg()[0]:.1f} / {os.getloadavg()[1]:.1f} / "
         f"{os.getloadavg()[2]:.1f} (1 / 5 / 15 min) at the end"
+    )
+    return 0
+
+
+def engines(args: argparse.Namespace) -> int:
+    """--engine: each engine (the local one first, the baseline) at each worker count, a child process a run."""
+    from engine_rates import pick_sample, print_projection, print_runs, print_scaling
+
+    indexed = pick_sample(CUAD / "docs", args.engine_index_docs, Path(args.out))
+    embedded = pick_sample(CUAD / "docs", args.engine_docs, Path(args.out))
+    names = ["local"] + [e for e in args.engine if e != "local"]
+    mb = [sum(p.stat().st_size for p in c.iterdir()) / 1e6 for c in (indexed, embedded)]
+    print(
+        f"per-document stages on {', '.join(names)} with {args.engine_workers} workers: {args.engine_index_docs} "
+        f"cuad-dev documents indexed ({mb[0]:.2f} MB), {args.engine_docs} embedded ({mb[1]:.2f} MB); load "
+        f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores",
+        flush=True,
+    )
+    runs = []
+    env = {**os.environ, "OMP_NUM_THREADS": "1"}  # a worker is one core, on either engine
+    for engine in names:
+        for workers in args.engine_workers:
+            t0 = time.perf_counter()
+            cmd = [
+                sys.executable,
+                str(REPO / "bench" / "engine_rates.py"),
+                str(indexed),
+                str(embedded),
+                engine,
+                str(workers),
+            ]
+            proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
+            if proc.returncode != 0:
+                runs.append({"engine": engine, "workers": workers, "error": proc.stderr.strip()[-500:]})
+            else:
+                runs.append(json.loads(proc.stdout.strip().splitlines()[-1]))
+            print(f"{engine}, {workers} workers: {time.perf_counter() - t0:.0f} s", flush=True)
+    print_runs(runs)
+    print()
+    print_scaling(runs)
+    for engine in names:
+        print_projection(runs, engine)
+    (Path(args.out) / "engines.json").write_text(json.dumps(runs, indent=1))
+    print(
+        f"\nload {os.getloadavg()[0]:.1f} / {os.getloadavg()[1]:.1f} / {os.getloadavg()[2]:.1f} (1 / 5 / 15 min) at the end"
     )
     return 0
 

@@ -43,6 +43,7 @@ from wikigen.search.writer import WriteJob
 
 from wikigen.core import confine
 from wikigen.core.atomic import make_private, private_dir
+from wikigen.core.engine import Parallel
 from wikigen.core.errors import IndexLockedError, SearchIndexError
 from wikigen.core.text import Span
 from wikigen.core.tokens import TokenCounter
@@ -239,13 +240,14 @@ class CorpusIndex:
         progress: Callable[[int, int], None] | None = None,
         force: bool = False,
         rehash: bool = False,
-        workers: int | None = 1,
+        workers: Parallel = 1,
     ) -> tuple[CorpusIndex, IndexSummary]:
         """Index corpus_dir into index_dir, incrementally. Returns the opened index and a summary.
         progress(done, total), when given, is called as the files are gone through. SearchIndexError when
         index_dir holds the index of another corpus, unless force. rehash: decide what changed by content
         hash for every file, not by size and mtime (a build does this). workers: processes that read and
-        extract the files (`wikigen.search.reading`; None: one per core); the index is the same.
+        extract the files (`wikigen.search.reading`; None: one per core; or an engine, `wikigen.core.engine`);
+        the index is the same.
         IndexLockedError, before anything is read or written, when another process writes the index."""
         index_dir = Path(index_dir)
         if not index_dir.exists():
@@ -263,7 +265,7 @@ class CorpusIndex:
         progress: Callable[[int, int], None] | None,
         force: bool,
         rehash: bool,
-        workers: int | None,
+        workers: Parallel,
     ) -> tuple[CorpusIndex, IndexSummary]:
         t0 = time.perf_counter()
         corpus_dir = Path(corpus_dir)

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 from wikigen.search.corpus import Document, FileEntry, Skipped, load, read_and_hash
 
+from wikigen.core.engine import Parallel, engine_for
 from wikigen.core.errors import ExtractError
-from wikigen.core.workers import Workers
 
 __all__ = ["FileRead", "read_files"]
 
@@ -56,13 +56,14 @@ def read_file(entry: FileEntry, old: Mapping[str, dict]) -> FileRead:
 
 
 def read_files(
-    entries: Sequence[FileEntry], old: Mapping[str, dict], *, rehash: bool = False, workers: int | None = 1
+    entries: Sequence[FileEntry], old: Mapping[str, dict], *, rehash: bool = False, workers: Parallel = 1
 ) -> Generator[FileRead, None, None]:
     """What reading each entry gives, in the entries' order. old: the manifest's records by doc id;
-    workers: processes for the reading (None: one per core; few bytes to read stay in this process)."""
+    workers: processes for the reading (None: one per core; few bytes to read stay in this process), or an
+    engine (`wikigen.core.engine`: its workers read the files by their absolute paths)."""
     same = [_stat_unchanged(e, old, rehash) for e in entries]
     todo = [e for e, rec in zip(entries, same) if rec is None]
-    pool = Workers(workers, sum(e.size for e in todo))
+    pool = engine_for(workers, sum(e.size for e in todo))
     reads = pool.map(read_file, todo, old, window=READ_WINDOW * pool.n)
     try:
         for entry, rec in zip(entries, same):

@@ -8,7 +8,7 @@ def _no_real_api_key(monkeypatch):
     monkeypatch.delenv("ANTHROPIC_BASE_URL", raising=False)
 
 
-def _skip_embedding(index, progress=None, *, encoder=None):
+def _skip_embedding(index, progress=None, *, encoder=None, engine=None):
     import wikigen.search.dense.service as service
 
     return service.DenseOutcome(None, "")

@@ -132,7 +132,7 @@ def test_ctrl_c_while_embedding_keeps_the_finished_vectors(tmp_path, capsys):
         """
         import wikigen.search.dense.store as s
         s.GROUP_PASSAGES = 1                      # each document saved as it is done
-        s.VectorStore._embed_group = marking(s.VectorStore._embed_group, after=4)
+        s.VectorStore._save_group = marking(s.VectorStore._save_group, after=4)
         """,
         ["index", str(corpus), "--index", str(ix), "--quiet"],
     )

@@ -141,6 +141,8 @@ def _warn_if_stale(wiki: Path) -> None:
 
 
 def cmd_index(args) -> int:
+    from wikigen.core.engine import open_engine
+    from wikigen.search.cluster import check_cluster
     from wikigen.search.index import CorpusIndex
 
     if args.dense and args.no_dense:
@@ -149,11 +151,12 @@ def cmd_index(args) -> int:
         if not args.dense:
             raise UsageError("give the CORPUS folder to index, or --dense to compute the vectors an index lacks")
         return _finish_vectors(args)
-    with _Bars(args.quiet) as bars:
+    with open_engine(args.engine, address=args.ray_address) as workers, _Bars(args.quiet) as bars:
+        check_cluster(workers, Path(args.corpus), dense=not args.no_dense and _model_here())
         index, summary = CorpusIndex.build(
-            Path(args.corpus), Path(args.index), progress=bars.of("indexing"), force=args.force, workers=None
+            Path(args.corpus), Path(args.index), progress=bars.of("indexing"), force=args.force, workers=workers
         )
-        dense = None if args.no_dense else _embed(index, bars)
+        dense = None if args.no_dense else _embed(index, bars, workers)
     if args.json:
         d = dataclasses.asdict(summary)
         d["skipped"] = [{"path": p, "reason": r} for p, r in summary.skipped]
@@ -167,13 +170,16 @@ def cmd_index(args) -> int:
 
 def _finish_vectors(args) -> int:
     """`wikigen index --dense`: the passage vectors an existing index still lacks, nothing else."""
+    from wikigen.core.engine import open_engine
+    from wikigen.search.cluster import check_cluster
     from wikigen.search.dense.service import check_model
     from wikigen.search.index import CorpusIndex
 
     check_model()  # a missing model is refused before the index is opened
     index = CorpusIndex.open(Path(args.index))
-    with _Bars(args.quiet) as bars:
-        dense = _embed(index, bars)
+    with open_engine(args.engine, address=args.ray_address) as workers, _Bars(args.quiet) as bars:
+        check_cluster(workers, None, dense=True)
+        dense = _embed(index, bars, workers)
     if args.json:
         _print_json({"dense": dataclasses.asdict(dense.summary) if dense.ok else None})
     else:
@@ -181,11 +187,26 @@ def _finish_vectors(args) -> int:
     return 0
 
 
-def _embed(index, bars: _Bars):
-    """The passage vectors after indexing (a bar "embedding"); without the model one note on stderr."""
+def _model_here() -> bool:
+    """Whether the dense model is installed here (else the command stays BM25 only and asks no machine for it)."""
+    from wikigen.search.dense.encoder import DenseUnavailable
+    from wikigen.search.dense.service import check_model
+
+    try:
+        check_model()
+    except DenseUnavailable:
+        return False
+    return True
+
+
+def _embed(index, bars: _Bars, workers=None):
+    """The passage vectors after indexing (a bar "embedding"), on the engine when one is given (local worker
+    counts embed in this process); without the model one note on stderr."""
+    from wikigen.core.engine import Engine
     from wikigen.search.dense.service import update_vectors
 
-    dense = update_vectors(index, progress=bars.of("embedding"))
+    engine = workers if isinstance(workers, Engine) else None
+    dense = update_vectors(index, progress=bars.of("embedding"), engine=engine)
     if not dense.ok and dense.note:
         bars.say(f"note: {dense.note}")
     return dense
@@ -258,6 +279,8 @@ def cmd_build(args) -> int:
         max_tokens=args.max_tokens,
         max_cost=args.max_cost,
         workers=args.workers,
+        engine=args.engine,
+        ray_address=args.ray_address,
         rate_itpm=args.rate_itpm,
         rate_rpm=args.rate_rpm,
     )
@@ -520,6 +543,24 @@ MODES_HELP = (
 )
 
 
+def _engine_options(s: argparse.ArgumentParser) -> None:
+    from wikigen.core.engine import ENGINES, RAY_INSTALL
+
+    s.add_argument(
+        "--engine",
+        choices=ENGINES,
+        default="local",
+        help="where extraction, embedding, fact detection, topic discovery's and the values' per-document passes "
+        f"run: local worker processes (default) or a Ray cluster ({RAY_INSTALL}); the output is the same",
+    )
+    s.add_argument(
+        "--ray-address",
+        default=None,
+        help="the Ray cluster to run on with --engine ray (e.g. auto, ray://head:10001; default: a Ray "
+        "instance started on this machine)",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="wikigen", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -547,6 +588,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true", help="print the summary as JSON (see docs/reference.md)")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.add_argument("--no-dense", action="store_true", help="skip the passage vectors (dense search) after indexing")
+    _engine_options(s)
     s.set_defaults(func=cmd_index)
 
     s = sub.add_parser(
@@ -632,6 +674,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.add_argument("--force", action="store_true", help="build into a wiki (or index) made from another corpus")
     s.add_argument("--no-dense", action="store_true", help="skip the passage vectors (dense search) after indexing")
+    _engine_options(s)
     s.set_defaults(func=cmd_build)
 
     s = sub.add_parser(

@@ -119,11 +119,17 @@ def _imports() -> tuple[Any, Any, Any]:
 
 
 def default_threads() -> int:
-    """The cores this process may run on (its CPU affinity), at least 1."""
+    """The cores this process may run on (its CPU affinity), at least 1; fewer when OMP_NUM_THREADS says so
+    (the usual way to share cores: Ray sets it to a worker's CPUs, `wikigen.core.ray_engine`)."""
     try:
-        return max(1, len(os.sched_getaffinity(0)))
+        cores = max(1, len(os.sched_getaffinity(0)))
     except (AttributeError, OSError):
-        return max(1, os.cpu_count() or 1)
+        cores = max(1, os.cpu_count() or 1)
+    try:
+        asked = int(os.environ.get("OMP_NUM_THREADS", ""))
+    except ValueError:
+        return cores
+    return min(cores, asked) if asked >= 1 else cores
 
 
 def gpu_present() -> bool:
@@ -263,6 +269,11 @@ class OnnxEncoder:
         self.name = encoder_name(precision, self.max_tokens)
         log.info("dense encoder %s on %s, %d threads", self.name, self.providers[0], self.threads)
 
+    def __reduce__(self):
+        """Pickled as its settings: unpickled (on a Ray worker, `wikigen.core.ray_engine`) it loads the model
+        packages installed there, on that machine's threads and providers; its vectors are the same."""
+        return (_remade, (self.precision, self.max_tokens, self.batch_size))
+
     def token_ids(self, texts: Sequence[str]) -> list[list[int]]:
         """Token ids of each text with [CLS] and [SEP], truncated at max_tokens."""
         return [e.ids for e in self._tokenizer.encode_batch([t if isinstance(t, str) else "" for t in texts])]
@@ -294,3 +305,7 @@ class OnnxEncoder:
         m = mask.astype(np.float32)
         mean = np.einsum("nld,nl->nd", hidden, m) / np.maximum(m.sum(axis=1, keepdims=True), 1e-9)
         return mean / np.maximum(np.linalg.norm(mean, axis=1, keepdims=True), 1e-12)
+
+
+def _remade(precision: str, max_tokens: int, batch_size: int) -> OnnxEncoder:
+    return load_encoder(precision=precision, max_tokens=max_tokens, batch_size=batch_size)

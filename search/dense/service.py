@@ -25,6 +25,7 @@ from wikigen.search.dense.encoder import DenseUnavailable, Encoder, encoder_name
 from wikigen.search.dense.store import DenseSummary, VectorStore
 from wikigen.search.integrity import index_lock
 
+from wikigen.core.engine import Engine
 from wikigen.core.errors import IndexLockedError
 
 __all__ = [
@@ -88,10 +89,15 @@ def check_model() -> None:
 
 
 def update_vectors(
-    index, progress: Callable[[int, int], None] | None = None, *, encoder: Encoder | None = None
+    index,
+    progress: Callable[[int, int], None] | None = None,
+    *,
+    encoder: Encoder | None = None,
+    engine: Engine | None = None,
 ) -> DenseOutcome:
     """Embed the passages of the index's new or changed documents (cached beside the index).
-    progress(done_passages, total_passages), see VectorStore.update."""
+    progress(done_passages, total_passages), see VectorStore.update; engine: where the passages are
+    embedded (`wikigen.core.engine`; None: this process)."""
     try:
         enc = encoder or shared_encoder()
     except DenseUnavailable as e:
@@ -100,7 +106,7 @@ def update_vectors(
         return DenseOutcome(None, note)
     try:
         with index_lock(index.index_dir):  # one writer per index (search/integrity.py)
-            summary = VectorStore(index, enc).update(progress=progress)
+            summary = VectorStore(index, enc).update(progress=progress, engine=engine)
     except IndexLockedError as e:
         return DenseOutcome(None, f"dense vectors not updated now: {e}")
     return DenseOutcome(summary, summary.to_text())

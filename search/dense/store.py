@@ -27,7 +27,8 @@ import hashlib
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -39,11 +40,13 @@ from wikigen.search.passages import split_passages
 
 from wikigen.core import confine
 from wikigen.core.atomic import atomic_write, atomic_write_bytes, private_dir
+from wikigen.core.engine import Engine
+from wikigen.core.workers import Workers
 
 if TYPE_CHECKING:  # numpy is imported when vectors are read or written
     import numpy as np
 
-__all__ = ["STORE_VERSION", "DenseSummary", "VectorStore", "document_vectors", "embed_documents"]
+__all__ = ["STORE_VERSION", "DenseSummary", "VectorStore", "document_vectors", "embed_documents", "embed_groups"]
 
 log = logging.getLogger(__name__)
 
@@ -168,11 +171,12 @@ class VectorStore:
                 {"version": STORE_VERSION, "model": self.encoder.name, "dim": self.encoder.dim, "docs": {}}
             )
 
-    def update(self, progress: Callable[[int, int], None] | None = None) -> DenseSummary:
+    def update(self, progress: Callable[[int, int], None] | None = None, engine: Engine | None = None) -> DenseSummary:
         """Embed the passages of every document that has no vectors for its current sha256; drop the
         vectors of documents no longer in the index. progress(done_passages, total_passages) is called
         when the work is known (0, total) and then every SLICE passages: the passages of this run only
-        (reused documents are not counted)."""
+        (reused documents are not counted). engine: where the passages are embedded (`wikigen.core.engine`;
+        None: in this process, on the encoder's threads); the vectors are saved here, the same with any."""
         t0 = time.perf_counter()
         np = _np()
         private_dir(self._vectors_dir)  # vectors are derived from corpus text: private like the texts
@@ -198,34 +202,37 @@ class VectorStore:
             if todo:
                 log.info("dense: embedding %d documents (%d passages) with %s", len(todo), total, self.encoder.name)
             counter = _Progress(progress, total)
-            group: list[tuple[str, str, list[tuple[int, int]]]] = []
-            for item in todo:
-                group.append(item)
-                if sum(len(s) for _, _, s in group) >= GROUP_PASSAGES:
-                    self._embed_group(np, group, meta, summary, counter)
-                    group = []
-            if group:
-                self._embed_group(np, group, meta, summary, counter)
+            for group, vectors in embed_groups(self.encoder, self._groups(todo), engine or Workers(1, 0), counter):
+                self._save_group(np, group, vectors, meta, summary)
+                log.info("dense: %d/%d passages embedded", counter.done, counter.total)
             self._write_meta(meta)
             self._drop_unreferenced(meta)
         summary.seconds = time.perf_counter() - t0
         log.info("dense %s: %s", self.root, summary.to_text())
         return summary
 
-    def _embed_group(self, np, group, meta, summary, counter: _Progress) -> None:
-        texts = {doc_id: self.index.texts.text(doc_id) for doc_id, _, _ in group}
-        vectors = embed_documents(
-            self.encoder, [(d, [texts[d][a:b] for a, b in spans]) for d, _, spans in group], counter
-        )
-        for (doc_id, sha, spans), part in zip(group, vectors):
-            key = spans_key(spans)
-            rec = {"sha256": sha, "passages": len(spans), "spans": key, "file": f"{sha}-{key}.npy"}
+    def _groups(self, todo: list[tuple[str, str, list[tuple[int, int]]]]) -> Iterator[list[_Doc]]:
+        """The documents to embed in groups of at least GROUP_PASSAGES passages (saved together), each
+        group's passage texts read from the TextStore only when the group's turn comes."""
+        group: list[tuple[str, str, list[tuple[int, int]]]] = []
+        for n, item in enumerate(todo, 1):
+            group.append(item)
+            if sum(len(s) for _, _, s in group) >= GROUP_PASSAGES or n == len(todo):
+                texts = {doc_id: self.index.texts.text(doc_id) for doc_id, _, _ in group}
+                yield [_Doc(d, sha, spans, [texts[d][a:b] for a, b in spans]) for d, sha, spans in group]
+                group = []
+
+    def _save_group(self, np, group: list[_Doc], vectors: list, meta: dict, summary: DenseSummary) -> None:
+        """Save a group's vectors (one file a document) and record them in meta.json: a run interrupted
+        after this keeps them."""
+        for doc, part in zip(group, vectors, strict=True):
+            key = spans_key(doc.spans)
+            rec = {"sha256": doc.sha256, "passages": len(doc.spans), "spans": key, "file": f"{doc.sha256}-{key}.npy"}
             _save_npy(np, self._file(rec), np.asarray(part, dtype=np.float16))
-            meta["docs"][doc_id] = rec
+            meta["docs"][doc.doc_id] = rec
             summary.embedded_documents += 1
-            summary.embedded_passages += len(spans)
+            summary.embedded_passages += len(doc.spans)
         self._write_meta(meta)
-        log.info("dense: %d/%d passages embedded", counter.done, counter.total)
 
     def _drop_unreferenced(self, meta: dict) -> None:
         wanted = {self._file(r).name for r in meta["docs"].values()}
@@ -277,6 +284,16 @@ class _Progress:
             self.progress(self.done, self.total)
 
 
+@dataclass(frozen=True, slots=True)
+class _Doc:
+    """One document to embed: its passages' spans and texts."""
+
+    doc_id: str
+    sha256: str
+    spans: list[tuple[int, int]]
+    passages: list[str]
+
+
 def document_vectors(encoder: Encoder, doc_id: str, passages: list[str]):
     """The vectors of one document's passages (float32, one row each, in order): the per-document unit of
     embedding, a plain function of its arguments so that any engine can run it where the encoder is."""
@@ -284,23 +301,59 @@ def document_vectors(encoder: Encoder, doc_id: str, passages: list[str]):
 
 
 def embed_documents(encoder: Encoder, docs: list[tuple[str, list[str]]], progress: Callable[[int], None] | None = None):
-    """The vectors of several documents' passages, [matrix per document] in order. The passages are
-    embedded together, in slices of SLICE passages of similar lengths (the encoder batches each by its
-    token counts), and progress(n) is called after each slice with the passages it held."""
+    """The vectors of several documents' passages, [matrix per document] in order, embedded together in
+    this process (see `embed_groups`)."""
+    group = [_Doc(doc_id, "", [], passages) for doc_id, passages in docs]
+    return next(embed_groups(encoder, [group], Workers(1, 0), progress))[1]
+
+
+def encode_slice(texts: list[str], encoder: Encoder):
+    """One slice's vectors (the item an engine runs: `encoder.encode`, named so that it pickles)."""
+    return encoder.encode(texts)
+
+
+def embed_groups(
+    encoder: Encoder, groups: Iterable[list[_Doc]], engine: Engine, progress: Callable[[int], None] | None = None
+) -> Iterator[tuple[list[_Doc], list]]:
+    """(group, [matrix per document]) for each group of documents, in order, as each is done. A group's
+    passages are sorted by length and cut in slices of SLICE (the encoder batches each by its token counts);
+    the engine encodes the slices of every group as one stream, so its workers never wait at a group's end,
+    and progress(n) is called as each slice comes back with the passages it held. The groups are taken
+    only as the engine needs more slices. A passage's vector does not depend on the slice or the batch it
+    is encoded in (tests/test_dense_store.py), so neither the grouping nor the engine changes a vector."""
     np = _np()
-    texts = [t for _, passages in docs for t in passages]
-    out = np.zeros((len(texts), encoder.dim), dtype=np.float32)
-    order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
-    for at in range(0, len(order), SLICE):
-        idx = order[at : at + SLICE]
-        out[idx] = encoder.encode([texts[i] for i in idx])
-        if progress is not None:
-            progress(len(idx))
-    parts, at = [], 0
-    for _, passages in docs:
-        parts.append(out[at : at + len(passages)])
-        at += len(passages)
-    return parts
+    pending: deque[tuple[_Group, list[int]]] = deque()  # per slice handed to the engine: its group, its rows
+
+    def slices() -> Iterator[list[str]]:
+        for docs in groups:
+            texts = [t for d in docs for t in d.passages]
+            order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+            cuts = [order[at : at + SLICE] for at in range(0, len(order), SLICE)] or [[]]  # an empty group: one
+            group = _Group(docs, np.zeros((len(texts), encoder.dim), dtype=np.float32), len(cuts))  # empty slice
+            for idx in cuts:
+                pending.append((group, idx))
+                yield [texts[i] for i in idx]
+
+    for vectors in engine.map(encode_slice, slices(), encoder):
+        group, idx = pending.popleft()  # the slice's bookkeeping was queued as the engine took it
+        if idx:
+            group.out[idx] = vectors
+            if progress is not None:
+                progress(len(idx))
+        group.left -= 1
+        if not group.left:
+            parts, at = [], 0
+            for d in group.docs:
+                parts.append(group.out[at : at + len(d.passages)])
+                at += len(d.passages)
+            yield group.docs, parts
+
+
+@dataclass
+class _Group:
+    docs: list[_Doc]
+    out: np.ndarray  # one row per passage of the group's documents, in order
+    left: int  # slices not yet back
 
 
 def _save_npy(np, path: Path, array) -> None:

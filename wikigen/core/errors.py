@@ -14,6 +14,7 @@ WikigenError
  ├── ToolError            an agent's tool call that cannot be done as asked
  ├── BackendError         a model backend that cannot be used (no key, fatal API error)
  ├── OutsideRootError     a write, move or delete that would leave its folder through a symlink
+ ├── EngineError          the cluster of `--engine ray` cannot be reached, lacks what a stage needs, or lost its workers
  └── LockedError          another process holds the lock (its pid is in the message; the CLI exits 3)
       ├── BuildLockedError    another build holds the wiki
       └── IndexLockedError    another `index` or build writes the search index
@@ -73,6 +74,10 @@ class BackendError(WikigenError):
 
 
 class OutsideRootError(WikigenError):
+    pass
+
+
+class EngineError(WikigenError):
     pass
 
 

@@ -1,5 +1,6 @@
 """Per-document work in worker processes: both cores for the CPU-bound passes of a build (reading and
-extracting files, topic discovery, fact detection).
+extracting files, topic discovery, fact detection). `Workers` is the local engine (`wikigen.core.engine`);
+`RayEngine` (`wikigen.core.ray_engine`) runs the same stages on a cluster.
 
 `Workers(n, chars).map(fn, items, *args)` runs `fn(item, *args)` over items and yields the results in
 the items' order, so the output never depends on how many processes ran it. It forks: the function and
@@ -18,7 +19,7 @@ import signal
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Generator, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
@@ -57,18 +58,24 @@ def _run_in_context(item):
 
 
 class Workers:
-    """workers: processes asked for (None: one per core); chars: the size of the work, in characters."""
+    """The local engine (`wikigen.core.engine.Engine`). workers: processes asked for (None: one per core);
+    chars: the size of the work, in characters."""
 
     def __init__(self, workers: int | None, chars: int):
         n = (os.cpu_count() or 1) if workers is None else workers
         can_fork = "fork" in multiprocessing.get_all_start_methods()
         self.n = n if n > 1 and can_fork and chars >= PARALLEL_MIN_CHARS else 1
 
-    def map(self, fn: Callable[..., R], items: Sequence, *args: Any, window: int = 0) -> Generator[R, None, None]:
+    def map(self, fn: Callable[..., R], items: Iterable, *args: Any, window: int = 0) -> Generator[R, None, None]:
         """fn(item, *args) for each item, in order. window: at most this many items in flight at once
         (their results held here until taken), for results too large to hold all (files' texts);
-        0: every item handed out at once, in chunks."""
-        if self.n == 1 or len(items) <= 1:  # one item (a shard's leftover): not worth a fork
+        0: every item handed out at once, in chunks. Lazy items are taken one at a time in this process,
+        and all at once when processes run them."""
+        if self.n == 1:
+            yield from (fn(item, *args) for item in items)
+            return
+        items = items if isinstance(items, Sequence) else list(items)
+        if len(items) <= 1:  # one item (a shard's leftover): not worth a fork
             yield from (fn(item, *args) for item in items)
             return
         done = 0
@@ -79,6 +86,10 @@ class Workers:
         except BrokenProcessPool as e:  # a worker killed (out of memory, a signal): not the build
             log.warning("a worker process died (%s); the remaining %d items run in this process", e, len(items) - done)
             yield from (fn(item, *args) for item in items[done:])
+
+    def on_every_node(self, fn: Callable[..., R], *args: Any) -> dict[str, R]:
+        """fn(*args) on the one machine the local engine runs on: this one."""
+        return {"localhost": fn(*args)}
 
     def _pooled(self, items: Sequence, fn: Callable[..., R], args: tuple, window: int) -> Iterator[R]:
         with ProcessPoolExecutor(
