@@ -3,8 +3,8 @@ quoting the line that states it from each document, in time order of each docume
 
     ## [[doc-report-2023-q1]] (2023-03-31)
 
-    > [!quote] report-2023-q1 (chars 5120-5163)
-    > Total widgets   $ 81,797   $ 82,959
+    > [!quote] report-2023-q1 (chars 5120-5149)
+    > Units shipped   1,240   1,085
 
 Which figures get a page is decided once per build under the size budget: the best-ranked figures
 while their pages' expected characters stay within `share` of the wiki's target size, at most

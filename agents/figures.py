@@ -1,7 +1,7 @@
 """Figures that recur across documents: a label attached to a value, found in many documents.
 
 A **figure** is a short label that several documents each state with a value of their own: a table
-row ("Total widgets    $ 81,797   $ 82,959" in every quarterly report) or a phrase right before an
+row ("Units shipped    1,240    1,085" in every quarterly report) or a phrase right before an
 amount, a percentage or a duration in a sentence ("a cure period of thirty (30) days" in many
 contracts). Found by corpus statistics alone, with no list of labels:
 
@@ -281,7 +281,7 @@ def _collect(
 
 
 def _numbers(value: str) -> list[str]:
-    """The numbers of a row's values, without footnote markers ("(4) $ 82,959" -> ["82,959"])."""
+    """The numbers of a row's values, without footnote markers ("(4) $ 4,310" -> ["4,310"])."""
     return [
         m.group()
         for m in _NUMBER.finditer(value)

@@ -1,14 +1,14 @@
 """Key-facts scoring for questions graded by a free-text gold answer (sec10q-dev's README).
 
 A question's **key facts** are the numbers of three or more digits in its gold answer (amounts such as
-``82,959`` or ``117,154`` or ``36.3``; a bare year such as ``2022`` does not count), each once, in order
+``4,310`` or ``12,500`` or ``17.5``; a bare year such as ``2022`` does not count), each once, in order
 of appearance; where the answer holds no such number and is at most 40 characters long, the answer
 itself is the one key fact. A longer answer without such a number has no key facts: it cannot be
 scored this way, and `score_keyfacts` returns None for it (callers leave it out of the mean and say
 how many they left out).
 
 A fact is **found** when it occurs in the context's text compared without whitespace and without
-case (`82,959` is found in ``$ 82,959``, and ``No`` in ``no``). The score of a question is the share of
+case (`4,310` is found in ``$ 4,310``, and ``No`` in ``no``). The score of a question is the share of
 its key facts found. Pure functions on plain dicts and strings, like wikigen.ask.evaluate.
 """
 
