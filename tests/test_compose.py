@@ -3,9 +3,10 @@ a question about one document, a question across documents, and one that nothing
 
 from wikigen.ask.compose import asking_part, question_terms
 from wikigen.ask.context import ContextItem
-from wikigen.ask.generate import ExtractiveAnswer, across_documents
+from wikigen.ask.generate import ExtractiveAnswer
 from wikigen.ask.page_index import terms
 from wikigen.ask.scope import Scope
+from wikigen.ask.wording import asks_many
 
 LEASE = (
     "1. TERM\n\n1.1 The lease starts on 1 May 2024 and lasts for five years.\n\n"
@@ -68,8 +69,8 @@ def test_the_question_part_that_asks_weighs_more_than_the_setting():
     assert asking_part(q) == "What is the notice period?"
     w = question_terms(q, removed={"orion"})
     assert "orion" not in w and w["notic"] == 1.0 and w["beta"] < 1.0
-    assert not across_documents("Is there a cap on liability in this contract?", Scope("collection"))
-    assert across_documents("Which contracts cap liability?", Scope(""))
+    assert not asks_many("Is there a cap on liability in this contract?", Scope("collection"))
+    assert asks_many("Which contracts cap liability?", Scope(""))
 
 
 class PassageVectors:

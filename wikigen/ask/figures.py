@@ -4,8 +4,10 @@ the quotes of the figure page the question names, in the page's (time) order, co
 A figure page (type ``figure``, written by the offline agent from `wikigen.agents.figures`) quotes
 one labelled line from each document that states it. A question uses it when both hold:
 
-* its wording asks across documents or over time ("how did X change", "compare X across",
-  "over time", "in each quarter", "trend"; English and Korean cues, no corpus vocabulary), and
+* its wording asks across documents or over time (`asks_across`): it asks about many documents ("in each
+  quarter", "across the reports", "which quarter"), speaks of several periods ("over time", "the prior year",
+  "Q1 2023 and Q2 2023"), or names a change or a comparison ("how did X change", "compare X", "trend");
+  English and Korean, no corpus vocabulary; and
 * it names the page: the idf-weighted share of the page's title (or alias) terms found in the question
   (`PageIndex.title_match`) is at least `min_share`; pages naming more of the question's terms first.
 
@@ -21,25 +23,27 @@ from collections.abc import Sequence
 
 from wikigen.ask.context import Unit
 from wikigen.ask.page_index import PageIndex, terms
+from wikigen.ask.periods import names_several_periods
+from wikigen.ask.wording import asks_many
 
-__all__ = ["ACROSS_CUE", "FigurePages", "asks_across"]
+__all__ = ["CHANGE", "FigurePages", "asks_across"]
 
 FIGURE_TYPE = "figure"
 
-ACROSS_CUE = re.compile(
-    r"\b(?:chang\w*|compar\w*|over\s+time|across|trend\w*|fluctuat\w*|evolv\w*|evolution|vari(?:ed|ation|es|y)\w*"
-    r"|histor\w*|over\s+the\s+(?:\w+\s+){0,2}(?:periods?|quarters?|years?|months?)"
-    r"|(?:each|every|per|by)\s+(?:quarter|year|period|month|document|report|contract|agreement)"
-    r"|from\s+\w+\s+to\s+\w+|previous|prior\s+(?:quarters?|years?|periods?)|grow(?:n|th)?|shift\w*"
-    r"|increas\w*|decreas\w*|declin\w*|rose|fell)\b"
-    r"|변화|변동|비교|추이|추세|증감|분기별|연도별",
+# a change or a comparison named: the words of the concept, English and Korean
+CHANGE = re.compile(
+    r"\b(?:chang\w*|compar\w*|differ\w*|vary|var(?:ies|ied|iation)|trend\w*|increas\w*|decreas\w*|grow\w*"
+    r"|declin\w*|versus|vs)\b|변화|변동|비교|차이|추이|추세|증감|증가|감소",
     re.IGNORECASE,
 )
 
 
 def asks_across(question: str) -> bool:
-    """The question's wording asks about a figure across documents or over time."""
-    return bool(ACROSS_CUE.search(question or ""))
+    """The question's wording asks about a figure across documents or over time: it asks about many documents
+    (wikigen.ask.wording.asks_many), speaks of several periods (wikigen.ask.periods.names_several_periods), or
+    names a change or a comparison (CHANGE)."""
+    q = question or ""
+    return asks_many(q) or names_several_periods(q) or bool(CHANGE.search(q))
 
 
 class FigurePages:

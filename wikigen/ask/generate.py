@@ -9,7 +9,6 @@ implements the same `answer` method.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -26,10 +25,8 @@ from wikigen.ask.compose import (
     score_candidates,
 )
 from wikigen.ask.context import ContextItem
-from wikigen.ask.scope import Scope, looks_aggregate
-
-# "this agreement", "that report": the question is about one document, even when a collection scoped it
-_ONE_DOCUMENT = re.compile(r"\b(?:this|that)\s+\w+|이\s*\w+", re.I)
+from wikigen.ask.scope import Scope
+from wikigen.ask.wording import asks_many
 
 NOTHING_FOUND = NOT_FOUND  # the answer when nothing in the context answers the question
 
@@ -41,14 +38,6 @@ class GeneratedAnswer:
     text: str
     usage: dict | None = None  # the model's token usage, when a model answered
     spans: tuple[dict, ...] = ()  # the source spans the answer quotes: {"doc_id", "start", "end"}
-
-
-def across_documents(question: str, scope: Scope | None) -> bool:
-    """Whether the answer is one line per document: the question asks about many documents (its words, or a
-    collection scope; wikigen.ask.scope.looks_aggregate) and does not point at one ("this agreement")."""
-    if not looks_aggregate(question, scope):
-        return False
-    return not _ONE_DOCUMENT.search(question)
 
 
 class AnswerGenerator(Protocol):
@@ -105,7 +94,7 @@ class ExtractiveAnswer:
         scored = score_candidates(question, q_terms, candidates(items), encoder=self.encoder, passages=self.passages)
         if not scored or max(s.coverage for s in scored) < self.min_score:
             return GeneratedAnswer(NOT_FOUND)
-        if across_documents(question, scope):
+        if asks_many(question, scope):  # one line per document (wikigen.ask.wording)
             return self._across(scored)
         if scope is not None and scope.kind == "document" and scope.doc_ids:
             # the question names its document: its sentences first, the others only if it has none

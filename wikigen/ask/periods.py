@@ -36,13 +36,16 @@ QUARTER = re.compile(
     re.IGNORECASE,
 )
 LATEST = re.compile(r"\b(?:latest|most\s+recent|newest)\b|최근|최신", re.IGNORECASE)
-# words of a question about several periods: then "the latest" is one of the periods compared, not the scope
-# ("compare" alone is no such word: "how does the tax rate compare to the statutory rate")
+# words of a question about several periods: a plural period, a relative one, period by period (then "the latest"
+# is one of the periods compared, not the scope; "compare" alone is no such word: "how does the tax rate compare to
+# the statutory rate")
 SEVERAL_PERIODS = re.compile(
-    r"\b(?:quarters|periods|years|months|over\s+time|previous|prior|past|earlier|"
-    r"trends?)\b|이전|과거|추이",
+    r"\b(?:quarters|periods|years|months|over\s+time|previous|prior|past|earlier|trends?"
+    r"|(?:per|by|each|every)\s+(?:fiscal\s+)?(?:quarter|year|month|period))\b"
+    r"|이전|과거|추이|분기별|연도별|월별|전년|전분기",
     re.IGNORECASE,
 )
+_YEAR_ALONE = re.compile(r"(?<![\w.,])(?:19|20)\d\d(?!\w|[.,]\d)")
 MIN_OWN = 2  # a document names its own quarter at least this often ...
 OWN_SHARE = 0.2  # ... and at least this share of its most frequent label's count
 NAME_SHARE = 0.2  # a name belongs to the documents that use it at least this share of its top count
@@ -64,6 +67,17 @@ def quarter_labels(text: str) -> Counter:
         y = int(year.lstrip("'"))
         out[(y + 2000 if y < 100 else y, q)] += 1
     return out
+
+
+def names_several_periods(question: str) -> bool:
+    """Whether a question speaks of several periods: a plural, relative or per-period word ("quarters", "the prior
+    year", "over time", "by quarter", "분기별"; SEVERAL_PERIODS), or two periods or more by name ("Q1 2023 and
+    Q2 2023", "from 2021 to 2023": quarter labels, and years outside them)."""
+    if SEVERAL_PERIODS.search(question):
+        return True
+    quarters = set(quarter_labels(question))
+    years = {int(y) for y in _YEAR_ALONE.findall(question)} - {y for y, _ in quarters}
+    return len(quarters) + len(years) >= 2
 
 
 def own_quarter(text: str) -> Quarter | None:
@@ -159,7 +173,7 @@ class SeriesResolver:
         """(documents, the question's terms that named them) when the question names one quarter, or the
         latest, of documents its names narrow down to; None otherwise."""
         asked = set(quarter_labels(question))
-        latest = LATEST.search(question) if not asked and not SEVERAL_PERIODS.search(question) else None
+        latest = LATEST.search(question) if not asked and not names_several_periods(question) else None
         if len(asked) != 1 and not latest:
             return None
         own = self._own_quarters()

@@ -47,8 +47,9 @@ from wikigen.ask.generate import AnswerGenerator, ExtractiveAnswer
 from wikigen.ask.modes import MODES
 from wikigen.ask.page_index import PageIndex, terms
 from wikigen.ask.params import DEFAULT_BUDGET, DEFAULT_PARAMS, RetrievalParams
-from wikigen.ask.scope import Scope, ScopeResolver, looks_aggregate, reduce_query
+from wikigen.ask.scope import Scope, ScopeResolver, reduce_query
 from wikigen.ask.values import TableAnswers, TableResult
+from wikigen.ask.wording import asks_many
 from wikigen.core.errors import WikigenError
 from wikigen.core.slugs import doc_slug
 from wikigen.core.text import one_line
@@ -251,7 +252,7 @@ class Answerer:
         table = None
         if self.values is not None:  # a question the provisions table answers: its documents' quotes first
             one = scope.kind == "document" and len(scope.doc_ids) == 1
-            tq = self.values.parse(question, one_document=one, many=scope.kind == "collection")
+            tq = self.values.parse(question, one_document=one, many=asks_many(question, scope))
             if tq is not None:
                 table = self.values.answer(tq, scope.doc_ids or None)
                 for u in self._table_units(table):
@@ -364,7 +365,7 @@ class Answerer:
         quote_cap = int(cb.budget * p.max_quote_share)
         docs = (
             self.candidates.open_docs(query)
-            if p.open_windows and p.open_window_chars and looks_aggregate(question or query, scope)
+            if p.open_windows and p.open_window_chars and asks_many(question or query, scope)
             else []
         )
         passages = self.candidates.search_units(query, k)

@@ -10,7 +10,6 @@ named the scope are then removed from the query used inside it (`reduce_query`).
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -18,8 +17,6 @@ from typing import NamedTuple
 from wikigen.ask.page_index import PageIndex, terms
 from wikigen.ask.params import DEFAULT_PARAMS, RetrievalParams
 from wikigen.ask.periods import WORD, SeriesResolver, question_names
-
-_AGGREGATE = re.compile(r"\b(which|list|how many|all|every|each|across|any)\b|어떤|어느|모든|몇|목록|전부", re.I)
 
 
 @dataclass
@@ -33,13 +30,6 @@ class Scope:
 
     def to_dict(self) -> dict:
         return {"kind": self.kind, "pages": self.pages, "docs": len(self.doc_ids)}
-
-
-def looks_aggregate(question: str, scope: Scope | None = None) -> bool:
-    """Whether a question asks about many documents (a collection scope, or words such as 'which', 'all')."""
-    if scope is not None and scope.kind == "document":
-        return False
-    return (scope is not None and scope.kind == "collection") or bool(_AGGREGATE.search(question))
 
 
 class DocCandidate(NamedTuple):

@@ -26,6 +26,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from wikigen.ask.wording import ask_clause, asks_many
 from wikigen.core.text import one_line
 from wikigen.search.values import Value, compare_key, parse_value
 from wikigen.search.values.schema import PRESENCE, Field, Schema, Signals
@@ -242,14 +243,6 @@ def _want(question: str, one_document: bool) -> str:
     return "list"
 
 
-_CLAUSE_END = re.compile(r"[.;:?!。？]\s+(?=\S)")
-# the ask speaks of many documents: a quantifier, or a plural noun
-_MANY = re.compile(
-    r"\b(?:which|list|how\s+many|all|every|each|across|any|number\s+of|what\s+\w+s)\b|어떤|어느|모든|몇|목록|전부",
-    re.I,
-)
-
-
 # words of asking, not of what is asked: they count neither for nor against a field
 _ASKING_WORDS = _FUNCTION_WORDS | frozenset(
     [
@@ -340,13 +333,6 @@ def _asks_about(text: str, spots: list[tuple[int, int]], cond: Condition | None,
     return inside >= ASKED_SHARE * len(words)
 
 
-def ask_clause(question: str) -> str:
-    """The part of a question that asks: its last sentence or clause ("Consider the X agreement between A and B.
-    Is there a cap on liability?" asks "Is there a cap on liability?"); words naming a document come first."""
-    cuts = [m.end() for m in _CLAUSE_END.finditer(question.rstrip())]
-    return question[cuts[-1] :] if cuts else question
-
-
 def parse_query(
     question: str,
     schemas: Mapping[str, Schema],
@@ -356,10 +342,10 @@ def parse_query(
     many: bool = False,
 ) -> TableQuery | None:
     """The question as a query of the provisions table (fields of the given kinds), or None when its asking clause
-    names no field, or it asks neither of one document (the wiki scoped it to one: one_document) nor of many (its
-    words, or a collection scope: many)."""
+    names no field, or it asks neither of one document (the wiki scoped it to one: one_document) nor of many (many,
+    or its words: wikigen.ask.wording.asks_many)."""
     text = ask_clause(question)
-    many = many or bool(_MANY.search(text))
+    many = many or asks_many(question)
     if not one_document and not many:
         return None  # "this contract" with no document found: not the table's to answer
     fields = [(k, f) for k in kinds if k in schemas for f in schemas[k].fields if f.type != "figures"]

@@ -1,0 +1,121 @@
+"""What a question's words say of its reach: does it ask about one document or about many?
+
+Three parts of `ask` change what they do for a question about many documents: retrieval gives many documents a
+window each (`retrieval.Answerer`), the extractive answer gives one line per document (`generate`), and the
+provisions table lists the documents that meet a condition instead of giving one document's value (`values`).
+They all ask `asks_many`, so they never disagree.
+
+The rule is the grammar of a question, English and Korean, with no word of any corpus:
+
+* **the wiki's scope first**: a question the wiki scoped to a document asks about that document; one scoped to
+  a collection asks about its members (unless it points at one document, below);
+* **one document**: a singular demonstrative anywhere in the question, "this" ("this agreement", "in this
+  contract"), or "that" where it is no relative pronoun: after a preposition, an auxiliary, or opening the
+  question ("under that agreement", "does that contract"; "contracts that renew" is a relative clause);
+  Korean 이 / 본 / 해당 / 그 standing as a word before a noun ("이 계약", "본 계약서");
+* **many documents**, read in the asking clause (`ask_clause`: "Consider the Acme lease. Which party pays the
+  taxes?" asks "Which party pays the taxes?"): a word that ranges over a set ("which", "each", "every", "all",
+  "across", "how many", "number of", "list"); or a word that ranges over a set only before a plural
+  ("any contracts" but not "is there any cap": "any" before a singular asks whether one thing exists; "what
+  agreements", "these reports"); Korean 어떤 / 어느 / 모든 / 각 / 몇 / 목록 / 나열 / 전부 / 모두.
+
+A plural is told by its form: an English word ending in "s", not "ss"/"us"/"is", and not one of the few function
+words that end so. After "what" a verb can take that form too; a verb is followed by "if", "when", "to" or "as",
+which a plural subject never is ("what happens if ..." names no plural).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Protocol
+
+__all__ = ["ask_clause", "asks_many", "points_at_one"]
+
+
+class _Scoped(Protocol):
+    kind: str  # "document" | "collection" | "" (wikigen.ask.scope.Scope)
+
+
+_CLAUSE_END = re.compile(r"[.;:?!。？]\s+(?=\S)")
+
+# a singular demonstrative: "this", or "that" after a preposition, an auxiliary, or opening the question
+_AFTER_THAT = (
+    r"in|under|of|for|by|from|to|with|on|about|within|per|"
+    r"does|do|did|is|are|was|were|can|could|will|would|may|might|must|shall|should|has|have|had"
+)
+_ONE = re.compile(
+    rf"\bthis\b|(?:^|[.;:?!,]\s*|\b(?:{_AFTER_THAT})\s+)that\s+(?=[^\W\d_])|(?<!\S)(?:이|본|해당|그)\s+(?=\w)",
+    re.IGNORECASE,
+)
+# words that range over a set, whatever follows them ("at all" is no quantifier)
+_SET = re.compile(
+    r"\b(?:which|each|every|(?<!\bat\s)all|across|how\s+many|number\s+of|list|enumerate)\b"
+    r"|어떤|어느|모든|(?<!\S)각\s|몇|목록|나열|전부|모두",
+    re.IGNORECASE,
+)
+# words that range over a set before a plural: "any contracts", "what agreements", "these reports"
+_BEFORE_PLURAL = re.compile(r"\b(?P<quantifier>any|what|these|those)\s+(?:of\s+(?:the\s+)?)?(?P<word>[a-z]+)\b", re.I)
+_NOT_PLURAL = frozenset(
+    [
+        "is",
+        "was",
+        "has",
+        "does",
+        "this",
+        "its",
+        "his",
+        "hers",
+        "ours",
+        "yours",
+        "theirs",
+        "us",
+        "thus",
+        "plus",
+        "less",
+        "unless",
+        "whereas",
+        "across",
+        "besides",
+        "always",
+        "perhaps",
+        "sometimes",
+        "news",
+    ]
+)
+# what a verb is followed by and a plural subject never is: "what happens if", "what applies to", "what counts as"
+_AFTER_VERB = re.compile(r"\s*(?:if|when|whenever|unless|to|as)\b", re.I)
+
+
+def ask_clause(question: str) -> str:
+    """The part of a question that asks: its last sentence or clause ("Consider the X agreement between A and B.
+    Is there a cap on liability?" asks "Is there a cap on liability?"); words naming a document come first."""
+    cuts = [m.end() for m in _CLAUSE_END.finditer(question.rstrip())]
+    return question[cuts[-1] :] if cuts else question
+
+
+def points_at_one(question: str) -> bool:
+    """Whether the question points at one document with a singular demonstrative ("this agreement", "under that
+    contract", "이 계약")."""
+    return bool(_ONE.search(question))
+
+
+def _plural(m: re.Match[str], text: str) -> bool:
+    """Whether the word after a quantifier is a plural noun (`_BEFORE_PLURAL`'s match in text)."""
+    w = m.group("word").lower()
+    if len(w) < 4 or not w.endswith("s") or w.endswith(("ss", "us", "is")) or w in _NOT_PLURAL:
+        return False
+    return m.group("quantifier").lower() != "what" or not _AFTER_VERB.match(text, m.end())
+
+
+def asks_many(question: str, scope: _Scoped | None = None) -> bool:
+    """Whether a question asks about many documents rather than one (the module's docstring has the rule)."""
+    if scope is not None and scope.kind == "document":
+        return False
+    if points_at_one(question):
+        return False
+    if scope is not None and scope.kind == "collection":
+        return True
+    clause = ask_clause(question)
+    if _SET.search(clause):
+        return True
+    return any(_plural(m, clause) for m in _BEFORE_PLURAL.finditer(clause))
