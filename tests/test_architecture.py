@@ -10,6 +10,7 @@ modules has no cycle. The package root is a surface: its public API names classe
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -140,3 +141,54 @@ def test_no_global_import_names():
             )
             bare += [f"{module}: {n}" for n in names if n.split(".")[0] in ("search", "agents")]
     assert not bare, bare
+
+
+# --- ARCHITECTURE.md's module map names every module ------------------------------------------------------------
+
+_FOLDERS = {"wikigen": "wikigen", "search": "wikigen.search", "agents": "wikigen.agents"}
+_MAP_FOLDER = re.compile(r"^((?:wikigen|search|agents)/(?:[a-z_0-9]+/)*)(?:\s|$)")
+_MAP_MODULE = re.compile(r"^  ([a-z_0-9]+)\.py(?:\s|$)")
+
+
+def module_map(text: str) -> dict[str, int]:
+    """The modules ARCHITECTURE.md's module map names, each with its line number. In a fenced block, a line that
+    starts with a folder (`search/dense/   ...`) opens that package (naming its __init__); each line under it
+    indented by two spaces and starting with a file name (`  store.py   ...`) names a module of it; deeper
+    indented lines continue a description."""
+    named: dict[str, int] = {}
+    package = None
+    fenced = False
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.startswith("```"):
+            fenced, package = not fenced, None
+            continue
+        if not fenced:
+            continue
+        if folder := _MAP_FOLDER.match(line):
+            top, *rest = folder.group(1).strip("/").split("/")
+            package = ".".join([_FOLDERS[top], *rest])
+            named.setdefault(package, number)
+        elif package and (module := _MAP_MODULE.match(line)):
+            name = module.group(1)
+            named.setdefault(package if name == "__init__" else f"{package}.{name}", number)
+    return named
+
+
+def test_module_map_reads_folders_modules_and_continuations():
+    text = "```\nsearch/dense/   dense\n  store.py      vectors\n                wrapped.py here\n```\n  late.py\n"
+    assert module_map(text) == {"wikigen.search.dense": 2, "wikigen.search.dense.store": 3}
+
+
+def test_architecture_names_every_module_and_no_other():
+    """Every module under wikigen/, search/ and agents/ has its line in ARCHITECTURE.md's module map (a module
+    added without one fails here, by name), and the map names no module that is gone."""
+    named = module_map((ROOT / "ARCHITECTURE.md").read_text(encoding="utf-8"))
+    assert "wikigen.core.errors" in named, "the module map was not found in ARCHITECTURE.md"
+
+    def where(m: str) -> str:
+        return str(MODULES[m].relative_to(ROOT))
+
+    missing = sorted(where(m) for m in MODULES if m not in named)
+    gone = sorted(f"{m} (line {n})" for m, n in named.items() if m not in MODULES)
+    assert not missing, "modules with no line in ARCHITECTURE.md's module map: " + ", ".join(missing)
+    assert not gone, "ARCHITECTURE.md's module map names modules that do not exist: " + ", ".join(gone)
