@@ -306,6 +306,36 @@ _ASKING_WORDS = _FUNCTION_WORDS | frozenset(
         "documents",
     ]
 )
+# the same in Korean, where particles attach to a word's end: a word that starts with one of these (a single
+# syllable only as a whole word: 각 "each", 몇 "how many")
+_KOREAN_ASKING = (
+    "어떤",
+    "어느",
+    "무엇",
+    "무슨",
+    "누가",
+    "누구",
+    "언제",
+    "어디",
+    "얼마",
+    "모든",
+    "전부",
+    "모두",
+    "목록",
+    "나열",
+    "알려",
+    "보여",
+    "찾아",
+    "각",
+    "몇",
+)
+
+
+def _asking_word(w: str) -> bool:
+    """Whether a question's (casefolded) word is a word of asking (_ASKING_WORDS, _KOREAN_ASKING)."""
+    return w in _ASKING_WORDS or any(w == k or (len(k) > 1 and w.startswith(k)) for k in _KOREAN_ASKING)
+
+
 ASKED_SHARE = 1 / 3  # the field's and its value's words must be at least this share of the asking clause's words
 
 
@@ -317,7 +347,7 @@ def _asks_about(text: str, spots: list[tuple[int, int]], cond: Condition | None,
     words = [
         (m.start(), m.end())
         for m in _QWORD.finditer(text)
-        if (w := m.group().casefold()) not in _ASKING_WORDS and not any(_same_word(w, g, False) for g in generic)
+        if not _asking_word(w := m.group().casefold()) and not any(_same_word(w, g, False) for g in generic)
     ]
     if not words:
         return True
