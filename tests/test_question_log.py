@@ -81,6 +81,8 @@ def test_a_generated_answer_without_spans_has_its_contexts_share_and_no_answer_i
     assert model["weak"] is False
     none = served_record(AskResult("q?", "wiki+search", "Not found in the corpus.", items, 90), budget=4000)
     assert none["empty"] is True and none["weak"] is True and none["wiki_share"] is None
+    absent = served_record(AskResult("q?", "wiki", "No document in this corpus matches 'Zorg'.", items, 9), budget=9)
+    assert absent["empty"] is True
 
 
 # --- each surface writes it ----------------------------------------------------------------------------

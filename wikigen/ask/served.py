@@ -7,7 +7,8 @@ Everything here is what the answer path already knows, nothing is judged anew:
   item is the wiki's, in `search` mode none is. A generated answer that cites no span (a model's) has the
   context's wiki share.
 * **context wiki share**: the same over the whole context (characters of each item's text).
-* **empty**: there is no answer (the extractive answer's "Not found in the corpus.", or no text).
+* **empty**: there is no answer (the extractive answer's "Not found in the corpus.", "No document in this
+  corpus matches ...", or no text).
 * **weak**: empty, or the wiki supplied less than half of what the answer quotes (`WEAK_SHARE`): search,
   not the wiki, found the answer. A question the wiki answered from its own pages is served; one it did
   not is what a dreaming session works on.
@@ -16,11 +17,13 @@ Everything here is what the answer path already knows, nothing is judged anew:
 from __future__ import annotations
 
 from wikigen.ask.context import ContextItem
+from wikigen.ask.absent import NOT_IN_CORPUS
 from wikigen.ask.generate import NOTHING_FOUND
 
 __all__ = ["WEAK_SHARE", "served_record", "wiki_share"]
 
 WEAK_SHARE = 0.5  # below this share of the answer's quoted text from the wiki, the wiki served it weakly
+_ABSENT = NOT_IN_CORPUS.split("{", 1)[0]  # "No document in this corpus matches ": the names asked are not there
 
 
 def _pieces(items: list[ContextItem]) -> list[tuple[str, int, int, bool]]:
@@ -61,7 +64,7 @@ def served_record(result, *, budget: int) -> dict:
     wiki_chars = sum(len(c.text) for c in result.context if c.kind == "page")
     context_share = wiki_chars / chars if chars else 0.0
     text = (result.answer or "").strip()
-    empty = not spans and (not text or text == NOTHING_FOUND)
+    empty = not spans and (not text or text == NOTHING_FOUND or text.startswith(_ABSENT))
     share = wiki_share(spans, result.context) if spans else (None if empty else context_share)
     scope = result.scope or {}
     return {
