@@ -16,8 +16,8 @@ Everything here is what the answer path already knows, nothing is judged anew:
 
 from __future__ import annotations
 
-from wikigen.ask.context import ContextItem
 from wikigen.ask.absent import NOT_IN_CORPUS
+from wikigen.ask.context import ContextItem
 from wikigen.ask.generate import NOTHING_FOUND
 
 __all__ = ["WEAK_SHARE", "served_record", "wiki_share"]
