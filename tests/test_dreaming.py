@@ -21,6 +21,8 @@ from wikigen.search.sources import open_wiki
 
 from wikigen.ask.retrieval import Answerer
 from wikigen.cli import main
+from wikigen.web.model import SiteData
+from wikigen.web.site import write_site
 from wikigen.wiki.human import DREAMER, HUMAN
 from wikigen.wiki.lint import check_wiki
 from wikigen.wiki.markup import Quote, format_quote
@@ -114,6 +116,20 @@ def test_dreaming_makes_the_wiki_alone_serve_the_questions(wiki, capsys):
     assert summary["session"] == 2 and summary["kind"] == "dream" and summary["dream"]["changes"]["wrote"] == len(pages)
     # the session is committed like a build's
     assert _git(wiki, "log", "-1", "--format=%s").startswith("session 2: dream: ")
+
+
+def test_the_growth_view_shows_the_dreaming_session_and_what_it_changed(wiki, tmp_path):
+    assert main(["dream", str(wiki)]) == 0
+    data = SiteData.load(wiki)
+    row = next(r for r in data.sessions if r.session == 2)
+    assert row.kind == "dream" and row.dream_changes
+    assert {c.action for c in row.dream_changes} <= {"wrote", "extended", "merged", "replaced superseded"}
+    assert {q for c in row.dream_changes for q in c.questions} <= set(QUESTIONS)
+    html = (write_site(wiki, tmp_path / "site", data=data).out / "growth.html").read_text(encoding="utf-8")
+    assert 'data-session="2" data-kind="dream"' in html and 'id="dream-changes"' in html
+    page = row.dream_changes[0].pages[0]
+    assert f'href="pages/{page}.html"' in html and html.count('class="dream-change"') == len(row.dream_changes)
+    assert f"<q>{row.dream_changes[0].questions[0]}</q>" in html  # the question that caused it
 
 
 def test_a_second_session_extends_or_leaves_served_subjects_alone(wiki):
