@@ -126,7 +126,8 @@ def test_the_growth_view_shows_the_dreaming_session_and_what_it_changed(wiki, tm
     assert {c.action for c in row.dream_changes} <= {"wrote", "extended", "merged", "replaced superseded"}
     assert {q for c in row.dream_changes for q in c.questions} <= set(QUESTIONS)
     html = (write_site(wiki, tmp_path / "site", data=data).out / "growth.html").read_text(encoding="utf-8")
-    assert 'data-session="2" data-kind="dream"' in html and 'id="dream-changes"' in html
+    assert '<tr data-session="2"><td>2 <span class="session-kind" data-kind="dream">dreaming</span>' in html
+    assert 'id="dream-changes"' in html
     page = row.dream_changes[0].pages[0]
     assert f'href="pages/{page}.html"' in html and html.count('class="dream-change"') == len(row.dream_changes)
     assert f"<q>{row.dream_changes[0].questions[0]}</q>" in html  # the question that caused it

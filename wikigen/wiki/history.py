@@ -29,11 +29,11 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from wikigen.core import confine
 from wikigen.core.atomic import atomic_write, make_private
 from wikigen.core.errors import WikigenError
 
@@ -229,7 +229,7 @@ def discard_review(root: Path) -> bool:
     root = Path(root)
     had = _has_branch(root, REVIEW_BRANCH)
     _git(root, "worktree", "remove", "--force", REVIEW_DIR, check=False)
-    shutil.rmtree(root / REVIEW_DIR, ignore_errors=True)
+    confine.remove_tree(root / REVIEW_DIR, root)
     _git(root, "worktree", "prune", check=False)
     if had:
         _git(root, "branch", "-D", REVIEW_BRANCH)
@@ -260,7 +260,7 @@ def finish_review(root: Path, subject: str, summary: str) -> str | None:
     _git(tree, "commit", "-q", "-m", subject, "-m", summary)
     commit = _git(tree, "rev-parse", "HEAD").stdout.strip()
     _git(root, "worktree", "remove", "--force", REVIEW_DIR, check=False)  # the branch keeps the commit
-    shutil.rmtree(tree, ignore_errors=True)
+    confine.remove_tree(tree, root)
     _git(root, "worktree", "prune", check=False)
     return commit
 
