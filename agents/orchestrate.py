@@ -38,6 +38,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
+from typing import Protocol
 
 from wikigen.agents.backends import BACKENDS, get_backend
 from wikigen.agents.base import AgentBackend, AgentTask, SessionOutcome, TokenUsage
@@ -104,6 +105,7 @@ class SessionLine:
     fatal: list[str] = field(default_factory=list)
     usage: dict | None = None  # the session's token usage (input, output, cache_creation, cache_read)
     cost_usd: float | None = None  # its estimated cost, when the model is in the price table
+    dream: dict | None = None  # what the session's dreaming did, when it dreamed (wikigen.agents.dreaming)
 
     def text(self) -> str:
         line = (
@@ -145,8 +147,8 @@ class BuildReport:
 # --- the build ------------------------------------------------------------------------------------
 
 
-def _next_session(progress) -> int:
-    """After every session the progress log and the wiki's history name: a rollback restores an older log,
+def next_session(progress) -> int:
+    """The number of the next session (a build's or a dreaming one's): after every session the progress log and the wiki's history name: a rollback restores an older log,
     and its sessions' numbers stay taken (wikigen.wiki.history.last_session)."""
     from wikigen.wiki.history import last_session
 
@@ -242,7 +244,7 @@ def preflight(config: BuildConfig) -> list[str]:
 def _session_line(
     session: int, outcomes: list[SessionOutcome], pages, repaired: int, t0: float, price=None
 ) -> tuple[SessionLine, TokenUsage]:
-    """The session's line; its ratio is set once the session's size is measured (_log_summary)."""
+    """The session's line; its ratio is set once the session's size is measured (log_summary)."""
     usage = TokenUsage()
     for o in outcomes:
         usage.add(o.usage)
@@ -270,10 +272,11 @@ def _size_ratio(size) -> float:
     return size.ratio_chars
 
 
-def _tidy_up(wiki, index, progress, session: int, stage: StageClock, found=None):
-    """After a session's agents: links repaired, amendments marked (current terms, superseded text), the
-    conflicts page, index.md and log.md written."""
-    from wikigen.agents.amendment_pages import Findings, apply_amendments
+def tidy_up(wiki, index, progress, session: int, stage: StageClock, found=None):
+    """After a session's agents: links repaired, amendments marked (current terms, superseded text) when the
+    session found them (`found`; None: the marks stay as they are), the conflicts page, index.md and log.md
+    written."""
+    from wikigen.agents.amendment_pages import apply_amendments
 
     from wikigen.wiki.index_page import write_index
     from wikigen.wiki.links import repair_links
@@ -282,10 +285,11 @@ def _tidy_up(wiki, index, progress, session: int, stage: StageClock, found=None)
         repaired = repair_links(wiki, session=session)
     for e in repaired.errors:
         log.warning("link repair: %s", e)
-    with stage("amendments"):
-        marked = apply_amendments(wiki, found or Findings([], []), session)
-    for e in marked.errors:
-        log.warning("amendments: %s", e)
+    if found is not None:
+        with stage("amendments"):
+            marked = apply_amendments(wiki, found, session)
+        for e in marked.errors:
+            log.warning("amendments: %s", e)
     with stage("index page"):
         write_index(wiki)
         progress.write_markdown()
@@ -293,11 +297,30 @@ def _tidy_up(wiki, index, progress, session: int, stage: StageClock, found=None)
     return repaired
 
 
-def _log_summary(
-    progress, session: int, line: SessionLine, pages, doc_ids: list[str], max_ratio: float, corpus, measure
+class SessionFigures(Protocol):
+    """What a session summary reads of a session's line (a SessionLine; a dreaming session's figures)."""
+
+    pages: int
+    quotes: int
+    links_repaired: int
+    tokens: int
+    usage: dict | None
+    cost_usd: float | None
+
+
+def log_summary(
+    progress,
+    session: int,
+    line: SessionFigures,
+    pages,
+    doc_ids: list[str],
+    max_ratio: float,
+    corpus,
+    measure,
+    **extra,
 ):
     """One "session summary" entry (agent "system") with the session's figures, for the growth view; returns
-    the size guard's report. The size is measured once log.md holds the entry's line (which shows no wiki
+    the size guard's report; `extra` adds fields (a dreaming session's `kind`, what dreaming did). The size is measured once log.md holds the entry's line (which shows no wiki
     size: SUMMARY_WIKI_SIZE), so the size logged is the wiki's at the end of the session, as `stats` sees it."""
     from wikigen.wiki.progress import SUMMARY_ACTION, SUMMARY_AGENT, coverage, session_summary
     from wikigen.wiki.provisions import read_table
@@ -322,14 +345,14 @@ def _log_summary(
 
     head = {"session": session, "agent": SUMMARY_AGENT, "action": SUMMARY_ACTION}
     at = progress.entry(**head)["time"]
-    progress.write_markdown([progress.entry(**head, at=at, **entry(_Unmeasured(*corpus)), **table, **spend)])
+    progress.write_markdown([progress.entry(**head, at=at, **entry(_Unmeasured(*corpus)), **table, **spend, **extra)])
     size = measure()
-    progress.append(**head, at=at, **entry(size), **table, **spend)
+    progress.append(**head, at=at, **entry(size), **table, **spend, **extra)
     progress.write_markdown()
     return size
 
 
-def _measure(root: Path, index, max_ratio: float, counter, stage: StageClock):
+def measure_size(root: Path, index, max_ratio: float, counter, stage: StageClock):
     """The size guard's report on the wiki as it is now (the stage "size check")."""
     with stage("size check"):
         return check_size(root, index.corpus_chars, index.corpus_tokens, max_ratio=max_ratio, counter=counter)
@@ -497,7 +520,7 @@ def _build(
     progress = ProgressLog(root)
     from wikigen.wiki.freshness import refresh_wiki  # stale sources: re-anchor, archive, re-stamp
 
-    for warning in refresh_wiki(wiki, _next_session(progress)).lines():
+    for warning in refresh_wiki(wiki, next_session(progress)).lines():
         on_warning(warning)
     counter = counter or default_counter()
     with stage("topic discovery"):
@@ -534,20 +557,24 @@ def _build(
     owners = {p.slug: p.owner for p in wiki.pages()}
     doc_ids = sorted(d.doc_id for d in docs)
     plan = plan_shares(cat, doc_ids, {d.doc_id: d.chars for d in docs}, agents, owners)
-    first = _next_session(progress)
+    first = next_session(progress)
     report = BuildReport(ok=True)
     for session in range(first, first + config.sessions):
         t0 = time.perf_counter()
         wiki.files_changed()  # the log, human edits or a repair may have written since the last check
         with stage("page writing"):
             outcomes = _run_session(backend, wiki, index, progress, plan, session, on_agent_done, price)
-        repaired = _tidy_up(wiki, index, progress, session, stage, found)
+        dreamt = _dream_in_build(wiki, index, progress, session, counter, stage, config.dense)
+        repaired = tidy_up(wiki, index, progress, session, stage, found)
         pages = wiki.pages()
         line, usage = _session_line(session, outcomes, pages, repaired.count, t0, price)
+        line.dream = dreamt.summary() if dreamt is not None else None
         report.usage.add(usage)
-        measure = partial(_measure, root, index, config.max_ratio, counter, stage)
+        measure = partial(measure_size, root, index, config.max_ratio, counter, stage)
         corpus_size = (index.corpus_chars, index.corpus_tokens)
-        size = _log_summary(progress, session, line, pages, doc_ids, config.max_ratio, corpus_size, measure)
+        size = log_summary(
+            progress, session, line, pages, doc_ids, config.max_ratio, corpus_size, measure, **_dream_fields(dreamt)
+        )
         line.ratio = _size_ratio(size)
         with stage("git commit"):
             commit_session(root, session, line.text().split(": ", 1)[1])
@@ -573,6 +600,31 @@ def _build(
     report.cost_usd = cost_of(report.usage, price) if report.usage.total else None
     report.stages = dict(stage.seconds)
     return report
+
+
+def _dream_in_build(wiki, index, progress, session: int, counter, stage: StageClock, dense: bool):
+    """Once people asked questions the wiki served weakly (its question log), each build session dreams too
+    (wikigen.agents.dreaming), after the agents and before the tidy-up; None when there is nothing to do."""
+    from wikigen.agents.dreaming import dream_answerer, dream_session, weak_questions
+
+    from wikigen.wiki.question_log import QuestionLog, asked_questions
+
+    asked = asked_questions(QuestionLog(wiki.root).read().entries)
+    if not weak_questions(asked):
+        return None
+    with stage("dreaming"):
+        answerer = dream_answerer(wiki, index, dense=dense)
+        outcome = dream_session(wiki, index, progress, session, asked, answerer=answerer, counter=counter)
+    for e in outcome.errors:
+        log.warning("dreaming: %s", e)
+    return outcome
+
+
+def _dream_fields(outcome) -> dict:
+    """The session summary's field for a build session that also dreamed: what dreaming did."""
+    if outcome is None:
+        return {}
+    return {"dream": outcome.summary()}
 
 
 def _check_price(config: BuildConfig) -> None:

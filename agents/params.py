@@ -105,3 +105,26 @@ class OfflineParams:
     log_cost: int = 260
     wiki_chars_per_token: float = 3.8  # wiki pages' characters a token (cuad-dev: 3.5 with most quotes on topic pages,
     # each spelling its doc id; 3.9 with most on document pages, which do not)
+
+
+@dataclass(frozen=True)
+class DreamParams:
+    """What a dreaming session does with the questions the wiki served weakly (`wikigen.agents.dreaming`)."""
+
+    subjects_per_session: int = 12  # subjects worked on in one session, the most asked first
+    probe: int = 3  # questions of a subject asked again to see whether the wiki serves it now
+    answers_per_subject: int = 12  # questions of a subject whose answers are looked up in the corpus
+    similarity: float = 0.6  # two questions are one subject when their subject terms overlap this much (Jaccard)
+    common_share: float = 0.3  # a term in this share of the subjects asked about is how people ask, not what ...
+    common_min: int = 5  # ... once there are that many subjects
+    window_chars: int = 500  # a document's quote on a subject: a window of whole sentences of about this size
+    window_passages: int = 3  # ... from the document's best passages for the subject
+    min_coverage: float = 0.5  # a document states the subject when its window holds this share of its weight
+    max_docs: int = 400  # documents one subject page quotes, at most
+    expansion_terms: int = 6  # words the found answers share, added to the subject's search
+    expansion_share: float = 0.5  # ... each in at least this share of the answers (and in two)
+    expansion_weight: float = 0.3  # ... weighing this much of a subject term of the same idf
+    max_aliases: int = 8  # phrasings people used, kept as the page's aliases
+    related: int = 3  # topic pages on the subject the page links
+    size_share: float = 0.75  # dreaming adds nothing past this share of the wiki's size limit
+    merge_overlap: float = 0.6  # two dream pages whose quotes are this much the same spans are merged

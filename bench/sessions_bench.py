@@ -1,8 +1,26 @@
-"""Score per session: does each session of the offline build make the wiki better?
+"""Score per session: does each session of the offline build make the wiki better? And does dreaming?
 
     .venv/bin/python bench/sessions_bench.py                       # cuad-dev and sec10q-dev, 4 agents, 8 sessions
     .venv/bin/python bench/sessions_bench.py --corpora sec10q-dev --sessions 4   # a quicker run
     .venv/bin/python bench/sessions_bench.py --sample 120          # fewer cuad-dev questions
+    .venv/bin/python bench/sessions_bench.py --dreaming            # dreaming against plain sessions, 3 corpora
+
+The dreaming run (--dreaming; wikigen.agents.dreaming) asks whether the questions people asked make later
+sessions better for the questions they did not ask. Per corpus: a base wiki (--base-sessions plain
+sessions, 4 agents) is copied twice. One copy gets --sessions more plain build sessions; the other is
+asked one half of the questions (through the question log, mode wiki+search, as a user would) and then
+dreams for --sessions sessions (`wikigen dream`). After the base and after every session of each, the
+OTHER half is scored in modes wiki and wiki+search (mean and standard error over the questions), with the
+size ratio (the larger of characters and tokens). The halves share subjects but not questions: the
+questions of each subject, in id order, alternate between them (id parity within a subject), so a subject
+asked about is also scored, on other documents. The subject is the eval's own label of what is asked:
+cuad-dev's `category` (41 clause kinds, each asked of many contracts and across the collection);
+contractnli-dev's hypothesis, the part of the question after its "Consider <agreement>;" (17 hypotheses,
+each asked of every agreement); sec10q-dev has no such label, so its subject is its `kind` (multi or single)
+and the halves share reports and kinds of figures rather than subjects. A split by document would leave
+cuad-dev's aggregate and sec10q-dev's multi questions (across documents) with no side. Targets (issue 29):
+wiki-alone on the unasked half >= 1.3x after the dreaming sessions against the same number of plain
+sessions; wiki+search not down by more than one standard error; the size ratio under the limit.
 
 For each corpus (../shared/eval/NAME relative to the repository root, or --data-root) the wiki is built
 from scratch with the offline backend, one session at a time (one build, 4 agents); after every
@@ -33,6 +51,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import itertools  # noqa: E402
+from dataclasses import asdict  # noqa: E402
 
 from wikigen.agents.consolidate import ACTIONS  # noqa: E402
 
@@ -219,6 +238,230 @@ def draw(results: list[dict], path: Path) -> Path | None:
     return path
 
 
+# --- dreaming against plain sessions ---------------------------------------------------------------------
+
+
+def _subject_label(name: str):
+    """What a question asks, as the eval labels it (bench only: used to split the halves, never by wikigen)."""
+    if name.startswith("cuad"):
+        return lambda q: q.get("category") or q.get("kind")
+    if name.startswith("contractnli"):
+        return lambda q: " ".join(q["question"].split(";", 1)[-1].split()).lower()
+    return lambda q: q.get("kind", "single")
+
+
+def split_halves(questions: list[dict], subject) -> tuple[list[dict], list[dict]]:
+    """(asked, unasked): each subject's questions in id order, alternating (id parity within a subject)."""
+    by_subject: dict[str, list[dict]] = {}
+    for q in questions:
+        by_subject.setdefault(str(subject(q)), []).append(q)
+    asked_ids = set()
+    for qs in by_subject.values():
+        for i, q in enumerate(sorted(qs, key=lambda q: q["id"])):
+            if i % 2 == 0:
+                asked_ids.add(q["id"])
+    return [q for q in questions if q["id"] in asked_ids], [q for q in questions if q["id"] not in asked_ids]
+
+
+def _mean_se(values: list[float]) -> tuple[float, float]:
+    n = len(values)
+    if not n:
+        return float("nan"), float("nan")
+    mean = sum(values) / n
+    var = sum((v - mean) ** 2 for v in values) / (n - 1) if n > 1 else 0.0
+    return mean, (var / n) ** 0.5
+
+
+def _ratio(wiki: Path) -> float:
+    from wikigen.search.sources import open_wiki
+
+    from wikigen.core.tokens import default_counter
+    from wikigen.wiki.size_guard import check_size
+
+    w = open_wiki(wiki)
+    idx = w.sources
+    r = check_size(wiki, idx.corpus_chars, idx.corpus_tokens, max_ratio=w.max_ratio, counter=default_counter())
+    return max(r.ratio_chars, r.ratio_tokens or 0.0)
+
+
+def _score_point(label: str, questions: list[dict], wiki: Path, budget: int, dense: bool) -> dict:
+    """Both modes' mean score and standard error over the questions (and per kind), the size ratio, pages."""
+    from wikigen.ask.retrieval import Answerer
+
+    t = time.perf_counter()
+    answerer = Answerer.open(wiki, dense=dense)  # logs nothing: the scored half is never asked of the wiki
+    report = run_eval(
+        questions, wiki=wiki, modes=list(MODES), budget=budget, out_dir=None, chart=False, answerer=answerer
+    )
+    point: dict = {"label": label, "pages": len(answerer.pages), "ratio": round(_ratio(wiki), 4)}
+    for mode in MODES:
+        rows = [r for r in report.rows if r["mode"] == mode and r["score"] is not None]
+        m, se = _mean_se([r["score"] for r in rows])
+        point[mode] = {"score": round(m, 4), "se": round(se, 4), "n": len(rows)}
+        for kind in sorted({r["kind"] for r in rows}):
+            km, kse = _mean_se([r["score"] for r in rows if r["kind"] == kind])
+            point[mode][kind] = {"score": round(km, 4), "se": round(kse, 4)}
+    point["eval_s"] = round(time.perf_counter() - t, 1)
+    return point
+
+
+def _print_point(name: str, point: dict, extra: str = "") -> None:
+    cells = ", ".join(f"{m} {point[m]['score']:.3f} ±{point[m]['se']:.3f}" for m in MODES)
+    print(
+        f"  {name} {point['label']:>8}: {cells}; ratio {point['ratio']:.3f}, {point['pages']} pages{extra}", flush=True
+    )
+
+
+def run_dreaming(
+    name: str,
+    data: Path,
+    out: Path,
+    *,
+    agents: int,
+    base_sessions: int,
+    sessions: int,
+    asked_n: int | None,
+    scored_n: int | None,
+    budget: int,
+    dense: bool,
+    index_cache: Path | None,
+) -> dict:
+    from wikigen.agents.dream_sessions import DreamConfig, dream
+    from wikigen.agents.orchestrate import BuildConfig, build
+
+    from wikigen.ask.retrieval import Answerer
+    from wikigen.wiki.question_log import QuestionLog, asked_questions
+
+    questions = read_questions(data / "questions.jsonl")
+    asked, unasked = split_halves(questions, _subject_label(name))
+    asked = spread_sample(asked, asked_n)
+    scored = spread_sample(unasked, scored_n)
+    index, base = out / f"{name}-index", out / f"{name}-base"
+    plain, dreamt = out / f"{name}-plain", out / f"{name}-dream"
+    if index_cache is not None and index_cache.is_dir() and not index.exists():
+        shutil.copytree(index_cache, index)
+    for w in (base, plain, dreamt):
+        shutil.rmtree(w, ignore_errors=True)
+    t0 = time.perf_counter()
+
+    def config(wiki: Path, n: int) -> BuildConfig:
+        return BuildConfig(
+            corpus=data / "docs", wiki=wiki, agents=agents, sessions=n, index_dir=index, quiet=True, dense=dense
+        )
+
+    warn = lambda text: print(f"  warning: {text}", file=sys.stderr)  # noqa: E731
+    build(config(base, base_sessions), on_warning=warn)
+    base_point = _score_point("base", scored, base, budget, dense)
+    _print_point(name, base_point)
+    shutil.copytree(base, plain, symlinks=True)
+    shutil.copytree(base, dreamt, symlinks=True)
+
+    plain_points: list[dict] = []
+
+    def after_plain(line) -> None:
+        p = _score_point(f"plain {len(plain_points) + 1}", scored, plain, budget, dense)
+        plain_points.append(p)
+        _print_point(name, p, f" (build session {line.session})")
+
+    build(config(plain, sessions), on_session=after_plain, on_warning=warn)
+
+    t = time.perf_counter()
+    answerer = Answerer.open(dreamt, dense=dense, log="bench")  # through the question log, as a surface asks
+    for q in asked:
+        answerer.ask(q["question"], mode="wiki+search", budget=budget)
+    logged = asked_questions(QuestionLog(dreamt).read().entries)
+    weak = sum(a.weak for a in logged)
+    ask_s = round(time.perf_counter() - t, 1)
+    print(f"  {name}: asked {len(asked)} questions of the other half ({ask_s} s): {weak} served weakly", flush=True)
+    dream_points: list[dict] = []
+    for i in range(sessions):
+        report = dream(DreamConfig(dreamt, sessions=1, dense=dense), on_warning=warn)
+        line = report.sessions[0] if report.sessions else None
+        p = _score_point(f"dream {i + 1}", scored, dreamt, budget, dense)
+        p["dream"] = asdict(line) if line else {"note": report.note}
+        dream_points.append(p)
+        _print_point(name, p, f" ({line.text().split(': ', 1)[1]})" if line else f" ({report.note})")
+    return {
+        "corpus": name,
+        "split": "id parity within a subject",
+        "asked": len(asked),
+        "asked_weak": weak,
+        "scored": len(scored),
+        "scored_kinds": dict(Counter(q.get("kind", "single") for q in scored)),
+        "base_sessions": base_sessions,
+        "sessions": sessions,
+        "dense": dense,
+        "base": base_point,
+        "plain": plain_points,
+        "dream": dream_points,
+        "ask_s": ask_s,
+        "seconds": round(time.perf_counter() - t0, 1),
+    }
+
+
+def dreaming_targets(res: dict) -> list[str]:
+    """The issue's targets for one corpus, each with its figures and whether it is met."""
+    if not res["plain"] or not res["dream"]:
+        return [f"{res['corpus']}: no sessions"]
+    p, d, b = res["plain"][-1], res["dream"][-1], res["base"]
+    wp, wd = p["wiki"]["score"], d["wiki"]["score"]
+    gain = wd / wp if wp else float("inf")
+    sp, sd = p["wiki+search"], d["wiki+search"]
+    limit = 1.0
+    return [
+        f"{res['corpus']} wiki on the unasked half after {len(res['dream'])} dreaming vs {len(res['plain'])} plain "
+        f"sessions: {wd:.3f} ±{d['wiki']['se']:.3f} / {wp:.3f} ±{p['wiki']['se']:.3f} = {gain:.2f}x (base "
+        f"{b['wiki']['score']:.3f}; target {TARGET_GAIN}x): " + ("met" if gain >= TARGET_GAIN else "NOT met"),
+        f"{res['corpus']} wiki+search: dreaming {sd['score']:.3f} ±{sd['se']:.3f}, plain {sp['score']:.3f} "
+        f"±{sp['se']:.3f} (not down by more than one standard error): "
+        + ("met" if sd["score"] >= sp["score"] - sp["se"] else "NOT met"),
+        f"{res['corpus']} size ratio after dreaming {d['ratio']:.3f}, plain {p['ratio']:.3f} (limit {limit}): "
+        + ("met" if d["ratio"] < limit else "NOT met"),
+    ]
+
+
+def dreaming_main(args) -> int:
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    results = []
+    t0 = time.perf_counter()
+    for name in args.corpora:
+        data = Path(args.data_root) / name
+        if not (data / "questions.jsonl").is_file() or not (data / "docs").is_dir():
+            print(f"skipping {name}: not found at {data} (expected questions.jsonl and docs/)", file=sys.stderr)
+            continue
+        cache = Path(args.index_cache) / f"{name}-index" if args.index_cache else None
+        print(
+            f"{name}: base {args.base_sessions} sessions, then {args.sessions} plain vs {args.sessions} dreaming "
+            f"sessions ({'BM25 only' if args.no_dense else 'default: passage vectors'})",
+            flush=True,
+        )
+        results.append(
+            run_dreaming(
+                name,
+                data,
+                out,
+                agents=args.agents,
+                base_sessions=args.base_sessions,
+                sessions=args.sessions,
+                asked_n=args.asked,
+                scored_n=args.scored,
+                budget=args.budget,
+                dense=not args.no_dense,
+                index_cache=cache,
+            )
+        )
+    if not results:
+        return 1
+    print()
+    for line in (t for res in results for t in dreaming_targets(res)):
+        print(line)
+    path = out / "dreaming-report.json"
+    path.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+    print(f"\nreport: {path}; total {time.perf_counter() - t0:.0f} s")
+    return 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--corpora", nargs="+", default=["cuad-dev", "sec10q-dev"])
@@ -231,7 +474,18 @@ def main(argv=None) -> int:
     ap.add_argument("--sessions", type=int, default=8)
     ap.add_argument("--sample", type=int, default=200, help="dev questions per corpus (a spread across kinds)")
     ap.add_argument("--budget", type=int, default=4000)
+    ap.add_argument("--dreaming", action="store_true", help="dreaming sessions against plain sessions (see above)")
+    ap.add_argument("--base-sessions", type=int, default=2, help="--dreaming: plain sessions of the base wiki")
+    ap.add_argument("--asked", type=int, default=600, help="--dreaming: questions asked of one half, at most")
+    ap.add_argument("--scored", type=int, default=300, help="--dreaming: questions scored of the other half, at most")
+    ap.add_argument("--no-dense", action="store_true", help="--dreaming: BM25 only (no passage vectors), for iterating")
     args = ap.parse_args(argv)
+    if args.dreaming:
+        if args.corpora == ap.get_default("corpora"):
+            args.corpora = ["cuad-dev", "sec10q-dev", "contractnli-dev"]
+        if args.sessions == ap.get_default("sessions"):
+            args.sessions = 4
+        return dreaming_main(args)
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)

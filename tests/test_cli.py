@@ -108,6 +108,8 @@ def test_json_of_every_reporting_command_matches_the_readme(acme, capsys):
         "stats": (["stats", wiki, "--json"], 0),
         "pages": (["pages", wiki, "--json"], 0),
         "ask": (["ask", "Which law governs the Brightline MSA?", "--wiki", wiki, "--json"], 0),
+        "asked": (["asked", wiki, "--json"], 0),  # the question just asked
+        "dream": (["dream", wiki, "--json"], 0),
         "eval": (
             ["eval", str(QUESTIONS), "--wiki", wiki, "--limit", "2", "--out", str(acme / "eval"), "--json", "--quiet"],
             0,

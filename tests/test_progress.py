@@ -146,3 +146,12 @@ def test_coverage(tmp_path):
     assert cov.uncited == ["contracts/acme-msa"]
     assert cov.unread == ["memos/budget"]
     assert cov.docs_total == 3
+
+
+def test_log_md_shows_a_long_list_field_by_its_first_items(tmp_path):
+    log = ProgressLog(tmp_path, clock=lambda: "2025-01-02T03:04:05.000Z")
+    asked = [f"Question {i}?" for i in range(10)]
+    log.append(session=2, agent="dreamer", action="dream: wrote", pages=["dream-x"], questions=asked, n_questions=10)
+    text = render_log(log.read())
+    assert "questions: ['Question 0?', 'Question 1?'] +8 more, n_questions: 10" in text
+    assert "Question 9?" not in text and log.read().entries[0]["questions"] == asked  # the record keeps them all

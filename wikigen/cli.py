@@ -423,6 +423,7 @@ def cmd_ask(args) -> int:
                 budget=args.budget,
                 generator=generator,
                 progress=bars.of("answering"),
+                log=None if args.no_log else "cli",
             )
         if args.json:
             _print_json({"answered": n, "out": args.out})
@@ -431,12 +432,63 @@ def cmd_ask(args) -> int:
         return 0
     if not args.question:
         raise WikigenError("give a QUESTION, or --questions FILE.jsonl --out RESULTS.jsonl")
-    result = ask_one(args.question, wiki=Path(args.wiki), mode=args.mode, budget=args.budget, generator=generator)
+    result = ask_one(
+        args.question,
+        wiki=Path(args.wiki),
+        mode=args.mode,
+        budget=args.budget,
+        generator=generator,
+        log=None if args.no_log else "cli",
+    )
     if args.json:
         _print_json(result.to_dict())
     else:
         print(result.to_text())
     return 0
+
+
+def cmd_asked(args) -> int:
+    from wikigen.wiki.question_log import asked_report, set_logging
+
+    if args.log is not None:
+        set_logging(Path(args.wiki), args.log == "on")
+    report = asked_report(Path(args.wiki), weak_only=args.weak)
+    if args.json:
+        _print_json(report.to_dict())
+    else:
+        print("\n".join(report.lines()))
+    return 0
+
+
+def cmd_dream(args) -> int:
+    from wikigen.agents.dream_sessions import DreamConfig, apply_dream, dream
+
+    if args.review and args.apply:
+        raise UsageError("--review makes a change to review, --apply takes one: give one of them")
+    if args.apply:
+        review = apply_dream(Path(args.wiki))
+        if args.json:
+            _print_json({"applied": review.to_dict()})
+        else:
+            print(f"applied {review.subject} (commit {review.commit[:12]}) to {args.wiki}")
+        return 0
+    lines_to = sys.stderr if args.json else sys.stdout
+    report = dream(
+        DreamConfig(Path(args.wiki), sessions=args.sessions, review=args.review),
+        on_session=lambda line: print(line.text(), file=lines_to, flush=True),
+        on_warning=lambda text: print(f"warning: {text}", file=sys.stderr),
+    )
+    if args.json:
+        _print_json(report.to_dict())
+    elif report.note:
+        print(report.note)
+    if report.review and not args.json:
+        r = report.review
+        print(
+            f"the change waits for review as commit {r['commit'][:12]} on branch wikigen-review "
+            f"(`git -C {args.wiki} show wikigen-review`); `wikigen dream {args.wiki} --apply` takes it"
+        )
+    return 0 if report.ok else 1
 
 
 def cmd_rollback(args) -> int:
@@ -476,7 +528,7 @@ def cmd_serve(args) -> int:
         print(f"serving {args.wiki} at {url} (Ctrl+C stops)", flush=True)
         _note_pending_vectors(Path(args.wiki))
 
-    serve(Path(args.wiki), port=args.port, ready=ready)
+    serve(Path(args.wiki), port=args.port, ready=ready, log=not args.no_log)
     return 0
 
 
@@ -530,13 +582,17 @@ def cmd_mcp(args) -> int:
     from wikigen.mcp_server import serve
 
     _note_pending_vectors(Path(args.wiki))  # on stderr: stdout is the protocol's
-    serve(Path(args.wiki))  # opens the wiki first: a bad folder is an error here
+    serve(Path(args.wiki), log=not args.no_log)  # opens the wiki first: a bad folder is an error here
     return 0
 
 
 # --- parser ------------------------------------------------------------------------------------
 
 
+NO_LOG_HELP = (
+    "do not record the questions in the wiki's question log (WIKI/.wikigen/questions.jsonl, read by "
+    "`wikigen asked` and `wikigen dream`); `wikigen asked WIKI --log off` turns it off for good"
+)
 MODES_HELP = (
     "wiki+search: the wiki's pages and quotes first, then corpus passages (the default); "
     "search: corpus passages only, the baseline; wiki: wiki pages only"
@@ -730,7 +786,44 @@ def build_parser() -> argparse.ArgumentParser:
     )
     s.add_argument("--model", default=None, help="Claude model for --backend claude")
     s.add_argument("--quiet", action="store_true", help="no progress bar for --questions")
+    s.add_argument("--no-log", action="store_true", help=NO_LOG_HELP)
     s.set_defaults(func=cmd_ask)
+
+    s = sub.add_parser(
+        "asked",
+        help="what people asked the wiki and how well it served them (the question log)",
+        description="List the questions asked of the wiki (wikigen ask, the web view, MCP) with how much of each "
+        "answer the wiki supplied against search; weak: the answer came mostly from search, or there was none.",
+    )
+    s.add_argument("wiki", help="the wiki folder")
+    s.add_argument("--weak", action="store_true", help="only the questions the wiki served weakly")
+    s.add_argument("--json", action="store_true", help="print the log's summary and questions as JSON")
+    s.add_argument(
+        "--log",
+        choices=["on", "off"],
+        default=None,
+        help="turn the question log on or off for every surface (kept in WIKI/.wikigen/config.json)",
+    )
+    s.set_defaults(func=cmd_asked)
+
+    s = sub.add_parser(
+        "dream",
+        help="learn from the questions the wiki served weakly: find their answers, write and merge pages",
+        description="Dreaming sessions: take the logged questions the wiki served weakly, find their answers in "
+        "the corpus, and write (or extend, merge) the dreamer's pages so the wiki alone serves such a question "
+        "next time. Applied at once by default; --review keeps the change on a branch for --apply.",
+    )
+    s.add_argument("wiki", help="the wiki folder")
+    s.add_argument("--sessions", type=int, default=1, help="dreaming sessions to run (default 1)")
+    s.add_argument(
+        "--review",
+        action="store_true",
+        help="write the change as a commit on the branch wikigen-review of the wiki's repository; the wiki "
+        "itself stays as it is until --apply",
+    )
+    s.add_argument("--apply", action="store_true", help="take the change waiting for review")
+    s.add_argument("--json", action="store_true", help="print the report as JSON (session lines go to stderr)")
+    s.set_defaults(func=cmd_dream)
 
     s = sub.add_parser(
         "rollback",
@@ -769,6 +862,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     s.add_argument("wiki", help="a wiki folder made by 'wikigen build'")
     s.add_argument("--port", type=int, default=8000, help="port on 127.0.0.1 (default 8000; 0 picks a free one)")
+    s.add_argument("--no-log", action="store_true", help=NO_LOG_HELP)
     s.set_defaults(func=cmd_serve)
 
     s = sub.add_parser(
@@ -820,6 +914,7 @@ def build_parser() -> argparse.ArgumentParser:
         "with a cursor.",
     )
     s.add_argument("wiki", help="the wiki folder to serve")
+    s.add_argument("--no-log", action="store_true", help=NO_LOG_HELP)
     s.set_defaults(func=cmd_mcp)
     return p
 

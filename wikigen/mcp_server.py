@@ -1,6 +1,7 @@
 """`wikigen mcp WIKI`: the wiki and its corpus as an MCP server over stdio (the official `mcp` SDK).
 
-Tools (all read-only; nothing here writes a page):
+Tools (all read-only; nothing here writes a page; `ask` records the question in the wiki's question log
+unless the server was made with log=False or the wiki's config turns the log off):
 
     search(query, k)                  BM25 passages of the corpus
     ask(question, mode)               the answer and the spans it quotes first, then its context
@@ -194,11 +195,12 @@ class WikiTools:
     """The tools' logic over one wiki folder. Methods return JSON-ready dicts, each within its budget; bad input
     raises WikigenError with a message that says what to do."""
 
-    def __init__(self, root: Path, counter=None):
+    def __init__(self, root: Path, counter=None, *, log: bool = True):
         from wikigen.core.tokens import default_counter
         from wikigen.search.sources import corpus_index, open_wiki
 
         self.root = Path(root)
+        self.log = log  # record each ask in the wiki's question log (unless its config turns it off)
         self.wiki = open_wiki(self.root)
         self.index = corpus_index(self.wiki)  # opens the corpus index now: fail at start, not per call
         self.pager = Pager((counter or default_counter()).count)
@@ -371,7 +373,7 @@ class WikiTools:
 
         key = self._pages_key()
         if self._answerer is None or key != self._answerer_key:
-            self._answerer = Answerer.open(self.root)
+            self._answerer = Answerer.open(self.root, log="mcp" if self.log else None)
             self._answerer_key = key
             self._answers.clear()
         return self._answerer
@@ -418,15 +420,16 @@ class WikiTools:
         return self.pager.items(head, "context", context, 0, budget)
 
 
-def make_server(root: Path):
-    """An MCPServer whose tools read the wiki at root (opened now, so a bad folder fails at once)."""
+def make_server(root: Path, *, log: bool = True):
+    """An MCPServer whose tools read the wiki at root (opened now, so a bad folder fails at once); log: each
+    ask is recorded in the wiki's question log (wikigen.wiki.question_log)."""
     from mcp.server.mcpserver import MCPServer
     from mcp.server.mcpserver.exceptions import ToolError
     from mcp.types import ToolAnnotations
 
     from wikigen import __version__
 
-    tools = WikiTools(root)
+    tools = WikiTools(root, log=log)
     server = MCPServer("wikigen", instructions=INSTRUCTIONS, version=__version__, log_level="WARNING")
     read_only = ToolAnnotations(
         read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
@@ -539,11 +542,11 @@ def _signature(fn):
     return sig.replace(return_annotation=str)
 
 
-def serve(root: Path) -> None:
+def serve(root: Path, *, log: bool = True) -> None:
     """Serve the wiki at root over stdio until the client closes the connection."""
     import anyio
 
-    anyio.run(_run_stdio, make_server(root))
+    anyio.run(_run_stdio, make_server(root, log=log))
 
 
 async def _run_stdio(server) -> None:

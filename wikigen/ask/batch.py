@@ -24,8 +24,10 @@ def ask_one(
     mode: str = "wiki+search",
     budget: int = DEFAULT_BUDGET,
     generator: AnswerGenerator | None = None,
+    log: str | None = None,
 ) -> AskResult:
-    return Answerer.open(Path(wiki)).ask(question, mode=mode, budget=budget, generator=generator)
+    """One answer. log: the surface's name ("cli") to record it in the wiki's question log; None: not logged."""
+    return Answerer.open(Path(wiki), log=log).ask(question, mode=mode, budget=budget, generator=generator)
 
 
 def ask_batch(
@@ -38,13 +40,15 @@ def ask_batch(
     generator: AnswerGenerator | None = None,
     answerer: Answerer | None = None,
     progress=None,
+    log: str | None = None,
 ) -> int:
     """Answer every question of a questions file with one Answerer; write one JSON object a line, with the
     question's id and latency, to out_path. The file is written whole at the end (atomically), so an error
     part-way leaves any earlier results file as it was. Returns the number of questions answered.
-    progress(done, total), when given, is called after each answer."""
+    progress(done, total), when given, is called after each answer. log: as for ask_one (each question is
+    recorded in the wiki's question log when an Answerer is opened here)."""
     questions = read_questions(Path(questions_path))
-    answerer = answerer or Answerer.open(Path(wiki))
+    answerer = answerer or Answerer.open(Path(wiki), log=log)
     rows = []
     for q in questions:
         t0 = time.perf_counter()

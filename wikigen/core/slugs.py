@@ -94,6 +94,11 @@ def figure_slug(key: str) -> str:
     return _prefixed("figure-", key, True)
 
 
+def dream_slug(subject: str) -> str:
+    """`dream-<subject>` for the dreaming agent's page on a subject people asked about."""
+    return _prefixed("dream-", subject, True)
+
+
 def unique_slugs(prefix: str, texts: list[str]) -> list[str]:
     """One slug per text (`prefix` + its slug), in order; where two texts would share one, every text
     after the first keeps a hash of itself, so the slugs are distinct and do not depend on order."""

@@ -7,6 +7,11 @@ what the history still tells: the session's git commit subject ("session 3: 41 p
 4 links repaired, ratio 0.12, ...") gives pages, quotes, links repaired and the size ratio (the larger
 of characters and tokens); a session only in the progress log gives the pages written in it. Every
 figure that is not known is None, and the row says which are missing.
+
+Dreaming (wikigen.agents.dreaming) shows too: a `wikigen dream` session's summary has kind "dream", a build
+session that also dreamed carries a "dream" field, and each change the dreamer made is its own progress-log
+entry (agent "dreamer", action "dream: wrote" / "extended" / "merged" / "replaced superseded", with the
+questions that caused it): `SessionRow.dream_changes`.
 """
 
 from __future__ import annotations
@@ -14,7 +19,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from wikigen.wiki.human import DREAMER
 from wikigen.wiki.progress import SUMMARY_ACTION, SUMMARY_AGENT
+
+DREAM_ACTION = "dream: "  # the dreamer's progress-log actions start so
 
 COMMIT_RE = re.compile(r"^session (\d+): (\d+) pages, (\d+) quotes, (\d+) links repaired, ratio ([0-9.]+)")
 FIGURES = (
@@ -46,6 +54,8 @@ class SessionRow:
     pages_written: int | None = None  # from the log only
     values_stated: int | None = None  # cells of the provisions table stated (wikigen.wiki.provisions)
     values_cells: int | None = None  # ... of all its cells
+    kind: str = "build"  # build | dream (a `wikigen dream` session)
+    dream_changes: list[DreamChange] = field(default_factory=list)  # what dreaming changed in the session
 
     @property
     def values_filled(self) -> float | None:
@@ -53,6 +63,10 @@ class SessionRow:
         if self.values_stated is None or not self.values_cells:
             return None
         return self.values_stated / self.values_cells
+
+    @property
+    def dreamed(self) -> bool:
+        return self.kind == "dream" or bool(self.dream_changes)
 
     @property
     def ratio_chars(self) -> float | None:
@@ -67,6 +81,28 @@ class SessionRow:
     @property
     def missing(self) -> list[str]:
         return [f for f in FIGURES if getattr(self, f) is None]
+
+
+@dataclass(frozen=True)
+class DreamChange:
+    """One change a dreaming session made, from its progress-log entry."""
+
+    action: str  # wrote | extended | merged | replaced superseded
+    pages: tuple[str, ...]  # the page (and, for a merge, the page kept)
+    questions: tuple[str, ...]  # the questions that caused it (the first few)
+    n_questions: int
+    quotes: int
+
+
+def _dream_change(e: dict) -> DreamChange:
+    questions = tuple(q for q in (e.get("questions") or []) if isinstance(q, str))
+    return DreamChange(
+        str(e.get("action", ""))[len(DREAM_ACTION) :],
+        tuple(p for p in (e.get("pages") or []) if isinstance(p, str)),
+        questions[:3],
+        _int(e.get("n_questions")) or len(questions),
+        _int(e.get("quotes_added")) or 0,
+    )
 
 
 def _int(v) -> int | None:
@@ -95,6 +131,7 @@ def session_rows(entries: list[dict], commits: list[tuple[str, str]]) -> list[Se
     """One row per session, oldest first: from its summary entry, else its commit, else the log."""
     summaries: dict[int, dict] = {}
     written: dict[int, set[str]] = {}
+    dreamt: dict[int, list[DreamChange]] = {}
     for e in entries:
         s = _int(e.get("session"))
         if s is None:
@@ -103,6 +140,8 @@ def session_rows(entries: list[dict], commits: list[tuple[str, str]]) -> list[Se
             summaries[s] = e  # the last one wins (a re-run session logs again)
         else:
             written.setdefault(s, set()).update(p for p in (e.get("pages") or []) if isinstance(p, str))
+            if e.get("agent") == DREAMER and str(e.get("action", "")).startswith(DREAM_ACTION):
+                dreamt.setdefault(s, []).append(_dream_change(e))
     from_git: dict[int, SessionRow] = {}
     for _, subject in commits:
         m = COMMIT_RE.match(subject)
@@ -125,6 +164,8 @@ def session_rows(entries: list[dict], commits: list[tuple[str, str]]) -> list[Se
         else:
             row = SessionRow(s, "log")
         row.pages_written = len(written.get(s, ()))
+        row.kind = "dream" if summaries.get(s, {}).get("kind") == "dream" else "build"
+        row.dream_changes = dreamt.get(s, [])
         rows.append(row)
     return rows
 

@@ -9,7 +9,8 @@ whenever the wiki's files change, plus what needs the server:
   citations a link to the span it cites, then the context it rests on, each quote linked to its span.
 
 Read-only: GET and HEAD only; nothing is written but the page-index cache `ask` keeps under
-WIKI/.wikigen. Responses carry a Content-Security-Policy that allows only the package's own scripts,
+WIKI/.wikigen and, for each question asked, a record in the wiki's question log (WIKI/.wikigen/questions.jsonl;
+off with log=False, `wikigen serve --no-log`, or the wiki's config). Responses carry a Content-Security-Policy that allows only the package's own scripts,
 and a request whose Host is not 127.0.0.1 or localhost is refused (DNS rebinding).
 
 Each connection has a thread; a client that opens one and sends nothing (or half a request) would hold
@@ -35,6 +36,7 @@ from wikigen.core.text import normalize_newlines
 from wikigen.web.model import SiteData, fingerprint
 from wikigen.web.site import static_bytes
 from wikigen.web.views import Views, environment
+from wikigen.wiki.question_log import open_question_log
 
 log = logging.getLogger(__name__)
 
@@ -59,8 +61,9 @@ TYPES = {
 class LiveSite:
     """The wiki as the server sees it: SiteData and the Answerer, rebuilt when the wiki changes."""
 
-    def __init__(self, wiki_root: Path):
+    def __init__(self, wiki_root: Path, *, log: bool = True):
         self.root = Path(wiki_root)
+        self.log = log
         self._lock = threading.Lock()
         self._ask_lock = threading.Lock()
         self._fp: tuple | None = None
@@ -92,6 +95,7 @@ class LiveSite:
                     list(data.pages.values()),
                     cache_dir=self.root / ".wikigen" / "page-index",
                     wiki_root=self.root,
+                    question_log=open_question_log(self.root, "web") if self.log else None,
                 )
             return self._answerer
 
@@ -244,23 +248,24 @@ class _BoundedServer(ThreadingHTTPServer):
             self._slots.release()
 
 
-def make_server(wiki_root: Path, port: int = 8000) -> ThreadingHTTPServer:
-    """A server for the wiki on 127.0.0.1:port (0: a free port; see ``server.server_address``)."""
+def make_server(wiki_root: Path, port: int = 8000, *, log: bool = True) -> ThreadingHTTPServer:
+    """A server for the wiki on 127.0.0.1:port (0: a free port; see ``server.server_address``); log: each
+    question asked is recorded in the wiki's question log."""
     try:  # the port first: a busy one is refused before the wiki is read
         server = _BoundedServer((HOST, port), BaseHTTPRequestHandler)
     except OSError as e:
         raise WikigenError(f"cannot listen on {HOST}:{port}: {e.strerror or e}; choose another --port") from None
     try:
-        server.RequestHandlerClass = _handler(LiveSite(Path(wiki_root)))
+        server.RequestHandlerClass = _handler(LiveSite(Path(wiki_root), log=log))
     except BaseException:
         server.server_close()
         raise
     return server
 
 
-def serve(wiki_root: Path, port: int = 8000, *, ready: Callable[[str], None] | None = None) -> None:
+def serve(wiki_root: Path, port: int = 8000, *, ready: Callable[[str], None] | None = None, log: bool = True) -> None:
     """Serve until interrupted; ``ready`` gets the URL once the server listens."""
-    server = make_server(wiki_root, port)
+    server = make_server(wiki_root, port, log=log)
     url = f"http://{HOST}:{server.server_address[1]}/"
     if ready is not None:
         ready(url)

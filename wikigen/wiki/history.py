@@ -1,7 +1,7 @@
 """The wiki folder as a git repository: one commit per session, so any session can be diffed and
 the wiki restored to the end of any session (`wikigen rollback`). Machine state that is rebuilt or
-per-process (locks, the corpus index, caches, temp files) is ignored; config.json and progress.jsonl are
-committed.
+per-process (locks, the corpus index, caches, temp files) is ignored, and so is the question log (what
+people asked is not part of the wiki); config.json and progress.jsonl are committed.
 
 The machine state is ignored twice: by the .gitignore a new wiki gets (it travels with a clone), and by
 .git/info/exclude, rewritten with the same patterns whenever the repository is opened, so a wiki whose
@@ -17,6 +17,12 @@ The repository is private: git keeps every page ever written (quoted corpus text
 with `core.sharedRepository=0600` (git then writes its files 0600 and folders 0700 whatever the umask),
 and a repository made before that is switched and tightened once (`keep_private`). The pages in the
 working tree follow the umask: a wiki is meant to be read.
+
+A change can also wait for review (`wikigen dream WIKI --review`): `start_review` checks the current commit
+out into a second working tree of the same repository, WIKI/.wikigen/review, on the branch REVIEW_BRANCH;
+the change is written and committed there (`finish_review`), so the wiki's own branch and its working pages
+stay as they were. `apply_review` fast-forwards the wiki to that commit (`wikigen dream WIKI --apply`);
+`discard_review` drops it.
 """
 
 from __future__ import annotations
@@ -24,8 +30,10 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+from dataclasses import dataclass
 from pathlib import Path
 
+from wikigen.core import confine
 from wikigen.core.atomic import atomic_write, make_private
 from wikigen.core.errors import WikigenError
 
@@ -36,9 +44,13 @@ GITIGNORE = """\
 .wikigen/index/
 .wikigen/cache/
 .wikigen/page-index/
+.wikigen/questions.jsonl
+.wikigen/review/
 .*.tmp
 *.lock
 """
+REVIEW_BRANCH = "wikigen-review"
+REVIEW_DIR = ".wikigen/review"
 
 
 def _git(root: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
@@ -97,8 +109,7 @@ def commit_session(root: Path, session: int, summary: str) -> str | None:
     """Commit everything that changed in the wiki as one commit for the session; its hash, or None
     when nothing changed (no commit is made)."""
     root = Path(root)
-    if not (root / ".git").exists():
-        init_repo(root)
+    init_repo(root)  # makes the repository if needed; keeps private state out of it either way
     _git(root, "add", "--all", ".")
     if _git(root, "diff", "--cached", "--quiet", check=False).returncode == 0:
         return None
@@ -193,3 +204,98 @@ def _rollback(root: Path, session: int) -> str:
     _git(root, "commit", "-q", "-m", f"rollback to session {session} ({commit[:12]})")
     keep_private(root)
     return _git(root, "rev-parse", "HEAD").stdout.strip()
+
+
+# --- a change waiting for review ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Review:
+    commit: str  # the reviewed change's commit on REVIEW_BRANCH
+    base: str  # the wiki's commit it was made on
+    subject: str
+    summary: str  # the commit message's body: what the change does
+
+    def to_dict(self) -> dict:
+        return {"commit": self.commit, "base": self.base, "subject": self.subject, "summary": self.summary}
+
+
+def _has_branch(root: Path, branch: str) -> bool:
+    return _git(root, "rev-parse", "--verify", "--quiet", f"refs/heads/{branch}", check=False).returncode == 0
+
+
+def discard_review(root: Path) -> bool:
+    """Drop the change waiting for review (its working tree and branch); False when there was none."""
+    root = Path(root)
+    had = _has_branch(root, REVIEW_BRANCH)
+    _git(root, "worktree", "remove", "--force", REVIEW_DIR, check=False)
+    confine.remove_tree(root / REVIEW_DIR, root)
+    _git(root, "worktree", "prune", check=False)
+    if had:
+        _git(root, "branch", "-D", REVIEW_BRANCH)
+    return had
+
+
+def start_review(root: Path) -> Path:
+    """A second working tree of the wiki's repository at its current commit (WIKI/.wikigen/review, branch
+    REVIEW_BRANCH), for a change to be written and committed apart; an older review is dropped first."""
+    root = Path(root)
+    init_repo(root)
+    if _git(root, "rev-parse", "--verify", "--quiet", "HEAD", check=False).returncode != 0:
+        raise WikigenError(f"{root} has no commit yet; build the wiki before reviewing a change to it")
+    discard_review(root)
+    _git(root, "worktree", "add", "-q", "-b", REVIEW_BRANCH, REVIEW_DIR, "HEAD")
+    return root / REVIEW_DIR
+
+
+def finish_review(root: Path, subject: str, summary: str) -> str | None:
+    """Commit what changed in the review working tree (subject, then the summary as the body); the commit,
+    or None when nothing changed (the review is then dropped)."""
+    root = Path(root)
+    tree = root / REVIEW_DIR
+    _git(tree, "add", "--all", ".")
+    if _git(tree, "diff", "--cached", "--quiet", check=False).returncode == 0:
+        discard_review(root)
+        return None
+    _git(tree, "commit", "-q", "-m", subject, "-m", summary)
+    commit = _git(tree, "rev-parse", "HEAD").stdout.strip()
+    _git(root, "worktree", "remove", "--force", REVIEW_DIR, check=False)  # the branch keeps the commit
+    confine.remove_tree(tree, root)
+    _git(root, "worktree", "prune", check=False)
+    return commit
+
+
+def pending_review(root: Path) -> Review | None:
+    """The change waiting for review, or None."""
+    root = Path(root)
+    if not (root / ".git").exists() or not _has_branch(root, REVIEW_BRANCH):
+        return None
+    commit = _git(root, "rev-parse", REVIEW_BRANCH).stdout.strip()
+    base = _git(root, "rev-parse", f"{REVIEW_BRANCH}~1", check=False).stdout.strip()
+    subject = _git(root, "log", "-1", "--format=%s", REVIEW_BRANCH).stdout.strip()
+    summary = _git(root, "log", "-1", "--format=%b", REVIEW_BRANCH).stdout.strip()
+    return Review(commit, base, subject, summary)
+
+
+def apply_review(root: Path) -> Review:
+    """Take the change waiting for review: the wiki fast-forwards to its commit (its pages change now), and
+    the review branch goes. Refused when there is none, when the wiki has uncommitted changes, or when the
+    wiki moved on since the review was made (make the review again)."""
+    root = Path(root)
+    review = pending_review(root)
+    if review is None:
+        raise WikigenError(f"no change is waiting for review in {root}; make one with `wikigen dream {root} --review`")
+    if _git(root, "status", "--porcelain", "--untracked-files=no").stdout.strip():
+        raise WikigenError(
+            f"{root} has changes that are not committed; commit or discard them before applying a review "
+            f"(see `git -C {root} status`)"
+        )
+    head = _git(root, "rev-parse", "HEAD").stdout.strip()
+    if review.base != head:
+        raise WikigenError(
+            f"the wiki changed since the review was made (it was made on {review.base[:12]}, the wiki is at "
+            f"{head[:12]}); make it again with `wikigen dream {root} --review`"
+        )
+    _git(root, "merge", "-q", "--ff-only", REVIEW_BRANCH)
+    discard_review(root)
+    return review

@@ -29,7 +29,8 @@ from wikigen.wiki.page import is_reserved, parse_page, render_page
 log = logging.getLogger(__name__)
 
 HUMAN = "human"
-_AGENT_RE = re.compile(r"agent-\d+")
+DREAMER = "dreamer"  # the dreaming agent (wikigen.agents.dreaming): its pages are an agent's too
+_AGENT_RE = re.compile(r"agent-\d+|" + DREAMER)
 
 
 @dataclass

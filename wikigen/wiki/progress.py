@@ -2,51 +2,44 @@
 WIKI/log.md rendered from it for people.
 
 An entry: ``{"v": 1, "time": ISO UTC, "session", "agent", "action", "pages", "queries", "docs", ...extra}``.
-Appends hold a file lock and write the whole line with a single ``os.write`` on an ``O_APPEND`` fd,
-so concurrent appends never interleave. A torn last line (a crash mid-write) is kept out of the
-entries and listed in ``LogRead.torn``; the next append first ends it with a newline so the new entry
-starts on a fresh line.
+Appends and reads are wikigen.core.jsonl's: the whole line under a file lock with a single ``os.write``
+on an ``O_APPEND`` fd (concurrent appends never interleave); a torn last line (a crash mid-write) is kept
+out of the entries and listed in ``LogRead.torn``, and the next append starts on a fresh line.
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
-import os
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from wikigen.core import confine
 from wikigen.core.atomic import atomic_write
 from wikigen.core.errors import WikigenError
-from wikigen.core.locks import file_lock
+from wikigen.core.jsonl import LogRead, append_record, read_records
 from wikigen.wiki.secrets import redact_value
+
+__all__ = ["LogRead", "ProgressLog", "coverage", "render_log", "session_summary"]
 
 LOG_VERSION = 1
 RESERVED = ("v", "time", "session", "agent", "action", "pages", "queries", "docs")
 
 
-def _now() -> str:
+def now_utc() -> str:
+    """The time of an entry: ISO 8601, UTC, milliseconds ("2026-12-01T05:36:00.123Z")."""
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-@dataclass
-class LogRead:
-    entries: list[dict] = field(default_factory=list)
-    torn: list[str] = field(default_factory=list)
-
-
 class ProgressLog:
-    def __init__(self, wiki_root: Path, *, clock: Callable[[], str] = _now):
+    def __init__(self, wiki_root: Path, *, clock: Callable[[], str] = now_utc):
         self.root = Path(wiki_root)
         self.path = self.root / ".wikigen" / "progress.jsonl"
         self.md_path = self.root / "log.md"
         self._clock = clock
 
-    def _lock(self):
-        return file_lock(self.root / ".wikigen" / "locks" / "progress.lock")
+    def _lock_path(self) -> Path:
+        return self.root / ".wikigen" / "locks" / "progress.lock"
 
     def entry(
         self,
@@ -92,42 +85,11 @@ class ProgressLog:
         entry = self.entry(
             session=session, agent=agent, action=action, pages=pages, queries=queries, docs=docs, at=at, **extra
         )
-        data = (json.dumps(entry, ensure_ascii=False) + "\n").encode("utf-8")
-        confine.make_dirs(self.path.parent, self.root)
-        with self._lock():
-            fd = os.open(
-                confine.inside(self.path, self.root), os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600
-            )  # the state folder is private
-            try:
-                size = os.fstat(fd).st_size
-                if size and os.pread(fd, 1, size - 1) != b"\n":
-                    data = b"\n" + data  # end a torn line so this entry starts fresh
-                written = os.write(fd, data)
-                while written < len(data):  # only for huge entries; still under the lock
-                    written += os.write(fd, data[written:])
-            finally:
-                os.close(fd)
+        append_record(self.path, self._lock_path(), entry, root=self.root)
         return entry
 
     def read(self) -> LogRead:
-        try:
-            raw = self.path.read_bytes()
-        except FileNotFoundError:
-            return LogRead()
-        out = LogRead()
-        for line in raw.decode("utf-8", errors="replace").split("\n"):
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-            except ValueError:
-                out.torn.append(line)
-                continue
-            if isinstance(obj, dict):
-                out.entries.append(obj)
-            else:
-                out.torn.append(line)
-        return out
+        return read_records(self.path)
 
     def write_markdown(self, pending: Iterable[dict] = ()) -> Path:
         """Render log.md from the log (called by the orchestrator after each session); `pending`: entries
@@ -139,6 +101,14 @@ class ProgressLog:
 
 
 LOG_MD_PAGES = 2  # slugs shown per log.md entry; the full list stays in progress.jsonl
+
+
+def _short(v):
+    """A list extra as its first few items and how many more (the questions behind a dreaming change can be
+    dozens); anything else as it is."""
+    if isinstance(v, list) and len(v) > LOG_MD_PAGES:
+        return f"{v[:LOG_MD_PAGES]} +{len(v) - LOG_MD_PAGES} more"
+    return v
 
 
 def _entry_md(e: dict) -> str:
@@ -153,7 +123,7 @@ def _entry_md(e: dict) -> str:
         details.append(f"queries: {len(e['queries'])}")
     if e.get("docs"):
         details.append(f"docs read: {len(e['docs'])}")
-    extra = {k: v for k, v in e.items() if k not in RESERVED}
+    extra = {k: _short(v) for k, v in e.items() if k not in RESERVED}
     if e.get("agent") == SUMMARY_AGENT and e.get("action") == SUMMARY_ACTION:
         extra = {k: v for k, v in extra.items() if k not in SUMMARY_WIKI_SIZE}
     if extra:

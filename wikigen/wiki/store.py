@@ -58,6 +58,17 @@ def _rel_or_abs(root: Path, p: Path | None) -> str | None:
         return str(p)
 
 
+def _kept_settings(root: Path) -> dict:
+    """The keys of an existing config.json that Wiki.create does not set itself ({} when there is none)."""
+    try:
+        old = json.loads((root / STATE_DIR / "config.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(old, dict):
+        return {}
+    return {k: v for k, v in old.items() if k not in ("version", "corpus_dir", "index_dir", "max_ratio")}
+
+
 class Wiki:
     def __init__(
         self,
@@ -101,6 +112,7 @@ class Wiki:
         corpus_dir = corpus_dir or getattr(sources, "corpus_dir", None) or getattr(sources, "root", None) or None
         index_dir = index_dir or getattr(sources, "index_dir", None)
         config = {
+            **_kept_settings(root),  # what a person set (e.g. "question_log": false) survives a rebuild
             "version": CONFIG_VERSION,
             "corpus_dir": _rel_or_abs(root, corpus_dir),
             "index_dir": _rel_or_abs(root, index_dir),
