@@ -27,7 +27,7 @@ from wikigen.wiki.markup import explicit_quotes, scan_quotes
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "corpora" / "acme"
-TOOLS = {"search", "ask", "read_page", "list_pages", "list_documents", "stats", "read_source"}
+TOOLS = {"search", "ask", "read_page", "list_pages", "list_documents", "table", "stats", "read_source"}
 
 
 @pytest.fixture(scope="module")
@@ -78,6 +78,7 @@ def test_every_tool_over_stdio(wiki):
             ),
             "list_pages": await session.call_tool("list_pages", {}),
             "stats": await session.call_tool("stats", {}),
+            "table": await session.call_tool("table", {"field": "governing law", "value": "England"}),
             "read_source": await session.call_tool(
                 "read_source", {"doc_id": "ko/hr-leave-policy", "start": 10, "end": 60}
             ),
@@ -136,6 +137,9 @@ def test_every_tool_over_stdio(wiki):
         q = block.quote
         assert q.text == texts.read(q.doc_id, q.start, q.end)
 
+    table = _data(calls["table"])
+    assert table["field"] == "governing_law" and table["rows"]
+    assert all("england" in r["governing_law"]["norm"].casefold() for r in table["rows"])
     stats = _data(calls["stats"])
     assert stats["pages"] == len(pages) and stats["quotes"] == stats["quotes_verified"] > 0
     assert stats["docs_uncited_total"] == len(stats["docs_uncited"])
@@ -223,6 +227,7 @@ def test_no_reply_exceeds_its_budget_on_the_cuad_wiki(cuad_wiki):
                     session, "read_source", {**b, "doc_id": longest.doc_id, "end": 30000}, "text"
                 ),
                 "stats": await _pages_of(session, "stats", b, "docs_uncited"),
+                "table": await _pages_of(session, "table", {**b, "kind": "contract"}, "rows"),
             }
         out["default"] = _data(await session.call_tool("list_pages", {}))
         return out
@@ -243,6 +248,8 @@ def test_no_reply_exceeds_its_budget_on_the_cuad_wiki(cuad_wiki):
         assert all(p["slug"].startswith("kind-") for _, d in replies["kinds"] for p in d["pages"])
         docs = [r["doc_id"] for _, d in replies["documents"] for r in d["documents"]]
         assert sorted(docs) == sorted(d.doc_id for d in w.sources.documents())
+        rows = [r["doc_id"] for _, d in replies["table"] for r in d["rows"]]
+        assert len(rows) == len(set(rows)) == replies["table"][0][1]["total"] > 200  # every contract once
         hits = [h for _, d in replies["search"] for h in d["hits"]]
         assert len(hits) == 50 and all(h["text"] == texts.read(h["doc_id"], h["start"], h["end"]) for h in hits)
         first = replies["ask"][0][1]
@@ -296,3 +303,31 @@ def test_read_source_pages_around_a_kept_out_secret(tmp_path):
     assert len(parts) > 2 and parts[0]["start"] == 0 and parts[-1]["end"] == whole.end
     assert all(a["end"] == b["start"] for a, b in itertools.pairwise(parts))
     assert "".join(p["text"] for p in parts) == whole.text  # the mark is whole, in one part
+
+
+def test_table_gives_the_documents_whose_value_holds_the_words_each_with_its_quote(wiki):
+    """MCP's `table`: one field's values, filtered by the words of a value, each quote the document's own text
+    at its span; without a field, every stated value with its span; a field the table lacks is a clear error."""
+    from wikigen.mcp_server import WikiTools
+    from wikigen.wiki.provisions import read_table
+
+    tools = WikiTools(wiki)
+    index = open_wiki(wiki).sources
+    table = read_table(wiki)
+    every = tools.table(kind="contract", field="Governing law")
+    assert every["field"] == "governing_law" and every["total"] == len(table.rows("contract"))
+    english = tools.table(kind="contract", field="governing_law", value="england")
+    want = {
+        d
+        for d, r in table.rows("contract")
+        if (r.get("cells") or {}).get("governing_law", {}).get("status") == "stated"
+        and "england" in str(r["cells"]["governing_law"].get("norm", "")).casefold()
+    }
+    assert want and {r["doc_id"] for r in english["rows"]} == want
+    for row in english["rows"]:
+        q = row["governing_law"]["quote"]
+        assert index.texts.text(row["doc_id"])[q["start"] : q["end"]] == q["text"]
+    paged = tools.table(budget=1000)
+    assert paged["next_cursor"] is not None and len(paged["rows"]) < paged["total"]
+    with pytest.raises(WikigenError, match="no field 'shoe size'"):
+        tools.table(field="shoe size")

@@ -347,6 +347,56 @@ class WikiTools:
             self._rows = (key, document_rows(self.wiki.pages(), self.index, read_table(self.root)))
         return self._rows[1]
 
+    def table(
+        self,
+        kind: str | None = None,
+        field: str | None = None,
+        value: str | None = None,
+        budget: int | None = None,
+        cursor: str | None = None,
+    ) -> dict:
+        """The provisions table's rows (of one kind), each a document's stated values. field (a name or label):
+        only that field, each value with its quote (doc span and text); value: only the documents whose value of
+        it holds these words. Without a field, every stated value with its quote's span."""
+        from wikigen.wiki.provisions import STATED, read_table, records
+
+        budget, start = self.pager.budget(budget), _start(cursor)
+        table = read_table(self.root)
+        rows = records(table, kind)
+        fields = {f["name"]: f for k in ([kind] if kind else sorted(table.kinds)) for f in table.fields(k)}
+        name = None
+        if field:
+            want = field.casefold().replace("_", " ").strip()
+            name = next(
+                (n for n, f in fields.items() if want in (n.replace("_", " "), str(f.get("label", "")).casefold())),
+                None,
+            )
+            if name is None:
+                raise WikigenError(f"no field {field!r} in this wiki's table; fields: {', '.join(sorted(fields))}")
+        elif value:
+            raise WikigenError("give a field with value (the value is matched in that field)")
+        words = (value or "").casefold().split()
+        out = []
+        for rec in rows:
+            head = {"doc_id": rec["doc_id"], "title": rec["title"], "kind": rec["kind"]}
+            if name is not None:
+                cell = rec.get(name)
+                if cell is None:
+                    continue
+                said = f"{cell.get('value') or ''} {cell.get('norm') or ''}".casefold()
+                if words and (cell.get("status") != STATED or not all(w in said for w in words)):
+                    continue
+                out.append({**head, name: cell})
+                continue
+            stated = {
+                n: {"value": c.get("value"), "quote": [c["quote"]["start"], c["quote"]["end"]]}
+                for n, c in rec.items()
+                if isinstance(c, dict) and c.get("status") == STATED and c.get("quote")
+            }
+            out.append({**head, "values": stated})
+        head = {"kind": kind, "field": name, "value": value, "total": len(out)}
+        return self.pager.items(head, "rows", out, start, budget)
+
     def stats(self, budget: int | None = None, cursor: str | None = None) -> dict:
         from wikigen.wiki.lint import wiki_report
 
@@ -499,6 +549,21 @@ def make_server(root: Path, *, log: bool = True):
         kind: str | None = None, text: str | None = None, budget: int = DEFAULT_BUDGET, cursor: str | None = None
     ) -> dict[str, Any]:
         return tools.list_documents(kind, text, budget, cursor)
+
+    @tool(
+        "The provisions table: per document its stated values (governing law, renewal term, notice, dates, ...), "
+        "each with its quote. kind: only that kind; field: one field (name or label), each value with its quote's "
+        "text; value: only documents whose value of that field holds these words (e.g. field 'governing law', "
+        "value 'Delaware')."
+    )
+    def table(
+        kind: str | None = None,
+        field: str | None = None,
+        value: str | None = None,
+        budget: int = DEFAULT_BUDGET,
+        cursor: str | None = None,
+    ) -> dict[str, Any]:
+        return tools.table(kind, field, value, budget, cursor)
 
     @tool(
         "Wiki figures: pages, links, broken links, quotes verified, wiki size against the corpus "
