@@ -30,8 +30,11 @@ def eval_corpus(name: str) -> Path | None:
 
 def build_cuad_wiki(tmp_path_factory) -> Path:
     """The cuad-dev wiki as `wikigen build` makes it by default (2 agents, 2 sessions, offline; no passage
-    vectors), built once per test run; or the one named by $WIKIGEN_CUAD_WIKI. Skips without the corpus."""
+    vectors), built once per test run (by the first of pytest-xdist's workers to ask); or the one named by
+    $WIKIGEN_CUAD_WIKI. Skips without the corpus."""
     from wikigen.agents.orchestrate import BuildConfig, build
+
+    from wikigen.core.locks import file_lock
 
     given = os.environ.get(CUAD_WIKI_ENV)
     if given:
@@ -39,7 +42,14 @@ def build_cuad_wiki(tmp_path_factory) -> Path:
     corpus = eval_corpus("cuad-dev")
     if corpus is None:
         pytest.skip("the cuad-dev corpus (../shared/eval/cuad-dev) is not present")
-    root = tmp_path_factory.mktemp("cuad") / "wiki"
-    report = build(BuildConfig(corpus=corpus / "docs", wiki=root, quiet=True, dense=False))
-    assert report.ok, report.stopped_reason
+    # one build for the whole run: pytest-xdist's workers share their base folder's parent, and the first worker
+    # to get there builds while the others wait on the lock (each worker built its own before: two builds a run)
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    root = shared / "cuad-shared" / "wiki"
+    with file_lock(shared / "cuad-shared.lock"):
+        if not (root.parent / "built").exists():
+            report = build(BuildConfig(corpus=corpus / "docs", wiki=root, quiet=True, dense=False))
+            assert report.ok, report.stopped_reason
+            (root.parent / "built").write_text("ok", encoding="utf-8")
     return root
