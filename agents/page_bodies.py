@@ -424,7 +424,8 @@ class PageMaker:
         if len(quoted) < 2:
             return None
         parts = list(sections)
-        rest = [d for d in docs if d not in quoted]
+        # documents of no collection first: no collection page links them, so a cut list must not leave them out
+        rest = sorted((d for d in docs if d not in quoted), key=lambda d: bool(self.cat.collections_of(d)))
         if rest:  # under the size budget the list is cut: their pages link this one (a topic slug is shorter)
             listed = rest[: self.max_listed]
             more = f" and {len(rest) - len(listed)} other documents" if len(listed) < len(rest) else ""
