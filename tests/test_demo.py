@@ -10,6 +10,8 @@ def test_the_demo_runs_end_to_end(tmp_path, capsys):
     assert "session 2:" in out
     for mode in ("search", "wiki", "wiki+search"):
         assert f"Ask ({mode})" in out
+    assert "doc_id,title," in out  # the provisions table as CSV
+    assert "contracts have Governing law: England" in out  # answered from the table, each with its quote
     assert (tmp_path / "demo" / "wiki" / "index.md").is_file()
     site = tmp_path / "demo" / "site" / "index.html"
     assert site.is_file() and f"Read it in a browser: open {site.resolve().as_uri()}" in out

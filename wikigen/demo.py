@@ -64,8 +64,12 @@ def main(out: Path | None = None) -> int:
         _step(f"5. Ask ({mode})")
         _run("ask", question, "--wiki", str(wiki), "--mode", mode)
 
+    _step("6. What the documents say: the provisions table, and a question that names a value")
+    _run("table", str(wiki), "--kind", "contract", "--csv")
+    _run("ask", "Which contracts are governed by English law?", "--wiki", str(wiki), "--mode", "wiki")
+
     site = out / "site"
-    _step("6. Write the wiki as a static site")
+    _step("7. Write the wiki as a static site")
     _run("site", str(wiki), "--out", str(site))
 
     print(f"\nThe wiki is in {wiki}/ (open index.md, or the folder in Obsidian).")
