@@ -420,17 +420,22 @@ def dreaming_targets(res: dict) -> list[str]:
     ]
 
 
-def dreaming_main(args) -> int:
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    results = []
-    t0 = time.perf_counter()
+def _corpora(args):
+    """(name, folder, index cache or None) of each corpus asked for that is there; a missing one is skipped, saying so."""
     for name in args.corpora:
         data = Path(args.data_root) / name
         if not (data / "questions.jsonl").is_file() or not (data / "docs").is_dir():
             print(f"skipping {name}: not found at {data} (expected questions.jsonl and docs/)", file=sys.stderr)
             continue
-        cache = Path(args.index_cache) / f"{name}-index" if args.index_cache else None
+        yield name, data, (Path(args.index_cache) / f"{name}-index" if args.index_cache else None)
+
+
+def dreaming_main(args) -> int:
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    results = []
+    t0 = time.perf_counter()
+    for name, data, cache in _corpora(args):
         print(
             f"{name}: base {args.base_sessions} sessions, then {args.sessions} plain vs {args.sessions} dreaming "
             f"sessions ({'BM25 only' if args.no_dense else 'default: passage vectors'})",
@@ -491,12 +496,7 @@ def main(argv=None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     results = []
     t0 = time.perf_counter()
-    for name in args.corpora:
-        data = Path(args.data_root) / name
-        if not (data / "questions.jsonl").is_file() or not (data / "docs").is_dir():
-            print(f"skipping {name}: not found at {data} (expected questions.jsonl and docs/)", file=sys.stderr)
-            continue
-        cache = Path(args.index_cache) / f"{name}-index" if args.index_cache else None
+    for name, data, cache in _corpora(args):
         print(f"{name}: building {args.sessions} sessions with {args.agents} agents", flush=True)
         results.append(
             run_corpus(
