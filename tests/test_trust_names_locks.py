@@ -198,3 +198,27 @@ def test_stale_git_index_lock_is_recovered(tmp_path, caplog):
     assert not (wiki / ".git" / "index.lock").exists()
     log = subprocess.run(["git", "log", "--format=%s"], cwd=wiki, capture_output=True, text=True).stdout
     assert log.splitlines()[0].startswith("session 2")
+
+
+def test_a_refusal_names_the_holder_that_has_just_taken_the_lock(tmp_path):
+    """The holder writes its pid a moment after taking the lock: a process refused in that moment still names it
+    (two `wikigen index` runs started together once got "another process" with no pid to wait for)."""
+    import fcntl
+    import threading
+
+    from wikigen.core.locks import holder_lock
+
+    path = tmp_path / "x.lock"
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # taken, its pid not written yet
+    late = threading.Timer(0.1, lambda: os.write(fd, b"4242 host 0\n"))
+    late.start()
+    try:
+        with (
+            pytest.raises(RuntimeError, match="held by 4242"),
+            holder_lock(path, lambda p: RuntimeError(f"held by {p}")),
+        ):
+            pass
+    finally:
+        late.join()
+        os.close(fd)

@@ -56,6 +56,15 @@ def _read_pid(fd: int) -> int | None:
         return None
 
 
+def _running_holder(fd: int, wait: float = 0.5) -> int | None:
+    """The pid of the process that holds the lock: it writes its pid just after taking the lock, so a file
+    still empty is read again for a moment (else the refusal could not name the process to wait for)."""
+    end = time.monotonic() + wait
+    while (pid := _read_pid(fd)) is None and time.monotonic() < end:
+        time.sleep(0.02)
+    return pid
+
+
 def lock_holder(path: Path) -> int | None:
     """The pid written in a holder_lock's file (the running holder's, or a dead one's), or None."""
     try:
@@ -101,7 +110,7 @@ def holder_lock(path: Path, refuse: Callable[[int | None], Exception]) -> Iterat
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
-                raise refuse(_read_pid(fd)) from None
+                raise refuse(_running_holder(fd)) from None
         previous = _read_pid(fd)
         os.ftruncate(fd, 0)
         os.lseek(fd, 0, os.SEEK_SET)
