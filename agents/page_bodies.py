@@ -308,7 +308,11 @@ class PageMaker:
         for f in fields:
             cell = cells.get(f["name"]) or {}
             if cell.get("status") == "stated":
-                lines.append(f"- {self.label(f['label'])}: {self.label(redact(str(cell.get('display') or 'Yes')))}")
+                line = f"- {self.label(f['label'])}: {self.label(redact(str(cell.get('display') or 'Yes')))}"
+                also = [redact(str(o.get("norm") or "")) for o in cell.get("others") or ()]
+                if also:  # another sentence states another value: the reader sees both ("Stated differently")
+                    line += " (another sentence says " + self.label(", ".join(also)) + ")"
+                lines.append(line)
             elif cell.get("status") == "not stated":
                 missing.append(f["label"])
         if not lines and not missing:

@@ -57,11 +57,18 @@ def document_values(
             else:
                 d["text"] = text[s:e]
                 d["display"] = redact(d.get("display", ""))
+                others = []  # the other values sentences state, each with its quote's text (one showing a secret left out)
+                for o in d.pop("others", []):
+                    a, b = o["quote"]
+                    if not secrets_in_quote(doc_id, a, text[a:b]):
+                        others.append({**o, "text": text[a:b]})
+                if others:
+                    d["others"] = others
         row["cells"][name] = d
     return row
 
 
-READER = 1  # the values' reader (wikigen.search.values.extract): a new version reads every document again
+READER = 2  # the values' reader (wikigen.search.values.extract): a new version reads every document again
 
 
 def signature(schemas: Mapping[str, Schema]) -> str:

@@ -309,3 +309,45 @@ def test_a_name_is_held_when_each_of_its_parts_is(answerer, question, absent):
     else:
         assert r.answer.endswith(f"No document in this corpus matches {absent}.")
         assert "Quokka" in absent or r.answer == f"No document in this corpus matches {absent}."
+
+
+def test_two_sentences_that_state_different_values_are_shown_for_a_person_to_check(tmp_path, capsys):
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "services-agreement.txt").write_text(
+        "SERVICES AGREEMENT\n\nThis Services Agreement is made on March 3, 2021 between Alder Ltd and Birch Inc.\n\n"
+        "1. Services. Birch shall provide the services described in each order.\n\n"
+        + "".join(
+            f"{n}. Deliverables. Birch shall deliver the reports of phase {n} to Alder within thirty days of the "
+            f"end of the phase, and Alder shall review the reports and pay the fees of phase {n} on acceptance.\n\n"
+            for n in range(2, 12)
+        )
+        + "This Agreement shall be governed by the laws of the State of Delaware.\n\n"
+        "Each order under this Agreement shall be governed by the laws of the State of New York.\n",
+        encoding="utf-8",
+    )
+    (corpus / "supply-agreement.txt").write_text(
+        "SUPPLY AGREEMENT\n\nThis Supply Agreement is made on May 1, 2022 between Cedar plc and Dove GmbH.\n\n"
+        + "".join(
+            f"{n}. Supply. Dove shall supply the goods of order {n} to Cedar within thirty days of the order, and "
+            f"Cedar shall inspect the goods and pay the price of order {n} on acceptance.\n\n"
+            for n in range(2, 12)
+        )
+        + "This Agreement shall be governed by the laws of England and Wales.\n",
+        encoding="utf-8",
+    )
+    wiki = tmp_path / "wiki"
+    assert build(BuildConfig(corpus=corpus, wiki=wiki, agents=1, sessions=1, quiet=True, dense=False)).ok
+    hub = (wiki / "provisions-contract.md").read_text(encoding="utf-8")
+    section = hub.split("## Stated differently", 1)[1]
+    assert "[[doc-services-agreement|" in section and "Delaware; also New York." in section
+    assert "doc-supply-agreement" not in section
+    page = (wiki / "doc-services-agreement.md").read_text(encoding="utf-8")
+    assert "- Governing law: Delaware (another sentence says New York)" in page
+    assert main(["table", str(wiki), "--kind", "contract", "--json"]) == 0
+    rows = {r["doc_id"]: r for r in json.loads(capsys.readouterr().out)}
+    (other,) = rows["services-agreement"]["governing_law"]["others"]
+    text = (corpus / "services-agreement.txt").read_text(encoding="utf-8")
+    q = other["quote"]
+    assert other["value"] == "New York" and q["text"] == text[q["start"] : q["end"]] and "New York" in q["text"]
+    assert "others" not in rows["supply-agreement"]["governing_law"]

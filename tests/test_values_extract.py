@@ -149,3 +149,17 @@ def test_a_fields_patterns_are_its_own_when_schemas_are_read_again():
                 assert (got.pattern if got else None) == (want.pattern if want else None), f.name
         del schemas
         gc.collect()
+
+
+def test_another_value_stated_in_another_sentence_is_kept_with_its_own_quote():
+    text = (
+        "SERVICES AGREEMENT\n\nThis Services Agreement is made on March 3, 2021 between Alder Ltd and Birch Inc.\n\n"
+        "This Agreement shall be governed by the laws of the State of Delaware.\n\n"
+        "Each order under this Agreement shall be governed by the laws of the State of New York.\n"
+    )
+    law = extract_values(text, CONTRACT)["governing_law"]
+    assert law.norm == "Delaware"  # the earlier of two sentences alike
+    ((norm, s, e),) = law.others
+    assert norm == "New York" and text[s:e].startswith("Each order") and text[s:e].rstrip().endswith("New York.")
+    again = type(law).from_dict(law.to_dict())
+    assert again.others == law.others

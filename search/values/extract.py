@@ -17,8 +17,9 @@ How a field is found, for every field the same way (no rule of one field in code
    candidate with none is no candidate. A value following one of the field's `after` words, or preceding one
    of its `before` words, within a few words, is preferred; else the value nearest a signal phrase.
 3. **Choice**: the candidate with the most evidence (distinct signal phrases, a heading, the value's cue),
-   the earliest on a tie. Other candidates stating a different value are kept as `others`: two quotes that
-   disagree are for a later session (or a person) to check.
+   the earliest on a tie. Other candidates stating a different value are kept as `others`, each with its own
+   quote: two quotes that disagree are shown side by side for a person to check (the provisions page lists
+   them under "Stated differently").
 
 A presence field ("Is there a non-compete?") is stated when a candidate exists: "Yes" with the clause as its
 quote, and the value of its `value` type in that clause when there is one ("Yes: USD 1,000,000"). A term
@@ -87,7 +88,7 @@ class Cell:
     quote: tuple[int, int] | None = None
     span: tuple[int, int] | None = None
     parts: Mapping[str, object] = dataclass_field(default_factory=dict)
-    others: tuple[str, ...] = ()  # different values other sentences state for the field
+    others: tuple[tuple[str, int, int], ...] = ()  # (value, quote start, quote end) other sentences state instead
 
     @property
     def stated(self) -> bool:
@@ -100,7 +101,7 @@ class Cell:
             d["quote"] = list(self.quote) if self.quote else None
             d["span"] = list(self.span) if self.span else None
             if self.others:
-                d["others"] = list(self.others)
+                d["others"] = [{"norm": n, "quote": [a, b]} for n, a, b in self.others]
         return d
 
     @classmethod
@@ -115,7 +116,7 @@ class Cell:
             (int(q[0]), int(q[1])) if q else None,
             (int(s[0]), int(s[1])) if s else None,
             dict(d.get("parts") or {}),
-            tuple(d.get("others") or ()),
+            tuple((str(o["norm"]), int(o["quote"][0]), int(o["quote"][1])) for o in d.get("others") or ()),
         )
 
 
@@ -267,7 +268,7 @@ def _quote(doc: _Doc, c: _Candidate) -> tuple[int, int]:
     return trim_span(doc.text, a, b)
 
 
-def _cell(doc: _Doc, f: Field, c: _Candidate, others: tuple[str, ...]) -> Cell:
+def _cell(doc: _Doc, f: Field, c: _Candidate, others: tuple[tuple[str, int, int], ...]) -> Cell:
     quote = _quote(doc, c)
     v = c.value
     if f.type == PRESENCE:
@@ -282,9 +283,12 @@ def _choose(doc: _Doc, f: Field, cands: list[_Candidate]) -> Cell:
     if not cands:
         return Cell(f.name, NOT_STATED)
     best = max(cands, key=lambda c: (c.score, -c.index))
-    norms = [c.value.norm for c in cands if c.value is not None and c.score >= best.score - 1]
     own = best.value.norm if best.value is not None else None
-    others = tuple(dict.fromkeys(n for n in norms if n and n != own))
+    first: dict[str, _Candidate] = {}  # each other value, with the first sentence that states it
+    for c in sorted(cands, key=lambda c: c.index):
+        if c.value is not None and c.value.norm and c.value.norm != own and c.score >= best.score - 1:
+            first.setdefault(c.value.norm, c)
+    others = tuple((n, *_quote(doc, c)) for n, c in first.items())
     return _cell(doc, f, best, others)
 
 

@@ -8,7 +8,8 @@ text, so the table renders and its quotes verify without re-reading the corpus.
 Pages, per document kind with values (`provisions-<kind>`):
 
 * ``provisions-contract.md`` — the hub: how many documents state each field, the values each field takes with
-  their counts ("Governing law: New York 47, California 27, ..."), and links to the group pages;
+  their counts ("Governing law: New York 47, California 27, ..."), links to the group pages, and the values
+  "Stated differently": a document one sentence of which gives a field one value and another a different one;
 * ``provisions-contract-<group>[-N].md`` — one row per document, one column per field of the group ("law":
   governing law, venue), each cell the value (its quote is on the document's page, under the field's heading),
   "—" where the document does not state it and "?" where it was not read; split into parts within the page
@@ -86,6 +87,16 @@ class Table:
 
     def to_dict(self) -> dict:
         return {"format": FORMAT, "signature": self.signature, "kinds": self.kinds, "documents": self.documents}
+
+    def differing(self, kind: str) -> list[tuple[str, dict, dict]]:
+        """(doc id, field spec, cell) of each stated cell of a kind whose document also states another value for
+        the field in another sentence (`others`, each with its quote): what a person should check."""
+        return [
+            (doc_id, f, cell)
+            for doc_id, row in self.rows(kind)
+            for f in self.fields(kind)
+            if (cell := (row.get("cells") or {}).get(f["name"]) or {}).get("status") == STATED and cell.get("others")
+        ]
 
     def filled(self) -> tuple[int, int]:
         """(stated cells, all cells) over every document with a kind: how much of the table is filled."""
@@ -272,8 +283,37 @@ def render_pages(table: Table) -> dict[str, str]:
             grouped = common and counts.keys() != {"Yes"} and f.get("type") != "party"
             said = f": {common}{more}" if grouped else ""
             hub_lines.append(f"- **{_safe(f['label'])}**: stated by {stated} of {len(rows)}{said}.")
+        hub_lines += _differing_lines(
+            table, kind, MAX_LINES - len(hub_lines) - 4, MAX_CHARS - len("\n".join(hub_lines))
+        )
         pages[hub] = "\n".join(hub_lines) + "\n"
     return pages
+
+
+def _differing_lines(table: Table, kind: str, lines: int, chars: int) -> list[str]:
+    """The hub's "Stated differently" section: each document whose sentences give a field two values, the one the
+    table keeps and the others (their quotes are in `wikigen table --json`), within `lines` and `chars`."""
+    found = table.differing(kind)
+    if not found:
+        return []
+    out = [
+        "",
+        "## Stated differently",
+        "",
+        f"{len(found):,} values where another sentence of the same document states a different one: check them.",
+        "",
+    ]
+    size = sum(len(x) + 1 for x in out)
+    for n, (doc_id, f, cell) in enumerate(found):
+        title = _safe(one_line(str(table.documents[doc_id].get("title") or doc_id), 60))
+        also = ", ".join(_safe(one_line(str(o.get("norm") or ""), 40)) for o in cell["others"])
+        line = f"- [[{doc_slug(doc_id)}|{title}]]: {_safe(f['label'])} {_cell_text(cell)}; also {also}."
+        if len(out) + 2 > lines or size + len(line) + 80 > chars:
+            out.append(f"- and {len(found) - n:,} more (`wikigen table --json` lists each with both quotes).")
+            break
+        out.append(line)
+        size += len(line) + 1
+    return out
 
 
 def write_pages(root, table: Table) -> list[Path]:
@@ -305,7 +345,8 @@ def table_rows(table: Table, kind: str) -> Iterable[tuple[str, dict[str, dict]]]
 
 def records(table: Table, kind: str | None = None) -> list[dict]:
     """One record a document (of `kind`, or of every kind): {doc_id, title, kind, <field>: {status, value, norm,
-    quote: {start, end, text}}}: what `wikigen table --json` prints. UsageError for a kind with no documents."""
+    quote: {start, end, text}, others: [{value, quote}] when other sentences state another value}}: what
+    `wikigen table --json` prints. UsageError for a kind with no documents."""
     kinds = [kind] if kind else sorted(table.kinds)
     if kind is not None and not table.rows(kind):
         known = ", ".join(k for k in sorted(table.kinds) if table.rows(k)) or "none"
@@ -321,6 +362,12 @@ def records(table: Table, kind: str | None = None) -> list[dict]:
                     if cell.get("quote"):
                         s, e = cell["quote"]
                         entry["quote"] = {"start": s, "end": e, "text": cell.get("text", "")}
+                    if cell.get("others"):  # other sentences that state another value: for a person to check
+                        entry["others"] = [
+                            {"value": o.get("norm"), "quote": {"start": a, "end": b, "text": o.get("text", "")}}
+                            for o in cell["others"]
+                            for a, b in [o["quote"]]
+                        ]
                 rec[name] = entry
             out.append(rec)
     return out
