@@ -259,6 +259,11 @@ def test_a_periodic_reports_figures_are_fields_answered_with_the_line_that_state
         ("Which contracts are perpetual?", False, "expiration", "eq", "list"),
         ("Which contracts have no cap on liability?", False, "liability_cap", "absent", "list"),
         ("Which contracts have no cap?", False, "uncapped_liability", "present", "list"),
+        # Korean: the field in a verb ("법률에 따르나요"), a value with its particle ("1년인"), the plural 들
+        ("어떤 계약이 대한민국 법률에 따르나요?", False, "governing_law", "eq", "list"),
+        ("대한민국 법에 따라 해석되는 계약을 모두 알려줘", False, "governing_law", "eq", "list"),
+        ("갱신 기간이 1년인 계약은 몇 개인가요?", False, "renewal_term", "eq", "count"),
+        ("준거법이 뉴욕주 법률인 계약들은?", False, "governing_law", "eq", "list"),
     ],
 )
 def test_the_parser_reads_the_field_its_condition_and_the_answer_wanted(question, one, field, op, want):

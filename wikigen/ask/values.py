@@ -359,7 +359,8 @@ def _asks_about(text: str, spots: list[tuple[int, int]], cond: Condition | None,
             covered.append(said.span())
         elif at >= 0:
             covered.append((at, at + len(cond.words)))
-    inside = sum(1 for a, b in words if any(x <= a and b <= y for x, y in covered))
+    # a word the field's words or the value touch counts: a Korean word carries its particle ("1년인" holds "1년")
+    inside = sum(1 for a, b in words if any(x < b and a < y for x, y in covered))
     return inside >= ASKED_SHARE * len(words)
 
 

@@ -17,7 +17,8 @@ The rule is the grammar of a question, English and Korean, with no word of any c
   taxes?" asks "Which party pays the taxes?"): a word that ranges over a set ("which", "each", "every", "all",
   "across", "how many", "number of", "list"); or a word that ranges over a set only before a plural
   ("any contracts" but not "is there any cap": "any" before a singular asks whether one thing exists; "what
-  agreements", "these reports"); Korean 어떤 / 어느 / 모든 / 각 / 몇 / 목록 / 나열 / 전부 / 모두.
+  agreements", "these reports"); Korean 어떤 / 어느 / 모든 / 각 / 몇 / 목록 / 나열 / 전부 / 모두, or a noun with the
+  plural ending 들 ("계약들은").
 
 A plural is told by its form: an English word ending in "s", not "ss"/"us"/"is", and not one of the few function
 words that end so. After "what" a verb can take that form too; a verb is followed by "if", "when", "to" or "as",
@@ -50,7 +51,7 @@ _ONE = re.compile(
 # words that range over a set, whatever follows them ("at all" is no quantifier)
 _SET = re.compile(
     r"\b(?:which|each|every|(?<!\bat\s)all|across|how\s+many|number\s+of|list|enumerate)\b"
-    r"|어떤|어느|모든|(?<!\S)각\s|몇|목록|나열|전부|모두",
+    r"|어떤|어느|모든|(?<!\S)각\s|몇|목록|나열|전부|모두|(?<=\w)들(?:은|는|이|을|의|에|만|도)?(?=[\s?？.!]|$)",
     re.IGNORECASE,
 )
 # words that range over a set before a plural: "any contracts", "what agreements", "these reports"
