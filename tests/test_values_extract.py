@@ -140,7 +140,7 @@ def test_a_fields_patterns_are_its_own_when_schemas_are_read_again():
 
     from wikigen.search.values.schema import load_schemas, phrase_regex
 
-    for _ in range(30):
+    for _ in range(8):
         schemas = load_schemas()
         for schema in schemas.values():
             for f in schema.fields:
