@@ -30,6 +30,7 @@ from dataclasses import asdict, dataclass, field
 from functools import partial
 from pathlib import Path
 
+from wikigen.agents.dream_values import WikiValues
 from wikigen.agents.dreaming import DreamOutcome, ValueSource, dream_answerer, dream_session, weak_questions
 from wikigen.agents.orchestrate import log_summary, measure_size, next_session, tidy_up
 from wikigen.agents.params import DreamParams
@@ -219,7 +220,7 @@ def _session(wiki, index, progress, asked, config: DreamConfig, values, counter,
             session,
             asked,
             params=config.params,
-            values=values,
+            values=values if values is not None else WikiValues(wiki.root, index),
             answerer=answerer,
             counter=counter,
         )

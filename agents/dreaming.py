@@ -9,8 +9,9 @@ came from search rather than the wiki, or there was none (wikigen.ask.served). A
    answer with search quotes, and then there is nothing to do;
 2. for up to `subjects_per_session` subjects still served weakly, finds the answers in the corpus:
    each question's answer as wikigen gives it with search (the sentences it quotes, verbatim spans), the
-   values a `ValueSource` offers for it (the seam where typed values per document plug in; none by
-   default), and - so that the same question about any other document is served too - the subject's
+   values a `ValueSource` offers for it (dream and build sessions pass wikigen.agents.dream_values.WikiValues:
+   the provisions table's field the question names and the documents' table rows whose label it names, each
+   with its quote and a line saying what it is; none when called without one), and - so that the same question about any other document is served too - the subject's
    best window in every document that states it (wikigen.ask.candidates: one window of whole sentences
    per document for the subject's words, expanded with the words the found answers share; a document
    states the subject when its window holds `min_coverage` of the subject's idf weight);
@@ -87,8 +88,8 @@ class ValueQuote:
 
 
 class ValueSource(Protocol):
-    """Values per document for a question (the typed values of a document with their quotes, once the wiki
-    keeps them under WIKI/.wikigen/): the dreamer quotes each one on the subject's page."""
+    """Values per document for a question (wikigen.agents.dream_values.WikiValues: the provisions table's and
+    the documents' table rows): the dreamer quotes each one on the subject's page, under its label."""
 
     def values(self, question: str, doc_ids: Sequence[str]) -> list[ValueQuote]: ...
 

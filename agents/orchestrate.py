@@ -605,6 +605,7 @@ def _build(
 def _dream_in_build(wiki, index, progress, session: int, counter, stage: StageClock, dense: bool):
     """Once people asked questions the wiki served weakly (its question log), each build session dreams too
     (wikigen.agents.dreaming), after the agents and before the tidy-up; None when there is nothing to do."""
+    from wikigen.agents.dream_values import WikiValues
     from wikigen.agents.dreaming import dream_answerer, dream_session, weak_questions
 
     from wikigen.wiki.question_log import QuestionLog, asked_questions
@@ -614,7 +615,10 @@ def _dream_in_build(wiki, index, progress, session: int, counter, stage: StageCl
         return None
     with stage("dreaming"):
         answerer = dream_answerer(wiki, index, dense=dense)
-        outcome = dream_session(wiki, index, progress, session, asked, answerer=answerer, counter=counter)
+        values = WikiValues(wiki.root, index)  # the table's values and the documents' table rows
+        outcome = dream_session(
+            wiki, index, progress, session, asked, values=values, answerer=answerer, counter=counter
+        )
     for e in outcome.errors:
         log.warning("dreaming: %s", e)
     return outcome

@@ -364,3 +364,25 @@ def test_terms_most_subjects_share_are_how_people_ask_not_what():
     assert [len(s.questions) for s in group_subjects(kept, similarity=0.6)][:3] == [3, 2, 2]
     few = asked[:4]  # too few subjects to tell how people ask
     assert without_common(few, share=0.3, min_subjects=5, similarity=0.6) == few
+
+
+def test_the_wikis_values_give_the_field_a_question_names_in_every_document(asked_wiki):
+    """WikiValues (what dream and build sessions pass): the provisions table's field, each document's value
+    with its verified quote, labelled with the field and the value."""
+    from wikigen.agents.dream_values import WikiValues
+
+    from wikigen.wiki.provisions import STATED, read_table
+
+    w = open_wiki(asked_wiki)
+    found = WikiValues(asked_wiki, w.sources).values("Which law governs this agreement?", [])
+    table = read_table(asked_wiki)
+    stated = {
+        d: c
+        for d, row in table.documents.items()
+        if (c := (row.get("cells") or {}).get("governing_law") or {}).get("status") == STATED
+    }
+    assert stated and {v.doc_id for v in found} == set(stated)
+    for v in found:
+        text = w.sources.texts.read(v.doc_id, v.start, v.end)
+        assert [v.start, v.end] == list(stated[v.doc_id]["quote"]) and text.strip()  # Korean contracts too
+        assert v.label == f"Governing law: {stated[v.doc_id]['display']}"

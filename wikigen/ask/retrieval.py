@@ -9,7 +9,10 @@ project's counter):
 - ``wiki``: the wiki alone. The page index is searched with the question; the quotes of the best
   pages (and of the pages they link to, e.g. a collection's member document pages) are ranked by
   relevance to the question, one quote per document before a second from the same document, and
-  taken in turn with the quotes of any page that match the question best.
+  taken in turn with the quotes of any page that match the question best. A page the dreaming agent
+  wrote on a subject people asked about (owner "dreamer") quotes that subject in many documents and is
+  found by the phrasings people used: it speaks for a question that names its subject, and otherwise
+  its quotes come only after every other page's, so it never crowds out a more specific page.
 - ``wiki+search``: the wiki resolves the *scope* (scope.py) and search fills it. When the question
   names a collection (a kind of document) or a document strongly, the scope is those documents, and
   the words that named them are removed from the query used inside the scope. Topic pages
@@ -63,6 +66,7 @@ from wikigen.core.slugs import doc_slug
 from wikigen.core.text import one_line
 from wikigen.core.tokens import TokenCounter, default_counter
 from wikigen.wiki.freshness import changed_sources, refresh_command
+from wikigen.wiki.human import DREAMER
 from wikigen.wiki.provisions import PREFIX
 from wikigen.wiki.question_log import QuestionLog, open_question_log
 
@@ -169,6 +173,9 @@ class Answerer:
         self.params = params
         self.pages = {p.slug: p for p in pages}
         self.figure_slugs = [p.slug for p in pages if p.type == "figure"]  # a labelled figure across documents
+        self.dream_slugs = {
+            p.slug for p in pages if getattr(p, "owner", "") == DREAMER
+        }  # a subject people asked, gathered
         self.page_index = page_index or PageIndex.build(list(pages), cache_dir=cache_dir)
         self.counter = counter or default_counter()
         self.known_docs = {d.doc_id for d in index.documents()}
@@ -321,18 +328,27 @@ class Answerer:
         """The wiki alone: the quotes of the best pages and the pages they link to, taken in turn with the
         quotes that match the question best on any page (in the scope's documents): a subject's quote on a
         page the page search did not rank (a topic page that quotes it among many) still comes in."""
+        later = self._unnamed_dreams(query)
         linked = self._linked_slugs(hits, scope)
-        best = self.candidates.topic_quotes(query, hits, scope, extra_slugs=linked)
+        best = self.candidates.topic_quotes(query, [h for h in hits if h.slug not in later], scope, extra_slugs=linked)
         anywhere = self.candidates.quotes(query, 400, doc_ids=scope.doc_ids or None)
-        for u in interleave(best, anywhere):
+        units = interleave(best, [u for u in anywhere if u.page not in later])
+        units += self.candidates.quotes_by_meaning(query, scope.doc_ids or None)  # then the closest by meaning
+        units = [u for u in units if u.page not in later] + [u for u in anywhere if u.page in later]
+        for u in units:
             if cb.full:
                 break
             cb.add(u)
-        if not cb.full:  # then the quotes closest by meaning
-            for u in self.candidates.quotes_by_meaning(query, scope.doc_ids or None):
-                if cb.full:
-                    break
-                cb.add(u)
+
+    def _unnamed_dreams(self, query: str) -> set[str]:
+        """The dreamer's pages the query does not name (title/alias share under `dream_named_share`): they
+        quote a subject people asked about in every document that states it, and are found by the words of
+        whole questions, so a question on another subject would meet them before the pages on its own."""
+        if not self.dream_slugs:
+            return set()
+        q_set = set(terms(query))
+        share = self.params.dream_named_share
+        return {s for s in self.dream_slugs if self.page_index.title_match(s, q_set)[0] < share}
 
     def _fill_scoped(self, cb: ContextBuilder, query: str, hits, scope: Scope, k: int) -> None:
         """wiki+search inside a scope: topic quotes first (in turn with the documents' lines on figure pages, when
