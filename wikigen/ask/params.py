@@ -18,9 +18,6 @@ class RetrievalParams:
     # pages and scope
     page_hits: int = 20  # pages looked at per question
     topic_pages: int = 6  # topic pages whose quotes are used
-    dream_named_share: float = 0.5  # wiki mode: a dreamer's page (one subject asked of many documents) speaks
-    # for a question that names it this well (title/alias share, PageIndex.title_match); else its quotes come
-    # after every other page's
     max_doc_scope: int = 3  # documents a question can name at once
     rare_df: int = 2  # a word in at most this many document pages' identity text identifies a document
     opening_chars: int = 1500  # the opening of a document that identifies it (title, parties, date)

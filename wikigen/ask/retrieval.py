@@ -72,6 +72,9 @@ from wikigen.wiki.question_log import QuestionLog, open_question_log
 
 log = logging.getLogger(__name__)
 
+# A question names a page when it holds at least this share of the page's title or alias terms
+# (PageIndex.title_match): such a topic speaks for a clause inside a scope, and a dreamer's page in wiki mode.
+NAMED_SHARE = 0.5
 STALE_CHECK_SECONDS = 2.0  # an Answerer looks at the corpus files again after this long (a server, an eval)
 
 
@@ -341,14 +344,13 @@ class Answerer:
             cb.add(u)
 
     def _unnamed_dreams(self, query: str) -> set[str]:
-        """The dreamer's pages the query does not name (title/alias share under `dream_named_share`): they
+        """The dreamer's pages the query does not name (title/alias share under NAMED_SHARE): they
         quote a subject people asked about in every document that states it, and are found by the words of
         whole questions, so a question on another subject would meet them before the pages on its own."""
         if not self.dream_slugs:
             return set()
         q_set = set(terms(query))
-        share = self.params.dream_named_share
-        return {s for s in self.dream_slugs if self.page_index.title_match(s, q_set)[0] < share}
+        return {s for s in self.dream_slugs if self.page_index.title_match(s, q_set)[0] < NAMED_SHARE}
 
     def _fill_scoped(self, cb: ContextBuilder, query: str, hits, scope: Scope, k: int) -> None:
         """wiki+search inside a scope: topic quotes first (in turn with the documents' lines on figure pages, when
@@ -358,7 +360,7 @@ class Answerer:
         many = len(scope.doc_ids) > p.max_doc_scope
         # only topics the query names well (title/alias) speak for a clause inside a scope
         q_set = set(terms(query))
-        named = [h for h in hits if h.type != "topic" or self.page_index.title_match(h.slug, q_set)[0] >= 0.5]
+        named = [h for h in hits if h.type != "topic" or self.page_index.title_match(h.slug, q_set)[0] >= NAMED_SHARE]
         quotes = self.candidates.topic_quotes(query, named, scope, extra_slugs=self._linked_slugs(hits, scope))
         if p.doc_figure_rows and not many and self.figure_slugs:
             rows = interleave(
