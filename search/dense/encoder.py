@@ -21,8 +21,8 @@ its 8-bit block-quantised weights (MatMulNBits) keep the vectors but gain little
 (`bert_graph`), and the vectors equal sentence-transformers' (cosine above 0.9999). ``int8`` runs the
 shipped file as it is, for comparison.
 
-Texts are truncated at ``max_tokens`` (see DEFAULT_MAX_TOKENS), sorted by token count and cut into
-batches padded to their longest text, so little padding is computed. onnxruntime runs on as many
+Texts are truncated at ``max_tokens`` (see DEFAULT_MAX_TOKENS) and run one at a time (BATCH_SIZE: no
+padding is computed; larger batches are sorted by token count and padded to their longest text). onnxruntime runs on as many
 threads as this process may use cores (no spinning between batches: the cores are often shared), on
 the GPU when onnxruntime-gpu and an NVIDIA GPU are both present (`choose_providers`).
 
@@ -74,7 +74,7 @@ PRECISIONS = ("float32", "int8")
 # both dev corpora, beyond one standard error (bench/dense_bench.py --max-tokens 256 128 64, paired).
 DEFAULT_MAX_TOKENS = 256
 MODEL_MAX_TOKENS = 256  # the model's own limit (sentence_bert_config.json)
-BATCH_SIZE = 8  # texts per run: small batches of similar lengths were fastest per passage here
+BATCH_SIZE = 1  # texts per run: one text at a time computes no padding and was fastest per passage here
 
 
 class DenseUnavailable(WikigenError):
