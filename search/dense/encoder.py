@@ -190,15 +190,17 @@ def bert_graph(weights: Path) -> bytes:
         nodes.append(helper.make_node(op, inputs, [output], domain="com.microsoft" if contrib else "", **attrs))
         return output
 
-    e = "embeddings."
+    emb = "embeddings."
     node("Shape", ["input_ids"], "seq", start=1, end=2)
     node(
-        "Slice", [init("positions", tensor(e + "position_embeddings.weight")), init("zero", np.array([0])), "seq"], "p"
+        "Slice",
+        [init("positions", tensor(emb + "position_embeddings.weight")), init("zero", np.array([0])), "seq"],
+        "p",
     )
-    node("Gather", [init("words", tensor(e + "word_embeddings.weight")), "input_ids"], "w")
-    node("Gather", [init("types", tensor(e + "token_type_embeddings.weight")), "token_type_ids"], "t")
+    node("Gather", [init("words", tensor(emb + "word_embeddings.weight")), "input_ids"], "w")
+    node("Gather", [init("types", tensor(emb + "token_type_embeddings.weight")), "token_type_ids"], "t")
     node("Add", [node("Add", ["w", "t"], "wt"), "p"], "wtp")
-    ln = [init("emb_ln_w", tensor(e + "LayerNorm.weight")), init("emb_ln_b", tensor(e + "LayerNorm.bias"))]
+    ln = [init("emb_ln_w", tensor(emb + "LayerNorm.weight")), init("emb_ln_b", tensor(emb + "LayerNorm.bias"))]
     x = node("LayerNormalization", ["wtp", *ln], "x0", axis=-1, epsilon=eps)
     node("Cast", ["attention_mask"], "mask", to=TensorProto.INT32)
     for i in range(layers):
