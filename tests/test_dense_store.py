@@ -235,7 +235,7 @@ def test_a_changed_passage_rule_re_embeds_the_documents_it_cuts_differently(corp
     s = VectorStore(idx, enc).update()
     assert (s.embedded_documents, s.reused) == (1, 3)
     law = idx.texts.text("law")
-    assert sorted(enc.encoded) == sorted(law[a:b] for a, b in halves(law))
+    assert sorted(enc.encoded) == sorted({law[a:b] for a, b in halves(law)})  # each distinct passage text once
     matrix, rows = VectorStore(idx, enc).load()
     assert matrix.shape[0] == len(rows) and {(a, b) for d, a, b in rows if d == "law"} == set(halves(law))
 
@@ -294,3 +294,26 @@ def test_a_document_s_vectors_are_a_plain_function_of_its_passages(corpus, tmp_p
         saved = np.load(store.root / "vectors" / meta["docs"][doc_id]["file"])
         assert alone.shape == together.shape == saved.shape == (len(passages), enc.dim)
         assert np.allclose(alone, together, atol=1e-6) and np.allclose(alone, saved, atol=2e-3)  # float16 on disk
+
+
+def test_identical_passages_are_embedded_once_and_share_their_vector():
+    """A passage text that recurs (a boilerplate paragraph in several documents, or twice in one) is encoded
+    once in its group; every passage of that text gets its vector, and progress still counts passages."""
+    from wikigen.search.dense.store import embed_documents
+
+    boiler = "The undersigned certifies that this report fully complies with the law."
+    docs = [
+        ("a", [boiler, "Payment of royalty within 30 days."]),
+        ("b", ["Either party may terminate on notice.", boiler, boiler]),
+        ("c", []),
+    ]
+    enc = FakeEncoder()
+    done: list[int] = []
+    a, b, c = embed_documents(enc, docs, progress=done.append)
+    assert enc.encoded.count(boiler) == 1 and len(enc.encoded) == 3
+    assert sum(done) == 5  # passages, not distinct texts
+    alone = FakeEncoder().encode([boiler])[0]
+    assert a.shape == (2, enc.dim) and b.shape == (3, enc.dim) and c.shape == (0, enc.dim)
+    assert all(np.allclose(v, alone) for v in (a[0], b[1], b[2]))
+    assert np.allclose(b[0], FakeEncoder().encode(["Either party may terminate on notice."])[0])
+    assert not np.allclose(a[1], alone)

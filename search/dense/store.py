@@ -316,35 +316,42 @@ def embed_groups(
     encoder: Encoder, groups: Iterable[list[_Doc]], engine: Engine, progress: Callable[[int], None] | None = None
 ) -> Iterator[tuple[list[_Doc], list]]:
     """(group, [matrix per document]) for each group of documents, in order, as each is done. A group's
-    passages are sorted by length and cut in slices of SLICE (the encoder batches each by its token counts);
-    the engine encodes the slices of every group as one stream, so its workers never wait at a group's end,
-    and progress(n) is called as each slice comes back with the passages it held. The groups are taken
-    only as the engine needs more slices. A passage's vector does not depend on the slice or the batch it
-    is encoded in (tests/test_dense_store.py), so neither the grouping nor the engine changes a vector."""
+    distinct passage texts are sorted by length and cut in slices of SLICE (the encoder batches each by its
+    token counts): a text that recurs in the group (page furniture, boilerplate repeated across documents)
+    is embedded once and its vector given to every passage of that text. The engine encodes the slices of
+    every group as one stream, so its workers never wait at a group's end, and progress(n) is called as
+    each slice comes back with the passages it stood for. The groups are taken only as the engine needs
+    more slices. A passage's vector does not depend on the slice or the batch it is encoded in
+    (tests/test_dense_store.py), so neither the grouping, the sharing nor the engine changes a vector."""
     np = _np()
     pending: deque[tuple[_Group, list[int]]] = deque()  # per slice handed to the engine: its group, its rows
 
     def slices() -> Iterator[list[str]]:
         for docs in groups:
             texts = [t for d in docs for t in d.passages]
-            order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+            row = {t: i for i, t in enumerate(dict.fromkeys(texts))}  # each distinct text's row, first seen first
+            distinct = list(row)
+            order = sorted(range(len(distinct)), key=lambda i: len(distinct[i]))
             cuts = [order[at : at + SLICE] for at in range(0, len(order), SLICE)] or [[]]  # an empty group: one
-            group = _Group(docs, np.zeros((len(texts), encoder.dim), dtype=np.float32), len(cuts))  # empty slice
+            uses = np.bincount([row[t] for t in texts], minlength=len(distinct))  # passages per distinct text
+            out = np.zeros((len(distinct), encoder.dim), dtype=np.float32)
+            group = _Group(docs, out, [row[t] for t in texts], uses, len(cuts))  # empty slice
             for idx in cuts:
                 pending.append((group, idx))
-                yield [texts[i] for i in idx]
+                yield [distinct[i] for i in idx]
 
     for vectors in engine.map(encode_slice, slices(), encoder):
         group, idx = pending.popleft()  # the slice's bookkeeping was queued as the engine took it
         if idx:
             group.out[idx] = vectors
             if progress is not None:
-                progress(len(idx))
+                progress(int(group.uses[idx].sum()))
         group.left -= 1
         if not group.left:
+            full = group.out[group.rows]
             parts, at = [], 0
             for d in group.docs:
-                parts.append(group.out[at : at + len(d.passages)])
+                parts.append(full[at : at + len(d.passages)])
                 at += len(d.passages)
             yield group.docs, parts
 
@@ -352,7 +359,9 @@ def embed_groups(
 @dataclass
 class _Group:
     docs: list[_Doc]
-    out: np.ndarray  # one row per passage of the group's documents, in order
+    out: np.ndarray  # one row per distinct passage text of the group's documents
+    rows: list[int]  # per passage of the group's documents, in order: its text's row of out
+    uses: np.ndarray  # per row of out: how many passages have that text
     left: int  # slices not yet back
 
 
