@@ -18,11 +18,10 @@ import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 
 from wikigen.search.dense import encoder as encoder_files  # model_files() through the module: tests stand in for it
 from wikigen.search.dense.encoder import DenseUnavailable, Encoder, encoder_name, load_encoder
-from wikigen.search.dense.store import DenseSummary, VectorStore
+from wikigen.search.dense.store import DenseSummary, VectorStore, finish_command
 from wikigen.search.integrity import index_lock
 
 from wikigen.core.engine import Engine
@@ -119,11 +118,6 @@ def want_vectors(index) -> None:
     except DenseUnavailable:
         return
     VectorStore(index, _Named(encoder_name())).begin()
-
-
-def finish_command(index_dir: Path | str) -> str:
-    """The command that computes the vectors an index still lacks."""
-    return f"wikigen index --dense --index {index_dir}"
 
 
 def pending_note(index) -> str | None:

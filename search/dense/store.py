@@ -46,7 +46,15 @@ from wikigen.core.workers import Workers
 if TYPE_CHECKING:  # numpy is imported when vectors are read or written
     import numpy as np
 
-__all__ = ["STORE_VERSION", "DenseSummary", "VectorStore", "document_vectors", "embed_documents", "embed_groups"]
+__all__ = [
+    "STORE_VERSION",
+    "DenseSummary",
+    "VectorStore",
+    "document_vectors",
+    "embed_documents",
+    "embed_groups",
+    "finish_command",
+]
 
 log = logging.getLogger(__name__)
 
@@ -264,10 +272,21 @@ class VectorStore:
                 continue
             mats.append(m)
             rows.extend((d.doc_id, s, e) for s, e in spans)
-        if missing:
-            log.warning("dense: %d documents have no current vectors; run the dense update", missing)
+        if (
+            missing and mats
+        ):  # some have vectors, some not (none at all: an index made without them, said by the caller)
+            log.warning(
+                "dense: %d documents have no current vectors, so search ranks them by their words only; `%s` computes them",
+                missing,
+                finish_command(self.index.index_dir),
+            )
         matrix = np.concatenate(mats).astype(np.float32) if mats else np.zeros((0, self.encoder.dim), np.float32)
         return matrix, rows
+
+
+def finish_command(index_dir: Path | str) -> str:
+    """The command that computes the vectors an index still lacks."""
+    return f"wikigen index --dense --index {index_dir}"
 
 
 class _Progress:
