@@ -272,10 +272,8 @@ class VectorStore:
                 continue
             mats.append(m)
             rows.extend((d.doc_id, s, e) for s, e in spans)
-        if (
-            missing and mats
-        ):  # some have vectors, some not (none at all: an index made without them, said by the caller)
-            log.warning(
+        if missing:  # every command that reads a wiki says so to its user (wikigen.search.dense.service.pending_note)
+            log.info(
                 "dense: %d documents have no current vectors, so search ranks them by their words only; `%s` computes them",
                 missing,
                 finish_command(self.index.index_dir),
