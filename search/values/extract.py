@@ -38,11 +38,12 @@ from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from datetime import date, timedelta
 
-from wikigen.search.facts.dates import document_date, find_dates
+from wikigen.search.facts.dates import find_dates, introduced_as_own
 from wikigen.search.facts.parties import find_parties
 from wikigen.search.values import Value, find_values
 from wikigen.search.values.schema import PRESENCE, Field, Schema
 
+from wikigen.core.pages import furniture
 from wikigen.core.sentences import LONGEST_SENTENCE, SENTENCE, heading_like, sentences
 from wikigen.core.text import trim_span
 
@@ -54,6 +55,7 @@ CUE_CHARS = 60  # a value follows an `after` word, or precedes a `before` word, 
 HEADING_CHARS = 80  # a sentence "opens with" a heading when the heading's words are in its first characters
 KIND_HEAD = 1500  # where a document says what it is: its title and first lines
 OWN_CHARS = 3000  # where a document states its own date: its opening, or its closing lines (signatures)
+SIGNATURE_CHARS = 2500  # the signature block after "In witness whereof": where the signing dates are
 
 _PERPETUAL = re.compile(
     r"\b(?:perpetu\w*|indefinite(?:ly)?|no\s+fixed\s+term|(?:continue|remain)\w*\s+(?:in\s+(?:full\s+)?(?:force|effect)"
@@ -72,6 +74,8 @@ _EFFECTIVE_ON_SIGNING = re.compile(
     r"execution|signing|signature)\b|서명한\s*날|체결한\s*날|체결일부터",
     re.I,
 )
+_SELF = re.compile(r"\b(?:this|the\s+present)\b|본\s*(?:계약|약정|협약|합의)", re.I)  # the document naming itself
+_WITNESS = re.compile(r"\bin\s+witness\s+(?:where)?of\b|증명하기\s*위하여", re.I)
 _EXPIRY_CUE = re.compile(r"\b(?:until|through|expir\w*|terminat\w*\s+on|end(?:s|ing)?\s+on|ending)\b|까지|만료", re.I)
 
 
@@ -337,16 +341,59 @@ def _date_value(d) -> tuple[str, dict]:
     return d.iso, {"iso": d.iso, "precision": precision}
 
 
-def _own_date_cell(doc: _Doc, f: Field) -> Cell:
-    """The date the document gives itself where it opens (`wikigen.search.facts.dates.document_date`); failing
-    that, the field's signals in its opening or its closing lines (a signature block: "Date: ...")."""
-    d = document_date(doc.text)
-    if d is None:
+def _own_date_cell(doc: _Doc, f: Field, title_rx: re.Pattern | None) -> Cell:
+    """The date the document gives itself, from the first of these that holds one (see `_own_dates`); failing
+    all, the field's signals in its opening or its closing lines."""
+    found = _own_dates(doc, title_rx)
+    if found is None:
         n = len(doc.text)
-        cell = _field_cell(doc, f, where=lambda s: s < OWN_CHARS or s > n - OWN_CHARS)
-        return cell
-    iso, parts = _date_value(d)
-    return Cell(f.name, STATED, iso, iso, "date", _sentence_of(doc, d.start, d.end), (d.start, d.end), parts)
+        return _field_cell(doc, f, where=lambda s: s < OWN_CHARS or s > n - OWN_CHARS)
+    return Cell(
+        f.name,
+        STATED,
+        found.norm,
+        found.norm,
+        "date",
+        _sentence_of(doc, found.start, found.end),
+        (found.start, found.end),
+        dict(found.parts),
+    )
+
+
+def _own_dates(doc: _Doc, title_rx: re.Pattern | None) -> Value | None:
+    """The date a document gives itself, the way a reader looks for it:
+
+    1. in its opening, a date introduced as its own ("dated", "made ... as of", "effective") in a sentence that
+       names the document itself ("This Agreement is made as of ...", "THIS LICENSE AGREEMENT dated ...");
+    2. where it is signed: the first date after its last "In witness whereof" (or a Korean contract's "증명하기
+       위하여"), a full date before one of a lesser precision;
+    3. in its opening, a date introduced as its own in any sentence, then its first full date, then its first
+       date of any precision.
+
+    Dates on the page furniture (a running header or footer, such as the filing line a page of an exhibit
+    carries) are no date of the document's. Forms left blank ("this ___ day of ____, 2004") count, at the year
+    or month they give."""
+    text = doc.text
+    furn = furniture(text)
+
+    def keep(vs: list[Value]) -> list[Value]:
+        return [v for v in vs if not any(a <= v.start and v.end <= b for a, b in furn)]
+
+    head = keep(find_values(text, "date", 0, OWN_CHARS))
+    own = [v for v in head if introduced_as_own(text, v.start)]
+    for v in own:
+        i = doc.index_of(v.start)
+        sent = text[doc.sents[i][0] : doc.sents[i][1]] if i is not None else ""
+        if _SELF.search(sent) and (title_rx is None or title_rx.search(sent)):
+            return v
+    witness = list(_WITNESS.finditer(text))
+    if witness:
+        w = witness[-1].end()
+        signed = keep(find_values(text, "date", w, w + SIGNATURE_CHARS))
+        if signed:
+            return ([v for v in signed if len(v.norm) == 10] or signed)[0]
+    full = [v for v in head if len(v.norm) == 10]
+    return (own or full or head or [None])[0]
 
 
 def _date_cell(doc: _Doc, f: Field, fallback: Cell | None) -> Cell:
@@ -447,7 +494,7 @@ def extract_values(text: str, schema: Schema, *, fields: set[str] | None = None)
         if f.type == "party":
             out[f.name] = _parties_cell(doc, f) if f.source == "opening" else _field_cell(doc, f)
         elif f.type == "date" and f.source == "opening":
-            out[f.name] = _own_date_cell(doc, f)
+            out[f.name] = _own_date_cell(doc, f, schema.title_rx)
         elif f.type == "date":
             out[f.name] = _date_cell(doc, f, out.get(f.fallback) if f.fallback else None)
         elif f.type == "term":
