@@ -31,17 +31,16 @@ around what it states), so it is verified like any other quote.
 from __future__ import annotations
 
 import bisect
-import calendar
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
-from datetime import date, timedelta
 
-from wikigen.search.facts.dates import find_dates, introduced_as_own
+from wikigen.search.facts.dates import introduced_as_own
 from wikigen.search.facts.parties import find_parties
 from wikigen.search.values import Value, find_values
 from wikigen.search.values.schema import PRESENCE, Field, Schema
+from wikigen.search.values.terms import add_duration, term_options
 
 from wikigen.core.pages import furniture
 from wikigen.core.sentences import LONGEST_SENTENCE, SENTENCE, heading_like, sentences
@@ -57,16 +56,6 @@ KIND_HEAD = 1500  # where a document says what it is: its title and first lines
 OWN_CHARS = 3000  # where a document states its own date: its opening, or its closing lines (signatures)
 SIGNATURE_CHARS = 2500  # the signature block after "In witness whereof": where the signing dates are
 
-_PERPETUAL = re.compile(
-    r"\b(?:perpetu\w*|indefinite(?:ly)?|no\s+fixed\s+term|(?:continue|remain)\w*\s+(?:in\s+(?:full\s+)?(?:force|effect)"
-    r"(?:\s+and\s+effect)?\s+)?(?:(?:unless\s+and\s+)?until|unless)\s+(?:\w+\s+){0,6}?(?:terminat\w*|cancel\w*|notice))\b|무기한",
-    re.I,
-)
-_FROM_START = re.compile(
-    r"\b(?:from|after|following|commencing\s+on|beginning\s+on|of)\s+(?:the\s+)?(?:date\s+(?:hereof|of\s+this)|"
-    r"effective\s+date|commencement\s+date|execution|signing|date\s+first)|\binitial\s+term\b|\bterm\s+of\b|부터",
-    re.I,
-)
 _EFFECTIVE_ON_SIGNING = re.compile(
     r"\b(?:effective|commenc\w*|take\s+effect|enters?\s+into\s+force|become\s+effective|begin\w*)\W+(?:[\w\"”']+\W+){0,6}?"
     r"(?:date\s+(?:hereof|first\s+(?:above\s+)?(?:written|set\s+forth|mentioned|stated)|of\s+(?:this\s+agreement|execution|"
@@ -76,7 +65,6 @@ _EFFECTIVE_ON_SIGNING = re.compile(
 )
 _SELF = re.compile(r"\b(?:this|the\s+present)\b|본\s*(?:계약|약정|협약|합의)", re.I)  # the document naming itself
 _WITNESS = re.compile(r"\bin\s+witness\s+(?:where)?of\b|증명하기\s*위하여", re.I)
-_EXPIRY_CUE = re.compile(r"\b(?:until|through|expir\w*|terminat\w*\s+on|end(?:s|ing)?\s+on|ending)\b|까지|만료", re.I)
 
 
 @dataclass(frozen=True)
@@ -412,60 +400,47 @@ def _date_cell(doc: _Doc, f: Field, fallback: Cell | None) -> Cell:
     return Cell(f.name, STATED, display, fallback.norm, "date", quote, span, dict(fallback.parts))
 
 
-def _add(iso: str, v: Value) -> str | None:
-    """The ISO date a duration after a start date ends on (month-exact for months and years), or None."""
-    try:
-        start = date.fromisoformat(iso)
-    except ValueError:
-        return None
-    amount, unit = v.parts.get("amount"), v.parts.get("unit")
-    if not isinstance(amount, int | float):
-        return None
-    if unit in ("month", "year"):
-        months = round(amount * (12 if unit == "year" else 1))
-        y, m = divmod(start.month - 1 + months, 12)
-        day = min(start.day, calendar.monthrange(start.year + y, m + 1)[1])
-        return date(start.year + y, m + 1, day).isoformat()
-    days = v.parts.get("days")
-    return (start + timedelta(days=float(days))).isoformat() if isinstance(days, int | float) else None
-
-
-def _term_cell(doc: _Doc, f: Field, effective: Cell | None) -> Cell:
-    """A term: "perpetual"; a date it ends on; or a duration, with the date it ends on when the effective date
-    is known and the duration runs from it."""
-    cands = _candidates(doc, f)
-    best: tuple[float, int, Cell] | None = None
-    for c in cands:
+def _term_cell(doc: _Doc, f: Field, effective: Cell | None, made: Cell | None) -> Cell:
+    """A term (`wikigen.search.values.terms`): "perpetual"; a date it ends on; or a length of time, with the date it
+    ends on when the date it runs from is known (the effective date, the date the agreement was made, or a date
+    the sentence gives)."""
+    starts = {
+        "effective": effective if effective is not None and effective.stated else made,
+        "made": made if made is not None and made.stated else effective,
+    }
+    best: tuple[tuple[bool, float, int], Cell] | None = None
+    for c in _candidates(doc, f):
         s, e = doc.sents[c.index]
-        sent = doc.text[s:e]
         quote = _quote(doc, c)
-        options: list[tuple[float, Cell]] = []
-        m = _PERPETUAL.search(sent)
-        if m:
-            span = (s + m.start(), s + m.end())
-            options.append(
-                (0.5, Cell(f.name, STATED, "perpetual", "perpetual", "term", quote, span, {"perpetual": True}))
-            )
-        for d in find_dates(sent):
-            if _EXPIRY_CUE.search(sent[max(0, d.start - 40) : d.start]):
-                iso, parts = _date_value(d)
-                options.append((1.0, Cell(f.name, STATED, iso, iso, "date", quote, (s + d.start, s + d.end), parts)))
-        for v in find_values(doc.text, "duration", s, e):
-            if v.parts.get("successive"):
-                continue
-            parts = dict(v.parts)
-            display, norm = v.display, v.norm
-            if effective is not None and effective.stated and _FROM_START.search(sent):
-                end = _add(str(effective.parts.get("iso", "")), v)
+        for o in term_options(doc.text, s, e):
+            v = o.value
+            if o.kind == "perpetual":
+                weight = 0.5
+                cell = Cell(f.name, STATED, "perpetual", "perpetual", "term", quote, o.span, {"perpetual": True})
+            elif o.kind == "date":
+                assert v is not None
+                weight = 1.0
+                cell = Cell(f.name, STATED, v.norm, v.norm, "date", quote, o.span, dict(v.parts))
+            else:
+                assert v is not None
+                weight = 0.8
+                parts, display, norm = dict(v.parts), v.display, v.norm
+                from_cell = starts.get(o.start)
+                begin = str(from_cell.parts.get("iso", "")) if from_cell is not None and from_cell.stated else o.start
+                end = add_duration(begin, v) if begin and o.start else None
                 if end:
-                    parts["end"] = end
-                    display, norm = f"{end} ({v.display} from {effective.norm})", end
-            options.append((0.8, Cell(f.name, STATED, display, norm, "duration", quote, (v.start, v.end), parts)))
-        for weight, cell in options:
-            score = c.score + weight
-            if best is None or score > best[0] or (score == best[0] and c.index < best[1]):
-                best = (score, c.index, cell)
-    return best[2] if best else Cell(f.name, NOT_STATED)
+                    weight = 0.9
+                    parts.update(end=end, start=begin)
+                    display, norm = f"{end} ({v.display} from {begin})", end
+                elif o.start_words:
+                    parts["start"] = o.start_words
+                    display = f"{v.display} {o.start_words}"
+                cell = Cell(f.name, STATED, display, norm, "duration", quote, o.span, parts)
+            # a term the words state ("for a period of", "until") before one a sentence merely mentions
+            key = (o.stated, c.score + weight, -c.index)
+            if best is None or key > best[0]:
+                best = (key, cell)
+    return best[1] if best else Cell(f.name, NOT_STATED)
 
 
 def _ordered(fields: list[Field]) -> list[Field]:
@@ -489,6 +464,11 @@ def extract_values(text: str, schema: Schema, *, fields: set[str] | None = None)
     out: dict[str, Cell] = {}
     wanted = [f for f in schema.fields if f.type != "figures" and (fields is None or f.name in fields)]
     needed = {n for f in wanted for n in f.needs}
+    while True:  # and what those are made from (a term's start falls back to the date the document was made)
+        more = {n for f in schema.fields if f.name in needed for n in f.needs} - needed
+        if not more:
+            break
+        needed |= more
     todo = wanted + [f for f in schema.fields if f.name in needed and f not in wanted]
     for f in _ordered(todo):
         if f.type == "party":
@@ -498,7 +478,9 @@ def extract_values(text: str, schema: Schema, *, fields: set[str] | None = None)
         elif f.type == "date":
             out[f.name] = _date_cell(doc, f, out.get(f.fallback) if f.fallback else None)
         elif f.type == "term":
-            out[f.name] = _term_cell(doc, f, out.get(f.start_from) if f.start_from else None)
+            start = schema.field(f.start_from) if f.start_from else None
+            made = out.get(start.fallback) if start is not None and start.fallback else None
+            out[f.name] = _term_cell(doc, f, out.get(f.start_from) if f.start_from else None, made)
         else:
             out[f.name] = _field_cell(doc, f)
     return {f.name: out[f.name] for f in wanted}
