@@ -138,6 +138,10 @@ class _Doc:
         self.sents = sentences(text, SENTENCE)
         self.starts = [s for s, _ in self.sents]
         self._heads: dict[re.Pattern, list[int]] = {}
+        self.furniture = furniture(text)  # page furniture: a running header's date or number is no value
+
+    def on_furniture(self, v: Value) -> bool:
+        return any(a <= v.start and v.end <= b for a, b in self.furniture)
 
     def index_of(self, pos: int) -> int | None:
         i = bisect.bisect_right(self.starts, pos) - 1
@@ -226,7 +230,7 @@ def _barred(text: str, v: Value, f: Field) -> bool:
 
 def _pick_value(doc: _Doc, c: _Candidate, f: Field, vtype: str) -> None:
     s, e = doc.sents[c.index]
-    values = [v for v in find_values(doc.text, vtype, s, e) if not _barred(doc.text, v, f)]
+    values = [v for v in find_values(doc.text, vtype, s, e) if not _barred(doc.text, v, f) and not doc.on_furniture(v)]
     if not values:
         return
     ranked = []
@@ -331,11 +335,15 @@ def _date_value(d) -> tuple[str, dict]:
 
 def _own_date_cell(doc: _Doc, f: Field, title_rx: re.Pattern | None) -> Cell:
     """The date the document gives itself, from the first of these that holds one (see `_own_dates`); failing
-    all, the field's signals in its opening or its closing lines."""
+    all, the field's signals in its opening or its closing lines, and last the date its page furniture carries."""
     found = _own_dates(doc, title_rx)
     if found is None:
         n = len(doc.text)
-        return _field_cell(doc, f, where=lambda s: s < OWN_CHARS or s > n - OWN_CHARS)
+        cell = _field_cell(doc, f, where=lambda s: s < OWN_CHARS or s > n - OWN_CHARS)
+        carried = [v for v in find_values(doc.text, "date") if doc.on_furniture(v)]
+        if cell.stated or not carried:
+            return cell
+        found = carried[0]  # last, the date its pages carry (a filing line's: often the day it was signed)
     return Cell(
         f.name,
         STATED,
@@ -362,10 +370,9 @@ def _own_dates(doc: _Doc, title_rx: re.Pattern | None) -> Value | None:
     carries) are no date of the document's. Forms left blank ("this ___ day of ____, 2004") count, at the year
     or month they give."""
     text = doc.text
-    furn = furniture(text)
 
     def keep(vs: list[Value]) -> list[Value]:
-        return [v for v in vs if not any(a <= v.start and v.end <= b for a, b in furn)]
+        return [v for v in vs if not doc.on_furniture(v)]
 
     head = keep(find_values(text, "date", 0, OWN_CHARS))
     own = [v for v in head if introduced_as_own(text, v.start)]

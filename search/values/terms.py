@@ -49,11 +49,14 @@ __all__ = ["PERPETUAL", "TermOption", "add_duration", "term_options"]
 PERPETUAL = re.compile(
     r"\b(?:perpetu\w*|indefinite(?:ly)?|no\s+fixed\s+(?:term|end)|for\s+so\s+long\s+as|"
     r"(?:continue|remain|thereafter)\w*,?\s+(?:in\s+(?:full\s+)?(?:force|effect)(?:\s+and\s+effect)?,?\s+)?"
-    r"(?:(?:unless\s+and\s+)?until|unless)\s+(?:\w+\s+){0,6}?(?:terminat\w*|cancel\w*|notice))\b|무기한",
+    r"(?:(?:unless\s+and\s+)?until|unless(?!\s+(?:sooner|earlier|previously|otherwise|early)\b))\s+(?:\w+\s+){0,6}?"
+    r"(?:terminat\w*|cancel\w*|notice))\b|무기한",
     re.I,
 )
 _END_CUE = re.compile(
-    r"(?:\bexpir\w*(?:\s+date)?[\"'”’]?\s+(?:means|shall\s+(?:mean|be)|is|will\s+be)|\buntil|\bthrough|\bthru|\bexpir\w*|\bterminat\w*|\bend(?:s|ed|ing)?|\bconclud\w*|\bextended\s+to|\bto|까지|만료)"
+    r"(?:\bexpir\w*(?:\s+date)?[\"'”’]?\s+(?:means|shall\s+(?:mean|be)|is|will\s+be)|"
+    r"(?:\buntil|\bexpire\w*\s+(?:on|upon)|\bend\s+(?:on|upon))\s+the\s+(?:earlier|later|earliest|latest|first)\s+(?:to\s+occur\s+)?of\W*"
+    r"(?:\(?[a-z0-9]{1,3}\)\s*)?|\buntil|\bthrough|\bthru|\bexpir\w*|\bterminat\w*|\bend(?:s|ed|ing)?|\bconclud\w*|\bextended\s+to|\bto|까지|만료)"
     r"(?:\s+(?:on|at|as\s+of|upon))?\s*(?:midnight\s+(?:on\s+)?|the\s+)?[\W_]*$",
     re.I,
 )
@@ -87,7 +90,7 @@ _AFTER_END = re.compile(r"(?:\w+\s+){0,2}?(?:expir\w*|terminat\w*|the\s+end\b)",
 _PAREN = r"(?:\s*\([^()]{0,60}\))*"
 _START_AFTER = re.compile(
     rf"{_PAREN}\s*(?:[\w-]+\s+){{0,2}}?(?:from|following|after|of|commencing\s+(?:on|upon|with|from)|"
-    r"beginning\s+(?:on|upon|with|from)|starting\s+(?:on|upon|from)|with)\s+(?:the\s+)?",
+    r"beginning\s+(?:on|upon|with|from)|starting\s+(?:on|upon|from))\s+(?:the\s+)?",
     re.I,
 )
 _MADE = re.compile(
@@ -160,7 +163,13 @@ def _anniversaries(text: str, start: int, end: int) -> list[Value]:
         if not n:
             continue
         norm = f"{n} year{'s' if n != 1 else ''}"
-        parts = {"amount": n, "unit": "year", "days": round(n * DAYS["year"], 4), "successive": False}
+        parts = {
+            "amount": n,
+            "unit": "year",
+            "days": round(n * DAYS["year"], 4),
+            "successive": False,
+            "anniversary": True,
+        }
         out.append(Value("duration", norm, norm, m.start(), m.end(), parts))
     return out
 
@@ -237,7 +246,9 @@ def term_options(text: str, s: int, e: int) -> list[TermOption]:
     ]
     for v in sorted(lengths, key=lambda v: v.start):
         start, words = _start_of(text, s, v)
-        cued = _TERM_BEFORE.search(text, max(s, v.start - 60), v.start) is not None
+        cued = (
+            v.parts.get("anniversary") is True or _TERM_BEFORE.search(text, max(s, v.start - 60), v.start) is not None
+        )
         out.append(TermOption("duration", v, (v.start, v.end), start, words, cued))
     m = PERPETUAL.search(text, s, e)
     if m is not None and not _renewal_before(text, s, m.start()):
