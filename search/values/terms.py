@@ -13,7 +13,7 @@ and Korean), no vocabulary of one corpus.
 How a reader takes a sentence about the term:
 
 * **an end date**: a date the words "until", "through", "expire", "terminate on", "end on", "conclude" come just
-  before, or the second date of a range ("June 1, 2020 to May 31, 2021"); a date introduced as a start
+  before (Korean "까지", "에 만료" just after), or the second date of a range ("June 1, 2020 to May 31, 2021"); a date introduced as a start
   ("commencing on") is no end;
 * **a length of time** ("for a period of three (3) years", "twelve (12) months"), and the start it runs from:
   the words after it ("from the Effective Date", "following the date hereof", "commencing on March 1, 2020",
@@ -66,11 +66,12 @@ _START_CUE = re.compile(
     re.I,
 )
 _CUE_CHARS = 40  # an end date's cue lies within this many characters before it
+_KO_END_AFTER = re.compile(r"\s*(?:까지|에\s*만료)")  # Korean puts the cue after the date: "2026년 12월 31일까지"
 _RANGE = re.compile(r"\s*(?:-|–|—|to|through|thru|until|and\s+(?:end|conclud|terminat|expir)\w*(?:\s+on)?|~)\s*$", re.I)
 _NOTICE_AFTER = re.compile(
     r"(?:\s*\(\d+\))?(?:['’]s?|s['’])?\s*(?:(?:prior|advance|advanced|written|express)\s+)*"
     r"(?:notice|notification|prior\b|before\b|in\s+advance|after\s+(?:the\s+)?(?:receipt|notice|written|delivery))"
-    r"|\s*(?:전(?:에|까지)?\s*(?:서면\s*)?(?:통지|통보)|이내)",
+    r"|\s*(?:전\s*)?(?:에|까지)?\s*(?:서면\S*\s*)?(?:통지|통보)|\s*이내",
     re.I,
 )
 _WITHIN_BEFORE = re.compile(r"\b(?:within|no\s+later\s+than|not\s+later\s+than)\s+$", re.I)
@@ -235,7 +236,7 @@ def term_options(text: str, s: int, e: int) -> list[TermOption]:
         end_cue = _END_CUE.search(text, lo, d.start)
         start_cue = _START_CUE.search(text, lo, d.start)
         ranged = i > 0 and _RANGE.fullmatch(text, dates[i - 1].end, d.start) is not None
-        if ranged or (end_cue is not None and (start_cue is None or end_cue.start() > start_cue.start())):
+        if ranged or _KO_END_AFTER.match(text, d.end, min(e, d.end + 8)) or (end_cue is not None and (start_cue is None or end_cue.start() > start_cue.start())):
             out.append(TermOption("date", d, (d.start, d.end)))
     taken = [(d.start, d.end) for d in dates]
     lengths = [v for v in find_duration_values(text, s, e) if not _not_a_term(text, s, v)]
