@@ -7,12 +7,11 @@ their dates and terms."""
 from __future__ import annotations
 
 import pytest
+from wikigen.search.facts.dates import find_dates
+from wikigen.search.values import find_values, parse_value
 from wikigen.search.values.extract import extract_values
 from wikigen.search.values.schema import load_schemas
 from wikigen.search.values.terms import add_duration, term_options
-
-from wikigen.search.facts.dates import find_dates
-from wikigen.search.values import find_values, parse_value
 
 CONTRACT = load_schemas()["contract"]
 DATES = {"agreement_date", "effective_date", "expiration"}

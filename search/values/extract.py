@@ -388,7 +388,8 @@ def _own_dates(doc: _Doc, title_rx: re.Pattern | None) -> Value | None:
         if signed:
             return ([v for v in signed if len(v.norm) == 10] or signed)[0]
     full = [v for v in head if len(v.norm) == 10]
-    return (own or full or head or [None])[0]
+    found = own or full or head
+    return found[0] if found else None
 
 
 def _date_cell(doc: _Doc, f: Field, fallback: Cell | None) -> Cell:

@@ -236,7 +236,11 @@ def term_options(text: str, s: int, e: int) -> list[TermOption]:
         end_cue = _END_CUE.search(text, lo, d.start)
         start_cue = _START_CUE.search(text, lo, d.start)
         ranged = i > 0 and _RANGE.fullmatch(text, dates[i - 1].end, d.start) is not None
-        if ranged or _KO_END_AFTER.match(text, d.end, min(e, d.end + 8)) or (end_cue is not None and (start_cue is None or end_cue.start() > start_cue.start())):
+        if (
+            ranged
+            or _KO_END_AFTER.match(text, d.end, min(e, d.end + 8))
+            or (end_cue is not None and (start_cue is None or end_cue.start() > start_cue.start()))
+        ):
             out.append(TermOption("date", d, (d.start, d.end)))
     taken = [(d.start, d.end) for d in dates]
     lengths = [v for v in find_duration_values(text, s, e) if not _not_a_term(text, s, v)]
