@@ -110,6 +110,16 @@ def test_an_effective_date_a_term_begins_on():
     assert got["expiration"].norm == "2005-01-01"
 
 
+def test_the_date_a_term_ends_is_no_effective_date():
+    text = (
+        "This Co-Branding Agreement is made on June 8, 1999 between Embark Inc. and Stellar Corp.\n\n"
+        "The Term shall commence on the date of this Agreement and shall end as of December 31, 2000."
+    )
+    got = cells(text)
+    assert got["effective_date"].norm == "1999-06-08"
+    assert got["expiration"].norm == "2000-12-31"
+
+
 # --- a term ------------------------------------------------------------------------------------------
 
 PREAMBLE = 'This Reseller Agreement (the "Agreement") is made effective as of March 1, 2020 (the "Effective Date").\n\n'

@@ -236,10 +236,13 @@ def term_options(text: str, s: int, e: int) -> list[TermOption]:
         end_cue = _END_CUE.search(text, lo, d.start)
         start_cue = _START_CUE.search(text, lo, d.start)
         ranged = i > 0 and _RANGE.fullmatch(text, dates[i - 1].end, d.start) is not None
+        # the nearer cue decides; a start cue inside an end cue ("end as of") is the end's
+        inside = start_cue is not None and end_cue is not None and start_cue.start() < end_cue.end()
+        last_start = start_cue.start() if start_cue is not None and not inside else -1
         if (
             ranged
             or _KO_END_AFTER.match(text, d.end, min(e, d.end + 8))
-            or (end_cue is not None and (start_cue is None or end_cue.start() > start_cue.start()))
+            or (end_cue is not None and end_cue.start() > last_start)
         ):
             out.append(TermOption("date", d, (d.start, d.end)))
     taken = [(d.start, d.end) for d in dates]
