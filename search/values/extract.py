@@ -23,7 +23,9 @@ How a field is found, for every field the same way (no rule of one field in code
 
 A presence field ("Is there a non-compete?") is stated when a candidate exists: "Yes" with the clause as its
 quote, and the value of its `value` type in that clause when there is one ("Yes: USD 1,000,000"). A term
-(expiration) is a date, a duration (with the end date it gives from the effective date) or "perpetual".
+(expiration) is a date, a duration (with the end date it gives from the date it runs from) or "perpetual", as
+`wikigen.search.values.terms` reads a sentence; a document's own date is the one its opening introduces in a
+sentence naming it, else the one where it is signed (`_own_dates`).
 Every cell's quote is a span of the document's text (the whole sentence, capped near LONGEST_SENTENCE
 around what it states), so it is verified like any other quote.
 """
@@ -326,11 +328,6 @@ def _parties_cell(doc: _Doc, f: Field) -> Cell:
     return Cell(
         f.name, STATED, shown, "; ".join(n.casefold() for n in names), "party", quote, (lo, hi), {"names": names}
     )
-
-
-def _date_value(d) -> tuple[str, dict]:
-    precision = {10: "day", 7: "month"}.get(len(d.iso), "year")
-    return d.iso, {"iso": d.iso, "precision": precision}
 
 
 def _own_date_cell(doc: _Doc, f: Field, title_rx: re.Pattern | None) -> Cell:
