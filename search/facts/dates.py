@@ -19,22 +19,25 @@ import calendar
 import re
 from typing import NamedTuple
 
-__all__ = ["OPENING_CHARS", "DateMention", "document_date", "find_dates"]
+__all__ = ["MONTH_NUMBERS", "OPENING_CHARS", "DateMention", "document_date", "find_dates", "introduced_as_own"]
 
 OPENING_CHARS = 3000  # where a document states its own date (title block, preamble, cover page)
 
 _MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
 _MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if name})
 _MONTHS["sept"] = 9
+MONTH_NUMBERS = _MONTHS  # "march" / "mar" / "sept" -> 3 / 3 / 9 (lower case)
 _MONTH = r"(?P<month>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
-_DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th)?"
+# an ordinal's letters may come apart in extracted PDF text ("15t h day of", "1s t")
+_DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th|s\s?t|n\s?d|r\s?d|t\s?h)?"
+_COMMA = r"(?:\s*,\s*|\s+)"  # "March 1, 2023", "March 1 2023", "March 12,1999", "MAY , 2010"
 _YEAR = r"(?P<year>(?:1[89]|20|21)\d\d)"
 
 _PATTERNS = [
     # March 1, 2023 / Mar. 1 2023 / March 1st, 2023
-    re.compile(rf"\b{_MONTH}\s+{_DAY},?\s+{_YEAR}\b", re.I),
+    re.compile(rf"\b{_MONTH}\s+{_DAY}{_COMMA}{_YEAR}\b", re.I),
     # the 1st day of March, 2023 / the 1st of March 2023 / 1 March 2023
-    re.compile(rf"\b{_DAY}\s+(?:(?:day\s+)?of\s+)?{_MONTH},?\s+{_YEAR}\b", re.I),
+    re.compile(rf"\b{_DAY}\s+(?:(?:day\s+)?of\s+)?{_MONTH}{_COMMA}{_YEAR}\b", re.I),
     # 2023-03-01
     re.compile(rf"\b{_YEAR}-(?P<mnum>[01]?\d)-(?P<day>[0-3]?\d)\b"),
     # 03/01/2023, 3-1-2023 (month first unless it cannot be a month)
@@ -44,14 +47,14 @@ _PATTERNS = [
     # 2023년 3월 1일 / 2023. 3. 1.
     re.compile(rf"{_YEAR}\s*(?:년|\.)\s*(?P<mnum>1[0-2]|0?[1-9])\s*(?:월|\.)\s*(?P<day>[0-3]?\d)\s*(?:일|\.)?"),
     # March 2023 / 2023년 3월 (no day)
-    re.compile(rf"\b{_MONTH},?\s+{_YEAR}\b", re.I),
+    re.compile(rf"\b{_MONTH}{_COMMA}{_YEAR}\b", re.I),
     re.compile(rf"{_YEAR}\s*년\s*(?P<mnum>1[0-2]|0?[1-9])\s*월"),
 ]
 
 # words that, just before a date in a document's opening, say the date is the document's own
 _OWN_DATE_CUE = re.compile(
     r"(?:dated|date[d:]?|as of|effective|entered into|made|executed|signed|period ended|quarter ended|"
-    r"year ended|months ended|ending|작성일|기준일|일자|시행일)\W{0,3}(?:on\s+|as of\s+|the\s+)?\W{0,3}$",
+    r"year ended|months ended|ending|작성일|기준일|일자|시행일)\W{0,3}(?:on\s+|as of\s+|(?:this|the)\s+)?\W{0,3}$",
     re.I,
 )
 
@@ -114,9 +117,15 @@ def document_date(text: str, opening_chars: int = OPENING_CHARS) -> DateMention 
     head = text[:opening_chars] if text else ""
     mentions = find_dates(head)
     for d in mentions:
-        if _OWN_DATE_CUE.search(head[max(0, d.start - 40) : d.start]):
+        if introduced_as_own(head, d.start):
             return d
     full = [d for d in mentions if len(d.iso) == 10]
     if full or mentions:
         return (full or mentions)[0]
     return None
+
+
+def introduced_as_own(text: str, start: int) -> bool:
+    """Whether the date at text[start:] follows words that introduce it as the document's own ("dated", "as of",
+    "made", "period ended", "작성일", ...)."""
+    return _OWN_DATE_CUE.search(text[max(0, start - 40) : start]) is not None

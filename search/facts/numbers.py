@@ -284,10 +284,11 @@ _KO_DURATION = re.compile(
 )
 # "년", "일", "주" and "분" after a number are as often a year, a day of the month, shares ("100주") or a
 # fraction ("3분의 1") as a length of time: they count as one when a word of duration follows ("30일 이내",
-# "1년씩", "2년 동안", "90일 전까지"), or "로/으로" after the word 기간 ("기간은 2년으로"), or nothing follows
+# "1년씩", "2년 동안", "90일 전까지"), or "로/으로" after the word 기간 ("기간은 2년으로", "기간은 체결일부터 2년으로"), or
+# nothing follows
 _KO_AMBIGUOUS = frozenset({"년", "일", "주", "분"})
 _KO_LENGTH_AFTER = re.compile(r"\s*(?:간|이내|내|전|후|동안|씩|마다|단위|이상|이하|미만|초과|경과|의\s*기간|$)")
-_KO_PERIOD_BEFORE = re.compile(r"(?:기간|동안)\S{0,3}\s*$")
+_KO_PERIOD_BEFORE = re.compile(r"(?:기간|동안)\S{0,3}\s*(?:\S+부터\s*)?$")  # "기간은 (체결일부터) 2년으로"
 _KO_DAY_OF_MONTH = re.compile(r"(?:\d\s*월|매월|매달|익월|당월|다음\s*달)\s*$")
 _KO_UNITS = {
     "영업일": "business days",
@@ -318,7 +319,7 @@ def _korean_length(text: str, m: re.Match) -> bool:
         return True
     return bool(
         re.match(r"\s*(?:으로|로)(?!부터)", text[m.end() :])
-        and _KO_PERIOD_BEFORE.search(text, max(0, m.start() - 20), m.start())
+        and _KO_PERIOD_BEFORE.search(text, max(0, m.start() - 30), m.start())
     )
 
 

@@ -23,7 +23,9 @@ How a field is found, for every field the same way (no rule of one field in code
 
 A presence field ("Is there a non-compete?") is stated when a candidate exists: "Yes" with the clause as its
 quote, and the value of its `value` type in that clause when there is one ("Yes: USD 1,000,000"). A term
-(expiration) is a date, a duration (with the end date it gives from the effective date) or "perpetual".
+(expiration) is a date, a duration (with the end date it gives from the date it runs from) or "perpetual", as
+`wikigen.search.values.terms` reads a sentence; a document's own date is the one its opening introduces in a
+sentence naming it, else the one where it is signed (`_own_dates`).
 Every cell's quote is a span of the document's text (the whole sentence, capped near LONGEST_SENTENCE
 around what it states), so it is verified like any other quote.
 """
@@ -31,18 +33,18 @@ around what it states), so it is verified like any other quote.
 from __future__ import annotations
 
 import bisect
-import calendar
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
-from datetime import date, timedelta
 
-from wikigen.search.facts.dates import document_date, find_dates
+from wikigen.search.facts.dates import introduced_as_own
 from wikigen.search.facts.parties import find_parties
 from wikigen.search.values import Value, find_values
 from wikigen.search.values.schema import PRESENCE, Field, Schema
+from wikigen.search.values.terms import add_duration, term_options
 
+from wikigen.core.pages import furniture
 from wikigen.core.sentences import LONGEST_SENTENCE, SENTENCE, heading_like, sentences
 from wikigen.core.text import trim_span
 
@@ -54,17 +56,8 @@ CUE_CHARS = 60  # a value follows an `after` word, or precedes a `before` word, 
 HEADING_CHARS = 80  # a sentence "opens with" a heading when the heading's words are in its first characters
 KIND_HEAD = 1500  # where a document says what it is: its title and first lines
 OWN_CHARS = 3000  # where a document states its own date: its opening, or its closing lines (signatures)
+SIGNATURE_CHARS = 2500  # the signature block after "In witness whereof": where the signing dates are
 
-_PERPETUAL = re.compile(
-    r"\b(?:perpetu\w*|indefinite(?:ly)?|no\s+fixed\s+term|(?:continue|remain)\w*\s+(?:in\s+(?:full\s+)?(?:force|effect)"
-    r"(?:\s+and\s+effect)?\s+)?(?:(?:unless\s+and\s+)?until|unless)\s+(?:\w+\s+){0,6}?(?:terminat\w*|cancel\w*|notice))\b|무기한",
-    re.I,
-)
-_FROM_START = re.compile(
-    r"\b(?:from|after|following|commencing\s+on|beginning\s+on|of)\s+(?:the\s+)?(?:date\s+(?:hereof|of\s+this)|"
-    r"effective\s+date|commencement\s+date|execution|signing|date\s+first)|\binitial\s+term\b|\bterm\s+of\b|부터",
-    re.I,
-)
 _EFFECTIVE_ON_SIGNING = re.compile(
     r"\b(?:effective|commenc\w*|take\s+effect|enters?\s+into\s+force|become\s+effective|begin\w*)\W+(?:[\w\"”']+\W+){0,6}?"
     r"(?:date\s+(?:hereof|first\s+(?:above\s+)?(?:written|set\s+forth|mentioned|stated)|of\s+(?:this\s+agreement|execution|"
@@ -72,7 +65,8 @@ _EFFECTIVE_ON_SIGNING = re.compile(
     r"execution|signing|signature)\b|서명한\s*날|체결한\s*날|체결일부터",
     re.I,
 )
-_EXPIRY_CUE = re.compile(r"\b(?:until|through|expir\w*|terminat\w*\s+on|end(?:s|ing)?\s+on|ending)\b|까지|만료", re.I)
+_SELF = re.compile(r"\b(?:this|the\s+present)\b|본\s*(?:계약|약정|협약|합의)", re.I)  # the document naming itself
+_WITNESS = re.compile(r"\bin\s+witness\s+(?:where)?of\b|증명하기\s*위하여", re.I)
 
 
 @dataclass(frozen=True)
@@ -146,6 +140,10 @@ class _Doc:
         self.sents = sentences(text, SENTENCE)
         self.starts = [s for s, _ in self.sents]
         self._heads: dict[re.Pattern, list[int]] = {}
+        self.furniture = furniture(text)  # page furniture: a running header's date or number is no value
+
+    def on_furniture(self, v: Value) -> bool:
+        return any(a <= v.start and v.end <= b for a, b in self.furniture)
 
     def index_of(self, pos: int) -> int | None:
         i = bisect.bisect_right(self.starts, pos) - 1
@@ -234,7 +232,7 @@ def _barred(text: str, v: Value, f: Field) -> bool:
 
 def _pick_value(doc: _Doc, c: _Candidate, f: Field, vtype: str) -> None:
     s, e = doc.sents[c.index]
-    values = [v for v in find_values(doc.text, vtype, s, e) if not _barred(doc.text, v, f)]
+    values = [v for v in find_values(doc.text, vtype, s, e) if not _barred(doc.text, v, f) and not doc.on_furniture(v)]
     if not values:
         return
     ranked = []
@@ -332,21 +330,63 @@ def _parties_cell(doc: _Doc, f: Field) -> Cell:
     )
 
 
-def _date_value(d) -> tuple[str, dict]:
-    precision = {10: "day", 7: "month"}.get(len(d.iso), "year")
-    return d.iso, {"iso": d.iso, "precision": precision}
-
-
-def _own_date_cell(doc: _Doc, f: Field) -> Cell:
-    """The date the document gives itself where it opens (`wikigen.search.facts.dates.document_date`); failing
-    that, the field's signals in its opening or its closing lines (a signature block: "Date: ...")."""
-    d = document_date(doc.text)
-    if d is None:
+def _own_date_cell(doc: _Doc, f: Field, title_rx: re.Pattern | None) -> Cell:
+    """The date the document gives itself, from the first of these that holds one (see `_own_dates`); failing
+    all, the field's signals in its opening or its closing lines, and last the date its page furniture carries."""
+    found = _own_dates(doc, title_rx)
+    if found is None:
         n = len(doc.text)
         cell = _field_cell(doc, f, where=lambda s: s < OWN_CHARS or s > n - OWN_CHARS)
-        return cell
-    iso, parts = _date_value(d)
-    return Cell(f.name, STATED, iso, iso, "date", _sentence_of(doc, d.start, d.end), (d.start, d.end), parts)
+        carried = [v for v in find_values(doc.text, "date") if doc.on_furniture(v)]
+        if cell.stated or not carried:
+            return cell
+        found = carried[0]  # last, the date its pages carry (a filing line's: often the day it was signed)
+    return Cell(
+        f.name,
+        STATED,
+        found.norm,
+        found.norm,
+        "date",
+        _sentence_of(doc, found.start, found.end),
+        (found.start, found.end),
+        dict(found.parts),
+    )
+
+
+def _own_dates(doc: _Doc, title_rx: re.Pattern | None) -> Value | None:
+    """The date a document gives itself, the way a reader looks for it:
+
+    1. in its opening, a date introduced as its own ("dated", "made ... as of", "effective") in a sentence that
+       names the document itself ("This Agreement is made as of ...", "THIS LICENSE AGREEMENT dated ...");
+    2. where it is signed: the first date after its last "In witness whereof" (or a Korean contract's "증명하기
+       위하여"), a full date before one of a lesser precision;
+    3. in its opening, a date introduced as its own in any sentence, then its first full date, then its first
+       date of any precision.
+
+    Dates on the page furniture (a running header or footer, such as the filing line a page of an exhibit
+    carries) are no date of the document's. Forms left blank ("this ___ day of ____, 2004") count, at the year
+    or month they give."""
+    text = doc.text
+
+    def keep(vs: list[Value]) -> list[Value]:
+        return [v for v in vs if not doc.on_furniture(v)]
+
+    head = keep(find_values(text, "date", 0, OWN_CHARS))
+    own = [v for v in head if introduced_as_own(text, v.start)]
+    for v in own:
+        i = doc.index_of(v.start)
+        sent = text[doc.sents[i][0] : doc.sents[i][1]] if i is not None else ""
+        if _SELF.search(sent) and (title_rx is None or title_rx.search(sent)):
+            return v
+    witness = list(_WITNESS.finditer(text))
+    if witness:
+        w = witness[-1].end()
+        signed = keep(find_values(text, "date", w, w + SIGNATURE_CHARS))
+        if signed:
+            return ([v for v in signed if len(v.norm) == 10] or signed)[0]
+    full = [v for v in head if len(v.norm) == 10]
+    found = own or full or head
+    return found[0] if found else None
 
 
 def _date_cell(doc: _Doc, f: Field, fallback: Cell | None) -> Cell:
@@ -365,60 +405,47 @@ def _date_cell(doc: _Doc, f: Field, fallback: Cell | None) -> Cell:
     return Cell(f.name, STATED, display, fallback.norm, "date", quote, span, dict(fallback.parts))
 
 
-def _add(iso: str, v: Value) -> str | None:
-    """The ISO date a duration after a start date ends on (month-exact for months and years), or None."""
-    try:
-        start = date.fromisoformat(iso)
-    except ValueError:
-        return None
-    amount, unit = v.parts.get("amount"), v.parts.get("unit")
-    if not isinstance(amount, int | float):
-        return None
-    if unit in ("month", "year"):
-        months = round(amount * (12 if unit == "year" else 1))
-        y, m = divmod(start.month - 1 + months, 12)
-        day = min(start.day, calendar.monthrange(start.year + y, m + 1)[1])
-        return date(start.year + y, m + 1, day).isoformat()
-    days = v.parts.get("days")
-    return (start + timedelta(days=float(days))).isoformat() if isinstance(days, int | float) else None
-
-
-def _term_cell(doc: _Doc, f: Field, effective: Cell | None) -> Cell:
-    """A term: "perpetual"; a date it ends on; or a duration, with the date it ends on when the effective date
-    is known and the duration runs from it."""
-    cands = _candidates(doc, f)
-    best: tuple[float, int, Cell] | None = None
-    for c in cands:
+def _term_cell(doc: _Doc, f: Field, effective: Cell | None, made: Cell | None) -> Cell:
+    """A term (`wikigen.search.values.terms`): "perpetual"; a date it ends on; or a length of time, with the date it
+    ends on when the date it runs from is known (the effective date, the date the agreement was made, or a date
+    the sentence gives)."""
+    starts = {
+        "effective": effective if effective is not None and effective.stated else made,
+        "made": made if made is not None and made.stated else effective,
+    }
+    best: tuple[tuple[bool, float, int], Cell] | None = None
+    for c in _candidates(doc, f):
         s, e = doc.sents[c.index]
-        sent = doc.text[s:e]
         quote = _quote(doc, c)
-        options: list[tuple[float, Cell]] = []
-        m = _PERPETUAL.search(sent)
-        if m:
-            span = (s + m.start(), s + m.end())
-            options.append(
-                (0.5, Cell(f.name, STATED, "perpetual", "perpetual", "term", quote, span, {"perpetual": True}))
-            )
-        for d in find_dates(sent):
-            if _EXPIRY_CUE.search(sent[max(0, d.start - 40) : d.start]):
-                iso, parts = _date_value(d)
-                options.append((1.0, Cell(f.name, STATED, iso, iso, "date", quote, (s + d.start, s + d.end), parts)))
-        for v in find_values(doc.text, "duration", s, e):
-            if v.parts.get("successive"):
-                continue
-            parts = dict(v.parts)
-            display, norm = v.display, v.norm
-            if effective is not None and effective.stated and _FROM_START.search(sent):
-                end = _add(str(effective.parts.get("iso", "")), v)
+        for o in term_options(doc.text, s, e):
+            v = o.value
+            if o.kind == "perpetual":
+                weight = 0.5
+                cell = Cell(f.name, STATED, "perpetual", "perpetual", "term", quote, o.span, {"perpetual": True})
+            elif o.kind == "date":
+                assert v is not None
+                weight = 1.0
+                cell = Cell(f.name, STATED, v.norm, v.norm, "date", quote, o.span, dict(v.parts))
+            else:
+                assert v is not None
+                weight = 0.8
+                parts, display, norm = dict(v.parts), v.display, v.norm
+                from_cell = starts.get(o.start)
+                begin = str(from_cell.parts.get("iso", "")) if from_cell is not None and from_cell.stated else o.start
+                end = add_duration(begin, v) if begin and o.start else None
                 if end:
-                    parts["end"] = end
-                    display, norm = f"{end} ({v.display} from {effective.norm})", end
-            options.append((0.8, Cell(f.name, STATED, display, norm, "duration", quote, (v.start, v.end), parts)))
-        for weight, cell in options:
-            score = c.score + weight
-            if best is None or score > best[0] or (score == best[0] and c.index < best[1]):
-                best = (score, c.index, cell)
-    return best[2] if best else Cell(f.name, NOT_STATED)
+                    weight = 0.9
+                    parts.update(end=end, start=begin)
+                    display, norm = f"{end} ({v.display} from {begin})", end
+                elif o.start_words:
+                    parts["start"] = o.start_words
+                    display = f"{v.display} {o.start_words}"
+                cell = Cell(f.name, STATED, display, norm, "duration", quote, o.span, parts)
+            # a term the words state ("for a period of", "until") before one a sentence merely mentions
+            key = (o.stated, c.score + weight, -c.index)
+            if best is None or key > best[0]:
+                best = (key, cell)
+    return best[1] if best else Cell(f.name, NOT_STATED)
 
 
 def _ordered(fields: list[Field]) -> list[Field]:
@@ -442,16 +469,23 @@ def extract_values(text: str, schema: Schema, *, fields: set[str] | None = None)
     out: dict[str, Cell] = {}
     wanted = [f for f in schema.fields if f.type != "figures" and (fields is None or f.name in fields)]
     needed = {n for f in wanted for n in f.needs}
+    while True:  # and what those are made from (a term's start falls back to the date the document was made)
+        more = {n for f in schema.fields if f.name in needed for n in f.needs} - needed
+        if not more:
+            break
+        needed |= more
     todo = wanted + [f for f in schema.fields if f.name in needed and f not in wanted]
     for f in _ordered(todo):
         if f.type == "party":
             out[f.name] = _parties_cell(doc, f) if f.source == "opening" else _field_cell(doc, f)
         elif f.type == "date" and f.source == "opening":
-            out[f.name] = _own_date_cell(doc, f)
+            out[f.name] = _own_date_cell(doc, f, schema.title_rx)
         elif f.type == "date":
             out[f.name] = _date_cell(doc, f, out.get(f.fallback) if f.fallback else None)
         elif f.type == "term":
-            out[f.name] = _term_cell(doc, f, out.get(f.start_from) if f.start_from else None)
+            start = schema.field(f.start_from) if f.start_from else None
+            made = out.get(start.fallback) if start is not None and start.fallback else None
+            out[f.name] = _term_cell(doc, f, out.get(f.start_from) if f.start_from else None, made)
         else:
             out[f.name] = _field_cell(doc, f)
     return {f.name: out[f.name] for f in wanted}
