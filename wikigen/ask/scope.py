@@ -188,9 +188,7 @@ class ScopeResolver:
         n_docs = max(1, len(self._id_terms))
         # a word most documents' identity text holds ("Non-Disclosure") says their kind, not which one
         own = {
-            t
-            for t in q_set & ids & names
-            if self._id_df.get(t, 0) <= rare_df and self._head_df.get(t, 0) <= n_docs / 2
+            t for t in q_set & ids & names if self._id_df.get(t, 0) <= rare_df and self._head_df.get(t, 0) <= n_docs / 2
         }
         if not own:
             return set()
