@@ -179,16 +179,16 @@ class ScopeResolver:
         self, slug: str, q_set: set[str], names: set[str], rare_df: int, share: float, rare: set[str]
     ) -> set[str]:
         """The words of the page's file name (its documents' ids) by which the question names it: the
-        question's name-like words that no more than rare_df documents' file names hold (and not most
-        documents' identity text), when the question
-        also says the page's title (half of it or more), half of its file name (idf-weighted), or another
-        identifying word (a word both its file name and its identity text hold counts twice: two places
-        that say which document it is). Empty when it does not name the page so."""
+        question's name-like words that no more than rare_df documents' file names hold, and no more than
+        rare_df documents' identity text (a word of a quoted title, "Exclusive Distributor", is in many;
+        a party's name in few), when the question also says the page's title (half of it or more), half
+        of its file name (idf-weighted), or another identifying word (a word both its file name and its
+        identity text hold counts twice: two places that say which document it is). Empty when it does
+        not name the page so."""
         ids = self._id_terms.get(slug, set())
         n_docs = max(1, len(self._id_terms))
-        # a word most documents' identity text holds ("Non-Disclosure") says their kind, not which one
         own = {
-            t for t in q_set & ids & names if self._id_df.get(t, 0) <= rare_df and self._head_df.get(t, 0) <= n_docs / 2
+            t for t in q_set & ids & names if self._id_df.get(t, 0) <= rare_df and self._head_df.get(t, 0) <= rare_df
         }
         if not own:
             return set()
