@@ -33,7 +33,6 @@ NOT_FOUND = "Not found in the corpus."
 MAX_QUOTES = 3  # quotes in an answer about one document
 QUOTE_CHARS = 500  # a quote is its sentence, widened with the next ones up to about this many characters
 MIN_SCORE = 0.2  # the least coverage of the question by the best sentence (measured: bench/answer_bench.py)
-NEAR_BEST = 0.75  # a quote after the first scores at least this share of the best sentence's score
 RANK_WEIGHT = 0.3
 DENSE_WEIGHT = 1.0
 DENSE_POOL = 24
@@ -206,18 +205,13 @@ def _rerank(question: str, scored: list[Scored], encoder, weight: float, pool: i
     return head + tail
 
 
-def pick_quotes(
-    scored: Sequence[Scored], n: int, max_chars: int, min_score: float, near_best: float = NEAR_BEST
-) -> list[Scored]:
-    """The best `n` quotes (widened, not overlapping), of the document of the best sentence first. A quote
-    after the first must cover min_score of the question and score near_best x the first one's score or
-    more: a sentence far below the best one is another clause, and citing it only adds text that does not
-    answer (the characters an agent cites are what it is judged by)."""
+def pick_quotes(scored: Sequence[Scored], n: int, max_chars: int, min_score: float) -> list[Scored]:
+    """The best `n` quotes (widened, not overlapping), of the document of the best sentence first."""
     out: list[Scored] = []
     for s in scored:
         if len(out) >= n:
             break
-        if out and (s.coverage < min_score or s.score < near_best * out[0].score):
+        if s.coverage < min_score and out:
             continue
         w = s.widened(max_chars)
         if any(o.doc_id == w.doc_id and o.cand.start < w.cand.end and w.cand.start < o.cand.end for o in out):
