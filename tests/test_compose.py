@@ -116,3 +116,24 @@ def test_question_words_carry_no_weight():
     )
     g = ExtractiveAnswer().answer("How much insurance is required?", [passage("supply", text)], Scope(""))
     assert "insurance of at least EUR 5,000,000" in g.text.splitlines()[0]
+
+
+NDA = (
+    "1. CONFIDENTIALITY\n\n1.1 The Recipient keeps the Discloser's information secret for five years after "
+    "disclosure. 1.2 The Recipient may share the information with its lawyers and auditors who are bound to "
+    "keep it secret.\n\n2. RETURN\n\n2.1 On request the Recipient returns or destroys all copies of the "
+    "information.\n\n3. GENERAL\n\n3.1 Notices under this agreement are given in writing to the addresses "
+    "above. 3.2 This agreement is governed by the laws of Ontario."
+)
+
+
+def test_an_answer_about_a_named_document_quotes_no_other_document():
+    """Asked when copies must be destroyed under one NDA, the answer quotes that NDA's clause first and no
+    sentence of another NDA the context holds, though its clauses answer as well."""
+    q = "Under the Orbit NDA, must the recipient destroy copies of the information?"
+    scope = Scope("document", doc_ids=["orbit-nda"], removed=set(terms("Orbit NDA")))
+    items = [passage("other-nda", NDA.replace("Ontario", "Quebec"), 0), passage("orbit-nda", NDA, 50)]
+    g = ExtractiveAnswer().answer(q, items, scope)
+    assert {sp["doc_id"] for sp in g.spans} == {"orbit-nda"}, g.text
+    start = NDA.index("2.1 On request") + 50
+    assert g.spans[0]["start"] <= start < g.spans[0]["end"], g.text

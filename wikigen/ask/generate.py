@@ -97,9 +97,9 @@ class ExtractiveAnswer:
         if asks_many(question, scope):  # one line per document (wikigen.ask.wording)
             return self._across(scored)
         if scope is not None and scope.kind == "document" and scope.doc_ids:
-            # the question names its document: its sentences first, the others only if it has none
+            # the question names its document: quote it alone, others only when the context holds none of it
             named = set(scope.doc_ids)
-            scored = [s for s in scored if s.doc_id in named] + [s for s in scored if s.doc_id not in named]
+            scored = [s for s in scored if s.doc_id in named] or scored
         quotes = pick_quotes(scored, self.n, self.max_chars, self.min_score)
         lines = [f"{i}. {q.cite()}" for i, q in enumerate(quotes, 1)]
         return GeneratedAnswer("\n".join(lines), spans=tuple(sp for q in quotes for sp in q.spans()))

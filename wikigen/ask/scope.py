@@ -2,7 +2,10 @@
 
 A question names a *document* strongly by its page's title or aliases plus rare identifying words
 of the document's identity text (title, aliases, description, first quote and the opening of the
-document itself: where a document says what it is and who it is between); it names a *collection*
+document itself: where a document says what it is and who it is between), or by a word of its file
+name (its doc id) that no other document's file name holds ("the ResConnect NDA" for
+`nda-resconnect.pdf`: people call a document by the name they filed it under, which its text may
+never say) together with its title or half its file name; it names a *collection*
 (a kind of document) by the collection page's title or an alias used as a phrase. The words that
 named the scope are then removed from the query used inside it (`reduce_query`).
 """
@@ -75,10 +78,13 @@ class ScopeResolver:
         self.doc_page_of: dict[str, str] = {}  # doc id -> its document page
         self._head_terms: dict[str, set[str]] = {}
         self._head_postings: dict[str, list[str]] = {}
+        self._id_terms: dict[str, set[str]] = {}  # slug -> the terms of its documents' ids (file names)
+        self._id_postings: dict[str, list[str]] = {}
         for p in pages:
             if p.type == "document":
                 self._add_document_page(index, p)
         self._head_df = {t: len(v) for t, v in self._head_postings.items()}
+        self._id_df = {t: len(v) for t, v in self._id_postings.items()}
         # a title several documents share ("SUPPLY AGREEMENT") names a kind of document, not one document
         titles: dict[frozenset, int] = {}
         for slug in self._head_terms:
@@ -111,6 +117,10 @@ class ScopeResolver:
         self._head_terms[p.slug] = ts
         for t in ts:
             self._head_postings.setdefault(t, []).append(p.slug)
+        ids = set(terms(" ".join(p.sources or [])))
+        self._id_terms[p.slug] = ids
+        for t in ids:
+            self._id_postings.setdefault(t, []).append(p.slug)
 
     def resolve(self, question: str, hits) -> Scope:
         """The scope of a question, given the page hits for it: documents first, else a collection; but a
@@ -138,15 +148,21 @@ class ScopeResolver:
         for t in q_set & names:
             if self._head_df.get(t, 0) <= rare_df:
                 cand_slugs.extend(self._head_postings.get(t, []))
+            if self._id_df.get(t, 0) <= rare_df:
+                cand_slugs.extend(self._id_postings.get(t, []))
         score_of = {h.slug: h.score for h in hits}
         out = []
         for slug in dict.fromkeys(cand_slugs):
             share, matched = self.page_index.title_match(slug, q_set)
             head = self._head_terms.get(slug, set())
             rare = {t for t in q_set & head & names if self._head_df.get(t, 0) <= rare_df and t not in matched}
+            filed = self._file_name_words(slug, q_set, names, rare_df, share, rare)
             whole_title = share >= 0.99 and len(matched) >= 3 and slug not in self._shared_title
-            if len(rare) >= 2 or (rare and share >= 0.5) or whole_title:
+            if len(rare) >= 2 or (rare and share >= 0.5) or whole_title or filed:
                 strength = 2 * share + sum(math.log(n_docs / self._head_df.get(t, 1)) for t in rare)
+                if filed:  # its file name said: as strong as its title, plus the rarity of the words that said it
+                    strength += 2 + sum(math.log(n_docs / self._id_df.get(t, 1)) for t in filed - rare)
+                rare |= filed
                 named = matched | rare
                 out.append(
                     DocCandidate(
@@ -158,6 +174,27 @@ class ScopeResolver:
                     )
                 )
         return out
+
+    def _file_name_words(
+        self, slug: str, q_set: set[str], names: set[str], rare_df: int, share: float, rare: set[str]
+    ) -> set[str]:
+        """The words of the page's file name (its documents' ids) by which the question names it: the
+        question's name-like words that no more than rare_df documents' file names hold, and no more than
+        rare_df documents' identity text (a word of a quoted title, "Exclusive Distributor", is in many;
+        a party's name in few), when the question also says the page's title (half of it or more), half
+        of its file name (idf-weighted), or another identifying word (a word both its file name and its
+        identity text hold counts twice: two places that say which document it is). Empty when it does
+        not name the page so."""
+        ids = self._id_terms.get(slug, set())
+        n_docs = max(1, len(self._id_terms))
+        own = {
+            t for t in q_set & ids & names if self._id_df.get(t, 0) <= rare_df and self._head_df.get(t, 0) <= rare_df
+        }
+        if not own:
+            return set()
+        weight = {t: math.log(1 + n_docs / self._id_df.get(t, 1)) for t in ids}
+        id_share = sum(w for t, w in weight.items() if t in q_set) / (sum(weight.values()) or 1.0)
+        return own if share >= 0.5 or id_share >= 0.5 or len(own) + len(rare) >= 2 else set()
 
     def _title_words_only(self, docs: Scope, q_seq: list[str]) -> bool:
         """Whether documents were named by their titles' common words alone (no party, no identifying word),
