@@ -64,7 +64,7 @@ def test_percentages(text, value):
         ("within five business days", "5 business days", "five business days"),
         ("a thirty-six month period", "36 months", "thirty-six month"),
         ("계약기간은 2년간으로 한다", "2 years", "2년간"),
-        ("3개월 전에 통보", "3 months", "3개월 전"),
+        ("3개월 전에 통보", "3 months", "3개월"),  # "전" (before) is a cue after the length, as "prior" is
         ("받은 날부터 3영업일 이내에", "3 business days", "3영업일 이내"),
         ("a five-year term", "5 years", "five-year"),
         ("a six (6)-month period", "6 months", "six (6)-month"),

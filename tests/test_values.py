@@ -99,7 +99,7 @@ def test_dates_sort_in_time_order_across_precisions():
         ("extend for an additional month of service", "1 month", "1 month", "an additional month", 30.44),
         ("해지 통지는 30일 이내에 한다", "30 days", "30 days", "30일 이내", 30),
         ("계약기간은 2년으로 한다", "2 years", "2 years", "2년", 730.5),
-        ("만료 3개월 전까지 통지", "3 months", "3 months", "3개월 전", 91.32),
+        ("만료 3개월 전까지 통지", "3 months", "3 months", "3개월", 91.32),
         ("이후 1년씩 자동 연장된다", "1 year", "successive 1 year", "1년", 365.25),
     ],
 )

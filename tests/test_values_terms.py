@@ -264,3 +264,21 @@ def test_add_duration_keeps_the_starts_precision(start, length, end):
     v = parse_value(length, "duration")
     assert v is not None
     assert add_duration(start, v) == end
+
+
+def test_a_korean_term_from_a_date_and_the_notice_before_its_end():
+    """A length after a start date ("2023년 4월 3일부터 2년으로") is the term; "만료 60일 전까지" is the notice to stop
+    renewal, a time before the end and no term; an obligation that survives the contract is no term either."""
+    from wikigen.search.values.extract import extract_values
+    from wikigen.search.values.schema import load_schemas
+
+    text = (
+        "물품공급 기본계약서\n\n제8조 (비밀유지)\n② 본 조의 의무는 본 계약이 종료된 후에도 3년간 존속한다.\n\n"
+        "제13조 (계약기간)\n① 본 계약의 유효기간은 2023년 4월 3일부터 2년으로 한다.\n"
+        "② 계약기간 만료 60일 전까지 어느 당사자도 상대방에게 서면으로 계약 종료 의사를 통지하지 아니하는 경우, "
+        "본 계약은 동일한 조건으로 1년씩 자동 연장되며 이후에도 같다.\n"
+    )
+    cells = extract_values(text, load_schemas()["contract"])
+    assert cells["expiration"].norm == "2025-04-03" and "2 years from 2023-04-03" in cells["expiration"].display
+    assert cells["renewal_notice"].norm == "60 days"
+    assert cells["renewal_term"].display == "successive 1 year"

@@ -280,7 +280,7 @@ _ADJ_UNIT = {
     "quarterly": (3, "month"),
 }
 _KO_DURATION = re.compile(
-    r"(?<![\d.,])(?P<num>\d+)\s*(?P<unit>영업일|개월|주일|주|시간|분|년간|년|일)(?:간|\s*이내|\s*전)?"
+    r"(?<![\d.,])(?P<num>\d+)\s*(?P<unit>영업일|개월|주일|주|시간|분|년간|년|일)(?:간|\s*이내)?"  # "전" after it is a cue
 )
 # "년", "일", "주" and "분" after a number are as often a year, a day of the month, shares ("100주") or a
 # fraction ("3분의 1") as a length of time: they count as one when a word of duration follows ("30일 이내",
@@ -288,7 +288,8 @@ _KO_DURATION = re.compile(
 # nothing follows
 _KO_AMBIGUOUS = frozenset({"년", "일", "주", "분"})
 _KO_LENGTH_AFTER = re.compile(r"\s*(?:간|이내|내|전|후|동안|씩|마다|단위|이상|이하|미만|초과|경과|의\s*기간|$)")
-_KO_PERIOD_BEFORE = re.compile(r"(?:기간|동안)\S{0,3}\s*(?:\S+부터\s*)?$")  # "기간은 (체결일부터) 2년으로"
+# "기간은 (체결일부터 | 2023년 4월 3일부터) 2년으로"
+_KO_PERIOD_BEFORE = re.compile(r"(?:기간|동안)\S{0,3}\s*(?:(?:\S+\s+){0,2}\S+부터\s*)?$")
 _KO_DAY_OF_MONTH = re.compile(r"(?:\d\s*월|매월|매달|익월|당월|다음\s*달)\s*$")
 _KO_UNITS = {
     "영업일": "business days",

@@ -74,6 +74,9 @@ _NOTICE_AFTER = re.compile(
     r"|\s*(?:전\s*)?(?:에|까지)?\s*(?:서면\S*\s*)?(?:통지|통보)|\s*이내",
     re.I,
 )
+_KO_BEFORE = re.compile(
+    r"\d\s*\S*\s*전(?:에|까지)?(?![\uac00-\ud7a3])"
+)  # "60일 전", "3개월 전까지": before, as "prior"
 _WITHIN_BEFORE = re.compile(r"\b(?:within|no\s+later\s+than|not\s+later\s+than)\s+$", re.I)
 _RENEWAL_NEAR = re.compile(
     r"\b(?:renew\w*|extension|additional|further|(?:be|been|is|are|automatically)\s+extended)\b|갱신|연장", re.I
@@ -219,6 +222,8 @@ def _not_a_term(text: str, s: int, v: Value) -> bool:
     if after is not None and _AFTER_END.match(text, after.end(), after.end() + 60):
         return True
     if _NOTICE_AFTER.match(text, v.end, min(len(text), v.end + 60)):
+        return True
+    if _KO_BEFORE.match(text, v.start, min(len(text), v.end + 8)):  # "만료 60일 전까지": a time before an end
         return True
     if _WITHIN_BEFORE.search(text, max(s, v.start - 25), v.start):
         return True
