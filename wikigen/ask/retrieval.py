@@ -281,7 +281,8 @@ class Answerer:
             one = scope.kind == "document" and len(scope.doc_ids) == 1
             tq = self.values.parse(question, one_document=one, many=asks_many(question, scope))
             if tq is not None:
-                table = self.values.answer(tq, scope.doc_ids or None)
+                kind_named = scope.kind == "collection" and self.values.names_kind(scope.phrase, tq.kind)
+                table = self.values.answer(tq, None if kind_named else scope.doc_ids or None)
                 for u in self._table_units(table):
                     cb.add(u, trim=False)
         for u in self.figures.units(question, scope.doc_ids):  # a figure asked about across documents

@@ -26,6 +26,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from wikigen.ask.page_index import terms
 from wikigen.ask.wording import ask_clause, asks_many
 from wikigen.core.text import one_line
 from wikigen.search.values import Value, compare_key, parse_value
@@ -477,6 +478,14 @@ class TableAnswers:
         if not self.kinds:
             return None
         return parse_query(question, self.schemas, self.kinds, one_document=one_document, many=many)
+
+    def names_kind(self, phrase: Sequence[str], kind: str) -> bool:
+        """Whether a collection phrase the question used ("contracts") is the kind's own name: the question then
+        ranges over every document of the kind, not over the collection page's members (a folder of contracts
+        beside a folder of Korean ones)."""
+        schema = self.schemas.get(kind)
+        own = set(terms(f"{kind} {schema.label if schema else ''}".replace("-", " ")))
+        return bool(phrase) and set(phrase) <= own
 
     def answer(self, q: TableQuery, doc_ids: Sequence[str] | None = None) -> TableResult:
         """The documents of the query's kind (within doc_ids, when the wiki scoped the question) that meet it."""
