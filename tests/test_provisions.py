@@ -368,3 +368,17 @@ def test_the_kinds_own_name_ranges_over_every_document_of_the_kind(answerer, wik
     r = answerer.ask(question, mode="wiki+search", budget=3000)
     assert r.answer.startswith(f"{len(want)} of {len(read_table(wiki).rows('contract'))} contracts"), r.answer
     assert {s["doc_id"] for s in r.answer_spans} == want
+
+
+def test_a_korean_question_about_many_contracts_is_not_held_to_one_by_the_domains_words(answerer, wiki):
+    """Every Hangul word looks like a name (no case), and with few Korean documents in the corpus the domain's
+    words ("계약이", "법률에") are rare: they named the NDA, and "which contracts" got one contract's value. The
+    schemas' words name no document; a title said whole, with its particle, still does."""
+    want = _governed_by(read_table(wiki), "Korea")
+    r = answerer.ask("어떤 계약이 대한민국 법률에 따르나요?", mode="wiki+search", budget=3000)
+    assert r.answer.startswith(f"{len(want)} of "), r.answer
+    assert {s["doc_id"] for s in r.answer_spans} == want
+    _, _, scope = answerer.retrieve("물품공급 기본계약서의 준거법은?", "wiki+search", 3000)
+    assert scope.doc_ids == ["ko/hanbit-supply-contract"]
+    _, _, scope = answerer.retrieve("비밀유지계약서의 유효기간은?", "wiki+search", 3000)
+    assert scope.doc_ids == ["ko/hanbit-nda"]

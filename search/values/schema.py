@@ -27,7 +27,18 @@ import yaml
 
 from wikigen.core.errors import SchemaError
 
-__all__ = ["PRESENCE", "SHIPPED", "TYPES", "Field", "Schema", "Signals", "load_schemas", "phrase_regex", "user_schemas"]
+__all__ = [
+    "PRESENCE",
+    "SHIPPED",
+    "TYPES",
+    "Field",
+    "Schema",
+    "Signals",
+    "load_schemas",
+    "phrase_regex",
+    "user_schemas",
+    "vocabulary",
+]
 
 SHIPPED = Path(__file__).resolve().parent / "schemas"
 TYPES = frozenset({"date", "duration", "money", "percentage", "jurisdiction", "party", "term", "presence", "figures"})
@@ -232,3 +243,19 @@ def load_schemas(extra: Path | None = None) -> dict[str, Schema]:
             s = read_schema(p)
             out[s.kind] = out[s.kind].extended(s) if s.kind in out else s
     return out
+
+
+def vocabulary(schemas: Iterable[Schema]) -> tuple[frozenset[str], tuple[str, ...]]:
+    """The schemas' own words: (whole words, stems of the words written with a trailing "*"), casefolded, from
+    every kind's label and title words and every field's label, `ask` words and signals. The words a domain
+    uses for its kinds and provisions ("contract", "계약서", "준거법"), which name no one document."""
+    words: set[str] = set()
+    stems: set[str] = set()
+    for schema in schemas:
+        texts = [schema.kind, schema.label, *schema.title_words]
+        for f in schema.fields:
+            sig = f.signals
+            texts += [f.label, *f.ask, *sig.phrases, *sig.headings, *sig.also, *sig.requires]
+        for w in " ".join(texts).casefold().replace("-", " ").split():
+            (stems if w.endswith("*") else words).add(w.rstrip("*"))
+    return frozenset(w for w in words if w), tuple(sorted(s for s in stems if s))

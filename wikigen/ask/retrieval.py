@@ -65,6 +65,7 @@ from wikigen.core.errors import WikigenError
 from wikigen.core.slugs import doc_slug
 from wikigen.core.text import one_line
 from wikigen.core.tokens import TokenCounter, default_counter
+from wikigen.search.values.schema import vocabulary
 from wikigen.wiki.freshness import changed_sources, refresh_command
 from wikigen.wiki.human import DREAMER
 from wikigen.wiki.provisions import PREFIX
@@ -183,7 +184,9 @@ class Answerer:
         self.counter = counter or default_counter()
         self.known_docs = {d.doc_id for d in index.documents()}
         self.page_titles = {p.slug: p.title for p in pages}
-        self.scopes = ScopeResolver(index, pages, self.page_index, self.known_docs, params)
+        self.scopes = ScopeResolver(
+            index, pages, self.page_index, self.known_docs, params, vocabulary=vocabulary((schemas or {}).values())
+        )
         self.candidates = Candidates(index, self.page_index, self.known_docs, params, dense=dense)
         self.figures = FigurePages(pages, self.page_index)
 

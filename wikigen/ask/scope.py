@@ -13,6 +13,7 @@ named the scope are then removed from the query used inside it (`reduce_query`).
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -60,6 +61,10 @@ def _phrase_in(name_terms: list[str], q_terms: list[str]) -> bool:
     return n > 0 and any(q_terms[i : i + n] == name_terms for i in range(len(q_terms) - n + 1))
 
 
+# a Korean particle (or the plural 들 and a particle) at a word's end: "계약이", "계약들은", "법률에", "기간으로"
+_KO_PARTICLE = re.compile(r"(?:들)?(?:이|가|은|는|을|를|에|의|로|으로|과|와|도|만|에서|부터|까지|에게)?$")
+
+
 class ScopeResolver:
     """The identity text of every document page and the collection pages' names, to resolve scopes."""
 
@@ -70,8 +75,10 @@ class ScopeResolver:
         page_index: PageIndex,
         known_docs: set[str],
         params: RetrievalParams = DEFAULT_PARAMS,
+        vocabulary: tuple[frozenset[str], tuple[str, ...]] = (frozenset(), ()),
     ):
         self.pages = {p.slug: p for p in pages}
+        self.vocabulary = vocabulary  # the schemas' words (search.values.schema.vocabulary): they name no document
         self.page_index = page_index
         self.known_docs = known_docs
         self.params = params
@@ -126,7 +133,7 @@ class ScopeResolver:
         """The scope of a question, given the page hits for it: documents first, else a collection; but a
         collection the question names by a phrase wins over documents it names only by scattered title words."""
         q_seq = terms(question)
-        docs = self._document_scope(question, set(q_seq), hits)
+        docs = self._document_scope(question, set(q_seq) | self._bare_terms(question), hits)
         if docs is not None and not self._title_words_only(docs, q_seq):
             return docs
         if docs is None and (series := self._series_scope(question)) is not None:
@@ -143,7 +150,7 @@ class ScopeResolver:
         n_docs = max(1, len(self._head_terms))
         rare_df = max(1, min(self.params.rare_df, int(n_docs * 0.01)))
         # identifying words are written like names: not all lower case (capitals, digits, or an uncased script)
-        names = {t for w in WORD.findall(question) if not w.islower() for t in terms(w)}
+        names = {t for w in WORD.findall(question) if not w.islower() and not self._domain_word(w) for t in terms(w)}
         cand_slugs = [h.slug for h in hits if h.type == "document"]
         for t in q_set & names:
             if self._head_df.get(t, 0) <= rare_df:
@@ -174,6 +181,28 @@ class ScopeResolver:
                     )
                 )
         return out
+
+    @staticmethod
+    def _bare_terms(question: str) -> set[str]:
+        """The terms of the question's uncased words without a Korean particle ("비밀유지계약서의" ->
+        "비밀유지계약서"), so that a title the question says whole is matched whole."""
+        out: set[str] = set()
+        for w in WORD.findall(question):
+            if w.lower() == w.upper() and (bare := _KO_PARTICLE.sub("", w)) and bare != w:
+                out.update(terms(bare))
+        return out
+
+    def _domain_word(self, word: str) -> bool:
+        """Whether a word of an uncased script (Korean, Chinese, ...) is one of the schemas' own words, with a
+        Korean particle after it ("계약이", "법률에", "따르나요"): every such word looks like a name, and in a corpus
+        of few documents in that script the domain's words are rare, yet they name no document. Cased words
+        are told by their case, as before."""
+        if word.lower() != word.upper() or word.isdigit():
+            return False
+        words, stems = self.vocabulary
+        w = word.casefold()
+        bare = _KO_PARTICLE.sub("", w)
+        return w in words or bare in words or any(w.startswith(st) for st in stems)
 
     def _file_name_words(
         self, slug: str, q_set: set[str], names: set[str], rare_df: int, share: float, rare: set[str]
