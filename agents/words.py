@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from wikigen.core.text import without_particle
+
 # --- function words (English, Korean) ------------------------------------------------------------
 
 STOPWORDS = frozenset(
@@ -274,57 +276,6 @@ STOPWORDS = frozenset(
     ]
 )
 
-_PARTICLES = sorted(
-    [
-        "은",
-        "는",
-        "이",
-        "가",
-        "을",
-        "를",
-        "의",
-        "에",
-        "에서",
-        "에게",
-        "에는",
-        "에도",
-        "으로",
-        "로",
-        "와",
-        "과",
-        "도",
-        "만",
-        "까지",
-        "부터",
-        "으로서",
-        "로서",
-        "으로써",
-        "로써",
-        "이나",
-        "나",
-        "이며",
-        "며",
-        "이고",
-        "고",
-        "이다",
-        "하여",
-        "하는",
-        "한다",
-        "하고",
-        "된다",
-        "되는",
-        "하며",
-        "에의",
-        "과의",
-        "와의",
-        "으로부터",
-        "로부터",
-        "이란",
-        "란",
-    ],
-    key=len,
-    reverse=True,
-)
 
 MONTHS = [
     "january",
@@ -378,10 +329,7 @@ def singular(word: str) -> str:
 def fold(word: str) -> str:
     """A word as a key folds it: a Korean word without its particle, any other word singular."""
     if HANGUL.search(word):
-        for p in _PARTICLES:
-            if word.endswith(p) and len(word) - len(p) >= 2:
-                return word[: -len(p)]
-        return word
+        return without_particle(word)
     return singular(word)
 
 

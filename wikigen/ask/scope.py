@@ -13,7 +13,6 @@ named the scope are then removed from the query used inside it (`reduce_query`).
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -21,6 +20,7 @@ from typing import NamedTuple
 from wikigen.ask.page_index import PageIndex, terms
 from wikigen.ask.params import DEFAULT_PARAMS, RetrievalParams
 from wikigen.ask.periods import WORD, SeriesResolver, question_names
+from wikigen.core.text import without_particle
 
 
 @dataclass
@@ -59,10 +59,6 @@ class CollectionCandidate(NamedTuple):
 def _phrase_in(name_terms: list[str], q_terms: list[str]) -> bool:
     n = len(name_terms)
     return n > 0 and any(q_terms[i : i + n] == name_terms for i in range(len(q_terms) - n + 1))
-
-
-# a Korean particle (or the plural 들 and a particle) at a word's end: "계약이", "계약들은", "법률에", "기간으로"
-_KO_PARTICLE = re.compile(r"(?:들)?(?:이|가|은|는|을|를|에|의|로|으로|과|와|도|만|에서|부터|까지|에게)?$")
 
 
 class ScopeResolver:
@@ -188,7 +184,7 @@ class ScopeResolver:
         "비밀유지계약서"), so that a title the question says whole is matched whole."""
         out: set[str] = set()
         for w in WORD.findall(question):
-            if w.lower() == w.upper() and (bare := _KO_PARTICLE.sub("", w)) and bare != w:
+            if w.lower() == w.upper() and (bare := without_particle(w)) != w:
                 out.update(terms(bare))
         return out
 
@@ -201,7 +197,7 @@ class ScopeResolver:
             return False
         words, stems = self.vocabulary
         w = word.casefold()
-        bare = _KO_PARTICLE.sub("", w)
+        bare = without_particle(w)
         return w in words or bare in words or any(w.startswith(st) for st in stems)
 
     def _file_name_words(

@@ -71,3 +71,65 @@ def one_line(text: str, limit: int | None = None) -> str:
     if limit is not None and len(line) > limit:
         line = line[: max(0, limit - 1)].rstrip() + "\u2026"
     return line
+
+
+KO_PARTICLES = sorted(  # Korean particles and endings that attach to a word, longest first
+    [
+        "은",
+        "는",
+        "이",
+        "가",
+        "을",
+        "를",
+        "의",
+        "에",
+        "에서",
+        "에게",
+        "에는",
+        "에도",
+        "으로",
+        "로",
+        "와",
+        "과",
+        "도",
+        "만",
+        "까지",
+        "부터",
+        "으로서",
+        "로서",
+        "으로써",
+        "로써",
+        "이나",
+        "나",
+        "이며",
+        "며",
+        "이고",
+        "고",
+        "이다",
+        "하여",
+        "하는",
+        "한다",
+        "하고",
+        "된다",
+        "되는",
+        "하며",
+        "에의",
+        "과의",
+        "와의",
+        "으로부터",
+        "로부터",
+        "이란",
+        "란",
+    ],
+    key=len,
+    reverse=True,
+)
+
+
+def without_particle(word: str) -> str:
+    """A Korean word without the particle or ending attached to it ("계약서의" -> "계약서"), at least two
+    syllables left; the word as it is otherwise."""
+    for p in KO_PARTICLES:
+        if word.endswith(p) and len(word) - len(p) >= 2:
+            return word[: -len(p)]
+    return word
