@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 
+import numpy as np
 from wikigen.agents.catalog import REACH, Topic
 from wikigen.agents.meaning import Space, content_words
 from wikigen.agents.params import DiscoveryParams
@@ -32,26 +33,36 @@ class SentenceIndex:
 
     def __init__(self, texts: Mapping[str, str]):
         self.spans: list[tuple[str, int, int]] = []
-        self.postings: dict[str, list[int]] = defaultdict(list)
+        postings: dict[str, list[int]] = defaultdict(list)
+        self.docs: list[tuple[str, int, int]] = []  # each document's sentences: spans[a:b]
         for d in sorted(texts):
             text = texts[d]
+            a = len(self.spans)
             for s, e in sentences(text, SENTENCE):
                 i = len(self.spans)
                 self.spans.append((d, s, e))
                 for w in set(content_words(text[s:e])):
-                    self.postings[w].append(i)
+                    postings[w].append(i)
+            if len(self.spans) > a:
+                self.docs.append((d, a, len(self.spans)))
+        self.postings = {w: np.array(p, dtype=np.int64) for w, p in postings.items()}
 
     def best_per_doc(self, vector: Mapping[str, float]) -> dict[str, tuple[float, int]]:
-        """doc id -> (score, sentence) of its sentence holding the most of the vector's weight."""
-        score: dict[int, float] = defaultdict(float)
-        for w, x in vector.items():
-            for i in self.postings.get(w, ()):
-                score[i] += x
+        """doc id -> (score, sentence) of its sentence holding the most of the vector's weight (the first
+        such sentence; a document none of whose sentences scores above 0 is left out)."""
+        score = np.zeros(len(self.spans))
+        for w, x in vector.items():  # a word's sentences are distinct, so the sums add in the vector's order
+            p = self.postings.get(w)
+            if p is not None:
+                score[p] += x
+        if not self.docs:
+            return {}
+        tops = np.maximum.reduceat(score, [a for _, a, _ in self.docs])
         best: dict[str, tuple[float, int]] = {}
-        for i in sorted(score):
-            d = self.spans[i][0]
-            if score[i] > best.get(d, (0.0, -1))[0]:
-                best[d] = (score[i], i)
+        for (d, a, b), top in zip(self.docs, tops):
+            if top > 0:
+                i = a + int(np.argmax(score[a:b]))
+                best[d] = (float(score[i]), i)
         return best
 
 

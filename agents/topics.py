@@ -211,15 +211,17 @@ def _first_match(text: str, lower: str, key: str, start: int) -> re.Match | None
     rx = phrase_regex(key)
     first = key.split()[0]
     forms = {first.lower(), plural(first).lower()}
-    pos = start
+    at = {f: lower.find(f, start) for f in forms}  # each form's next place, found again only once passed
     while True:
-        q = min((p for p in (lower.find(f, pos) for f in forms) if p >= 0), default=-1)
+        q = min((p for p in at.values() if p >= 0), default=-1)
         if q < 0:
             return None
         m = rx.match(text, q)
         if m:
             return m
-        pos = q + 1
+        for f, p in at.items():
+            if p == q:
+                at[f] = lower.find(f, q + 1)
 
 
 def _spread(uses: list[tuple[int, int]]) -> float:

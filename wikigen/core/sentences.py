@@ -31,6 +31,7 @@ CONTRACT, TORT ...").
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterator
 from typing import NamedTuple
@@ -251,7 +252,7 @@ def boundaries(
     a page break a sentence runs on across (`wikigen.core.pages.page_breaks`, read from the whole text)."""
     stop = len(text) if end is None else end
     gaps = page_breaks(text)
-    g = 0  # the first gap not yet behind the match (matches come in text order)
+    g = bisect.bisect_right(gaps, start, key=lambda gap: gap[1])  # the first gap not yet behind the match
     for m in _BOUNDARY.finditer(text, start):
         if m.end() > stop:
             if m.start() >= stop:
