@@ -50,3 +50,25 @@ def test_state_folder_and_texts_are_private_whatever_the_umask(tmp_path):
         assert _mode(p) & 0o077 == 0, (p, oct(_mode(p)))
     assert _mode(state / "progress.jsonl") == 0o600 and _mode(state / "config.json") == 0o600
     assert _mode(wiki / "index.md") == 0o644  # pages follow the umask: they are the wiki's output
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX file modes")
+def test_a_file_removed_while_its_folder_is_made_private_is_skipped(tmp_path, monkeypatch):
+    """The index's writer makes and removes temporary files while the folder is made private: a file walked
+    but gone before its chmod is skipped (it raised FileNotFoundError, which failed an index build), and the
+    others are still made private."""
+    from wikigen.core import atomic
+
+    root = tmp_path / "ix"
+    root.mkdir()
+    (root / "kept").write_text("x", encoding="utf-8")
+    real_walk = os.walk
+
+    def walk_listing_a_vanished_file(top):
+        for dirpath, dirnames, filenames in real_walk(top):
+            yield dirpath, dirnames, [".tmpGone", *filenames]
+
+    monkeypatch.setattr(atomic.os, "walk", walk_listing_a_vanished_file)
+    atomic.make_private(root)
+    assert _mode(root / "kept") == 0o600
+    assert _mode(root) == 0o700

@@ -36,14 +36,14 @@ def make_private(root: Path) -> None:
         return
     private_dir(root)  # refuses a state folder that is a link out of its wiki (wikigen.core.confine)
     for dirpath, dirnames, filenames in os.walk(root):
-        for d in dirnames:
-            p = os.path.join(dirpath, d)
-            if not os.path.islink(p):
-                os.chmod(p, 0o700)
-        for f in filenames:
-            p = os.path.join(dirpath, f)
-            if not os.path.islink(p):
-                os.chmod(p, 0o600)
+        for names, mode in ((dirnames, 0o700), (filenames, 0o600)):
+            for name in names:
+                p = os.path.join(dirpath, name)
+                try:
+                    if not os.path.islink(p):
+                        os.chmod(p, mode)
+                except FileNotFoundError:  # a temporary file the index's writer removed meanwhile: nothing to keep
+                    continue
 
 
 def atomic_write_bytes(
