@@ -47,3 +47,26 @@ def cuad_wiki(tmp_path_factory):
     from eval_corpora import build_cuad_wiki
 
     return build_cuad_wiki(tmp_path_factory)
+
+
+def _uses_cuad_wiki(item) -> bool:
+    return "cuad_wiki" in getattr(item, "fixturenames", ())
+
+
+def pytest_collection_modifyitems(items):
+    """The tests on the cuad-dev wiki run last (in their order), by when its background build is done."""
+    items[:] = [i for i in items if not _uses_cuad_wiki(i)] + [i for i in items if _uses_cuad_wiki(i)]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _cuad_wiki_built_meanwhile(request, tmp_path_factory):
+    """When the run holds a test on the cuad-dev wiki, its build (a minute and more) begins at once in a process
+    of its own, beside the other tests, rather than in the worker that first needs it. A build still running
+    when its worker is done is stopped (a test then waiting builds the wiki itself)."""
+    from eval_corpora import start_cuad_build
+
+    started = start_cuad_build(tmp_path_factory) if any(map(_uses_cuad_wiki, request.session.items)) else None
+    yield
+    if started is not None and started.poll() is None:
+        started.terminate()
+        started.wait(30)

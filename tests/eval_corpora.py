@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -28,24 +30,19 @@ def eval_corpus(name: str) -> Path | None:
     return None
 
 
-def build_cuad_wiki(tmp_path_factory) -> Path:
-    """The cuad-dev wiki as `wikigen build` makes it by default (2 agents, 2 sessions, offline; no passage
-    vectors), built once per test run (by the first of pytest-xdist's workers to ask); or the one named by
-    $WIKIGEN_CUAD_WIKI. Skips without the corpus."""
+def _shared_folder(tmp_path_factory) -> Path:
+    """The folder every pytest-xdist worker of this run shares (their base folders' parent)."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+def _build_locked(corpus: Path, shared: Path) -> Path:
+    """Build the cuad-dev wiki into shared/cuad-shared/wiki unless it is built: whoever holds the lock first
+    builds, the others wait for it and find it built."""
     from wikigen.agents.orchestrate import BuildConfig, build
 
     from wikigen.core.locks import file_lock
 
-    given = os.environ.get(CUAD_WIKI_ENV)
-    if given:
-        return Path(given)
-    corpus = eval_corpus("cuad-dev")
-    if corpus is None:
-        pytest.skip("the cuad-dev corpus (../shared/eval/cuad-dev) is not present")
-    # one build for the whole run: pytest-xdist's workers share their base folder's parent, and the first worker
-    # to get there builds while the others wait on the lock (each worker built its own before: two builds a run)
-    base = tmp_path_factory.getbasetemp()
-    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
     root = shared / "cuad-shared" / "wiki"
     with file_lock(shared / "cuad-shared.lock"):
         if not (root.parent / "built").exists():
@@ -53,3 +50,44 @@ def build_cuad_wiki(tmp_path_factory) -> Path:
             assert report.ok, report.stopped_reason
             (root.parent / "built").write_text("ok", encoding="utf-8")
     return root
+
+
+def build_cuad_wiki(tmp_path_factory) -> Path:
+    """The cuad-dev wiki as `wikigen build` makes it by default (2 agents, 2 sessions, offline; no passage
+    vectors), built once per test run: by the background build `start_cuad_build` began, or else here, by the
+    first of pytest-xdist's workers to ask, while the others wait on the lock. Or the one named by
+    $WIKIGEN_CUAD_WIKI. Skips without the corpus."""
+    given = os.environ.get(CUAD_WIKI_ENV)
+    if given:
+        return Path(given)
+    corpus = eval_corpus("cuad-dev")
+    if corpus is None:
+        pytest.skip("the cuad-dev corpus (../shared/eval/cuad-dev) is not present")
+    return _build_locked(corpus, _shared_folder(tmp_path_factory))
+
+
+def start_cuad_build(tmp_path_factory) -> subprocess.Popen | None:
+    """Begin building the cuad-dev wiki in a process of its own (once per run: the first worker to get here),
+    so that it is built by the time the tests that use it run (tests/conftest.py puts them last); the process,
+    or None when it was begun already, the wiki is given or the corpus is absent. Its output goes to
+    cuad-shared/build.log."""
+    corpus = eval_corpus("cuad-dev")
+    if os.environ.get(CUAD_WIKI_ENV) or corpus is None:
+        return None
+    shared = _shared_folder(tmp_path_factory)
+    (shared / "cuad-shared").mkdir(parents=True, exist_ok=True)
+    try:
+        os.close(os.open(shared / "cuad-shared" / "started", os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+    except FileExistsError:
+        return None
+    with open(shared / "cuad-shared" / "build.log", "wb") as log:
+        return subprocess.Popen(
+            [sys.executable, __file__, str(corpus), str(shared)],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            cwd=Path(__file__).resolve().parent.parent,
+        )
+
+
+if __name__ == "__main__":  # the background build: eval_corpora.py CORPUS SHARED
+    _build_locked(Path(sys.argv[1]), Path(sys.argv[2]))

@@ -15,18 +15,15 @@ from pathlib import Path
 
 import pytest
 import yaml
-from eval_corpora import CUAD_TIMEOUT
 from wikigen.agents.orchestrate import BuildConfig, build
 from wikigen.search.sources import open_wiki
 
 from wikigen import cli
 from wikigen.core.errors import UsageError
-from wikigen.core.text import one_line
 from wikigen.export import (
     MAX_BYTES,
     MAX_LINES,
     MEMORY,
-    VALUE_MAX,
     _entry_line,
     _md_link,
     build_memory,
@@ -36,7 +33,6 @@ from wikigen.export import (
 )
 from wikigen.wiki.index_page import build_index
 from wikigen.wiki.markup import scan_quotes
-from wikigen.wiki.provisions import read_table
 
 ROOT = Path(__file__).resolve().parent.parent
 ACME = ROOT / "corpora" / "acme"
@@ -220,47 +216,3 @@ def test_build_memory_is_deterministic(acme_wiki):
 def _memory_lines(text: str, prefix: str) -> list[str]:
     """MEMORY.md's entry lines whose file name starts with prefix."""
     return [line for line in text.splitlines() if line.startswith("- [") and f"]({prefix}" in line]
-
-
-@CUAD_TIMEOUT
-def test_full_cuad_wiki_memory_informs(cuad_wiki, tmp_path):
-    """MEMORY.md of the cuad-dev wiki (252 contracts): one line per document as far as they fit (title, parties,
-    date, key facts), then the topics, each saying what it holds, within the limits; every page reachable."""
-    from wikigen.ask.documents import document_rows
-
-    out = tmp_path / "memory"
-    report = export_claude_code(open_wiki(cuad_wiki), out)
-    got = assert_sound_export(out, cuad_wiki)
-    assert report.pages == len(got["topics"]) > 252  # a page per contract, plus topics
-    memory = got["memory"][MEMORY]
-    assert utf8_len(memory) > 0.9 * MAX_BYTES or len(memory.splitlines()) > 0.9 * MAX_LINES  # the room is used
-    docs = _memory_lines(memory, "doc-")
-    assert len(docs) >= 85, len(docs)  # as many documents as fit with their values (about 90), not 8 lines of links
-    w = open_wiki(cuad_wiki)
-    rows = {file_stem(r.slug): r for r in document_rows(w.pages(), w.sources, read_table(cuad_wiki)) if r.slug}
-    shown = [(line, rows[MD_LINK.search(line).group(2)[:-3]]) for line in docs]
-    for line, row in shown:
-        title = " ".join(row.title.replace("|", "/").replace("[", "(").replace("]", ")").split())
-        assert line.startswith(f"- [{title[:60]}"), (line, title)
-        said = line.split("](", 1)[1]
-        if row.names:  # the parties as the document names them, then its date
-            assert row.names[0][:20] in said, (line, row.names)
-        if row.date and not said.endswith("..."):
-            assert f" {row.date.value}" in said, (line, row.date)
-    assert sum(bool(row.names) for _, row in shown) > 0.7 * len(shown)
-    assert sum(bool(row.date) for _, row in shown) > 0.7 * len(shown)
-    for line, row in shown:  # then the values a reader most needs (the provisions table's): whole, in order, once
-        said = line.split("](", 1)[1]
-        values = [one_line(f"{c.label}: {c.value}", VALUE_MAX) for c in row.values(3)]
-        kept = [v for v in values if v in said]
-        assert kept == values[: len(kept)] and not (kept and said.endswith("...")), (line, values)
-        if row.date:
-            assert said.count(row.date.value) == 1, line
-    assert sum(any(f"{c.label}: " in line for c in row.extra.values()) for line, row in shown) > 0.7 * len(shown)
-    topics = _memory_lines(memory, "topic-")
-    assert len(topics) >= 20
-    for line in topics:
-        assert re.search(r"quoted from \d+ (of \d+ )?documents?", line, re.I), line  # what it holds
-    assert memory.index("## Documents") < memory.index("## Topics") < memory.index("## Every page")
-    every = got["memory"].get("index-document.md", "")
-    assert every and "252 pages" in every  # every document, in the section files

@@ -12,7 +12,6 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from eval_corpora import CUAD_TIMEOUT
 from test_trust_keepout import _mcp_calls
 
 from wikigen.cli import main
@@ -76,16 +75,3 @@ def test_stats_mcp_the_home_page_and_the_growth_table_show_the_same_figures(buil
         stats["docs_cited"],
     )
     assert last == {k: stats[k] for k in last}
-
-
-@CUAD_TIMEOUT
-def test_the_default_build_of_cuad_dev_passes_its_own_check(cuad_wiki):
-    """A document of a kind no other document shares has no collection page; when no topic page quoted it
-    either, a topic page's cut list of the rest left it out and nothing linked it (an orphan that failed
-    `check`). A topic page lists such documents first."""
-    from wikigen.search.sources import open_wiki
-
-    from wikigen.wiki.links import analyze_links
-
-    report = analyze_links(open_wiki(cuad_wiki).pages())
-    assert report.orphans == [] and report.broken == []

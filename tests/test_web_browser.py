@@ -5,7 +5,7 @@ Checked with screenshots and the DOM: the graph has a node per page and is not b
 search and neighbourhood work at 1,000+ pages; a quote's link opens the source view with exactly the quote's
 text highlighted; the home page's documents table sorts and filters; an answer is rendered markdown whose
 citations open their spans; callouts are callouts and comment markers are not shown, on every page of the
-test wiki and of the cuad-dev wiki; the growth chart has one point per session; a hostile <script> in a
+test wiki (the cuad-dev wiki's pages: tests/test_cuad_wiki.py); the growth chart has one point per session; a hostile <script> in a
 document, a quote, a page body or a search is shown and never run.
 """
 
@@ -19,14 +19,12 @@ from pathlib import Path
 from urllib.parse import unquote
 
 import pytest
-from eval_corpora import CUAD_TIMEOUT
 from web_helpers import HOSTILE, add_many_pages, build_web_wiki
 
 from wikigen.web.model import SiteData
 from wikigen.web.screenshots import CHROMIUM, CHROMIUM_ARGS
 from wikigen.web.server import make_server
-from wikigen.web.site import static_bytes, write_site
-from wikigen.web.views import STATIC_FILES, Views
+from wikigen.web.site import write_site
 
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(),
@@ -412,36 +410,6 @@ def _main_text(html: str) -> str:
     parser = _MainText()
     parser.feed(html)
     return "".join(parser.parts)
-
-
-@CUAD_TIMEOUT
-def test_no_literal_comments_or_callout_markers_on_any_page_of_the_cuad_wiki(browser, cuad_wiki, tmp_path):
-    """Every page's HTML is read for the markers as text; the browser opens the pages whose markdown holds them
-    (and a few others), where the HTML's reading must agree with what Chromium shows."""
-    data = SiteData.load(cuad_wiki)
-    out = tmp_path / "site"  # the static site's pages (its sources and home, not read here, are left out)
-    views = Views(data, live=False)
-    for path in [p for p in views.paths() if p.startswith("pages/")]:
-        (out / path).parent.mkdir(parents=True, exist_ok=True)
-        (out / path).write_text(views.render(path) or "", encoding="utf-8")
-    for name in STATIC_FILES:
-        (out / "static").mkdir(exist_ok=True)
-        (out / "static" / name).write_bytes(static_bytes(name))
-    slugs = list(data.pages) + list(data.generated)
-    marked = [s for s, p in data.pages.items() if "<!--" in p.body or "[!" in p.body]
-    assert marked  # the amendment markers are there to hide
-    for slug in slugs:
-        text = _main_text((out / "pages" / f"{slug}.html").read_text(encoding="utf-8"))
-        assert text.strip(), slug
-        found = _UNRENDERED.search(text)
-        assert found is None, (slug, found and found.group(0))
-    sample = list(dict.fromkeys(marked[: BROWSER_SAMPLE // 2] + slugs[:: max(1, len(slugs) // (BROWSER_SAMPLE // 2))]))
-    ctx = browser.new_context(viewport={"width": 1100, "height": 800})
-    page = ctx.new_page()
-    try:
-        _pages_render_markup(page, out.resolve().as_uri() + "/", sample[:BROWSER_SAMPLE])
-    finally:
-        ctx.close()
 
 
 def test_the_html_reading_of_a_page_finds_what_the_browser_would_show():
