@@ -27,6 +27,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from _eval_data import EVAL_ROOT  # noqa: E402  (the dev corpora, found from any checkout)
+
 from wikigen.ask.context import ContextItem  # noqa: E402
 from wikigen.ask.evaluate import answer_context, score_question, spread_sample  # noqa: E402
 from wikigen.ask.generate import NOTHING_FOUND, ExtractiveAnswer  # noqa: E402
@@ -78,9 +80,7 @@ def score_rows(rows: list[dict], generator) -> dict:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--wiki", required=True, help="a built wiki of the corpus")
-    ap.add_argument(
-        "--data", default=str(ROOT.parent / "shared" / "eval" / "cuad-dev"), help="folder with questions.jsonl"
-    )
+    ap.add_argument("--data", default=str(EVAL_ROOT / "cuad-dev"), help="folder with questions.jsonl")
     ap.add_argument("--limit", type=int, default=None, help="a deterministic sample of N questions per half")
     ap.add_argument("--budget", type=int, default=4000)
     ap.add_argument("--contexts", default=None, help="cache of the retrieved contexts (default: next to the wiki)")

@@ -19,10 +19,12 @@ import tempfile
 import time
 from pathlib import Path
 
+from _eval_data import EVAL_ROOT
+
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-DEFAULT_DOCS = REPO.parent / "shared" / "eval" / "cuad-dev" / "docs"
+DEFAULT_DOCS = EVAL_ROOT / "cuad-dev" / "docs"
 ONE_TIME = ("extraction", "indexing", "embedding")  # build stages done once per corpus (the first build's)
 
 

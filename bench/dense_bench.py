@@ -39,6 +39,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from _eval_data import EVAL_ROOT  # noqa: E402  (the dev corpora, found from any checkout)
 from eval_bench import fill  # noqa: E402  (the plain-BM25 baseline's budget filling, one copy)
 from wikigen.search.dense.encoder import DEFAULT_MAX_TOKENS, load_encoder  # noqa: E402
 from wikigen.search.dense.hybrid import DenseSearcher, rrf_fuse  # noqa: E402
@@ -221,7 +222,7 @@ def paired_table(rows: list[dict], kinds, truncations: list[int]) -> str:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--data-root", default=str(ROOT.parent / "shared" / "eval"))
+    ap.add_argument("--data-root", default=str(EVAL_ROOT))
     ap.add_argument("--corpora", nargs="+", default=["sec10q-dev", "cuad-dev"])
     ap.add_argument("--out", default=str(ROOT / "bench-out" / "dense"))
     ap.add_argument("--cuad-docs", type=int, default=60, help="embed only the first N cuad-dev documents")

@@ -45,6 +45,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from _eval_data import EVAL_ROOT  # noqa: E402  (the dev corpora, found from any checkout)
+
 NUMPY_REV = "ad1125f"  # main before the encoder moved to onnxruntime: search/dense/encoder.py was the numpy BERT
 OLD_REV = "158cc83"  # main before the graph of fused kernels: the exported graph with the float32 weights put in
 
@@ -170,7 +172,7 @@ def index_run(data: Path, out: Path) -> dict:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--data", default=str(ROOT.parent / "shared" / "eval" / "cuad-dev"))
+    ap.add_argument("--data", default=str(EVAL_ROOT / "cuad-dev"))
     ap.add_argument("--passages", type=int, default=160)
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--old-rev", default=OLD_REV, help="the git revision whose onnx encoder is the reference")

@@ -22,10 +22,12 @@ import tempfile
 import time
 from pathlib import Path
 
+from _eval_data import EVAL_ROOT
+
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-CUAD = REPO.parent / "shared" / "eval" / "cuad-dev" / "docs"
+CUAD = EVAL_ROOT / "cuad-dev" / "docs"
 
 
 def make_corpora(out: Path, docs: int, chars: int) -> tuple[Path, Path]:

@@ -18,6 +18,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from _eval_data import EVAL_ROOT  # noqa: E402  (the dev corpora, found from any checkout)
+
 from wikigen.ask.keyfacts import score_keyfacts  # noqa: E402
 from wikigen.ask.questions import read_questions  # noqa: E402
 from wikigen.ask.retrieval import Answerer  # noqa: E402
@@ -41,7 +43,7 @@ def figure_share(wiki: Path) -> tuple[int, int, int]:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--data", default=str(ROOT.parent / "shared" / "eval" / "sec10q-dev"))
+    ap.add_argument("--data", default=str(EVAL_ROOT / "sec10q-dev"))
     ap.add_argument("--wiki", required=True, help="a built wiki of the data set's docs")
     ap.add_argument("--kinds", nargs="+", default=["multi"])
     ap.add_argument("--modes", nargs="+", default=["wiki", "wiki+search"])

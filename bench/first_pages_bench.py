@@ -24,6 +24,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from _eval_data import EVAL_ROOT
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -41,7 +43,7 @@ def children_cpu() -> float:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--data", default=str(ROOT.parent / "shared" / "eval" / "cuad-dev"))
+    ap.add_argument("--data", default=str(EVAL_ROOT / "cuad-dev"))
     ap.add_argument("--docs", type=int, default=60)
     ap.add_argument("--no-dense", action="store_true", help="build without passage vectors")
     ap.add_argument("--work", default=None, help="work folder (default: a new temporary one)")

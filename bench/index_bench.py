@@ -31,6 +31,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 import tantivy  # noqa: E402
+from _eval_data import EVAL_ROOT  # noqa: E402  (the dev corpora, found from any checkout)
 from wikigen.search.analysis import cjk_grams  # noqa: E402
 from wikigen.search.corpus import load_corpus  # noqa: E402
 from wikigen.search.index import CorpusIndex  # noqa: E402
@@ -87,7 +88,7 @@ def pct(values: list[float], p: float) -> float:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("corpus", nargs="?", default=str(REPO.parent / "shared" / "eval" / "cuad-dev" / "docs"))
+    ap.add_argument("corpus", nargs="?", default=str(EVAL_ROOT / "cuad-dev" / "docs"))
     ap.add_argument("--queries", type=int, default=100)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--repeat", type=int, default=3, help="interleaved runs of each build; the best counts")

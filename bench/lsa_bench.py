@@ -33,6 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+from _eval_data import EVAL_ROOT  # noqa: E402  (the dev corpora, found from any checkout)
 from dense_bench import format_table, passage_tokens, summarize  # noqa: E402
 from eval_bench import fill  # noqa: E402
 from wikigen.search.analysis import ANALYZER  # noqa: E402
@@ -151,7 +152,7 @@ def run_corpus(name: str, args) -> dict:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--data-root", default=str(ROOT.parent / "shared" / "eval"))
+    ap.add_argument("--data-root", default=str(EVAL_ROOT))
     ap.add_argument("--index-root", default=str(ROOT / "bench-out"), help="holds <corpus>-index folders")
     ap.add_argument("--corpora", nargs="+", default=["sec10q-dev", "cuad-dev"])
     ap.add_argument("--limit", type=int, default=0, help="a deterministic sample of this many questions (0: all)")

@@ -50,11 +50,13 @@ import threading
 import time
 from pathlib import Path
 
+from _eval_data import EVAL_ROOT
+
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))  # scale_corpus, engine_rates
 
-CUAD = Path(os.environ.get("WIKIGEN_EVAL_DATA") or REPO.parent / "shared" / "eval") / "cuad-dev"  # as the tests find it
+CUAD = EVAL_ROOT / "cuad-dev"  # as the tests find it
 STAGES = [
     "extraction",
     "indexing",

@@ -24,9 +24,11 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from _eval_data import EVAL_ROOT  # noqa: E402  (the dev corpora, found from any checkout)
+
 from wikigen.core.sentences import CLAUSE, sentences  # noqa: E402
 
-DEFAULT_SOURCE = REPO.parent / "shared" / "eval" / "cuad-dev" / "docs"
+DEFAULT_SOURCE = EVAL_ROOT / "cuad-dev" / "docs"
 REPLACE = 0.35
 _DIGITS = re.compile(r"\d+")
 

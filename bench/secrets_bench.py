@@ -27,15 +27,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from _eval_data import EVAL_ROOT  # noqa: E402  (the dev corpora, found from any checkout)
 from wikigen.search.passages import split_passages  # noqa: E402
 
 from wikigen.wiki.secrets import find_secrets, redact  # noqa: E402
 
 DATA = ROOT / "bench" / "data"
-EVAL = next(
-    (p for p in (ROOT.parent / "shared" / "eval", ROOT.parents[1] / "shared" / "eval") if p.is_dir()),
-    ROOT.parent / "shared" / "eval",
-)
+EVAL = EVAL_ROOT
 CORPORA = ("cuad-dev", "sec10q-dev", "contractnli-dev")
 
 

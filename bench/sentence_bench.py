@@ -36,14 +36,16 @@ from unittest import mock
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from _eval_data import EVAL_ROOT  # noqa: E402  (the dev corpora, found from any checkout)
+
 import wikigen.core.sentences as rule  # noqa: E402
 from wikigen.core.pages import furniture, page_breaks  # noqa: E402
 from wikigen.core.sentences import SENTENCE, sentence_span, sentences  # noqa: E402
 
 GOLD = ROOT / "bench" / "data" / "sentence-gold.jsonl"
 CORPORA = {
-    "cuad-dev": ROOT.parent / "shared" / "eval" / "cuad-dev" / "docs",
-    "sec10q-dev": ROOT.parent / "shared" / "eval" / "sec10q-dev" / "docs",
+    "cuad-dev": EVAL_ROOT / "cuad-dev" / "docs",
+    "sec10q-dev": EVAL_ROOT / "sec10q-dev" / "docs",
     "acme-ko": ROOT / "corpora" / "acme" / "ko",
 }
 TRICKY = re.compile(
@@ -220,7 +222,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--candidates", action="store_true", help="print the sample with every splitter's ends")
     ap.add_argument("--page-breaks", action="store_true", help="quotes around cuad-dev's gold clauses at page breaks")
-    ap.add_argument("--data-root", default=str(ROOT.parent / "shared" / "eval"), help="folder of the dev corpora")
+    ap.add_argument("--data-root", default=str(EVAL_ROOT), help="folder of the dev corpora")
     args = ap.parse_args(argv)
     for corpus in ("cuad-dev", "sec10q-dev"):
         CORPORA[corpus] = Path(args.data_root) / corpus / "docs"

@@ -53,6 +53,7 @@ sys.path.insert(0, str(ROOT))
 import itertools  # noqa: E402
 from dataclasses import asdict  # noqa: E402
 
+from _eval_data import EVAL_ROOT  # noqa: E402  (the dev corpora, found from any checkout)
 from wikigen.agents.consolidate import ACTIONS  # noqa: E402
 
 from wikigen.ask.evaluate import run_eval, spread_sample  # noqa: E402
@@ -470,7 +471,7 @@ def dreaming_main(args) -> int:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--corpora", nargs="+", default=["cuad-dev", "sec10q-dev"])
-    ap.add_argument("--data-root", default=str(ROOT.parent / "shared" / "eval"))
+    ap.add_argument("--data-root", default=str(EVAL_ROOT))
     ap.add_argument(
         "--index-cache", default="/work/cache", help="folder holding NAME-index caches (copied, never written)"
     )

@@ -22,6 +22,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from _eval_data import EVAL_ROOT
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 LABELS = ROOT / "bench" / "data" / "topic-merge-pairs.json"
@@ -53,7 +55,7 @@ def _scores(pairs, sims, weight, threshold):
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--data", default=str(ROOT.parent / "shared" / "eval" / "cuad-dev"))
+    ap.add_argument("--data", default=str(EVAL_ROOT / "cuad-dev"))
     ap.add_argument("--index", default=None, help="an existing index folder of the corpus (read only)")
     args = ap.parse_args(argv)
     from wikigen.search.index import CorpusIndex

@@ -21,6 +21,8 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
+from _eval_data import EVAL_ROOT
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -42,7 +44,7 @@ def _covers(spans: list[tuple[int, int]], s: int, e: int) -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "eval" / "cuad-dev")
+    ap.add_argument("--data", type=Path, default=EVAL_ROOT / "cuad-dev")
     ap.add_argument("--quantile", type=float, default=0.25)
     args = ap.parse_args(argv)
     if not (args.data / "docs").is_dir():

@@ -26,6 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+from _eval_data import EVAL_ROOT  # noqa: E402  (the dev corpora, found from any checkout)
 from values_bench import gold_days  # noqa: E402
 
 PHRASINGS = {
@@ -112,7 +113,7 @@ def mean_se(xs: list[float]) -> str:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--wiki", default=str(ROOT / "bench-out" / "cuad-dev-wiki"))
-    ap.add_argument("--data", default=str(ROOT.parent / "shared" / "eval" / "cuad-dev"))
+    ap.add_argument("--data", default=str(EVAL_ROOT / "cuad-dev"))
     ap.add_argument("--budget", type=int, default=4000)
     ap.add_argument("--modes", nargs="+", default=["wiki+search", "search"])
     args = ap.parse_args(argv)

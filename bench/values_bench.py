@@ -35,6 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from _eval_data import EVAL_ROOT  # noqa: E402  (the dev corpora, found from any checkout)
 from wikigen.search.values import find_values  # noqa: E402
 from wikigen.search.values.extract import extract_values  # noqa: E402
 from wikigen.search.values.schema import PRESENCE, load_schemas  # noqa: E402
@@ -285,7 +286,7 @@ def report(name: str, s: dict) -> list[str]:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--data", default=str(ROOT.parent / "shared" / "eval" / "cuad-dev"))
+    ap.add_argument("--data", default=str(EVAL_ROOT / "cuad-dev"))
     ap.add_argument("--limit", type=int, default=None)
     ap.add_argument("--index", default=None, help="a corpus index of the contracts (default: built in bench-out/)")
     ap.add_argument("--out", default=str(ROOT / "bench-out" / "values"))

@@ -1,0 +1,24 @@
+"""Where the dev corpora are, for every benchmark: $WIKIGEN_EVAL_DATA, else the folder shared/eval beside this
+checkout or beside one of its parents, so that a worktree (/work/wt/NAME) finds the same corpora as the main
+checkout (/work/main); tests/eval_corpora.py finds them the same way. Not a script (bench scripts answer --help; this module starts with _). When none exists, the main checkout's
+sibling is named, so that a benchmark's error says where it looked."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def eval_root() -> Path:
+    given = os.environ.get("WIKIGEN_EVAL_DATA")
+    if given:
+        return Path(given)
+    for parent in REPO.parents:
+        if (parent / "shared" / "eval").is_dir():
+            return parent / "shared" / "eval"
+    return REPO.parent / "shared" / "eval"
+
+
+EVAL_ROOT = eval_root()
