@@ -5,6 +5,7 @@ and every mode on every question, with standard errors beside every score.
     .venv/bin/python bench/eval_bench.py --limit 300              # quick: a deterministic sample per corpus
     .venv/bin/python bench/eval_bench.py --corpora sec10q-dev     # one corpus
     .venv/bin/python bench/eval_bench.py --index-root /work/cache # indexes (with vectors) from elsewhere
+    .venv/bin/python bench/eval_bench.py --set prf_terms=0        # every ask with a RetrievalParams field changed
 
 Data: <data-root>/<corpus>/{questions.jsonl,docs/} (default ../shared/eval). Each wiki is built with the
 offline backend, 4 agents x 4 sessions, into <work>/<corpus>-wiki with its index in <work>/<corpus>-index
@@ -22,15 +23,20 @@ text returned). Each cell is the mean over the corpus's questions and its standa
 deviation / sqrt(n)). The dev corpora are wholes: there are no halves. The targets of the open issues are
 checked at the end and each is printed as holding or not; per-question scores go to
 <out>/bench-summary.json, so two runs can be compared question by question (bench/compare_eval.py).
+`--set NAME=VALUE` (repeatable) overrides one field of `RetrievalParams` for every ask, typed from the
+field's type; the overrides are printed first and kept in each corpus's entry of bench-summary.json, so a run
+that measures a knob says which.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import sys
 import time
+import typing
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +45,7 @@ sys.path.insert(0, str(ROOT))
 
 from wikigen.ask.evaluate import run_eval, score_question, spread_sample, text_reader  # noqa: E402
 from wikigen.ask.modes import MODES  # noqa: E402
+from wikigen.ask.params import DEFAULT_PARAMS, RetrievalParams  # noqa: E402
 from wikigen.ask.questions import read_questions  # noqa: E402
 
 BM25 = "plain-BM25"
@@ -47,6 +54,37 @@ KINDS = {
     "sec10q-dev": ("multi", "single"),
     "contractnli-dev": ("spans-contractnli",),
 }
+
+
+_TRUE, _FALSE = {"true", "1", "yes", "on"}, {"false", "0", "no", "off"}
+
+
+def parse_overrides(pairs: list[str]) -> dict[str, Any]:
+    """NAME=VALUE pairs -> {field: value} for `RetrievalParams`, each value typed from its field's type
+    (int, float, or bool as true/false/1/0/yes/no/on/off); an unknown name or a value of the wrong type is
+    an argparse-style error (ValueError) that names the fields there are."""
+    hints = typing.get_type_hints(RetrievalParams)
+    names = [f.name for f in dataclasses.fields(RetrievalParams)]
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        name, sep, raw = pair.partition("=")
+        name, raw = name.strip(), raw.strip()
+        if not sep or not name:
+            raise ValueError(f"--set {pair!r}: expected NAME=VALUE")
+        if name not in hints or name not in names:
+            raise ValueError(f"--set {pair!r}: RetrievalParams has no field {name!r} (fields: {', '.join(names)})")
+        kind = hints[name]
+        try:
+            if kind is bool:
+                if raw.lower() not in _TRUE | _FALSE:
+                    raise ValueError(raw)
+                value: Any = raw.lower() in _TRUE
+            else:
+                value = kind(raw)
+        except ValueError:
+            raise ValueError(f"--set {pair!r}: {name} is {kind.__name__}, not {raw!r}") from None
+        out[name] = value
+    return out
 
 
 def build_wiki(corpus: Path, wiki: Path, index_dir: Path, agents: int, sessions: int, dense: bool = True) -> float:
@@ -232,7 +270,7 @@ def run_corpus(name: str, args) -> dict | None:
         )
     questions = spread_sample(read_questions(qfile), args.limit)
     t0 = time.perf_counter()
-    answerer = Answerer.open(wiki)
+    answerer = Answerer.open(wiki, params=dataclasses.replace(DEFAULT_PARAMS, **args.overrides))
     dense = "hybrid (BM25 + dense)" if answerer.dense is not None else "BM25 only (no dense vectors)"
     print(f"{name}: {len(questions)} questions, budget {args.budget} tokens; search is {dense}", flush=True)
     rows = plain_bm25_rows(answerer.index, questions, args.budget, default_counter(), text_reader(answerer.index))
@@ -259,6 +297,7 @@ def run_corpus(name: str, args) -> dict | None:
         "questions": len(questions),
         "seconds": secs,
         "dense": answerer.dense is not None,
+        "overrides": args.overrides,
         "table": {"|".join(k): v for k, v in table.items()},
         "rows": [
             {
@@ -284,7 +323,21 @@ def main(argv=None) -> int:
     ap.add_argument("--no-dense", action="store_true", help="no passage vectors (quick runs while developing)")
     ap.add_argument("--agents", type=int, default=4)
     ap.add_argument("--sessions", type=int, default=4)
+    ap.add_argument(
+        "--set",
+        dest="sets",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="override a RetrievalParams field for every ask (repeatable), e.g. --set prf_terms=0",
+    )
     args = ap.parse_args(argv)
+    try:
+        args.overrides = parse_overrides(args.sets)
+    except ValueError as e:
+        ap.error(str(e))
+    shown = " ".join(f"{k}={v}" for k, v in args.overrides.items()) or "none (the defaults)"
+    print(f"RetrievalParams overrides: {shown}", flush=True)
     t0 = time.perf_counter()
     results = [r for r in (run_corpus(c, args) for c in args.corpora) if r]
     if not results:

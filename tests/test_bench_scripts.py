@@ -19,3 +19,39 @@ def test_bench_script_answers_help(script):
     proc = subprocess.run([sys.executable, str(script), "--help"], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "usage" in proc.stdout.lower()
+
+
+def _eval_bench():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("eval_bench", BENCH / "eval_bench.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_eval_bench_set_types_each_override_from_its_field():
+    """--set NAME=VALUE overrides RetrievalParams fields, each value typed as its field is."""
+    parse = _eval_bench().parse_overrides
+    got = parse(["prf_terms=0", "window_dense=0", "open_windows=false", "hybrid_scoped=Yes"])
+    assert got == {"prf_terms": 0, "window_dense": 0.0, "open_windows": False, "hybrid_scoped": True}
+    assert isinstance(got["prf_terms"], int) and isinstance(got["window_dense"], float)
+    assert parse([]) == {}
+
+
+@pytest.mark.parametrize(
+    "pair, says",
+    [("no_such_knob=1", "no field 'no_such_knob'"), ("prf_terms=0.5", "prf_terms is int"), ("open_windows=2", "bool")],
+)
+def test_eval_bench_set_rejects_an_unknown_field_or_a_mistyped_value(pair, says):
+    """A mistyped knob is a usage error (exit 2) before any corpus is read, never a silent default."""
+    proc = subprocess.run(
+        [sys.executable, str(BENCH / "eval_bench.py"), "--set", pair, "--data-root", "/nonexistent"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 2
+    assert says in proc.stderr
+    assert "not found" not in proc.stderr  # stopped at the option, not at the missing corpus
