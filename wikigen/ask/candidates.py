@@ -215,7 +215,7 @@ class Candidates:
         # a many-document scope's windows come from BM25's passages: fused ones served them worse
         by_doc = self._passages_by_doc(query, doc_ids, k_doc, p.hybrid_scoped and not window)
         if window:
-            weights = {t: self.idf(t) ** p.idf_power for t in dict.fromkeys(terms(query))}
+            weights = {t: self.idf(t) for t in dict.fromkeys(terms(query))}
             for t, w in (expansion or {}).items():
                 weights.setdefault(t, w)
             if expansion and p.prf_search:
@@ -293,4 +293,4 @@ class Candidates:
             idf = self.idf(t)
             cands.append(ExpansionTerm(n / len(quotes) * idf, t, idf))
         cands.sort(key=lambda c: (c.value, c.term, c.idf), reverse=True)
-        return {c.term: p.prf_weight * c.idf**p.idf_power for c in cands[: p.prf_terms]}
+        return {c.term: p.prf_weight * c.idf for c in cands[: p.prf_terms]}

@@ -39,7 +39,6 @@ class RetrievalParams:
     open_per_doc: int = 2
     open_passages: int = 3
     heading_bonus: float = 0.5  # a query term in the heading that opens a window counts this much more
-    idf_power: float = 1.0  # window scoring: a term weighs idf ** idf_power
     window_passage_weight: float = (
         2.0  # a window's score: its query terms (idf) plus this much of its passage's relative BM25
     )
