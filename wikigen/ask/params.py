@@ -27,8 +27,6 @@ class RetrievalParams:
     doc_figure_rows: bool = True  # ... the topic quotes taken in turn with those documents' figure-page lines
     # that match the question, by words and by meaning (both: matching by words
     # alone, or any of their quotes instead of figure lines, did worse)
-    scoped_quote_share: float = 0.0  # in a many-document scope (quotes of well-named topics only; 0: they only fill
-    # what the windows leave: a share of their own cost the windows room)
     max_quote_share: float = 0.5  # with no scope, when search can fill the rest
     # sentence windows
     window_chars: int = 600  # in a many-document scope, windows of whole sentences of about this many characters

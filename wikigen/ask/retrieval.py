@@ -357,9 +357,10 @@ class Answerer:
         return {s for s in self.dream_slugs if self.page_index.title_match(s, q_set)[0] < NAMED_SHARE}
 
     def _fill_scoped(self, cb: ContextBuilder, query: str, hits, scope: Scope, k: int) -> None:
-        """wiki+search inside a scope: topic quotes first (in turn with the documents' lines on figure pages, when
-        the scope names a few documents), within a share of the budget; then each in-scope document's best unit
-        not already covered, then second-best, ..., then the other quotes."""
+        """wiki+search inside a scope: when it names a few documents, topic quotes first (in turn with the
+        documents' lines on figure pages), within a share of the budget; then each in-scope document's best unit
+        not already covered, then second-best, ..., then the other quotes (in a many-document scope, the quotes
+        only fill what the windows leave)."""
         p = self.params
         many = len(scope.doc_ids) > p.max_doc_scope
         # only topics the query names well (title/alias) speak for a clause inside a scope
@@ -372,11 +373,11 @@ class Answerer:
                 self.candidates.quotes_by_meaning(query, scope.doc_ids, slugs=self.figure_slugs),
             )
             quotes = interleave(quotes, rows)
-        quote_cap = int(cb.budget * (p.scoped_quote_share if many else p.doc_quote_share))
-        for u in quotes:  # topic quotes within the scope, one per document first
-            if cb.used >= quote_cap:
-                break
-            if cb.docs.get(u.doc_id, 0) == 0 or not many:
+        if not many:  # a few named documents: their topic quotes first, within a share of the budget
+            quote_cap = int(cb.budget * p.doc_quote_share)
+            for u in quotes:
+                if cb.used >= quote_cap:
+                    break
                 cb.add(u, trim=False)
         per_doc = max(2, min(12, k // max(1, len(scope.doc_ids))))
         rounds = self.candidates.scoped_passages(
