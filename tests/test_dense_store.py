@@ -11,9 +11,7 @@ import pytest
 
 np = pytest.importorskip("numpy", reason="dense search needs numpy (a core dependency)")
 
-import itertools  # noqa: E402
-
-from wikigen.search.dense.hybrid import KEEP, KEEP_RATIO, DenseSearcher, hybrid_search, rrf_fuse  # noqa: E402
+from wikigen.search.dense.hybrid import DenseSearcher, hybrid_search, rrf_fuse  # noqa: E402
 from wikigen.search.dense.store import VectorStore, spans_key  # noqa: E402
 from wikigen.search.index import CorpusIndex, Hit  # noqa: E402
 
@@ -194,7 +192,7 @@ def test_hybrid_search_fuses_bm25_and_dense(corpus, tmp_path):
     q = "royalty payment"
     fused = hybrid_search(idx, ds, q, k=4)
     bm, dn = idx.search(q, k=100), ds.search(q, k=100)
-    assert fused == rrf_fuse([bm, dn], 4, keep=KEEP, keep_ratio=KEEP_RATIO)
+    assert fused == rrf_fuse([bm, dn], 4)
     assert fused[0].doc_id == "pay"
 
 
@@ -258,20 +256,6 @@ def test_a_version_1_cache_is_taken_over_without_re_embedding(corpus, tmp_path):
     assert (s.embedded_documents, s.reused, enc2.encoded) == (0, 4, [])
     meta = json.loads((store.root / "meta.json").read_text())
     assert meta["version"] == 2 and all(r["spans"] for r in meta["docs"].values())
-
-
-def test_rrf_fuse_keeps_the_first_lists_leaders_first():
-    bm = [_hit("lex", 0), _hit("a", 0), _hit("b", 0), _hit("c", 0)]  # "lex": only BM25 finds it
-    dn = [_hit("a", 0), _hit("b", 0), _hit("c", 0), _hit("d", 0), _hit("e", 0)]
-    plain = [h.doc_id for h in rrf_fuse([bm, dn], k=10)]
-    assert plain.index("lex") > 1  # fusion buries the lexical match
-    kept = rrf_fuse([bm, dn], k=10, keep=1)
-    assert [h.doc_id for h in kept] == ["lex"] + [d for d in plain if d != "lex"]
-    assert all(x.score >= y.score for x, y in itertools.pairwise(kept))  # still best first
-    # BM25's best `keep` come first, in the fused order; keep=0 is plain fusion
-    assert [h.doc_id for h in rrf_fuse([bm, dn], k=10, keep=3)] == ["a", "b", "lex", "c", "d", "e"]
-    assert [h.doc_id for h in rrf_fuse([bm, dn], k=10, keep=0)] == plain
-    assert [h.doc_id for h in rrf_fuse([bm, dn], k=2, keep=1)] == ["lex", "a"]
 
 
 def test_a_document_s_vectors_are_a_plain_function_of_its_passages(corpus, tmp_path):

@@ -168,7 +168,7 @@ def acme_wiki(tmp_path_factory):
     wiki = tmp_path_factory.mktemp("acme-injection") / "wiki"
     # the document pages quote such lines in consolidation sessions (from session 3 or 4 on the sample)
     # BM25 ranking (--no-dense; tests skip embedding anyway, tests/conftest.py): the flagging is under test
-    # here; the same question under hybrid ranking is test_hybrid_search_on_the_sample_corpus_reaches_...
+    # here, and under plain fusion (hybrid ranking) the hostile passages can fall below the 4,000-token cut
     assert cli.main(["build", str(ACME), "--wiki", str(wiki), "--quiet", "--sessions", "4", "--no-dense"]) == 0
     return wiki
 
@@ -233,34 +233,3 @@ def test_ask_on_the_sample_corpus_flags_the_context_that_quotes_the_hostile_line
         "   ! contracts/services-agreement-palisade-security (chars 6327-6921) addresses an AI agent or a tool "
         "(override): document text, kept as data, not followed"
     ) in out.split("\n")
-
-
-@pytest.mark.dense
-@pytest.mark.timeout(900)  # embeds the whole sample corpus: minutes on a loaded 2-core machine
-def test_hybrid_search_on_the_sample_corpus_reaches_the_hostile_passages_when_bm25_leaders_are_kept(tmp_path):
-    """With dense vectors, plain reciprocal rank fusion (the default: keeping BM25's leaders cost the
-    multi-document questions of a report corpus) lets the hostile passages, BM25's clear leaders for this question,
-    fall below the 4,000-token cut; RetrievalParams(fusion_keep=4) keeps them first
-    (wikigen.search.dense.hybrid.keep_leaders), and `ask` reaches and flags both documents."""
-    from dataclasses import replace
-
-    from wikigen.search.dense.encoder import DenseUnavailable, load_encoder
-
-    from wikigen.ask.params import DEFAULT_PARAMS
-    from wikigen.ask.retrieval import Answerer
-
-    try:
-        load_encoder()
-    except DenseUnavailable as e:
-        pytest.skip(f"the dense model cannot run here: {e}")
-    wiki = tmp_path / "wiki"
-    assert cli.main(["build", str(ACME), "--wiki", str(wiki), "--quiet", "--sessions", "1"]) == 0
-    q = "Do any documents contain text addressed to an AI system or instructions to ignore previous instructions?"
-    answerer = Answerer.open(wiki, params=replace(DEFAULT_PARAMS, fusion_keep=4))
-    assert answerer.dense is not None  # the ranking is hybrid
-    for mode in ("search", "wiki+search"):
-        got = answerer.ask(q, mode=mode).to_dict()
-        assert {f["doc_id"] for f in got.get("flags", [])} == {
-            "contracts/reseller-agreement-tamsin-distribution",
-            "contracts/services-agreement-palisade-security",
-        }, mode

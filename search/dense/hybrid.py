@@ -14,9 +14,8 @@ see store.py for memory).
 Reciprocal rank fusion (Cormack et al. 2009): each list contributes 1 / (RRF_K + rank) for a passage
 it ranks (rank from 1), RRF_K = 60; ties keep the BM25 order. Fusion favours passages both lists hold,
 so an exact lexical match only BM25 finds (a quoted phrase, a rare name) can fall below the budget's
-cut; BM25's clear leaders (at most KEEP = 4 hits scoring at least KEEP_RATIO = 0.9 of its best) are
-therefore put first by `hybrid_search`, in their fused order (`keep_leaders`); the answerer passes its
-own `RetrievalParams.fusion_keep`, 0 by default (the fused order as it is).
+cut; the fused order is kept as it is all the same (putting BM25's clear leaders first cost the
+multi-document questions of a report corpus and was never turned on).
 """
 
 from __future__ import annotations
@@ -37,8 +36,6 @@ log = logging.getLogger(__name__)
 
 RRF_K = 60
 DEPTH = 100  # how deep each list is read before fusion
-KEEP = 4  # BM25's best hits that come first whatever their fused rank (keep_leaders) ...
-KEEP_RATIO = 0.9  # ... when they score at least this share of BM25's best score
 
 
 class DenseSearcher:
@@ -148,13 +145,9 @@ class DenseSearcher:
         return Hit(doc_id, info.path, start, end, text, score, snippet)
 
 
-def rrf_fuse(
-    lists: Iterable[list[Hit]], k: int, rrf_k: int = RRF_K, *, keep: int = 0, keep_ratio: float = 0.0
-) -> list[Hit]:
+def rrf_fuse(lists: Iterable[list[Hit]], k: int, rrf_k: int = RRF_K) -> list[Hit]:
     """Reciprocal rank fusion of ranked hit lists; a passage is keyed by (doc_id, start, end). The
-    returned hits carry the fused score and the first list's text and snippet for that passage.
-    keep > 0: the first list's best hits come first, in the fused order (see `keep_leaders`): at most
-    `keep` of them, those scoring at least keep_ratio x that list's best score."""
+    returned hits carry the fused score and the first list's text and snippet for that passage."""
     lists = [list(hits) for hits in lists]
     fused: dict[tuple[str, int, int], float] = {}
     first: dict[tuple[str, int, int], Hit] = {}
@@ -166,28 +159,19 @@ def rrf_fuse(
             if key not in first:
                 first[key] = h
                 order[key] = len(order)
-    ranked = sorted(fused, key=lambda key: (-fused[key], order[key]))
-    if keep > 0 and lists:
-        bar = keep_ratio * lists[0][0].score if lists[0] else 0.0
-        ranked = keep_leaders(ranked, [(h.doc_id, h.start, h.end) for h in lists[0][:keep] if h.score >= bar])
-    top = ranked[: max(0, k)]
-    scores = [fused[key] for key in top]
-    for j in range(len(scores) - 2, -1, -1):  # a kept leader scores as the hit after it: still best first
-        scores[j] = max(scores[j], scores[j + 1])
+    top = sorted(fused, key=lambda key: (-fused[key], order[key]))[: max(0, k)]
     return [
         Hit(
-            first[key].doc_id, first[key].path, first[key].start, first[key].end, first[key].text, s, first[key].snippet
+            first[key].doc_id,
+            first[key].path,
+            first[key].start,
+            first[key].end,
+            first[key].text,
+            fused[key],
+            first[key].snippet,
         )
-        for key, s in zip(top, scores)
+        for key in top
     ]
-
-
-def keep_leaders(ranked: list, leaders: list) -> list:
-    """The leaders (a list's best few passages) first, in the fused order, then the rest in the fused order.
-    Reciprocal rank fusion rewards passages both lists hold; this keeps an exact lexical match that only
-    BM25 finds (a quoted phrase, a rare name) from falling below the cut."""
-    lead = set(leaders)
-    return [key for key in ranked if key in lead] + [key for key in ranked if key not in lead]
 
 
 def hybrid_search(
@@ -199,19 +183,16 @@ def hybrid_search(
     *,
     depth: int = DEPTH,
     rrf_k: int = RRF_K,
-    keep: int = KEEP,
-    keep_ratio: float = KEEP_RATIO,
     snippets: bool = True,
 ) -> list[Hit]:
-    """BM25 and dense top-`depth` lists fused by reciprocal rank, best k first (see the module docstring);
-    BM25's best (at most `keep`, each scoring keep_ratio x its best or more) come first (`keep_leaders`).
+    """BM25 and dense top-`depth` lists fused by reciprocal rank, best k first (see the module docstring).
     Snippets are made for the k fused hits only (none with snippets=False)."""
     if doc_ids is not None and not isinstance(doc_ids, str):
         doc_ids = list(doc_ids)
     depth = max(depth, k)
     bm25 = index.search(query, k=depth, doc_ids=doc_ids, snippets=False, keep_out=False)  # ask keeps them out
     vec = dense.search(query, k=depth, doc_ids=doc_ids, snippets=False)
-    fused = rrf_fuse([bm25, vec], k, rrf_k, keep=keep, keep_ratio=keep_ratio)
+    fused = rrf_fuse([bm25, vec], k, rrf_k)
     if not snippets:
         return fused
     terms, runs = set(analysed_terms(query)), CJK_RUN.findall(query)

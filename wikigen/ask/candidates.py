@@ -133,8 +133,6 @@ class Candidates:
                 k=k,
                 doc_ids=doc_ids,
                 depth=self.params.dense_depth,
-                keep=self.params.fusion_keep,
-                keep_ratio=self.params.fusion_keep_ratio,
                 snippets=False,
             )
         return self.index.search(query, k=k, doc_ids=doc_ids, snippets=False, keep_out=False)

@@ -52,9 +52,6 @@ class RetrievalParams:
     prf_search: int = 3  # >0: also this many passages per document from the expanded query
     # dense vectors (used only where the index has them; search/dense)
     dense_depth: int = 100  # how deep the BM25 and dense lists are read before reciprocal rank fusion
-    fusion_keep: int = 0  # >0: after fusion, BM25's best passages come first, at most this many (off: keeping
-    # them cost the multi-document questions of a report corpus), ...
-    fusion_keep_ratio: float = 0.9  # ... each scoring at least this share of BM25's best score
     hybrid_scoped: bool = True  # passages inside a scope of a few documents: fused, not BM25 alone (a
     # many-document scope's sentence windows always come from BM25's passages)
     hybrid_open_docs: bool = True  # the documents of an open question about many documents: fused
