@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from wikigen.ask.params import DEFAULT_PARAMS
 from wikigen.core.sentences import LINE, boundaries
 from wikigen.core.slugs import doc_slug
 from wikigen.core.tokens import TokenCounter
@@ -139,14 +138,12 @@ class ContextBuilder:
         budget: int,
         page_titles: dict[str, str] | None = None,
         *,
-        min_trim_tokens: int = DEFAULT_PARAMS.min_trim_tokens,
         texts: Callable[[str], str] | None = None,
     ):
         self.counter = counter
         self.texts = texts  # doc id -> its text: secrets are then found on the whole lines around a unit
         self.budget = max(0, int(budget))
         self.page_titles = page_titles or {}
-        self.min_trim_tokens = min_trim_tokens
         self.units: list[Unit] = []
         self.used = 0
         self.full = False
@@ -180,7 +177,7 @@ class ContextBuilder:
         cost = self._cost(u)
         if self.used + cost > self.budget:
             left = self.budget - self.used
-            if not (trim and u.kind == "passage" and left >= self.min_trim_tokens):
+            if not (trim and u.kind == "passage"):
                 return False
             trimmed = self._trim(u, left)
             if trimmed is None:

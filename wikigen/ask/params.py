@@ -13,8 +13,6 @@ DEFAULT_BUDGET = 4000  # tokens of assembled context, when the caller names no b
 
 @dataclass(frozen=True)
 class RetrievalParams:
-    # context assembly
-    min_trim_tokens: int = 48  # a passage is trimmed to fill the rest of the budget when at least this much is left
     # pages and scope
     page_hits: int = 20  # pages looked at per question
     topic_pages: int = 6  # topic pages whose quotes are used

@@ -264,7 +264,6 @@ class Answerer:
             self.counter,
             budget,
             self.page_titles,
-            min_trim_tokens=self.params.min_trim_tokens,
             texts=self.index.texts.text if hasattr(self.index, "texts") else None,
         )
         k = max(10, budget // 100 + 10)
