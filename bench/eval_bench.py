@@ -43,6 +43,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from _eval_data import EVAL_ROOT  # noqa: E402  (the dev corpora, found from any checkout)
+
 from wikigen.ask.evaluate import run_eval, score_question, spread_sample, text_reader  # noqa: E402
 from wikigen.ask.modes import MODES  # noqa: E402
 from wikigen.ask.params import DEFAULT_PARAMS, RetrievalParams  # noqa: E402
@@ -313,7 +315,7 @@ def run_corpus(name: str, args) -> dict | None:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--corpora", nargs="+", default=list(KINDS))
-    ap.add_argument("--data-root", default=str(ROOT.parent / "shared" / "eval"), help="folder of the corpora")
+    ap.add_argument("--data-root", default=str(EVAL_ROOT), help="folder of the corpora")
     ap.add_argument("--work", default=str(ROOT / "bench-out"), help="folder of the wikis (and indexes)")
     ap.add_argument("--index-root", default=None, help="folder of the <corpus>-index folders (default --work)")
     ap.add_argument("--out", default=str(ROOT / "bench-out" / "eval"), help="folder of the reports")
