@@ -22,8 +22,11 @@ def test_bench_script_answers_help(script):
 
 
 def _eval_bench():
+    """bench/eval_bench.py as a module; its folder on the path, as when it runs as a script (it imports _eval_data)."""
     import importlib.util
 
+    if str(BENCH) not in sys.path:
+        sys.path.insert(0, str(BENCH))
     spec = importlib.util.spec_from_file_location("eval_bench", BENCH / "eval_bench.py")
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
