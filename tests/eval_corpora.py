@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from shared_builds import build_once, shared_folder
 
 CUAD_WIKI_ENV = "WIKIGEN_CUAD_WIKI"  # a cuad-dev wiki built before (2 agents, 2 sessions, offline), to reuse
 # The first test that asks for the cuad-dev wiki builds it (about a minute alone, six under a load of 15): its
@@ -30,26 +31,9 @@ def eval_corpus(name: str) -> Path | None:
     return None
 
 
-def _shared_folder(tmp_path_factory) -> Path:
-    """The folder every pytest-xdist worker of this run shares (their base folders' parent)."""
-    base = tmp_path_factory.getbasetemp()
-    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
-
-
 def _build_locked(corpus: Path, shared: Path) -> Path:
-    """Build the cuad-dev wiki into shared/cuad-shared/wiki unless it is built: whoever holds the lock first
-    builds, the others wait for it and find it built."""
-    from wikigen.agents.orchestrate import BuildConfig, build
-
-    from wikigen.core.locks import file_lock
-
-    root = shared / "cuad-shared" / "wiki"
-    with file_lock(shared / "cuad-shared.lock"):
-        if not (root.parent / "built").exists():
-            report = build(BuildConfig(corpus=corpus / "docs", wiki=root, quiet=True, dense=False))
-            assert report.ok, report.stopped_reason
-            (root.parent / "built").write_text("ok", encoding="utf-8")
-    return root
+    """The cuad-dev wiki in shared/cuad-shared/wiki, built by whoever asks first (tests/shared_builds.py)."""
+    return build_once(shared, "cuad-shared", corpus / "docs", dense=False)
 
 
 def build_cuad_wiki(tmp_path_factory) -> Path:
@@ -63,7 +47,7 @@ def build_cuad_wiki(tmp_path_factory) -> Path:
     corpus = eval_corpus("cuad-dev")
     if corpus is None:
         pytest.skip("the cuad-dev corpus (../shared/eval/cuad-dev) is not present")
-    return _build_locked(corpus, _shared_folder(tmp_path_factory))
+    return _build_locked(corpus, shared_folder(tmp_path_factory))
 
 
 def start_cuad_build(tmp_path_factory) -> subprocess.Popen | None:
@@ -74,7 +58,7 @@ def start_cuad_build(tmp_path_factory) -> subprocess.Popen | None:
     corpus = eval_corpus("cuad-dev")
     if os.environ.get(CUAD_WIKI_ENV) or corpus is None:
         return None
-    shared = _shared_folder(tmp_path_factory)
+    shared = shared_folder(tmp_path_factory)
     (shared / "cuad-shared").mkdir(parents=True, exist_ok=True)
     try:
         os.close(os.open(shared / "cuad-shared" / "started", os.O_CREAT | os.O_EXCL | os.O_WRONLY))

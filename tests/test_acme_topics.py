@@ -6,16 +6,14 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pytest
+from shared_builds import sample_wiki
 from wikigen.agents.catalog import catalog_from_data
-from wikigen.agents.orchestrate import BuildConfig, build
 from wikigen.agents.params import OfflineParams
 
 from wikigen.wiki.store import Wiki
 
-ACME = Path(__file__).resolve().parent.parent / "corpora" / "acme"
 CONNECTIVES = (
     "subject to",
     "set forth",
@@ -31,10 +29,7 @@ CONNECTIVES = (
 
 @pytest.fixture(scope="module")
 def acme_wiki(tmp_path_factory):
-    wiki = tmp_path_factory.mktemp("acme-topics") / "wiki"
-    report = build(BuildConfig(corpus=ACME, wiki=wiki, agents=2, sessions=2, quiet=True))
-    assert report.ok
-    return wiki
+    return sample_wiki(tmp_path_factory, tmp_path_factory.mktemp("acme-topics") / "wiki", sessions=2)
 
 
 @pytest.fixture(scope="module")

@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
+from shared_builds import sample_wiki
 from wikigen.agents.amendment_pages import SUPERSEDED_NOTE, apply_amendments, detect_amendments
 from wikigen.agents.orchestrate import BuildConfig, build
 from wikigen.search.facts.amendments import find_amendments
@@ -232,9 +233,7 @@ def test_korean_build_marks_the_superseded_term(tmp_path):
 def acme(tmp_path_factory):
     if not ACME.is_dir():
         pytest.skip("corpora/acme is not present")
-    wiki = tmp_path_factory.mktemp("acme-amend") / "wiki"
-    assert main(["build", str(ACME), "--wiki", str(wiki), "--sessions", "2", "--no-dense", "--quiet"]) == 0
-    return wiki
+    return sample_wiki(tmp_path_factory, tmp_path_factory.mktemp("acme-amend") / "wiki", sessions=2)
 
 
 def test_acme_chains(acme):

@@ -13,6 +13,7 @@ from importlib.metadata import version
 from pathlib import Path
 
 import pytest
+from shared_builds import sample_wiki
 
 from wikigen import cli
 
@@ -87,7 +88,7 @@ def _documented(command: str) -> list[str]:
 @pytest.fixture(scope="module")
 def acme(tmp_path_factory):
     base = tmp_path_factory.mktemp("cli")
-    assert cli.main(["build", str(ACME), "--wiki", str(base / "wiki"), "--sessions", "1", "--quiet"]) == 0
+    sample_wiki(tmp_path_factory, base / "wiki", sessions=1)
     return base
 
 

@@ -11,6 +11,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from shared_builds import copy_wiki, sample_wiki
 from wikigen.agents.dream_sessions import DreamConfig, dream
 from wikigen.agents.dreaming import HUB, ValueQuote, dream_answerer, dream_session
 from wikigen.agents.orchestrate import BuildConfig, build
@@ -43,8 +44,7 @@ QUESTIONS = [  # a one-session wiki of the acme corpus answers these from search
 @pytest.fixture(scope="module")
 def asked_wiki(tmp_path_factory):
     """A one-session wiki of the acme corpus whose question log holds QUESTIONS, asked from the CLI."""
-    root = tmp_path_factory.mktemp("dream") / "wiki"
-    assert build(BuildConfig(corpus=CORPUS, wiki=root, agents=2, sessions=1, quiet=True, dense=False)).ok
+    root = sample_wiki(tmp_path_factory, tmp_path_factory.mktemp("dream") / "wiki", sessions=1)
     answerer = Answerer.open(root, log="cli", dense=False)
     for q in QUESTIONS:
         answerer.ask(q)
@@ -53,9 +53,7 @@ def asked_wiki(tmp_path_factory):
 
 @pytest.fixture
 def wiki(asked_wiki, tmp_path):
-    root = tmp_path / "wiki"
-    shutil.copytree(asked_wiki, root, symlinks=True)
-    return root
+    return copy_wiki(asked_wiki, tmp_path / "wiki")
 
 
 def _git(root: Path, *args: str) -> str:

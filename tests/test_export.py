@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from shared_builds import sample_wiki
 from wikigen.agents.orchestrate import BuildConfig, build
 from wikigen.search.sources import open_wiki
 
@@ -102,7 +103,7 @@ def assert_sound_export(out: Path, wiki_root: Path, others: tuple[str, ...] = ()
 
 @pytest.fixture(scope="module")
 def acme_wiki(tmp_path_factory):
-    return _build(ACME, tmp_path_factory.mktemp("acme") / "wiki")
+    return sample_wiki(tmp_path_factory, tmp_path_factory.mktemp("acme") / "wiki", sessions=1)
 
 
 def test_export_the_sample_wiki(acme_wiki, tmp_path, capsys):

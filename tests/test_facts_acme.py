@@ -6,11 +6,10 @@ import re
 from pathlib import Path
 
 import pytest
+from shared_builds import sample_wiki
 from wikigen.search.extract import extract_bytes
 from wikigen.search.facts.sheet import fact_sheet
 from wikigen.search.sources import open_wiki
-
-from wikigen.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
 ACME = REPO / "corpora" / "acme"
@@ -22,8 +21,7 @@ LETTERHEAD = re.compile(r"\b(?:ltd|limited|inc|plc|llc|gmbh)\.?$|주식회사$",
 
 @pytest.fixture(scope="module")
 def pages(tmp_path_factory):
-    wiki = tmp_path_factory.mktemp("acme") / "wiki"
-    assert main(["build", str(ACME), "--wiki", str(wiki), "--agents", "2", "--sessions", "2", "--quiet"]) == 0
+    wiki = sample_wiki(tmp_path_factory, tmp_path_factory.mktemp("acme") / "wiki", sessions=2)
     got = {p.slug: p for p in open_wiki(wiki).pages() if p.type == "document"}
     assert len(got) == 43
     return got

@@ -17,23 +17,19 @@ from pathlib import Path
 import anyio
 import pytest
 from mcp import ClientSession, StdioServerParameters, stdio_client
+from shared_builds import sample_wiki
 from wikigen.agents.orchestrate import BuildConfig, build
 from wikigen.search.sources import open_wiki
 
 from wikigen.core.errors import WikigenError
 from wikigen.wiki.markup import explicit_quotes, scan_quotes
 
-ROOT = Path(__file__).resolve().parent.parent
-CORPUS = ROOT / "corpora" / "acme"
 TOOLS = {"search", "ask", "read_page", "list_pages", "list_documents", "table", "stats", "read_source"}
 
 
 @pytest.fixture(scope="module")
 def wiki(tmp_path_factory):
-    root = tmp_path_factory.mktemp("mcp") / "wiki"
-    report = build(BuildConfig(corpus=CORPUS, wiki=root, agents=2, sessions=1, quiet=True))
-    assert report.ok
-    return root
+    return sample_wiki(tmp_path_factory, tmp_path_factory.mktemp("mcp") / "wiki", sessions=1)
 
 
 def _session_run(wiki: Path, body):

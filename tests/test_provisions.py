@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
+from shared_builds import sample_wiki
 from wikigen.agents.orchestrate import BuildConfig, build
 from wikigen.search.sources import open_wiki
 
@@ -17,16 +18,10 @@ from wikigen.cli import main
 from wikigen.wiki.lint import check_wiki
 from wikigen.wiki.provisions import MAX_CHARS, MAX_LINES, STATED, read_table
 
-ROOT = Path(__file__).resolve().parent.parent
-ACME = ROOT / "corpora" / "acme"
-
 
 @pytest.fixture(scope="module")
 def wiki(tmp_path_factory):
-    root = tmp_path_factory.mktemp("provisions") / "wiki"
-    report = build(BuildConfig(corpus=ACME, wiki=root, agents=2, sessions=1, quiet=True))
-    assert report.ok
-    return root
+    return sample_wiki(tmp_path_factory, tmp_path_factory.mktemp("provisions") / "wiki", sessions=1)
 
 
 @pytest.fixture(scope="module")

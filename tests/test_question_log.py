@@ -16,6 +16,7 @@ from pathlib import Path
 import anyio
 import pytest
 from mcp import ClientSession, StdioServerParameters, stdio_client
+from shared_builds import copy_wiki, sample_wiki
 from wikigen.agents.orchestrate import BuildConfig, build
 
 from wikigen.ask.context import ContextItem, Unit
@@ -32,22 +33,13 @@ FAKE_KEY = "AKIAIOSFODNN7EXAMPLE"  # AWS's documented example access key id
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    root = tmp_path_factory.mktemp("qlog") / "wiki"
-    assert build(BuildConfig(corpus=CORPUS, wiki=root, agents=2, sessions=1, quiet=True, dense=False)).ok
-    return root
+    return sample_wiki(tmp_path_factory, tmp_path_factory.mktemp("qlog") / "wiki", sessions=1)
 
 
 @pytest.fixture
 def wiki(built, tmp_path):
     """A fresh copy of the built wiki per test (each test reads its own log)."""
-    import shutil
-
-    root = tmp_path / "wiki"
-    shutil.copytree(built, root, symlinks=True)
-    cfg = json.loads((root / ".wikigen" / "config.json").read_text())
-    if not Path(cfg["index_dir"]).is_absolute():  # the index sits in the wiki: the copy has its own
-        assert (root / cfg["index_dir"]).is_dir()
-    return root
+    return copy_wiki(built, tmp_path / "wiki")
 
 
 def _records(root: Path) -> list[dict]:

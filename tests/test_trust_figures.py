@@ -9,21 +9,17 @@ import json
 import re
 import threading
 import urllib.request
-from pathlib import Path
 
 import pytest
+from shared_builds import sample_wiki
 from test_trust_keepout import _mcp_calls
 
 from wikigen.cli import main
 
-ACME = Path(__file__).resolve().parent.parent / "corpora" / "acme"
-
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    wiki = tmp_path_factory.mktemp("figures") / "wiki"
-    assert main(["build", str(ACME), "--wiki", str(wiki), "--quiet"]) == 0
-    return wiki
+    return sample_wiki(tmp_path_factory, tmp_path_factory.mktemp("figures") / "wiki", sessions=2)
 
 
 def _get(url: str) -> str:
