@@ -31,9 +31,12 @@ demo: $(STAMP)
 	$(BIN)/python -m wikigen.demo
 
 # two worker processes (pytest-xdist), a test module's tests in one of them (its module fixtures are built
-# once); the 15 slowest tests are printed at the end
+# once); the 15 slowest tests are printed at the end. Bytecode is written (into .venv/pycache, not the tree) even
+# where PYTHONDONTWRITEBYTECODE is set: each worker and each of the Python processes the tests start would
+# otherwise compile the project and rewrite the test modules again.
 test: $(STAMP)
-	$(BIN)/python -m pytest -q -n auto --dist loadscope --durations=15
+	PYTHONDONTWRITEBYTECODE= PYTHONPYCACHEPREFIX=$(CURDIR)/$(VENV)/pycache \
+		$(BIN)/python -m pytest -q -n auto --dist loadscope --durations=15
 
 $(LINT_STAMP): $(STAMP)
 	$(BIN)/pip install --quiet -e '.[test,lint]'
