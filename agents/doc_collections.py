@@ -23,11 +23,12 @@ from collections.abc import Mapping
 
 from wikigen.agents.catalog import Collection
 from wikigen.agents.params import DiscoveryParams
-from wikigen.agents.words import HANGUL, MONTHS, STOPWORDS, norm_key, plural, singular
+from wikigen.agents.words import HANGUL, STOPWORDS, norm_key, plural, singular
+from wikigen.search.facts.dates import MONTH_NUMBERS
 
 _CONJ = frozenset({"and", "or", "&", "및", "또는"})
 _NAME_TOKEN = re.compile(r"[^\W\d_]+|\d+|&")
-_MONTH_SET = frozenset(MONTHS)
+_MONTH_SET = frozenset(MONTH_NUMBERS)  # month names and their abbreviations
 
 Tokens = list[str | None]
 

@@ -277,33 +277,6 @@ STOPWORDS = frozenset(
 )
 
 
-MONTHS = [
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-    "jan",
-    "feb",
-    "mar",
-    "apr",
-    "jun",
-    "jul",
-    "aug",
-    "sep",
-    "sept",
-    "oct",
-    "nov",
-    "dec",
-]
-
 HANGUL = re.compile(r"[가-힣]")
 DIGIT = re.compile(r"\d")
 
