@@ -17,7 +17,7 @@ from pathlib import Path
 import anyio
 import pytest
 from mcp import ClientSession, StdioServerParameters, stdio_client
-from shared_builds import sample_wiki
+from shared_builds import copy_wiki, sample_wiki
 from wikigen.agents.orchestrate import BuildConfig, build
 from wikigen.search.sources import open_wiki
 
@@ -258,3 +258,44 @@ def test_table_gives_the_documents_whose_value_holds_the_words_each_with_its_quo
     assert paged["next_cursor"] is not None and len(paged["rows"]) < paged["total"]
     with pytest.raises(WikigenError, match="no field 'shoe size'"):
         tools.table(field="shoe size")
+
+
+def test_paged_tools_follow_the_wiki_as_a_build_changes_it(wiki, tmp_path):
+    """The tools keep what a paged reply reads (pages, rows, the report, the table) between calls, and read it
+    again once a page is added or the values table is rewritten, as a build running beside the server does."""
+    from dataclasses import replace
+
+    from wikigen.mcp_server import WikiTools
+    from wikigen.wiki.provisions import read_table, write_table
+
+    root = copy_wiki(wiki, tmp_path / "wiki")
+    tools = WikiTools(root)
+    before = {
+        "pages": tools.list_pages(budget=1000)["total"],
+        "documents": tools.list_documents(budget=1000)["total"],
+        "stats": tools.stats()["pages"],
+        "table": tools.table(kind="contract", budget=1000)["total"],
+    }
+    assert tools.list_pages(budget=1000, cursor="3")["total"] == before["pages"]  # a later part, the same listing
+    page = next(root.glob("doc-*.md"))
+    text = page.read_text(encoding="utf-8")
+    slug = page.stem
+    (root / f"{slug}-copy.md").write_text(text.replace(f"slug: {slug}\n", f"slug: {slug}-copy\n"), encoding="utf-8")
+    assert tools.list_pages(budget=1000)["total"] == before["pages"] + 1
+    assert f"{slug}-copy" in {p["slug"] for part in _parts(tools.list_pages) for p in part["pages"]}
+    assert tools.stats()["pages"] == before["stats"] + 1
+    assert tools.table(kind="contract", budget=1000)["total"] == before["table"]
+    table = read_table(root)
+    gone = table.rows("contract")[0][0]
+    write_table(root, replace(table, documents={d: r for d, r in table.documents.items() if d != gone}))
+    assert tools.table(kind="contract", budget=1000)["total"] == before["table"] - 1
+    assert before["documents"] == tools.list_documents(budget=1000)["total"]  # a row a document, valued or not
+
+
+def _parts(call, **args) -> list[dict]:
+    parts, cursor = [], None
+    while True:
+        parts.append(call(**args, budget=1000, cursor=cursor))
+        cursor = parts[-1]["next_cursor"]
+        if cursor is None:
+            return parts

@@ -207,7 +207,7 @@ class WikiTools:
         self._answerer: Answerer | None = None
         self._answerer_key: tuple | None = None
         self._answers: OrderedDict[tuple, dict] = OrderedDict()  # recent asks, for their next pages
-        self._rows: tuple[tuple, list] | None = None
+        self._memos: dict[str, tuple[tuple, Any]] = {}  # what the paged tools read, by the wiki's state
 
     # --- corpus --------------------------------------------------------------------------------
 
@@ -272,14 +272,14 @@ class WikiTools:
         from wikigen.wiki.summary import page_summary
 
         budget, start = self.pager.budget(budget), _start(cursor)
-        pages = [
-            p
-            for p in sorted(self.wiki.pages(), key=lambda p: p.slug)
-            if (not type or p.type == type) and (not prefix or p.slug.startswith(prefix))
-        ]
-        entries = [
-            {"slug": p.slug, "title": p.title, "type": p.type, "about": page_summary(p, excerpt=False)} for p in pages
-        ]
+        every = self._memo(
+            "pages",
+            lambda: [
+                {"slug": p.slug, "title": p.title, "type": p.type, "about": page_summary(p, excerpt=False)}
+                for p in sorted(self.wiki.pages(), key=lambda p: p.slug)
+            ],
+        )
+        entries = [e for e in every if (not type or e["type"] == type) and (not prefix or e["slug"].startswith(prefix))]
         head = {"type": type, "prefix": prefix, "total": len(entries)}
         return self.pager.items(head, "pages", entries, start, budget)
 
@@ -316,7 +316,11 @@ class WikiTools:
         self, kind: str | None = None, text: str | None = None, budget: int | None = None, cursor: str | None = None
     ) -> dict:
         budget, start = self.pager.budget(budget), _start(cursor)
-        words = (text or "").casefold().split()
+        out = self._memo("documents", self._documents, kind, tuple((text or "").casefold().split()))
+        head = {"kind": kind, "text": text, "total": len(out)}
+        return self.pager.items(head, "documents", out, start, budget)
+
+    def _documents(self, kind: str | None, words: tuple[str, ...]) -> list[dict]:
         out = []
         for r in self._document_rows():
             row = {
@@ -335,17 +339,13 @@ class WikiTools:
             if (kind and r.kind.casefold() != kind.casefold()) or not all(w in hay for w in words):
                 continue
             out.append(row)
-        head = {"kind": kind, "text": text, "total": len(out)}
-        return self.pager.items(head, "documents", out, start, budget)
+        return out
 
     def _document_rows(self) -> list:
         from wikigen.ask.documents import document_rows
         from wikigen.wiki.provisions import read_table
 
-        key = self._pages_key()
-        if self._rows is None or self._rows[0] != key:
-            self._rows = (key, document_rows(self.wiki.pages(), self.index, read_table(self.root)))
-        return self._rows[1]
+        return self._memo("rows", lambda: document_rows(self.wiki.pages(), self.index, read_table(self.root)))
 
     def table(
         self,
@@ -361,8 +361,8 @@ class WikiTools:
         from wikigen.wiki.provisions import STATED, read_table, records
 
         budget, start = self.pager.budget(budget), _start(cursor)
-        table = read_table(self.root)
-        rows = records(table, kind)
+        table = self._memo("table", read_table, self.root)
+        rows = self._memo("records", lambda k: records(table, k), kind)
         fields = {f["name"]: f for k in ([kind] if kind else sorted(table.kinds)) for f in table.fields(k)}
         name = None
         if field:
@@ -401,22 +401,35 @@ class WikiTools:
         from wikigen.wiki.lint import wiki_report
 
         budget, start = self.pager.budget(budget), _start(cursor)
-        stats, cov = wiki_report(self.wiki)
+        stats, cov = self._memo("report", wiki_report, self.wiki)
         head = {**stats, "docs_read": len(cov.read), "docs_uncited_total": len(cov.uncited)}
         return self.pager.items(head, "docs_uncited", [{"doc_id": d} for d in cov.uncited], start, budget)
 
     # --- answers -------------------------------------------------------------------------------
 
     def _pages_key(self) -> tuple:
-        """Changes when a page is added, removed or rewritten (the build may run while we serve)."""
+        """Changes when a page is added, removed or rewritten, or the values table is (a build may run while we
+        serve)."""
+        from wikigen.wiki.provisions import STORE
+
         stamps = []
-        for p in sorted(self.root.glob("*.md")):
+        for p in [*sorted(self.root.glob("*.md")), self.root / STORE]:
             try:
                 st = p.stat()
             except OSError:
                 continue
             stamps.append((p.name, st.st_mtime_ns, st.st_size))
         return tuple(stamps)
+
+    def _memo(self, name: str, compute: Callable[..., Any], *args: Any) -> Any:
+        """compute(*args), kept (the latest args of each name) until the wiki changes (`_pages_key`): a client
+        paging through a reply asks the same again once a part, and reading every page or record again each
+        time costs seconds on a wiki of hundreds of pages. Callers do not change what it returns."""
+        key = (self._pages_key(), args)
+        kept = self._memos.get(name)
+        if kept is None or kept[0] != key:
+            kept = self._memos[name] = (key, compute(*args))
+        return kept[1]
 
     def answerer(self) -> Answerer:
         from wikigen.ask.retrieval import Answerer
