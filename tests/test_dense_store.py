@@ -301,3 +301,21 @@ def test_identical_passages_are_embedded_once_and_share_their_vector():
     assert all(np.allclose(v, alone) for v in (a[0], b[1], b[2]))
     assert np.allclose(b[0], FakeEncoder().encode(["Either party may terminate on notice."])[0])
     assert not np.allclose(a[1], alone)
+
+
+def test_an_index_without_vectors_opens_for_search_without_loading_the_model(corpus, tmp_path, monkeypatch):
+    """open_dense reads the vectors first, by the encoder's name: an index without them (built with --no-dense,
+    or before the model was installed) is searched by BM25 with no model load; one with them loads it once."""
+    import wikigen.search.dense.service as service
+    from wikigen.search.dense.encoder import encoder_name
+
+    idx = _build(corpus, tmp_path)
+    fake = FakeEncoder(WORDS + [f"filler{i}" for i in range(383 - len(WORDS))])  # the real encoder's 384 dims
+    fake.name = encoder_name()
+    loads = []
+    monkeypatch.setattr(service, "shared_encoder", lambda: loads.append(1) or fake)
+    assert service.open_dense(idx) is None and loads == []
+    VectorStore(idx, fake).update()
+    searcher = service.open_dense(idx)
+    assert searcher is not None and loads == [1] and len(searcher) == len(VectorStore(idx, fake).load()[1])
+    assert searcher.search("royalty payment", k=1)[0].doc_id == "pay"

@@ -138,19 +138,21 @@ def pending_note(index) -> str | None:
 
 def open_dense(index, *, encoder: Encoder | None = None):
     """A DenseSearcher over the index's cached vectors, or None when the encoder cannot run here or no
-    document has vectors yet (search then stays BM25 only)."""
+    document has vectors yet (search then stays BM25 only). The vectors are read first, by the encoder's
+    name: an index without them costs no model load (about 2 s a process)."""
     from wikigen.search.dense.hybrid import DenseSearcher
 
     try:
-        enc = encoder or shared_encoder()
-        searcher = DenseSearcher.open(index, enc)
-    except DenseUnavailable as e:
-        log.info("dense search off: %s", e)
-        return None
+        matrix, rows = VectorStore(index, encoder or _Named(encoder_name())).load()
     except (OSError, ValueError) as e:
         log.warning("dense vectors of %s unreadable (%s): search is BM25 only", index.index_dir, e)
         return None
-    if not len(searcher):
+    if not rows:
         log.info("no dense vectors for %s yet: search is BM25 only (run `wikigen index`)", index.index_dir)
         return None
-    return searcher
+    try:
+        enc = encoder or shared_encoder()
+    except DenseUnavailable as e:
+        log.info("dense search off: %s", e)
+        return None
+    return DenseSearcher(index, enc, matrix, rows)
