@@ -318,6 +318,21 @@ def test_serve_sees_a_changed_wiki(web, live):
         page.write_text(text, encoding="utf-8")
 
 
+def test_the_live_view_reads_the_wiki_again_when_its_values_table_changes(web, tmp_path):
+    """A build may rewrite the values table (the home page's provisions columns) and no page: the live view
+    (and the MCP tools, through the same fingerprint) read the wiki again."""
+    from wikigen.web.server import LiveSite
+    from wikigen.wiki.provisions import Table, write_table
+
+    copy = tmp_path / "wiki"
+    shutil.copytree(web.root, copy)
+    site = LiveSite(copy)
+    first = site.views()
+    assert site.views() is first  # nothing changed: the same read
+    write_table(copy, Table({}, {}))
+    assert site.views() is not first
+
+
 def test_serve_refuses_a_taken_port(web):
     server = make_server(web.root, 0)
     try:

@@ -48,6 +48,7 @@ from typing import TYPE_CHECKING, Any
 
 from wikigen.ask.modes import MODES
 from wikigen.core.errors import WikigenError
+from wikigen.wiki.store import fingerprint
 
 if TYPE_CHECKING:  # the answerer loads on the first question
     from wikigen.ask.retrieval import Answerer
@@ -407,25 +408,11 @@ class WikiTools:
 
     # --- answers -------------------------------------------------------------------------------
 
-    def _pages_key(self) -> tuple:
-        """Changes when a page is added, removed or rewritten, or the values table is (a build may run while we
-        serve)."""
-        from wikigen.wiki.provisions import STORE
-
-        stamps = []
-        for p in [*sorted(self.root.glob("*.md")), self.root / STORE]:
-            try:
-                st = p.stat()
-            except OSError:
-                continue
-            stamps.append((p.name, st.st_mtime_ns, st.st_size))
-        return tuple(stamps)
-
     def _memo(self, name: str, compute: Callable[..., Any], *args: Any) -> Any:
-        """compute(*args), kept (the latest args of each name) until the wiki changes (`_pages_key`): a client
+        """compute(*args), kept (the latest args of each name) until the wiki changes (`fingerprint`): a client
         paging through a reply asks the same again once a part, and reading every page or record again each
         time costs seconds on a wiki of hundreds of pages. Callers do not change what it returns."""
-        key = (self._pages_key(), args)
+        key = (fingerprint(self.root), args)
         kept = self._memos.get(name)
         if kept is None or kept[0] != key:
             kept = self._memos[name] = (key, compute(*args))
@@ -434,7 +421,7 @@ class WikiTools:
     def answerer(self) -> Answerer:
         from wikigen.ask.retrieval import Answerer
 
-        key = self._pages_key()
+        key = fingerprint(self.root)
         if self._answerer is None or key != self._answerer_key:
             self._answerer = Answerer.open(self.root, log="mcp" if self.log else None)
             self._answerer_key = key

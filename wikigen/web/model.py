@@ -264,16 +264,3 @@ class SiteData:
             "cited": len(self.cov.cited) if self.cov else None,
             "sessions": len(self.sessions),
         }
-
-
-def fingerprint(wiki_root: Path) -> tuple:
-    """Changes whenever a page, the index, the log or the config changes (names, sizes, mtimes)."""
-    root = Path(wiki_root)
-    items = []
-    for path in [*root.glob("*.md"), root / ".wikigen" / "progress.jsonl", root / ".wikigen" / "config.json"]:
-        try:
-            st = path.stat()
-        except FileNotFoundError:
-            continue
-        items.append((path.name, st.st_size, st.st_mtime_ns))
-    return tuple(sorted(items))

@@ -25,6 +25,7 @@ from wikigen.core.tokens import TokenCounter
 from wikigen.wiki.freshness import stamp_hashes
 from wikigen.wiki.injection import mark_page
 from wikigen.wiki.page import Page, is_reserved, parse_page, render_page, validate_owner, validate_page, validate_slug
+from wikigen.wiki.provisions import STORE as VALUES_STORE
 from wikigen.wiki.quotes import QuoteCheck, verify_page
 from wikigen.wiki.secrets import refuse_secrets
 from wikigen.wiki.size_guard import SizeTracker
@@ -291,3 +292,23 @@ class Wiki:
         return WriteResult(
             page.slug, path, created, len(text), new_total, ratio, [c for c in checks if c.status == "reanchored"]
         )
+
+
+def fingerprint(wiki_root: Path) -> tuple:
+    """Changes whenever a page, the values table, the progress log or the config changes (names, sizes,
+    mtimes): a reader that keeps what it read of the wiki (the live web view, the MCP tools) reads it again
+    when this differs, since a build may run while it serves."""
+    root = Path(wiki_root)
+    items = []
+    for path in [
+        *root.glob("*.md"),
+        root / VALUES_STORE,
+        root / ".wikigen" / "progress.jsonl",
+        root / ".wikigen" / "config.json",
+    ]:
+        try:
+            st = path.stat()
+        except OSError:
+            continue
+        items.append((path.name, st.st_size, st.st_mtime_ns))
+    return tuple(sorted(items))
