@@ -3,7 +3,7 @@ corpus index (documents and their extracted texts), the documents table (`wikige
 progress log and git history.
 
 Both modes render from it: the static site once, the live server again whenever the wiki's files change
-(``fingerprint``).
+(``wikigen.wiki.store.fingerprint``).
 """
 
 from __future__ import annotations
