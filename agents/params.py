@@ -1,4 +1,4 @@
-"""The tuning knobs of topic discovery and of the offline agent, as frozen parameter objects.
+"""The tuning knobs of topic discovery, the offline agent, dreaming and figures, as frozen parameter objects.
 
 Each is passed in (`discover(..., params=DiscoveryParams())`, `OfflineBackend(params=OfflineParams())`),
 never read from module globals, so a caller or a test changes one knob by making a new object
@@ -128,3 +128,19 @@ class DreamParams:
     related: int = 3  # topic pages on the subject the page links
     size_share: float = 0.75  # dreaming adds nothing past this share of the wiki's size limit
     merge_overlap: float = 0.6  # two dream pages whose quotes are this much the same spans are merged
+
+
+@dataclass(frozen=True)
+class FigureParams:
+    """Which labels are figures and how many get a page (`wikigen.agents.figures`, `wikigen.agents.figure_pages`)."""
+
+    min_docs: int = 3  # a label stated in at least this many documents
+    min_doc_share: float = 0.0  # ... and in at least this share of the corpus
+    max_label_words: int = 7  # a row label of more words is a sentence, not a label
+    max_label_chars: int = 60
+    phrase_words: int = 3  # a phrase label: at most this many content words before the value
+    max_figures: int = 120  # figures kept, the most widely stated first
+    max_line_chars: int = 220  # a row longer than this is not one table line
+    phrase_chars: int = 260  # a phrase figure quotes the value's sentence, cut to about this
+    max_docs: int = 24  # documents quoted on one figure page, at most
+    share: float = 0.25  # of the wiki's target size, figure pages take at most this
