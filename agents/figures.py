@@ -359,8 +359,8 @@ def find_figures(
     texts: Mapping[str, str], params: FigureParams = FigureParams(), workers: Engine | None = None
 ) -> list[Figure]:
     """The labelled figures stated in at least min_docs documents with values that differ, best
-    `rank_score` first (then rows before phrases, then the label), at most max_figures. workers: the
-    engine that reads the documents (`wikigen.core.engine`); the figures are the same with any."""
+    `rank_score` first (then rows before phrases, then the label). workers: the engine that reads the
+    documents (`wikigen.core.engine`); the figures are the same with any."""
     workers = workers or Workers(1, 0)
     need = max(params.min_docs, int(params.min_doc_share * len(texts) + 0.999))
     figures = []
@@ -391,7 +391,6 @@ def find_figures(
         figures.append(Figure(key, forms[0][0], kind, dict(per_doc), order, dates, aliases=aliases))
     score = {f.key: rank_score(values[f.key]) for f in figures}
     figures.sort(key=lambda f: (-round(score[f.key], 6), f.kind != "row", f.key))
-    figures = figures[: params.max_figures]
     for f in figures:
         f.mentions = {d: _quoted(texts, m, params) for d, m in f.mentions.items()}
     return figures

@@ -139,7 +139,6 @@ class FigureParams:
     max_label_words: int = 7  # a row label of more words is a sentence, not a label
     max_label_chars: int = 60
     phrase_words: int = 3  # a phrase label: at most this many content words before the value
-    max_figures: int = 120  # figures kept, the most widely stated first
     max_line_chars: int = 220  # a row longer than this is not one table line
     phrase_chars: int = 260  # a phrase figure quotes the value's sentence, cut to about this
     max_docs: int = 24  # documents quoted on one figure page, at most
