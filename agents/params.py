@@ -142,4 +142,4 @@ class FigureParams:
     max_line_chars: int = 220  # a row longer than this is not one table line
     phrase_chars: int = 260  # a phrase figure quotes the value's sentence, cut to about this
     max_docs: int = 24  # documents quoted on one figure page, at most
-    share: float = 0.25  # of the wiki's target size, figure pages take at most this
+    share: float = 1.0  # of the wiki's target size, figure pages take at most this (0.25 did not pay)
