@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import json
 import math
 import sys
@@ -164,6 +165,10 @@ def build_overrides_label(overrides: dict[str, dict[str, Any]]) -> str:
     return "+".join(parts).replace("/", "_")
 
 
+def _same(value: Any) -> Any:
+    return value
+
+
 def apply_build_overrides(overrides: dict[str, dict[str, Any]]) -> None:
     """Make each overridden field's value the default of its class in wikigen.agents.params, before any
     other wikigen.agents module is imported: their default arguments (`params: DiscoveryParams =
@@ -186,7 +191,7 @@ def apply_build_overrides(overrides: dict[str, dict[str, Any]]) -> None:
             "__annotations__": {f: hints[f] for f in values},
         }
         for f, v in values.items():
-            namespace[f] = dataclasses.field(default_factory=lambda v=v: v)
+            namespace[f] = dataclasses.field(default_factory=functools.partial(_same, v))
         setattr(params, name, dataclasses.dataclass(frozen=True)(type(name, (base,), namespace)))
 
 
