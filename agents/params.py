@@ -41,7 +41,7 @@ class DiscoveryParams:
     variant_pool: int = 4  # headings of one document only, as possible variants: this many times the limit
     max_spread: float = 0.7  # a phrase spread this evenly through its documents is boilerplate (topics._spread)
     min_section_share: float = 0.1  # ... as is one under no heading more often than this share (topics._section_share)
-    title_weight: float = 0.7  # similarity = title_weight * titles + (1 - title_weight) * contexts
+    title_weight: float = 0.5  # similarity = title_weight * titles + (1 - title_weight) * contexts
     merge_threshold: float = 0.3  # ... at least this to merge two candidates into one topic
     context_terms: int = 60  # words kept in a context vector
     context_chars: int = 300  # of each quote, the first characters read for its context
