@@ -62,7 +62,7 @@ def page_chars(f: Figure, max_docs: int) -> int:
 
 def plan_figures(figures: list[Figure], target_chars: int | None, params: FigureParams = FigureParams()) -> FigurePlan:
     """The figures that get a page: best first while their pages fit in params.share x target_chars
-    (every figure found, up to max_figures, when there is no target)."""
+    (every figure found when there is no target)."""
     kept, used = [], 0
     for f in figures:
         cost = page_chars(f, params.max_docs)

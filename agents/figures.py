@@ -28,6 +28,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from wikigen.agents.headings import find_headings
+from wikigen.agents.params import FigureParams
 from wikigen.agents.words import STOPWORDS, fold
 from wikigen.search.facts.dates import document_date, find_dates
 from wikigen.search.facts.parties import find_terms
@@ -68,20 +69,6 @@ _VALUE = re.compile(
     rf"|\d[\d,]*(?:\.\d+)?\s?(?:원|달러|퍼센트|개월|영업일|일|주|시간|년))",
     re.I,
 )  # Korean: a particle may follow
-
-
-@dataclass(frozen=True)
-class FigureParams:
-    min_docs: int = 3  # a label stated in at least this many documents
-    min_doc_share: float = 0.0  # ... and in at least this share of the corpus
-    max_label_words: int = 7  # a row label of more words is a sentence, not a label
-    max_label_chars: int = 60
-    phrase_words: int = 3  # a phrase label: at most this many content words before the value
-    max_figures: int = 120  # figures kept, the most widely stated first
-    max_line_chars: int = 220  # a row longer than this is not one table line
-    phrase_chars: int = 260  # a phrase figure quotes the value's sentence, cut to about this
-    max_docs: int = 24  # documents quoted on one figure page, at most
-    share: float = 0.25  # of the wiki's target size, figure pages take at most this
 
 
 @dataclass(frozen=True)
@@ -372,8 +359,8 @@ def find_figures(
     texts: Mapping[str, str], params: FigureParams = FigureParams(), workers: Engine | None = None
 ) -> list[Figure]:
     """The labelled figures stated in at least min_docs documents with values that differ, best
-    `rank_score` first (then rows before phrases, then the label), at most max_figures. workers: the
-    engine that reads the documents (`wikigen.core.engine`); the figures are the same with any."""
+    `rank_score` first (then rows before phrases, then the label). workers: the engine that reads the
+    documents (`wikigen.core.engine`); the figures are the same with any."""
     workers = workers or Workers(1, 0)
     need = max(params.min_docs, int(params.min_doc_share * len(texts) + 0.999))
     figures = []
@@ -404,7 +391,6 @@ def find_figures(
         figures.append(Figure(key, forms[0][0], kind, dict(per_doc), order, dates, aliases=aliases))
     score = {f.key: rank_score(values[f.key]) for f in figures}
     figures.sort(key=lambda f: (-round(score[f.key], 6), f.kind != "row", f.key))
-    figures = figures[: params.max_figures]
     for f in figures:
         f.mentions = {d: _quoted(texts, m, params) for d, m in f.mentions.items()}
     return figures

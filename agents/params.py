@@ -1,4 +1,4 @@
-"""The tuning knobs of topic discovery and of the offline agent, as frozen parameter objects.
+"""The tuning knobs of topic discovery, the offline agent, dreaming and figures, as frozen parameter objects.
 
 Each is passed in (`discover(..., params=DiscoveryParams())`, `OfflineBackend(params=OfflineParams())`),
 never read from module globals, so a caller or a test changes one knob by making a new object
@@ -41,7 +41,7 @@ class DiscoveryParams:
     variant_pool: int = 4  # headings of one document only, as possible variants: this many times the limit
     max_spread: float = 0.7  # a phrase spread this evenly through its documents is boilerplate (topics._spread)
     min_section_share: float = 0.1  # ... as is one under no heading more often than this share (topics._section_share)
-    title_weight: float = 0.7  # similarity = title_weight * titles + (1 - title_weight) * contexts
+    title_weight: float = 0.5  # similarity = title_weight * titles + (1 - title_weight) * contexts
     merge_threshold: float = 0.3  # ... at least this to merge two candidates into one topic
     context_terms: int = 60  # words kept in a context vector
     context_chars: int = 300  # of each quote, the first characters read for its context
@@ -50,9 +50,9 @@ class DiscoveryParams:
     max_posting: int = 150  # ... held by at most this many candidates
     context_floor: float = 0.05  # ... and their titles compared when their contexts' cosine is at least this
     # a topic's reach (wikigen.agents.topic_reach): documents holding its subject in other words join it
-    reach_quantile: float | None = (
-        0.25  # ... when their best sentence scores as the members' at this quantile (None: off)
-    )
+    # ... when their best sentence scores as the members' at this quantile (None: off; 0.25 did not pay on the
+    # dev corpora, docs/benchmarks.md "Build-side knobs on the whole corpora")
+    reach_quantile: float | None = None
     reach_min_docs: int = 3  # ... for topics of at least this many documents
     # collections (wikigen.agents.doc_collections)
     head_share: float = 0.2  # a word ending the names/titles of >= 20% of the documents is a head noun
@@ -128,3 +128,18 @@ class DreamParams:
     related: int = 3  # topic pages on the subject the page links
     size_share: float = 0.75  # dreaming adds nothing past this share of the wiki's size limit
     merge_overlap: float = 0.6  # two dream pages whose quotes are this much the same spans are merged
+
+
+@dataclass(frozen=True)
+class FigureParams:
+    """Which labels are figures and how many get a page (`wikigen.agents.figures`, `wikigen.agents.figure_pages`)."""
+
+    min_docs: int = 3  # a label stated in at least this many documents
+    min_doc_share: float = 0.0  # ... and in at least this share of the corpus
+    max_label_words: int = 7  # a row label of more words is a sentence, not a label
+    max_label_chars: int = 60
+    phrase_words: int = 3  # a phrase label: at most this many content words before the value
+    max_line_chars: int = 220  # a row longer than this is not one table line
+    phrase_chars: int = 260  # a phrase figure quotes the value's sentence, cut to about this
+    max_docs: int = 24  # documents quoted on one figure page, at most
+    share: float = 1.0  # of the wiki's target size, figure pages take at most this (0.25 did not pay)

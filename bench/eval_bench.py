@@ -6,6 +6,7 @@ and every mode on every question, with standard errors beside every score.
     .venv/bin/python bench/eval_bench.py --corpora sec10q-dev     # one corpus
     .venv/bin/python bench/eval_bench.py --index-root /work/cache # indexes (with vectors) from elsewhere
     .venv/bin/python bench/eval_bench.py --set prf_terms=0        # every ask with a RetrievalParams field changed
+    .venv/bin/python bench/eval_bench.py --build-set DiscoveryParams.reach_quantile=none  # a build knob
 
 Data: <data-root>/<corpus>/{questions.jsonl,docs/} (default ../shared/eval). Each wiki is built with the
 offline backend, 4 agents x 4 sessions, into <work>/<corpus>-wiki with its index in <work>/<corpus>-index
@@ -26,18 +27,29 @@ checked at the end and each is printed as holding or not; per-question scores go
 `--set NAME=VALUE` (repeatable) overrides one field of `RetrievalParams` for every ask, typed from the
 field's type; the overrides are printed first and kept in each corpus's entry of bench-summary.json, so a run
 that measures a knob says which.
+`--build-set [CLASS.]NAME=VALUE` (repeatable) does the same for the build: the wikis are built with that field of
+`DiscoveryParams`, `OfflineParams`, `FigureParams` or `DreamParams` (wikigen.agents.params) changed, `none` for
+an Optional field, `key:value,...` for a mapping. The class's default itself is changed before any module that
+takes it as a default argument is imported, so every `params=DiscoveryParams()` of the build sees it (and the
+processes forked from this one). The overrides are printed, kept in bench-summary.json as `build_overrides`,
+and named in the wiki's folder (<corpus>-wiki@CLASS.NAME=VALUE+...), so a wiki built with one setting is never
+reused for another. `--build-only` builds (or finds) the wikis and stops: a knob whose wikis are the same as the
+defaults' needs no eval.
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import json
 import math
 import sys
 import time
 import typing
+from collections.abc import Mapping
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -61,6 +73,34 @@ KINDS = {
 _TRUE, _FALSE = {"true", "1", "yes", "on"}, {"false", "0", "no", "off"}
 
 
+def _typed(kind: Any, raw: str) -> Any:
+    """raw as a value of the type `kind`: int, float, str, bool (true/false/1/0/yes/no/on/off), X | None
+    (`none`), or Mapping[K, V] (`key:value,key:value`, read-only like the defaults). ValueError otherwise."""
+    args = typing.get_args(kind)
+    if type(None) in args:
+        if raw.lower() == "none":
+            return None
+        (kind,) = [a for a in args if a is not type(None)]
+        args = typing.get_args(kind)
+    if typing.get_origin(kind) in (Mapping, dict):
+        key_t, value_t = args
+        pairs = [p.partition(":") for p in raw.split(",") if p.strip()]
+        if any(not sep for _, sep, _ in pairs):
+            raise ValueError(raw)
+        return MappingProxyType({_typed(key_t, k.strip()): _typed(value_t, v.strip()) for k, _, v in pairs})
+    if kind is bool:
+        if raw.lower() not in _TRUE | _FALSE:
+            raise ValueError(raw)
+        return raw.lower() in _TRUE
+    if kind in (int, float, str):
+        return kind(raw)
+    raise ValueError(raw)
+
+
+def _type_name(kind: Any) -> str:
+    return getattr(kind, "__name__", None) or str(kind).replace("typing.", "")
+
+
 def parse_overrides(pairs: list[str]) -> dict[str, Any]:
     """NAME=VALUE pairs -> {field: value} for `RetrievalParams`, each value typed from its field's type
     (int, float, or bool as true/false/1/0/yes/no/on/off); an unknown name or a value of the wrong type is
@@ -75,18 +115,84 @@ def parse_overrides(pairs: list[str]) -> dict[str, Any]:
             raise ValueError(f"--set {pair!r}: expected NAME=VALUE")
         if name not in hints or name not in names:
             raise ValueError(f"--set {pair!r}: RetrievalParams has no field {name!r} (fields: {', '.join(names)})")
-        kind = hints[name]
         try:
-            if kind is bool:
-                if raw.lower() not in _TRUE | _FALSE:
-                    raise ValueError(raw)
-                value: Any = raw.lower() in _TRUE
-            else:
-                value = kind(raw)
+            out[name] = _typed(hints[name], raw)
         except ValueError:
-            raise ValueError(f"--set {pair!r}: {name} is {kind.__name__}, not {raw!r}") from None
-        out[name] = value
+            raise ValueError(f"--set {pair!r}: {name} is {_type_name(hints[name])}, not {raw!r}") from None
     return out
+
+
+BUILD_CLASSES = ("DiscoveryParams", "OfflineParams", "FigureParams", "DreamParams")  # in wikigen.agents.params
+
+
+def parse_build_overrides(pairs: list[str]) -> dict[str, dict[str, Any]]:
+    """[CLASS.]NAME=VALUE pairs -> {class: {field: value}} for the build's parameter classes, typed like
+    `--set`. An unqualified NAME must be a field of exactly one class. ValueError for anything else."""
+    from wikigen.agents import params
+
+    fields = {c: [f.name for f in dataclasses.fields(getattr(params, c))] for c in BUILD_CLASSES}
+    out: dict[str, dict[str, Any]] = {}
+    for pair in pairs:
+        name, sep, raw = pair.partition("=")
+        name, raw = name.strip(), raw.strip()
+        if not sep or not name:
+            raise ValueError(f"--build-set {pair!r}: expected [CLASS.]NAME=VALUE")
+        cls, dot, field = name.rpartition(".")
+        owners = [cls] if dot else [c for c in BUILD_CLASSES if field in fields[c]]
+        if dot and cls not in fields:
+            raise ValueError(f"--build-set {pair!r}: no parameter class {cls!r} (classes: {', '.join(BUILD_CLASSES)})")
+        if len(owners) > 1:
+            raise ValueError(f"--build-set {pair!r}: {field!r} is a field of {' and '.join(owners)}: say which")
+        if not owners or field not in fields[owners[0]]:
+            raise ValueError(f"--build-set {pair!r}: no build parameter {name!r}")
+        kind = typing.get_type_hints(getattr(params, owners[0]))[field]
+        try:
+            out.setdefault(owners[0], {})[field] = _typed(kind, raw)
+        except ValueError:
+            raise ValueError(f"--build-set {pair!r}: {field} is {_type_name(kind)}, not {raw!r}") from None
+    return out
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, Mapping):
+        return ",".join(f"{k}:{v}" for k, v in value.items())
+    return str(value)
+
+
+def build_overrides_label(overrides: dict[str, dict[str, Any]]) -> str:
+    """`CLASS.NAME=VALUE+...`, sorted: what a wiki folder built with these overrides is named after."""
+    parts = sorted(f"{c}.{n}={_shown(v)}" for c, fs in overrides.items() for n, v in fs.items())
+    return "+".join(parts).replace("/", "_")
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def apply_build_overrides(overrides: dict[str, dict[str, Any]]) -> None:
+    """Make each overridden field's value the default of its class in wikigen.agents.params, before any
+    other wikigen.agents module is imported: their default arguments (`params: DiscoveryParams =
+    DiscoveryParams()`) are made when they are imported, so then every one of them holds the override. A
+    RuntimeError when one is already imported (its defaults would keep the old values)."""
+    if not overrides:
+        return
+    early = sorted(m for m in sys.modules if m.startswith("wikigen.agents.") and m != "wikigen.agents.params")
+    if early:
+        raise RuntimeError(f"build overrides must be applied before these are imported: {', '.join(early)}")
+    from wikigen.agents import params
+
+    for name, values in overrides.items():
+        base = getattr(params, name)
+        hints = typing.get_type_hints(base)
+        namespace: dict[str, Any] = {
+            "__module__": base.__module__,
+            "__qualname__": base.__qualname__,
+            "__doc__": base.__doc__,
+            "__annotations__": {f: hints[f] for f in values},
+        }
+        for f, v in values.items():
+            namespace[f] = dataclasses.field(default_factory=functools.partial(_same, v))
+        setattr(params, name, dataclasses.dataclass(frozen=True)(type(name, (base,), namespace)))
 
 
 def build_wiki(corpus: Path, wiki: Path, index_dir: Path, agents: int, sessions: int, dense: bool = True) -> float:
@@ -257,7 +363,8 @@ def run_corpus(name: str, args) -> dict | None:
         print(f"{name}: not found at {data} (expected questions.jsonl and docs/); skipped", file=sys.stderr)
         return None
     work = Path(args.work)
-    wiki = work / f"{name}-wiki"
+    label = build_overrides_label(args.build_overrides)
+    wiki = work / (f"{name}-wiki@{label}" if label else f"{name}-wiki")
     index_dir = (Path(args.index_root) if args.index_root else work) / f"{name}-index"
     if (wiki / ".wikigen" / "config.json").is_file() and any(wiki.glob("*.md")):
         print(f"{name}: reusing the wiki at {wiki}")
@@ -270,6 +377,8 @@ def run_corpus(name: str, args) -> dict | None:
         print(
             f"{name}: built in {build_wiki(corpus, wiki, index_dir, args.agents, args.sessions, not args.no_dense):.1f} s"
         )
+    if args.build_only:
+        return {"corpus": name, "wiki": str(wiki), "build_overrides": _json_overrides(args.build_overrides)}
     questions = spread_sample(read_questions(qfile), args.limit)
     t0 = time.perf_counter()
     answerer = Answerer.open(wiki, params=dataclasses.replace(DEFAULT_PARAMS, **args.overrides))
@@ -300,6 +409,7 @@ def run_corpus(name: str, args) -> dict | None:
         "seconds": secs,
         "dense": answerer.dense is not None,
         "overrides": args.overrides,
+        "build_overrides": _json_overrides(args.build_overrides),
         "table": {"|".join(k): v for k, v in table.items()},
         "rows": [
             {
@@ -310,6 +420,10 @@ def run_corpus(name: str, args) -> dict | None:
         ],
         "checks": checks(name, table, kinds),
     }
+
+
+def _json_overrides(overrides: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    return {f"{c}.{n}": dict(v) if isinstance(v, Mapping) else v for c, fs in overrides.items() for n, v in fs.items()}
 
 
 def main(argv=None) -> int:
@@ -333,17 +447,32 @@ def main(argv=None) -> int:
         metavar="NAME=VALUE",
         help="override a RetrievalParams field for every ask (repeatable), e.g. --set prf_terms=0",
     )
+    ap.add_argument(
+        "--build-set",
+        dest="build_sets",
+        action="append",
+        default=[],
+        metavar="[CLASS.]NAME=VALUE",
+        help="build the wikis with a field of DiscoveryParams, OfflineParams, FigureParams or DreamParams changed "
+        "(repeatable), e.g. --build-set DiscoveryParams.reach_quantile=none",
+    )
+    ap.add_argument("--build-only", action="store_true", help="build (or find) the wikis, evaluate nothing")
     args = ap.parse_args(argv)
     try:
         args.overrides = parse_overrides(args.sets)
+        args.build_overrides = parse_build_overrides(args.build_sets)
     except ValueError as e:
         ap.error(str(e))
     shown = " ".join(f"{k}={v}" for k, v in args.overrides.items()) or "none (the defaults)"
     print(f"RetrievalParams overrides: {shown}", flush=True)
+    print(f"build overrides: {build_overrides_label(args.build_overrides) or 'none (the defaults)'}", flush=True)
+    apply_build_overrides(args.build_overrides)
     t0 = time.perf_counter()
     results = [r for r in (run_corpus(c, args) for c in args.corpora) if r]
     if not results:
         return 2
+    if args.build_only:
+        return 0
     print("targets:")
     for r in results:
         for what, ok, detail in r["checks"]:

@@ -135,3 +135,29 @@ def test_no_quote_ends_mid_sentence(acme_wiki):
             if q.text.rstrip()[-1] not in ".;:!?)\"'\u201d\u2019" and after not in ("", "\n"):
                 cut.append(f"{page.slug}: ...{q.text[-50:]!r} then {text[q.end : q.end + 30]!r}")
     assert not cut, "\n".join(cut)
+
+
+def test_eval_bench_build_set_reaches_the_build(acme_wiki, tmp_path):
+    """`eval_bench --build-set` builds the wiki with the knob changed: with OfflineParams.related=0 no topic page
+    lists related topics, where the default build's do; the wiki's folder is named after the override."""
+    import subprocess
+    import sys
+
+    bench = Path(__file__).resolve().parent.parent / "bench" / "eval_bench.py"
+    data = tmp_path / "data" / "acme"
+    data.mkdir(parents=True)
+    (data / "docs").symlink_to(ACME)
+    (data / "questions.jsonl").write_text("", encoding="utf-8")
+    args = ["--data-root", str(data.parent), "--work", str(tmp_path / "work"), "--corpora", "acme"]
+    args += ["--agents", "2", "--sessions", "2", "--no-dense", "--build-only", "--build-set", "OfflineParams.related=0"]
+    proc = subprocess.run([sys.executable, str(bench), *args], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "build overrides: OfflineParams.related=0" in proc.stdout
+
+    def related_lines(wiki):
+        return sum(len(re.findall(r"^Related: ", p.body, re.M)) for p in Wiki.open(wiki).pages() if p.type == "topic")
+
+    assert related_lines(acme_wiki) > 0
+    built = tmp_path / "work" / "acme-wiki@OfflineParams.related=0"
+    assert any(p.type == "topic" for p in Wiki.open(built).pages())
+    assert related_lines(built) == 0

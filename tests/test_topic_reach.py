@@ -11,6 +11,8 @@ from wikigen.agents.catalog import REACH
 from wikigen.agents.params import DiscoveryParams, OfflineParams
 from wikigen.agents.topics import discover
 
+REACH_ON = dataclasses.replace(DiscoveryParams(), reach_quantile=0.25)  # off by default (docs/benchmarks.md)
+
 FILLER = (
     "1. Services. The supplier provides the services in the statement of work. Each party appoints a "
     "manager for the project, who reports monthly on progress, staffing and open issues.\n\n"
@@ -54,18 +56,19 @@ def _audit_topic(cat):
 
 def test_a_document_saying_the_subject_in_other_words_joins_the_topic_with_its_sentence():
     texts = _corpus()
-    t = _audit_topic(discover(texts))
+    t = _audit_topic(discover(texts, params=REACH_ON))
     assert {d for d in t.spans if t.via.get(d) != REACH} == {f"audit-{i}" for i in range(4)}
     assert t.via.get("records") == REACH and "publicity" not in t.spans
     s, e = t.spans["records"]
     quoted = texts["records"][s:e]
     assert "books and records" in quoted and "underpayment" in quoted  # the sentence that says it
-    off = discover(texts, params=dataclasses.replace(DiscoveryParams(), reach_quantile=None))
+    off = discover(texts)
+    assert DiscoveryParams().reach_quantile is None
     assert "records" not in _audit_topic(off).spans
 
 
 def test_reached_documents_are_quoted_on_their_own_pages_not_on_the_topic_page():
-    cat = discover(_corpus())
+    cat = discover(_corpus(), params=REACH_ON)
     t = _audit_topic(cat)
     plan = quote_plan(cat, OfflineParams())
     assert "records" not in {d for (key, d) in plan if key == t.key}
