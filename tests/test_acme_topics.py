@@ -8,7 +8,7 @@ import json
 import re
 
 import pytest
-from shared_builds import sample_wiki
+from shared_builds import SAMPLE, sample_wiki
 from wikigen.agents.catalog import catalog_from_data
 from wikigen.agents.params import OfflineParams
 
@@ -143,10 +143,10 @@ def test_eval_bench_build_set_reaches_the_build(acme_wiki, tmp_path):
     import subprocess
     import sys
 
-    bench = Path(__file__).resolve().parent.parent / "bench" / "eval_bench.py"
+    bench = SAMPLE.parent.parent / "bench" / "eval_bench.py"
     data = tmp_path / "data" / "acme"
     data.mkdir(parents=True)
-    (data / "docs").symlink_to(ACME)
+    (data / "docs").symlink_to(SAMPLE)
     (data / "questions.jsonl").write_text("", encoding="utf-8")
     args = ["--data-root", str(data.parent), "--work", str(tmp_path / "work"), "--corpora", "acme"]
     args += ["--agents", "2", "--sessions", "2", "--no-dense", "--build-only", "--build-set", "OfflineParams.related=0"]
