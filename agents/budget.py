@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from wikigen.agents.catalog import REACH, Catalog, Topic
+from wikigen.agents.catalog import Catalog, Topic
 from wikigen.agents.params import OfflineParams
 
 from wikigen.core.slugs import doc_slug
@@ -39,10 +39,9 @@ class Budget:
 
 def _ranked_docs(t: Topic, max_docs: int) -> list[str]:
     """A topic's documents found by its wording, best evidence first (a heading's section, a definition, a
-    sentence), spread evenly (by a hash) within one kind of evidence; at most max_docs. Documents it reaches by
-    other words (REACH) are quoted on their own pages instead (page_bodies.key_passages)."""
+    sentence), spread evenly (by a hash) within one kind of evidence; at most max_docs."""
     return sorted(
-        (d for d in t.spans if t.via.get(d) != REACH),
+        t.spans,
         key=lambda d: (_VIA_RANK.get(t.via.get(d, "phrase"), 3), hashlib.sha1(f"{t.key}\0{d}".encode()).hexdigest()),
     )[:max_docs]
 
@@ -171,8 +170,7 @@ def _topic_pages_chars(
             topic_links[d] = topic_links.get(d, 0) + len(t.slug) + 6
         rest = t.doc_ids[len(quoted) :]
         for d in rest:  # the documents it does not quote link it; it links them ...
-            if t.via.get(d) != REACH:  # ... but those it reaches by its words only (page_bodies.doc_body)
-                topic_links[d] = topic_links.get(d, 0) + len(t.slug) + 6
+            topic_links[d] = topic_links.get(d, 0) + len(t.slug) + 6
         total += sum(len(doc_slug(d)) + 6 for d in rest[:max_listed])
         total += 30 if max_listed is not None and len(rest) > max_listed else 0  # ... or counts the rest
     return total, topic_links

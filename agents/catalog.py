@@ -12,8 +12,6 @@ from typing import Any
 
 from wikigen.core.slugs import kind_slug, topic_slug
 
-REACH = "reach"  # a Topic.via kind: the document holds the subject in other words (agents.topic_reach)
-
 
 @dataclass
 class Topic:
@@ -23,7 +21,7 @@ class Topic:
     aliases: list[str] = field(default_factory=list)
     spans: dict[str, tuple[int, int]] = field(default_factory=dict)  # doc_id -> quote span
     score: float = 0.0
-    via: dict[str, str] = field(default_factory=dict)  # doc_id -> the evidence kind of its span (REACH: its words)
+    via: dict[str, str] = field(default_factory=dict)  # doc_id -> the evidence kind of its span
     variants: list[str] = field(default_factory=list)  # the keys of other wordings merged into this topic
     page: str = ""  # its page's slug, from the title (unique in the catalog)
 

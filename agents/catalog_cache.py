@@ -25,7 +25,7 @@ from wikigen.core.engine import Parallel
 
 log = logging.getLogger(__name__)
 
-CATALOG_VERSION = 13  # 13: topics reach documents that hold their subject in other words (agents.topic_reach); 12: a quote carries the sentence after its heading (sentences.first_body_end); 11: quotes run on to end their sentence (wikigen.core.sentences.LONGEST_SENTENCE); 10: ranked by support x coherence; 9: shared titles as written again (8 told them apart, and collections were named worse); 7: titles by search.facts.title; 6: topics merged by meaning; 5: JSON; 4-: pickle
+CATALOG_VERSION = 14  # 14: topic reach removed (13 added it); 12: a quote carries the sentence after its heading (sentences.first_body_end); 11: quotes run on to end their sentence (wikigen.core.sentences.LONGEST_SENTENCE); 10: ranked by support x coherence; 9: shared titles as written again (8 told them apart, and collections were named worse); 7: titles by search.facts.title; 6: topics merged by meaning; 5: JSON; 4-: pickle
 
 
 def cache_path(index, cache_dir: Path, params: DiscoveryParams = DiscoveryParams()) -> Path:

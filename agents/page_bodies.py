@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from wikigen.agents.base import SessionOutcome
 from wikigen.agents.budget import Plan, document_budget, facts_budget, key_passage_count, opening_cap, passages_budget
-from wikigen.agents.catalog import REACH, Catalog, Outline, Topic
+from wikigen.agents.catalog import Catalog, Outline, Topic
 from wikigen.agents.document_facts import FACTS_CHARS, document_sheet
 from wikigen.agents.params import OfflineParams
 from wikigen.agents.topics import related
@@ -336,8 +336,8 @@ class PageMaker:
 
     def _links_tail(self, doc_id: str, parts: list[str]) -> str:
         """The page's body: its parts, then links to the topic and figure pages of its subjects."""
-        # quoted there, or listed or counted in "Also in" (reached by its words only: when quoted there)
-        has = {t.slug for t in self.cat.topics if doc_id in t.spans and t.via.get(doc_id) != REACH}
+        # quoted there, or listed or counted in "Also in"
+        has = {t.slug for t in self.cat.topics if doc_id in t.spans}
         linked = {m.group(1) for m in WIKI_RE.finditer("\n".join(parts))}  # a key passage's heading links its topic
         topics = [
             (slug, info)

@@ -49,11 +49,6 @@ class DiscoveryParams:
     pair_terms: int = 8  # candidates are compared when they share one of their top words ...
     max_posting: int = 150  # ... held by at most this many candidates
     context_floor: float = 0.05  # ... and their titles compared when their contexts' cosine is at least this
-    # a topic's reach (wikigen.agents.topic_reach): documents holding its subject in other words join it
-    # ... when their best sentence scores as the members' at this quantile (None: off; 0.25 did not pay on the
-    # dev corpora, docs/benchmarks.md "Build-side knobs on the whole corpora")
-    reach_quantile: float | None = None
-    reach_min_docs: int = 3  # ... for topics of at least this many documents
     # collections (wikigen.agents.doc_collections)
     head_share: float = 0.2  # a word ending the names/titles of >= 20% of the documents is a head noun
     kind_max_share: float = 0.5  # a kind in more than half of the documents is too general

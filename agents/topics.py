@@ -35,7 +35,6 @@ from wikigen.agents.evidence import dates, defined_terms, names, ngrams, phrase_
 from wikigen.agents.headings import find_headings
 from wikigen.agents.meaning import coherence, encoder_titles, merge_topics, word_titles
 from wikigen.agents.params import DiscoveryParams
-from wikigen.agents.topic_reach import reach
 from wikigen.agents.words import HANGUL, STOPWORDS, display, norm_key, plural
 from wikigen.search.facts.title import document_title
 
@@ -480,7 +479,6 @@ def _discover(
     }
     _balance_scripts(ordered, texts)
     final = [by_key[key] for key in ordered["all"]]
-    reach(final, texts, ev.ngram_df, params)
     for t, slug in zip(final, unique_slugs("topic-", [t.title for t in final])):
         t.page = slug
     return Catalog(

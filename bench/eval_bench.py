@@ -6,7 +6,7 @@ and every mode on every question, with standard errors beside every score.
     .venv/bin/python bench/eval_bench.py --corpora sec10q-dev     # one corpus
     .venv/bin/python bench/eval_bench.py --index-root /work/cache # indexes (with vectors) from elsewhere
     .venv/bin/python bench/eval_bench.py --set prf_terms=0        # every ask with a RetrievalParams field changed
-    .venv/bin/python bench/eval_bench.py --build-set DiscoveryParams.reach_quantile=none  # a build knob
+    .venv/bin/python bench/eval_bench.py --build-set DiscoveryParams.title_weight=0.7  # a build knob
 
 Data: <data-root>/<corpus>/{questions.jsonl,docs/} (default ../shared/eval). Each wiki is built with the
 offline backend, 4 agents x 4 sessions, into <work>/<corpus>-wiki with its index in <work>/<corpus>-index
@@ -454,7 +454,7 @@ def main(argv=None) -> int:
         default=[],
         metavar="[CLASS.]NAME=VALUE",
         help="build the wikis with a field of DiscoveryParams, OfflineParams, FigureParams or DreamParams changed "
-        "(repeatable), e.g. --build-set DiscoveryParams.reach_quantile=none",
+        "(repeatable), e.g. --build-set DiscoveryParams.title_weight=0.7",
     )
     ap.add_argument("--build-only", action="store_true", help="build (or find) the wikis, evaluate nothing")
     args = ap.parse_args(argv)
