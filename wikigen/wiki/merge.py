@@ -23,6 +23,7 @@ from pathlib import Path
 
 from wikigen.core.atomic import atomic_write
 from wikigen.core.errors import OwnershipError, PageError, WikigenError
+from wikigen.core.locks import file_lock
 from wikigen.wiki.freshness import archive_page
 from wikigen.wiki.markup import WIKI_RE, explicit_quotes, format_quote, scan_quotes, split_target
 from wikigen.wiki.page import Page, validate_slug
@@ -121,10 +122,11 @@ def merge_pages(wiki, keep: str, gone: str, *, agent: str, session: int) -> Merg
     sources = list(dict.fromkeys([*kp.sources, *gp.sources]))
     wiki.write(kp.with_(body=body, aliases=aliases, sources=sources, status="draft"), agent=agent, session=session)
     archive_page(wiki, gp, f"Merged into [[{keep}]] in session {session}.")
-    table = read_redirects(wiki.root)
-    table = {k: (keep if v == gone else v) for k, v in table.items()}
-    table[gone] = keep
-    _write_redirects(wiki.root, table)
+    with file_lock(wiki.locks / "redirects.lock"):  # agents merge at once: no redirect written beside is lost
+        table = read_redirects(wiki.root)
+        table = {k: (keep if v == gone else v) for k, v in table.items()}
+        table[gone] = keep
+        _write_redirects(wiki.root, table)
     report = MergeReport(keep, gone, moved, shared)
     for page in wiki.pages():
         if gone not in page.links():
