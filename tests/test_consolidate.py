@@ -92,6 +92,49 @@ def test_merge_holds_ownership_and_changes_nothing_when_refused(two_pages):
     assert not (world.wiki.root / "archive").exists() and read_redirects(world.wiki.root) == {}
 
 
+def test_two_agents_merging_at_once_both_keep_their_redirect(two_pages, monkeypatch):
+    """Two merges at once, each by its own agent: each read of the redirects table waits until the other merge
+    has read it too (or half a second has passed), so without the wiki's lock both would read the empty table
+    and the second write would drop the first one's redirect."""
+    import contextlib
+    import threading
+
+    from wikigen.wiki import merge
+
+    world = two_pages
+    a2 = world.toolbox("agent-2")
+    a2.write_page(slug="topic-a", title="A", description="a", body="A.\n")
+    a2.write_page(slug="topic-b", title="B", description="b", body="B, see [[topic-a]].\n")
+    both_read = threading.Barrier(2, timeout=0.5)
+    real_read = merge.read_redirects
+
+    def read_then_wait(root):
+        table = real_read(root)
+        with contextlib.suppress(threading.BrokenBarrierError):  # the other merge is held off by the lock: go on
+            both_read.wait()
+        return table
+
+    monkeypatch.setattr(merge, "read_redirects", read_then_wait)
+    errors: list[BaseException] = []
+
+    def run(keep: str, gone: str, agent: str) -> None:
+        try:
+            merge_pages(world.wiki, keep, gone, agent=agent, session=3)
+        except BaseException as e:  # pragma: no cover - reported below
+            errors.append(e)
+
+    threads = [
+        threading.Thread(target=run, args=("topic-termination", "topic-ending", "agent-1")),
+        threading.Thread(target=run, args=("topic-b", "topic-a", "agent-2")),
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=30)
+    assert errors == []
+    assert real_read(world.wiki.root) == {"topic-ending": "topic-termination", "topic-a": "topic-b"}
+
+
 def test_a_revision_keeps_what_consolidation_added():
     old = f"Intro.\n\n> [!quote] d (chars 0-3)\n> abc\n\n{RELATED}[[a]], [[b]]\n\n{MERGED_HEADING}X (x)\n\n> [!quote] d (chars 5-8)\n> fgh\n"
     head, tail = split_tail(old)
