@@ -30,6 +30,7 @@ from wikigen.ask.compose import asking_part
 from wikigen.ask.page_index import QUESTION_WORDS, terms
 from wikigen.ask.periods import WORD
 from wikigen.ask.scope import reduce_query
+from wikigen.ask.wording import range_words
 
 __all__ = ["AskedQuestion", "Subject", "group_subjects", "subject_match", "subject_of", "without_common"]
 
@@ -84,7 +85,8 @@ def subject_of(question: str, record: dict, answerer) -> AskedQuestion:
     asking = asking_part(question).strip()
     pointed = {t for m in _DEICTIC.finditer(asking) for t in terms(m.group(1) or m.group(2) or "")}
     content = " ".join(w for w in WORD.findall(asking) if w.lower() not in STOPWORDS)  # "did", "has", "any"
-    drop = set(scope.removed) | pointed | set(QUESTION_WORDS)
+    ranged = set(terms(" ".join(range_words(asking))))  # "how many", "all 252 contracts": which documents, not what
+    drop = set(scope.removed) | pointed | ranged | set(QUESTION_WORDS)
     kept = [t for t in dict.fromkeys(terms(content)) if t not in drop]
     if not kept:  # the question asks in words that all name its scope: keep them rather than nothing
         kept = [t for t in dict.fromkeys(terms(asking)) if t not in QUESTION_WORDS]

@@ -351,6 +351,14 @@ def test_a_questions_subject_leaves_out_the_words_that_name_its_document(asked_w
     assert two.asking == "Which law governs this agreement?"
 
 
+def test_a_questions_subject_leaves_out_the_words_that_say_which_documents_it_ranges_over(asked_wiki):
+    answerer = Answerer.open(asked_wiki, dense=False)
+    many = subject_of("Across all 5 agreements, how many have a confidentiality clause? List them.", {}, answerer)
+    one = subject_of("Does this agreement have a confidentiality clause?", {}, answerer)
+    assert many.terms == one.terms and not {"5", "mani", "agreement"} & many.terms
+    assert group_subjects([many, one], similarity=0.6)[0].questions == [many, one]
+
+
 def test_terms_most_subjects_share_are_how_people_ask_not_what():
     subjects = ["audit", "insur", "audit", "escrow", "royalti", "warranti", "audit", "insur", "escrow", "lien"]
     asked = [

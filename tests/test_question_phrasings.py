@@ -17,7 +17,7 @@ from wikigen.ask.generate import ExtractiveAnswer
 from wikigen.ask.periods import names_several_periods
 from wikigen.ask.scope import Scope
 from wikigen.ask.values import parse_query
-from wikigen.ask.wording import ask_clause, asks_many, points_at_one
+from wikigen.ask.wording import ask_clause, asks_many, points_at_one, range_words
 
 ABOUT_MANY = [
     "Which contracts renew automatically?",
@@ -112,6 +112,26 @@ def test_the_asking_clause_is_the_last_sentence():
     q = "Consider the Harbour Street lease between Acme and Beta. Which party pays the insurance?"
     assert ask_clause(q) == "Which party pays the insurance?"
     assert ask_clause("Which contracts renew automatically?") == "Which contracts renew automatically?"
+
+
+@pytest.mark.parametrize(
+    ("question", "ranged"),
+    [
+        ("How many leases allow subletting?", ["many", "leases"]),
+        ("Across all 40 supply agreements, who pays for shipping?", ["40", "agreements"]),
+        ("Which contracts renew automatically?", ["contracts"]),
+        ("Do any of the agreements require insurance?", ["agreements"]),
+        ("How many of our leases end in 2026?", ["many", "leases"]),
+        ("Which law governs the Acme agreement?", []),  # a singular after "which" is what is asked
+        ("Which party pays the insurance?", []),
+        ("What happens if the buyer pays late?", []),
+        ("Is there any cap on liability?", []),
+    ],
+)
+def test_the_words_that_say_which_documents_a_question_ranges_over(question, ranged):
+    """What the dreamer leaves out of a question's subject (wikigen.agents.subjects): "how many leases allow
+    subletting" and "does this lease allow subletting" ask one thing."""
+    assert range_words(question) == ranged
 
 
 OVER_TIME = [

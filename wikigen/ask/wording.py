@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from typing import Protocol
 
-__all__ = ["ask_clause", "asks_many", "points_at_one"]
+__all__ = ["ask_clause", "asks_many", "points_at_one", "range_words"]
 
 
 class _Scoped(Protocol):
@@ -83,6 +83,14 @@ _NOT_PLURAL = frozenset(
         "news",
     ]
 )
+# the documents a question ranges over: a quantifier, a count, the plural naming them ("all 252 contracts",
+# "how many agreements", "which of the reports")
+_RANGE = re.compile(
+    r"\b(?P<quantifier>all|any|each|every|which|what|these|those|how\s+many|number\s+of)\s+"
+    r"(?:of\s+(?:the\s+|our\s+|your\s+|their\s+|these\s+|those\s+)?)?"
+    r"(?:(?P<count>\d[\d,.]*)\s+(?:(?P<modifier>[a-z-]+)\s+(?=[a-z]+s\b))?)?(?P<word>[a-z]+)\b",
+    re.I,
+)
 # what a verb is followed by and a plural subject never is: "what happens if", "what applies to", "what counts as"
 _AFTER_VERB = re.compile(r"\s*(?:if|when|whenever|unless|to|as)\b", re.I)
 
@@ -98,6 +106,21 @@ def points_at_one(question: str) -> bool:
     """Whether the question points at one document with a singular demonstrative ("this agreement", "under that
     contract", "이 계약")."""
     return bool(_ONE.search(question))
+
+
+def range_words(text: str) -> list[str]:
+    """The words by which a question (or its asking part) says which documents it ranges over rather than what
+    it asks: "many" of "how many", and a count and a plural after a quantifier ("across all 252 contracts"
+    gives "252", "contracts"; "which agreements" gives "agreements"; "which law" gives nothing: a singular
+    names what is asked)."""
+    out = []
+    for m in _RANGE.finditer(text):
+        q = " ".join(m.group("quantifier").lower().split())
+        if q == "how many":
+            out.append("many")
+        if _plural(m, text):
+            out += [w for w in (m.group("count"), m.group("word")) if w]
+    return out
 
 
 def _plural(m: re.Match[str], text: str) -> bool:
