@@ -12,9 +12,9 @@ came from search rather than the wiki, or there was none (wikigen.ask.served). A
    values a `ValueSource` offers for it (dream and build sessions pass wikigen.agents.dream_values.WikiValues:
    the provisions table's field the question names and the documents' table rows whose label it names, each
    with its quote and a line saying what it is; none when called without one), and - so that the same question about any other document is served too - the subject's
-   best window in every document that states it (wikigen.ask.candidates: one window of whole sentences
-   per document for the subject's words, expanded with the words the found answers share; a document
-   states the subject when its window holds `min_coverage` of the subject's idf weight);
+   best window in every document where search finds it (wikigen.ask.candidates: one window of whole
+   sentences per document for the subject's words, expanded with the words the found answers share, the
+   best `max_docs`; the room left takes the lowest ranked first);
 3. writes the dreamer's page on the subject (`dream-<subject>`, type topic, owner "dreamer"), extending
    the page it wrote before on that subject or writing a new one: its aliases are the phrasings people
    used (the page index finds the page by them), it links the topic pages on the subject, and a quote of
@@ -362,18 +362,8 @@ class _Dreamer:
         cands.sort(reverse=True)
         return {t: p.expansion_weight * idf for _, t, idf in cands[: p.expansion_terms]}
 
-    def _coverage(self, subject: Subject, text: str, learned: dict[str, float]) -> float:
-        """How much of the subject the text states: the idf weight of the subject's terms it holds, plus that of
-        the words the found answers share (the documents' own words for it: "assign" and "consent" where the
-        question said "anti-assignment"), as a share of the subject's weight (at most 1)."""
-        idf = self.answerer.candidates.idf
-        total = sum(idf(t) for t in subject.terms)
-        held = set(terms(text))
-        have = sum(idf(t) for t in (subject.terms | set(learned)) if t in held)
-        return min(1.0, have / total) if total else 0.0
-
     def _windows(self, subject: Subject, expansion: dict[str, float]) -> list[tuple[str, int, int]]:
-        """(doc id, start, end) of the subject's best window in each document that states it, best first."""
+        """(doc id, start, end) of the subject's best window in each document search finds it in, best first."""
         p = self.params
         rounds = self.answerer.candidates.scoped_passages(
             subject.words,
@@ -383,13 +373,7 @@ class _Dreamer:
             passages=p.window_passages,
             expansion=expansion or None,
         )
-        out = []
-        for u in rounds[0] if rounds else []:
-            if self._coverage(subject, u.text, expansion) >= p.min_coverage:
-                out.append((u.doc_id, u.start, u.end))
-            if len(out) >= p.max_docs:
-                break
-        return out
+        return [(u.doc_id, u.start, u.end) for u in (rounds[0] if rounds else [])[: p.max_docs]]
 
     # --- the page --------------------------------------------------------------------------------------
 
@@ -433,7 +417,7 @@ class _Dreamer:
     def _gather(self, subject: Subject, page) -> tuple[list[tuple[str, Quote]], list[str]]:
         """The page's quotes (each with the line shown before it, '' for none): the old page's first, then the
         questions' values and answers (an answer's best quote in each document), then the window of each other
-        document that states the subject; superseded text gives way to its current term. Also the queries run."""
+        document search finds the subject in; superseded text gives way to its current term. Also the queries run."""
         have = _noted_quotes(page) if page is not None else []
         answers = self._answers(subject)
         expansion = self._learned_terms(subject, answers)
@@ -446,7 +430,7 @@ class _Dreamer:
                 best.setdefault(sp["doc_id"], sp)
             spans.extend(("", sp["doc_id"], sp["start"], sp["end"]) for sp in best.values())
         quoted = {q.doc_id for _, q in have} | {d for _, d, _, _ in spans}
-        # every other document that states the subject: its best window (a document quoted already has its own)
+        # every other document search finds the subject in: its best window (a document quoted already has its own)
         spans.extend(("", d, s, e) for d, s, e in self._windows(subject, expansion) if d not in quoted)
         out: list[tuple[str, Quote]] = []
         for note, d, s, e in [(n, h.doc_id, h.start, h.end) for n, h in have] + spans:

@@ -114,7 +114,6 @@ class DreamParams:
     common_min: int = 5  # ... once there are that many subjects
     window_chars: int = 500  # a document's quote on a subject: a window of whole sentences of about this size
     window_passages: int = 3  # ... from the document's best passages for the subject
-    min_coverage: float = 0.5  # a document states the subject when its window holds this share of its weight
     max_docs: int = 400  # documents one subject page quotes, at most
     expansion_terms: int = 6  # words the found answers share, added to the subject's search
     expansion_share: float = 0.5  # ... each in at least this share of the answers (and in two)
