@@ -308,8 +308,7 @@ def merge_topics(
         space.add(t)
     kept = candidates
     ctx = {p: _cos(space.vectors[p[0]], space.vectors[p[1]]) for p in space.neighbours([t.key for t in kept])}
-    # titles are compared where the contexts are alike at all (an encoder embeds only those titles)
-    pairs = sorted(p for p, c in ctx.items() if c >= params.context_floor)
+    pairs = sorted(ctx)  # every pair of neighbours: their titles are compared too
     titles = title_sim(kept, pairs)
     w = params.title_weight
     sims = {p: w * titles[p] + (1 - w) * ctx[p] for p in pairs}

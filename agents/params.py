@@ -37,7 +37,7 @@ class DiscoveryParams:
     # topics by meaning (wikigen.agents.meaning): candidates are gathered beyond the limit, boilerplate
     # is dropped by context coherence, variants are merged, then the limit applies
     pool_factor: int = 3  # candidates gathered: this many times the topic limit
-    phrase_pool: int = 2  # ... of which salient phrases: this many times the limit
+    phrase_pool: int = 1  # ... of which salient phrases: this many times the limit
     variant_pool: int = 4  # headings of one document only, as possible variants: this many times the limit
     max_spread: float = 0.7  # a phrase spread this evenly through its documents is boilerplate (topics._spread)
     min_section_share: float = 0.1  # ... as is one under no heading more often than this share (topics._section_share)
@@ -48,7 +48,6 @@ class DiscoveryParams:
     max_contexts: int = 12  # documents whose contexts stand for a candidate
     pair_terms: int = 8  # candidates are compared when they share one of their top words ...
     max_posting: int = 150  # ... held by at most this many candidates
-    context_floor: float = 0.05  # ... and their titles compared when their contexts' cosine is at least this
     # collections (wikigen.agents.doc_collections)
     head_share: float = 0.2  # a word ending the names/titles of >= 20% of the documents is a head noun
     kind_max_share: float = 0.5  # a kind in more than half of the documents is too general

@@ -7,8 +7,8 @@ Discovers the topics twice (wikigen.agents.topics.discover): with titles compare
 (corpus-only) and by the sentence encoder (all-MiniLM-L6-v2, when installed). Both share the context
 vectors (tf-idf of the topics' quotes). For each labelled pair it takes the context cosine and the
 title similarity, and prints precision, recall and F1 of "merge" against the labels for several title
-weights and thresholds, next to the seconds each discovery took. A pair never compared (contexts
-below DiscoveryParams.context_floor) scores 0. --index reuses an index folder (read only).
+weights and thresholds, next to the seconds each discovery took. A pair never compared (no strong
+context word or key word in common: wikigen.agents.meaning.Space.neighbours) scores 0. --index reuses an index folder (read only).
 """
 
 from __future__ import annotations
