@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from wikigen.agents.figures import Figure, FigureParams
+from wikigen.agents.params import OfflineParams
 
 from wikigen.core.slugs import doc_slug
 
@@ -28,9 +29,6 @@ if TYPE_CHECKING:
     from wikigen.agents.page_bodies import PageMaker
 
 __all__ = ["FigurePlan", "figure_page", "owner_doc", "page_chars", "plan_figures"]
-
-PAGE_COST = 190  # front matter and the index line of a page, in characters (as OfflineParams.page_cost)
-QUOTE_COST = 34  # a quote's header line and blank lines
 
 
 @dataclass(frozen=True)
@@ -51,21 +49,27 @@ def _kept_docs(f: Figure, max_docs: int) -> list[str]:
     return [order[i] for i in picks]
 
 
-def page_chars(f: Figure, max_docs: int) -> int:
-    """The expected characters of a figure's page."""
-    total = PAGE_COST + 2 * len(f.slug) + 2 * len(f.title) + 80 + sum(len(a) + 4 for a in f.aliases)
+def page_chars(f: Figure, max_docs: int, costs: OfflineParams = OfflineParams()) -> int:
+    """The expected characters of a figure's page (a page's and a quote's fixed costs: the offline agent's size
+    estimates, `costs`)."""
+    total = costs.page_cost + 2 * len(f.slug) + 2 * len(f.title) + 80 + sum(len(a) + 4 for a in f.aliases)
     for d in _kept_docs(f, max_docs):
         m = f.mentions[d]
-        total += (m.end - m.start) + QUOTE_COST + len(d) + 2 * len(doc_slug(d)) + 30
+        total += (m.end - m.start) + costs.quote_cost + len(d) + 2 * len(doc_slug(d)) + 30
     return total
 
 
-def plan_figures(figures: list[Figure], target_chars: int | None, params: FigureParams = FigureParams()) -> FigurePlan:
+def plan_figures(
+    figures: list[Figure],
+    target_chars: int | None,
+    params: FigureParams = FigureParams(),
+    costs: OfflineParams = OfflineParams(),
+) -> FigurePlan:
     """The figures that get a page: best first while their pages fit in params.share x target_chars
     (every figure found when there is no target)."""
     kept, used = [], 0
     for f in figures:
-        cost = page_chars(f, params.max_docs)
+        cost = page_chars(f, params.max_docs, costs)
         if target_chars is not None and used + cost > params.share * target_chars:
             continue
         kept.append(f)

@@ -145,7 +145,7 @@ class OfflineBackend(AgentBackend):
                 chars, tokens = tools.corpus_size()
                 target = target_chars(self.params, chars or sum(o.chars for o in cat.outlines.values()), tokens)
             found = self._found if self._found is not None else find_figures(tools.corpus_texts(), self.figure_params)
-            self._figures = plan_figures(found, target, self.figure_params)
+            self._figures = plan_figures(found, target, self.figure_params, self.params)
             log.info(
                 "figure pages: %d planned (%d characters), %d left out under the size budget",
                 len(self._figures.figures),

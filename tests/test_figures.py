@@ -5,6 +5,7 @@ from pathlib import Path
 from wikigen.agents.figure_pages import FigurePlan, page_chars, plan_figures
 from wikigen.agents.figures import FigureParams, find_figures, order_documents, phrase_mentions, row_mentions
 from wikigen.agents.orchestrate import BuildConfig, build
+from wikigen.agents.params import OfflineParams
 from wikigen.search.sources import open_wiki
 
 from wikigen.ask.figures import asks_across
@@ -150,6 +151,10 @@ def test_figure_pages_are_bounded_by_their_share_of_the_target():
     plan = plan_figures(figures, target_chars=int(one / 0.25) + 1, params=FigureParams(share=0.25))
     assert isinstance(plan, FigurePlan) and len(plan.figures) == 1 and plan.dropped == len(figures) - 1
     assert len(plan_figures(figures, None).figures) == len(figures)
+    # the page's and the quotes' fixed costs are the offline agent's size estimates (OfflineParams), not a copy
+    n = len(figures[0].order)
+    free = OfflineParams(page_cost=0, quote_cost=0)
+    assert page_chars(figures[0], 24, free) == one - OfflineParams().page_cost - n * OfflineParams().quote_cost
 
 
 def test_asks_across_reads_the_wording():
