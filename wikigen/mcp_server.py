@@ -362,8 +362,7 @@ class WikiTools:
         from wikigen.wiki.provisions import STATED, read_table, records
 
         budget, start = self.pager.budget(budget), _start(cursor)
-        table = self._memo("table", read_table, self.root)
-        rows = self._memo("records", lambda k: records(table, k), kind)
+        table, rows = self._memo("table", lambda k: (t := read_table(self.root), records(t, k)), kind)
         fields = {f["name"]: f for k in ([kind] if kind else sorted(table.kinds)) for f in table.fields(k)}
         name = None
         if field:

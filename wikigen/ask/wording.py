@@ -88,7 +88,7 @@ _NOT_PLURAL = frozenset(
 _RANGE = re.compile(
     r"\b(?P<quantifier>all|any|each|every|which|what|these|those|how\s+many|number\s+of)\s+"
     r"(?:of\s+(?:the\s+|our\s+|your\s+|their\s+|these\s+|those\s+)?)?"
-    r"(?:(?P<count>\d[\d,.]*)\s+(?:(?P<modifier>[a-z-]+)\s+(?=[a-z]+s\b))?)?(?P<word>[a-z]+)\b",
+    r"(?:(?P<count>\d[\d,.]*)\s+(?:[a-z-]+\s+(?=[a-z]+s\b))?)?(?P<word>[a-z]+)\b",
     re.I,
 )
 # what a verb is followed by and a plural subject never is: "what happens if", "what applies to", "what counts as"
@@ -115,8 +115,7 @@ def range_words(text: str) -> list[str]:
     names what is asked)."""
     out = []
     for m in _RANGE.finditer(text):
-        q = " ".join(m.group("quantifier").lower().split())
-        if q == "how many":
+        if m.group("quantifier").lower().startswith("how"):  # "how many"
             out.append("many")
         if _plural(m, text):
             out += [w for w in (m.group("count"), m.group("word")) if w]
