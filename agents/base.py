@@ -72,6 +72,10 @@ class AgentBackend(ABC):
     """A way to run one agent's session. `name` is what `wikigen build --backend` calls it."""
 
     name: str = ""
+    # True for a backend whose agents decide from the wiki as they read it (no model, no network): a session's
+    # agents then take turns, each seeing what the ones before it wrote, the first agent rotating from session
+    # to session, so a build is repeatable whatever the machine's load. False: they run at once (threads).
+    takes_turns: bool = False
 
     def prepare(  # noqa: B027
         self, texts: Mapping[str, str], *, workers: Parallel = 1, progress: Callable[[int, int], None] | None = None

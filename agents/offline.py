@@ -66,6 +66,7 @@ log = logging.getLogger(__name__)
 
 class OfflineBackend(AgentBackend):
     name = "offline"
+    takes_turns = True  # deterministic: the same corpus and settings give the same wiki
 
     def __init__(
         self,

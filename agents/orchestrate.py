@@ -705,14 +705,20 @@ def _run_session(
             on_agent_done(agent, session)
         return outcome, tools.activity()
 
-    pool = ThreadPoolExecutor(max_workers=len(plan.agents), thread_name_prefix="wikigen-agent")
-    try:
-        results = list(pool.map(one, plan.agents))
-    except BaseException:  # Ctrl-C: each agent stops at its next tool call; the session is neither logged nor
-        stop.set()  # committed, and the next build runs it again over the pages it had written
-        pool.shutdown(wait=True, cancel_futures=True)
-        raise
-    pool.shutdown()
+    if backend.takes_turns:  # one after another, the first agent rotating by session (AgentBackend.takes_turns)
+        first = (session - 1) % len(plan.agents) if plan.agents else 0
+        order = plan.agents[first:] + plan.agents[:first]
+        done = {agent: one(agent) for agent in order}
+        results = [done[agent] for agent in plan.agents]
+    else:
+        pool = ThreadPoolExecutor(max_workers=len(plan.agents), thread_name_prefix="wikigen-agent")
+        try:
+            results = list(pool.map(one, plan.agents))
+        except BaseException:  # Ctrl-C: each agent stops at its next tool call; the session is neither logged
+            stop.set()  # nor committed, and the next build runs it again over the pages it had written
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise
+        pool.shutdown()
     outcomes = []
     logged: dict[str, set[str]] = {}
     for e in progress.read().entries:

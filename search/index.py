@@ -62,6 +62,7 @@ CHECKPOINT_CHARS = 32_000_000  # commit and write the manifest after this much n
 TITLE_BOOST = 1.5
 PHRASE_BOOST = 2.0
 MAX_QUERY_TERMS = 256
+TIE_REACH = 256  # at most this many passages past the k-th are read to order a tie at the cut (_top)
 _QUOTED = re.compile(r'"([^"]+)"')
 
 
@@ -526,15 +527,13 @@ class CorpusIndex:
         if k <= 0:
             return []
         try:
-            result = searcher.search(q, k, count=False)
+            ranked = _top(searcher, q, k)
         except ValueError as e:  # should not happen with queries built from terms; never leak to the user
             log.warning("search failed: %s", e)
             return []
         term_set = set(terms)
         hits: list[Hit] = []
-        for score, addr in result.hits:
-            d = searcher.doc(addr)
-            doc_id, start, end = d["doc_id"][0], d["start"][0], d["end"][0]
+        for score, doc_id, start, end in ranked:
             rec = self._docs.get(doc_id)
             if rec is None:
                 continue
@@ -556,6 +555,28 @@ class CorpusIndex:
         spans = tuple(Span(h.doc_id, s, e) for _, s, e in ex.runs) if ex.kept_out else ()
         snippet = _snippet(ex.text, terms, set(terms), runs, phrase) if snippets else ""
         return replace(h, text=ex.text, snippet=snippet, spans=spans)
+
+
+def _top(searcher: tantivy.Searcher, q: Query, k: int) -> list[tuple[float, str, int, int]]:
+    """The k best passages as (score, doc id, start, end), equal scores in document and offset order. tantivy
+    breaks ties by where a passage sits in the index, and its indexing threads place passages differently from
+    one build to the next; so the passages that tie with the k-th are fetched too (up to TIE_REACH more) and
+    sorted, and the same corpus gives the same hits whatever the build."""
+    n = searcher.num_docs
+    want = min(n, k + 1)
+    found = searcher.search(q, want, count=False).hits
+    while len(found) == want < n and want < k + TIE_REACH and found[k - 1][0] == found[-1][0]:
+        want = min(n, k + TIE_REACH, 2 * want)
+        found = searcher.search(q, want, count=False).hits
+    last = found[k - 1][0] if len(found) >= k else None
+    ranked: list[tuple[float, str, int, int]] = []
+    for score, addr in found:
+        if len(ranked) >= k and score != last:
+            break
+        d = searcher.doc(addr)
+        ranked.append((float(score), d["doc_id"][0], d["start"][0], d["end"][0]))
+    ranked.sort(key=lambda h: (-h[0], h[1], h[2]))
+    return ranked[:k]
 
 
 def _snippet(text: str, terms: list[str], term_set: set[str], runs: list[str], phrase: str | None) -> str:

@@ -209,3 +209,44 @@ def test_an_agent_that_crashes_mid_session_loses_nothing(tmp_path):
 
     assert _build(corpus, wiki, "--sessions", "1") == 0  # a plain re-run continues at session 2
     assert _commits(wiki)[-1].startswith("session 2")
+
+
+def test_the_offline_build_is_the_same_whatever_order_the_machine_runs_its_agents_in(tmp_path, monkeypatch):
+    """The agents of an offline session take turns (AgentBackend.takes_turns), so the wiki does not depend on
+    which thread the machine's load lets run first. Here the agent called first waits for the other to finish
+    (up to 0.5 s), which reverses the order whenever the agents run at once; the wiki must not change. On the
+    sample corpus the order decides, in session 4, which agent consolidates first and so whether the document
+    pages quote their hostile lines (tests/test_trust_injection.py)."""
+    import threading
+
+    from wikigen.agents.offline import OfflineBackend
+
+    def pages(wiki: Path) -> dict[str, str]:  # log.md holds the times of day
+        return {p.name: p.read_text(encoding="utf-8") for p in sorted(wiki.glob("*.md")) if p.name != "log.md"}
+
+    args = ("--sessions", "4", "--no-dense")
+    assert _build(ACME, tmp_path / "plain", *args) == 0
+    real = OfflineBackend.run_session
+    lock, state = threading.Lock(), {"session": 0, "calls": 0}
+    finished = threading.Event()
+
+    def reordered(self, task, tools):
+        with lock:
+            if task.session != state["session"]:
+                state.update(session=task.session, calls=0)
+                finished.clear()
+            state["calls"] += 1
+            first = state["calls"] == 1
+        if first:
+            finished.wait(0.5)
+        try:
+            return real(self, task, tools)
+        finally:
+            if not first:
+                finished.set()
+
+    monkeypatch.setattr(OfflineBackend, "run_session", reordered)
+    assert _build(ACME, tmp_path / "reordered", *args) == 0
+    plain, other = pages(tmp_path / "plain"), pages(tmp_path / "reordered")
+    assert plain.keys() == other.keys()
+    assert [name for name in plain if plain[name] != other[name]] == []

@@ -183,6 +183,25 @@ def test_k_limits_and_ordering(built):
     assert len(idx.search("the", k=10**12)) == len(idx.search("the", k=1000))  # a huge k is capped, not allocated
 
 
+def test_equal_scores_come_in_document_order_whatever_the_index_layout(tmp_path):
+    """Passages that score the same come by document id, and the k-th place among them goes to the first
+    such id, however the index placed them: here the document that sorts first is added last, in a later
+    build, so it sits last in the index (tantivy's own tie order)."""
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    line = "The supplier shall deliver the widgets to the depot.\n"
+    for name in ("m", "n", "p", "q", "r"):
+        (corpus / f"{name}.txt").write_text(line, encoding="utf-8")
+    CorpusIndex.build(corpus, tmp_path / "index", counter=CharCounter())
+    (corpus / "a.txt").write_text(line, encoding="utf-8")
+    idx, _ = CorpusIndex.build(corpus, tmp_path / "index", counter=CharCounter())
+    everything = idx.search("widgets depot", k=10)
+    assert len({h.score for h in everything}) == 1
+    assert [h.doc_id for h in everything] == ["a", "m", "n", "p", "q", "r"]
+    assert [h.doc_id for h in idx.search("widgets depot", k=2)] == ["a", "m"]
+    assert [h.doc_id for h in idx.search("widgets depot", k=2, snippets=False)] == ["a", "m"]
+
+
 HOSTILE = [
     "",
     "   ",
