@@ -31,7 +31,7 @@ class Budget:
 
     target: int  # characters the wiki may take
     estimate: int  # characters it is expected to take under this budget
-    scale: float = 1.0  # of the quote budgets (topic_fraction, doc_fraction, min_slots)
+    scale: float = 1.0  # of the quote budgets (topic_fraction, doc_fraction)
     dropped_kinds: frozenset[str] = frozenset()
     dropped_topics: frozenset[str] = frozenset()
     max_listed: int | None = None  # of the documents a topic page does not quote, it links this many (None: all)
@@ -75,7 +75,7 @@ def quote_plan(
     then a definition, then a sentence; spread evenly otherwise). A document spends at most
     topic_fraction of its size on quotes across topic pages: many topics with short quotes rather than
     few long ones, the topics earlier in the catalog (better supported) first. `scale` (<= 1, from the
-    size budget) shrinks every document's share, the min_slots floor included (down to one slot);
+    size budget) shrinks every document's share, down to one slot (every document is quoted somewhere);
     topics in `skip` get no quote.
     """
     topics = [t for t in cat.topics if t.key not in skip]
@@ -90,7 +90,7 @@ def quote_plan(
         # its entry in `sources` each spell the doc id or its slug
         overhead[d] = 60 + 3 * len(doc_slug(d))
         unit = params.min_quote + overhead[d]
-        budget[d] = max(max(1.0, params.min_slots * scale) * unit, params.topic_fraction * scale * chars)
+        budget[d] = max(unit, params.topic_fraction * scale * chars)
         slots[d] = int(budget[d] // unit)
     granted = _grant(topics, ranked, slots)
     plan: Plan = {}

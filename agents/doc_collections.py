@@ -5,7 +5,8 @@
   together) right before it, and before each "and" before it ("manufacturing and supply
   agreement" -> manufacturing, supply). Titles count only through such a head, so a title that
   is really a preamble adds nothing.
-* A file name without a head offers each of its words (and sticky word pairs).
+* A file name without a head offers each of its words (and sticky word pairs: two words that always go
+  together, in two names at least).
 * A folder holding several documents (not nearly all of them) is a collection of its own.
 
 A document may belong to several collections. A kind needs >= 2 documents and at most half of
@@ -63,7 +64,6 @@ class _Vocabulary:
     """Head nouns and sticky word pairs of a corpus's file names and titles."""
 
     def __init__(self, token_lists: list[Tokens], n_docs: int, params: DiscoveryParams):
-        self.sticky_share = params.sticky
         # heads: the most frequent final words of names and titles (each document's pair of lists counts once)
         final: Counter = Counter()
         for names, titles in zip(token_lists[0::2], token_lists[1::2]):
@@ -87,8 +87,7 @@ class _Vocabulary:
             bool(a)
             and a != "and"
             and a not in self.heads
-            and self.pdf[f"{a} {b}"] >= 2
-            and self.pdf[f"{a} {b}"] >= self.sticky_share * min(self.wdf[a], self.wdf[b])
+            and self.pdf[f"{a} {b}"] >= max(2, min(self.wdf[a], self.wdf[b]))
         )
 
     def is_head(self, toks: Tokens, i: int) -> bool:

@@ -51,7 +51,6 @@ class DiscoveryParams:
     # collections (wikigen.agents.doc_collections)
     head_share: float = 0.2  # a word ending the names/titles of >= 20% of the documents is a head noun
     kind_max_share: float = 0.5  # a kind in more than half of the documents is too general
-    sticky: float = 0.7  # two words are one kind when adjacent in >= 70% of the names having the rarer
     folder_max_share: float = 0.8  # a folder holding more of the corpus than this is no collection
 
     def topic_limit(self, n_docs: int, total_chars: int) -> int:
@@ -76,7 +75,6 @@ class OfflineParams:
     related: int = 3  # related topics listed at the end of a topic page
     # Quote budgets, relative to each document's size: the wiki stays far below the corpus.
     topic_fraction: float = 0.04  # of a document's characters, spent on citing it across all topic pages
-    min_slots: int = 2  # even a short document is quoted on this many topic pages
     doc_fraction: float = 0.45  # of a document's characters, quoted on its own page (opening, key passages)
     min_quote: int = 150  # no quote shorter than this is planned (it would not carry its fact)
     min_opening: int = 200  # a document page's opening quote, at least (title, parties, date)
