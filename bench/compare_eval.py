@@ -55,10 +55,25 @@ def main(argv=None) -> int:
     result = paired(_rows(args.old), _rows(args.new))
     print(f"{'corpus':<16} {'mode':<12} {'kind':<18} {'metric':<17} {'n':>5} {'new - old':>10} {'se':>7}  verdict")
     for (corpus, mode, kind, metric), (n, mean, se) in sorted(result.items()):
-        verdict = "-" if se is None else "gain" if mean > se else "loss" if mean < -se else "same"
-        se_s = "-" if se is None else f"{se:.4f}"
-        print(f"{corpus:<16} {mode:<12} {kind:<18} {metric:<17} {n:>5} {mean:>+10.4f} {se_s:>7}  {verdict}")
+        se_s = "-" if se is None else _num(se)
+        print(
+            f"{corpus:<16} {mode:<12} {kind:<18} {metric:<17} {n:>5} {_num(mean, '+'):>10} {se_s:>8}  {verdict(mean, se)}"
+        )
     return 0
+
+
+def verdict(mean: float, se: float | None) -> str:
+    """The rule's word for a paired difference: beyond one standard error up (gain) or down (loss), else same.
+    One question moved among n gives a mean of exactly one SE (x/n both), which rounding must not tip."""
+    if se is None:
+        return "-"
+    margin = se * (1 + 1e-9)
+    return "gain" if mean > margin else "loss" if mean < -margin else "same"
+
+
+def _num(x: float, sign: str = "") -> str:
+    """Four decimals; a smaller nonzero figure (context precision moves by 0.00005) in scientific notation."""
+    return f"{x:{sign}.1e}" if 0 < abs(x) < 0.0005 else f"{x:{sign}.4f}"
 
 
 if __name__ == "__main__":

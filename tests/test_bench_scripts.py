@@ -21,17 +21,45 @@ def test_bench_script_answers_help(script):
     assert "usage" in proc.stdout.lower()
 
 
-def _eval_bench():
-    """bench/eval_bench.py as a module; its folder on the path, as when it runs as a script (it imports _eval_data)."""
+def _script(name: str):
+    """bench/NAME.py as a module; its folder on the path, as when it runs as a script (it imports _eval_data)."""
     import importlib.util
 
     if str(BENCH) not in sys.path:
         sys.path.insert(0, str(BENCH))
-    spec = importlib.util.spec_from_file_location("eval_bench", BENCH / "eval_bench.py")
+    spec = importlib.util.spec_from_file_location(name, BENCH / f"{name}.py")
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def _eval_bench():
+    return _script("eval_bench")
+
+
+def test_compare_eval_calls_one_question_moved_the_same_and_prints_small_differences(tmp_path, capsys):
+    """One question of 40000 moving by 1 is a mean of exactly one SE: "same", whatever the rounding; a run where
+    two of four questions move up is a gain. Differences under 0.0005 print in full, not as 0.0000."""
+    import json
+
+    compare = _script("compare_eval")
+    n = 40_000
+    old = [{"mode": "wiki", "id": str(i), "kind": "single", "score": 0.0} for i in range(n)]
+    new = [dict(r, score=1.0 if r["id"] == "7" else 0.0) for r in old]
+    few_old = [{"mode": "wiki", "id": f"m{i}", "kind": "multi", "score": 0.0} for i in range(4)]
+    few_new = [dict(r, score=1.0 if r["id"] in ("m1", "m2") else 0.0) for r in few_old]
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    a.write_text(json.dumps([{"corpus": "c", "rows": old + few_old}]), encoding="utf-8")
+    b.write_text(json.dumps([{"corpus": "c", "rows": new + few_new}]), encoding="utf-8")
+    got = compare.paired(compare._rows(a), compare._rows(b))
+    n1, mean, se = got[("c", "wiki", "single", "score")]
+    assert n1 == n and compare.verdict(mean, se) == "same"
+    assert compare.verdict(*got[("c", "wiki", "multi", "score")][1:]) == "gain"
+    assert compare.verdict(-0.5, 0.1) == "loss" and compare.verdict(0.1, None) == "-"
+    assert compare.main([str(a), str(b)]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if " single " in x)
+    assert "+2.5e-05" in line and line.split()[-1] == "same"
 
 
 def test_eval_bench_set_types_each_override_from_its_field():
