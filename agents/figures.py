@@ -9,8 +9,8 @@ contracts). Found by corpus statistics alone, with no list of labels:
   only by numbers, currency signs, percent signs and dashes (columns of a table laid out as text);
 * a **phrase** is the one to three content words right before a value mention in a sentence (the
   value: a currency amount, a percentage, or a count of days / weeks / months / years);
-* a label is a figure when its normalised key occurs in at least `min_docs` documents and its values
-  are not all the same (a constant line is boilerplate, not a figure).
+* a label is a figure when its normalised key occurs in at least two documents and its values are not
+  all the same (a constant line is boilerplate, not a figure).
 
 Figures are ranked by `rank_score`: how many documents state the label, how consistently each
 document states one value with it, and how often documents restate it.
@@ -358,11 +358,11 @@ def _quoted(texts: Mapping[str, str], m: Mention, params: FigureParams) -> Menti
 def find_figures(
     texts: Mapping[str, str], params: FigureParams = FigureParams(), workers: Engine | None = None
 ) -> list[Figure]:
-    """The labelled figures stated in at least min_docs documents with values that differ, best
+    """The labelled figures stated in at least two documents with values that differ, best
     `rank_score` first (then rows before phrases, then the label). workers: the engine that reads the
     documents (`wikigen.core.engine`); the figures are the same with any."""
     workers = workers or Workers(1, 0)
-    need = max(params.min_docs, int(params.min_doc_share * len(texts) + 0.999))
+    need = 2  # a figure is a label stated across documents
     figures = []
     by_key, values = _collect(texts, params, workers)
     phrases = {

@@ -125,8 +125,6 @@ class DreamParams:
 class FigureParams:
     """Which labels are figures and how many get a page (`wikigen.agents.figures`, `wikigen.agents.figure_pages`)."""
 
-    min_docs: int = 3  # a label stated in at least this many documents
-    min_doc_share: float = 0.0  # ... and in at least this share of the corpus
     max_label_words: int = 7  # a row label of more words is a sentence, not a label
     max_label_chars: int = 60
     phrase_words: int = 3  # a phrase label: at most this many content words before the value

@@ -49,9 +49,11 @@ There were no changes to the accounting policies described in the annual report.
 no new accounting standard this quarter.
 """
 
+# research and development is the same in both reports: a constant line is no figure to the build (net sales,
+# which differs, is one), so only the dreamer's rows give it, labelled with each report's date
 FIGURES = {
     "q1": {"date": "April 2, 2023", "sales": "48,210", "cost": "21,004", "rnd": "6,117", "sm": "3,880"},
-    "q2": {"date": "July 2, 2023", "sales": "51,377", "cost": "22,561", "rnd": "6,942", "sm": "4,015"},
+    "q2": {"date": "July 2, 2023", "sales": "51,377", "cost": "22,561", "rnd": "6,117", "sm": "4,015"},
 }
 BEFORE = {"sales_before": "45,002", "cost_before": "20,118", "rnd_before": "5,804", "sm_before": "3,702"}
 ASKED = "How much did Northwind spend on research and development in each quarter?"
@@ -89,7 +91,9 @@ def test_a_figure_the_question_names_is_quoted_from_each_documents_table(reports
     values = WikiValues(reports_wiki, w.sources)
     assert values.values("What changed in the research?", []) == []
     assert values.values("What were the total sales?", []) == []
-    assert {v.label.split(" (")[0] for v in values.values("What were the net sales?", [])} == {"Net sales"}
+    # (a row, labelled with its date, and the table's cell of a figure the build found: "Net sales: 48,210 ...")
+    named = {v.label.split(" (")[0].split(":")[0] for v in values.values("What were the net sales?", [])}
+    assert named == {"Net sales"}
 
 
 def test_dreaming_writes_the_figure_with_its_label_and_period(reports_wiki, tmp_path):
