@@ -432,8 +432,11 @@ class PageMaker:
         rest = sorted((d for d in docs if d not in quoted), key=lambda d: bool(self.cat.collections_of(d)))
         if rest:  # under the size budget the list is cut: their pages link this one (a topic slug is shorter)
             listed = rest[: self.max_listed]
-            more = f" and {len(rest) - len(listed)} other documents" if len(listed) < len(rest) else ""
-            parts.append("Also in " + ", ".join(f"[[{doc_slug(d)}]]" for d in listed) + more + ".")
+            said = [", ".join(f"[[{doc_slug(d)}]]" for d in listed)] if listed else []
+            if len(listed) < len(rest):
+                n = len(rest) - len(listed)
+                said.append(f"{n} other document{'' if n == 1 else 's'}")
+            parts.append("Also in " + " and ".join(said) + ".")
         rel = [o for o in related(t, self.cat.topics, k=12) if self.known.has(o.slug)][: self.p.related]
         if rel:
             parts.append("Related: " + ", ".join(self.link(o.slug, o.title) for o in rel) + ".")

@@ -3,7 +3,7 @@ home, the export's MEMORY.md and MCP's list_documents show of each document and 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from wikigen.ask.documents import Cell, columns, document_rows, page_facts
 from wikigen.wiki.page import Page
@@ -185,5 +185,12 @@ def test_page_summary_says_what_a_topic_holds():
         == "also Choice of Law, Applicable law: quoted from 2 of 16 documents"
     )
     assert len(page_summary(p, 80)) <= 80
+    for also, total in (
+        ("Also in 14 other documents.", 16),
+        ("Also in 1 other document.", 3),
+        ("Also in [[doc-c]].", 3),
+    ):
+        counted = replace(p, body=body.replace("Also in [[doc-c]], [[doc-d]] and 12 other documents.", also))
+        assert page_summary(counted, excerpt=False, title=False).endswith(f"quoted from 2 of {total} documents"), also
     coll = Page("kind-nda", "NDAs", "agent-1", "", type="collection", sources=["a", "b", "c"])
     assert page_summary(coll) == "NDAs: 3 documents of this kind"

@@ -28,7 +28,8 @@ from wikigen.wiki.page import Page
 __all__ = ["page_summary", "quoted_docs"]
 
 ALSO_CHARS = 60  # of a topic's other names in its summary
-_ALSO = re.compile(r"^Also in (?P<list>.*?)(?: and (?P<more>\d+) other documents?)?\.\s*$", re.M)
+_ALSO = re.compile(r"^Also in (?P<list>.*?)\.\s*$", re.M)
+_MORE = re.compile(r"(?:^| and )(?P<more>\d+) other documents?$")
 _LINK = re.compile(r"\[\[([^\[\]|\n]+?)(?:\|[^\[\]\n]+?)?\]\]")
 
 
@@ -41,11 +42,13 @@ def quoted_docs(page: Page) -> list[str]:
 
 
 def _also_count(body: str) -> int:
-    """How many more documents an "Also in [[...]], [[...]] and N other documents." line names."""
+    """How many more documents an "Also in [[...]], [[...]] and N other documents." line names (or "Also in N
+    other documents.": counted, none linked)."""
     m = _ALSO.search(body)
     if not m:
         return 0
-    return len(_LINK.findall(m.group("list"))) + int(m.group("more") or 0)
+    more = _MORE.search(m.group("list"))
+    return len(_LINK.findall(m.group("list"))) + (int(more.group("more")) if more else 0)
 
 
 def _first_quote(page: Page, limit: int) -> str:
