@@ -5,6 +5,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from shared_builds import sample_wiki
 from test_offline_agent import make_corpus
 from wikigen.search.sources import open_wiki
 
@@ -211,7 +212,9 @@ def test_an_agent_that_crashes_mid_session_loses_nothing(tmp_path):
     assert _commits(wiki)[-1].startswith("session 2")
 
 
-def test_the_offline_build_is_the_same_whatever_order_the_machine_runs_its_agents_in(tmp_path, monkeypatch):
+def test_the_offline_build_is_the_same_whatever_order_the_machine_runs_its_agents_in(
+    tmp_path, tmp_path_factory, monkeypatch
+):
     """The agents of an offline session take turns (AgentBackend.takes_turns), so the wiki does not depend on
     which thread the machine's load lets run first. Here the agent called first waits for the other to finish
     (up to 0.5 s), which reverses the order whenever the agents run at once; the wiki must not change. On the
@@ -224,8 +227,7 @@ def test_the_offline_build_is_the_same_whatever_order_the_machine_runs_its_agent
     def pages(wiki: Path) -> dict[str, str]:  # log.md holds the times of day
         return {p.name: p.read_text(encoding="utf-8") for p in sorted(wiki.glob("*.md")) if p.name != "log.md"}
 
-    args = ("--sessions", "4", "--no-dense")
-    assert _build(ACME, tmp_path / "plain", *args) == 0
+    plain = sample_wiki(tmp_path_factory, tmp_path / "plain", sessions=4)  # the tests' shared build (2 agents)
     real = OfflineBackend.run_session
     lock, state = threading.Lock(), {"session": 0, "calls": 0}
     finished = threading.Event()
@@ -246,7 +248,7 @@ def test_the_offline_build_is_the_same_whatever_order_the_machine_runs_its_agent
                 finished.set()
 
     monkeypatch.setattr(OfflineBackend, "run_session", reordered)
-    assert _build(ACME, tmp_path / "reordered", *args) == 0
-    plain, other = pages(tmp_path / "plain"), pages(tmp_path / "reordered")
-    assert plain.keys() == other.keys()
-    assert [name for name in plain if plain[name] != other[name]] == []
+    assert _build(ACME, tmp_path / "reordered", "--sessions", "4") == 0
+    before, other = pages(plain), pages(tmp_path / "reordered")
+    assert before.keys() == other.keys()
+    assert [name for name in before if before[name] != other[name]] == []

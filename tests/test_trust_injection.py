@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
+from shared_builds import sample_wiki
 from test_tools import HOSTILE, make_world, quote_of
 from wikigen.agents.claude import format_context
 
@@ -165,12 +166,10 @@ def test_a_refused_quote_of_hostile_text_comes_back_to_the_model_only_as_data(tm
 
 @pytest.fixture(scope="module")
 def acme_wiki(tmp_path_factory):
-    wiki = tmp_path_factory.mktemp("acme-injection") / "wiki"
-    # the document pages quote such lines in consolidation sessions (from session 3 or 4 on the sample)
-    # BM25 ranking (--no-dense; tests skip embedding anyway, tests/conftest.py): the flagging is under test
-    # here, and under plain fusion (hybrid ranking) the hostile passages can fall below the 4,000-token cut
-    assert cli.main(["build", str(ACME), "--wiki", str(wiki), "--quiet", "--sessions", "4", "--no-dense"]) == 0
-    return wiki
+    # the document pages quote such lines in consolidation sessions (from session 3 or 4 on the sample); tests
+    # skip embedding (tests/conftest.py), so the build ranks by BM25: the flagging is under test here, and under
+    # plain fusion (hybrid ranking) the hostile passages can fall below the 4,000-token cut
+    return sample_wiki(tmp_path_factory, tmp_path_factory.mktemp("acme-injection") / "wiki", sessions=4)
 
 
 def test_the_sample_corpus_detector_finds_exactly_its_two_hostile_documents():
