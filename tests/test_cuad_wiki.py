@@ -1,5 +1,5 @@
-"""The product at real size: the cuad-dev wiki (252 contracts, about 450 pages), built once for the run as
-`wikigen build` makes it by default (tests/eval_corpora.py). Its pages render in Chromium with no marker left as
+"""The product at real size: a wiki of half the cuad-dev contracts (126 contracts, about 320 pages), built once
+for the run as `wikigen build` makes it by default (tests/eval_corpora.py). Its pages render in Chromium with no marker left as
 text; no MCP reply exceeds its budget and paging returns everything once; MEMORY.md informs; the build passes
 its own check. Skipped without the corpus.
 
@@ -78,7 +78,7 @@ def test_no_literal_comments_or_callout_markers_on_any_page_of_the_cuad_wiki(bro
 
 @CUAD_TIMEOUT
 def test_no_reply_exceeds_its_budget_on_the_cuad_wiki(cuad_wiki):
-    """Over stdio, on the cuad-dev wiki (252 contracts, about 450 pages): every tool at its default budget and
+    """Over stdio, on the cuad-dev wiki (126 contracts, about 320 pages): every tool at its default budget and
     at a small one; paging returns every page, hit, context item, line and character once."""
     from wikigen.core.tokens import default_counter
     from wikigen.mcp_server import DEFAULT_BUDGET
@@ -120,7 +120,7 @@ def test_no_reply_exceeds_its_budget_on_the_cuad_wiki(cuad_wiki):
                 assert count(raw) <= budget, (tool, budget, count(raw))
         slugs = [p["slug"] for _, d in replies["list_pages"] for p in d["pages"]]
         assert slugs == w.slugs()  # every page once, in order, over the parts
-        assert len(replies["list_pages"]) > 1  # 450 pages do not fit one reply
+        assert len(replies["list_pages"]) > 1  # 320 pages do not fit one reply
         assert sorted(p["slug"] for _, d in replies["topics"] for p in d["pages"]) == sorted(
             p.slug for p in w.pages() if p.type == "topic"
         )
@@ -128,7 +128,7 @@ def test_no_reply_exceeds_its_budget_on_the_cuad_wiki(cuad_wiki):
         docs = [r["doc_id"] for _, d in replies["documents"] for r in d["documents"]]
         assert sorted(docs) == sorted(d.doc_id for d in w.sources.documents())
         rows = [r["doc_id"] for _, d in replies["table"] for r in d["rows"]]
-        assert len(rows) == len(set(rows)) == replies["table"][0][1]["total"] > 200  # every contract once
+        assert len(rows) == len(set(rows)) == replies["table"][0][1]["total"] == len(docs)  # every contract once
         hits = [h for _, d in replies["search"] for h in d["hits"]]
         assert len(hits) == 50 and all(h["text"] == texts.read(h["doc_id"], h["start"], h["end"]) for h in hits)
         first = replies["ask"][0][1]
@@ -145,19 +145,22 @@ def test_no_reply_exceeds_its_budget_on_the_cuad_wiki(cuad_wiki):
 
 @CUAD_TIMEOUT
 def test_full_cuad_wiki_memory_informs(cuad_wiki, tmp_path):
-    """MEMORY.md of the cuad-dev wiki (252 contracts): one line per document as far as they fit (title, parties,
-    date, key facts), then the topics, each saying what it holds, within the limits; every page reachable."""
+    """MEMORY.md of the cuad-dev wiki (126 contracts, more than its room holds): one line per document as far as
+    they fit (title, parties, date, key facts), then the topics, each saying what it holds, within the limits;
+    every page reachable."""
     from wikigen.ask.documents import document_rows
 
     out = tmp_path / "memory"
     report = export_claude_code(open_wiki(cuad_wiki), out)
     got = assert_sound_export(out, cuad_wiki)
-    assert report.pages == len(got["topics"]) > 252  # a page per contract, plus topics
+    w = open_wiki(cuad_wiki)
+    contracts = len(w.sources.documents())
+    assert contracts > 100
+    assert report.pages == len(got["topics"]) > contracts  # a page per contract, plus topics
     memory = got["memory"][MEMORY]
     assert utf8_len(memory) > 0.9 * MAX_BYTES or len(memory.splitlines()) > 0.9 * MAX_LINES  # the room is used
     docs = _memory_lines(memory, "doc-")
     assert len(docs) >= 85, len(docs)  # as many documents as fit with their values (about 90), not 8 lines of links
-    w = open_wiki(cuad_wiki)
     rows = {file_stem(r.slug): r for r in document_rows(w.pages(), w.sources, read_table(cuad_wiki)) if r.slug}
     shown = [(line, rows[MD_LINK.search(line).group(2)[:-3]]) for line in docs]
     for line, row in shown:
@@ -184,7 +187,7 @@ def test_full_cuad_wiki_memory_informs(cuad_wiki, tmp_path):
         assert re.search(r"quoted from \d+ (of \d+ )?documents?", line, re.I), line  # what it holds
     assert memory.index("## Documents") < memory.index("## Topics") < memory.index("## Every page")
     every = got["memory"].get("index-document.md", "")
-    assert every and "252 pages" in every  # every document, in the section files
+    assert every and f"{contracts} pages" in every  # every document, in the section files
 
 
 @CUAD_TIMEOUT
