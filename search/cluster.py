@@ -2,7 +2,7 @@
 
 A cluster engine (`wikigen.core.ray_engine`) runs the per-document stages on other machines, each with its
 own files and Python: extraction there opens the corpus's files by the paths this machine's scan found, and
-embedding loads the model packages installed there. A machine without them would fail, or worse, report
+embedding loads the model package installed there. A machine without them would fail, or worse, report
 the corpus's files unreadable (skipped documents); so `wikigen index` and `wikigen build` ask every machine
 first and refuse with one EngineError naming each machine and what it lacks. The local engine's machine is
 this one: there is nothing to ask.
@@ -31,7 +31,7 @@ def installed_version() -> str:
 
 def machine_problems(corpus_dir: str | None, dense: bool, wikigen_version: str) -> list[str]:
     """What this machine lacks to run a command's stages (run on each machine of the cluster): the corpus
-    folder at `corpus_dir` (readable), the model packages when `dense`, this version of wikigen-memory."""
+    folder at `corpus_dir` (readable), the model package when `dense`, this version of wikigen-memory."""
     problems = []
     if corpus_dir is not None and not (os.path.isdir(corpus_dir) and os.access(corpus_dir, os.R_OK | os.X_OK)):
         problems.append(f"no readable corpus folder at {corpus_dir}")

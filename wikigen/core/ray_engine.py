@@ -12,7 +12,7 @@ memory; the results come back in the items' order. Ray restarts an actor that di
 past that the map fails with an EngineError.
 
 Every machine runs the stage's function itself, so each needs wikigen-memory installed (the same version, in
-the same Python), the model packages for embedding, and the corpus folder at the same path (a shared or
+the same Python), the model package for embedding, and the corpus folder at the same path (a shared or
 copied folder): `wikigen.search.cluster.check_cluster` asks each machine before any heavy step. Actors
 take their thread count from OMP_NUM_THREADS, which Ray sets to their CPUs (`default_threads` in
 `wikigen.search.dense.encoder`).
