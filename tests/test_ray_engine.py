@@ -18,6 +18,7 @@ import pytest
 
 ray = pytest.importorskip("ray", reason="Ray is an optional extra: pip install 'wikigen-memory[ray]'")
 
+from shared_builds import sample_wiki  # noqa: E402
 from wikigen.search.index import CorpusIndex  # noqa: E402
 
 from wikigen import cli  # noqa: E402
@@ -100,13 +101,14 @@ def _index_both(corpus: Path, tmp_path: Path, capsys) -> tuple[Path, Path]:
     return local, on_ray
 
 
-def test_a_build_on_ray_gives_the_local_pages_and_index(cluster, tmp_path):
-    """One build per engine: extraction, facts, topics and values ran on the engine's actors, the pages and
-    git in the driver. Without vectors, which the next test compares on fewer documents (CI's time)."""
-    local, on_ray = tmp_path / "wiki-local", tmp_path / "wiki-ray"
-    for wiki, extra in ((local, []), (on_ray, ["--engine", "ray"])):
-        argv = ["build", str(ACME), "--wiki", str(wiki), "--sessions", "1", "--quiet", "--no-dense", *extra]
-        assert cli.main(argv) == 0
+def test_a_build_on_ray_gives_the_local_pages_and_index(cluster, tmp_path, tmp_path_factory):
+    """A build on the engine: extraction, facts, topics and values ran on the engine's actors, the pages and
+    git in the driver. Against the run's shared local build of the same corpus and sessions (tests/shared_builds.py).
+    Without vectors, which the next test compares on fewer documents (CI's time)."""
+    local = sample_wiki(tmp_path_factory, tmp_path / "wiki-local", sessions=1)
+    on_ray = tmp_path / "wiki-ray"
+    argv = ["build", str(ACME), "--wiki", str(on_ray), "--sessions", "1", "--quiet", "--no-dense", "--engine", "ray"]
+    assert cli.main(argv) == 0
     pages = _pages(local)
     assert len(pages) > 40 and pages == _pages(on_ray)
     assert _index_state(local / ".wikigen" / "index") == _index_state(on_ray / ".wikigen" / "index")
