@@ -23,8 +23,10 @@ which collections and topics get no page. Pages carry little besides quotes: lin
 only when the slug does not already read as the title. The page bodies are made in
 `wikigen.agents.page_bodies`; the knobs are in `OfflineParams`.
 
-What is "known" is what earlier sessions logged plus the agent's own writes in this session, never
-what another agent is writing at the same moment: that keeps concurrent sessions deterministic.
+What is "known" is every page there is when the agent's turn begins: the offline agents take turns
+(`OfflineBackend.takes_turns`), so those are the pages of earlier sessions and of the agents before it in
+this one, all finished; its own writes are added as it goes. An agent links what an earlier turn of the
+same session wrote instead of waiting a session for it.
 Corpus text is only ever quoted, never followed: a document that says "ignore previous
 instructions" is data like any other.
 """
@@ -209,17 +211,10 @@ class _Session(PageMaker):
 
     def learn(self) -> None:
         listed = {p["slug"]: p for p in self.tools.list_pages()}
-        earlier: set[str] = set()
-        for e in self.tools.log_entries():
-            try:
-                s = int(e.get("session", 0))
-            except (TypeError, ValueError):
-                continue
-            if s < self.task.session:
-                earlier.update(x for x in (e.get("pages") or []) if isinstance(x, str))
         self.mine = {s: p for s, p in listed.items() if p["owner"] == self.me}
-        # pages from earlier sessions (anyone's), and my own pages (I know what I wrote)
-        self.known.pages = {s: p for s, p in listed.items() if s in earlier or p["owner"] == self.me}
+        # every page there is: the offline agents take turns, so the pages of the agents before me in this session
+        # are finished ones, as are those of earlier sessions
+        self.known.pages = dict(listed)
 
     def quote(self, doc_id: str, start: int, end: int, cap: int | None = None, *, implicit: bool = False) -> str | None:
         """A quote as PageMaker makes it, except one a consolidation pruned (wikigen.agents.consolidate)."""

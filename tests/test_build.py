@@ -11,6 +11,7 @@ from wikigen.search.sources import open_wiki
 
 from wikigen.cli import main
 from wikigen.wiki.lint import wiki_stats
+from wikigen.wiki.markup import body_links
 from wikigen.wiki.store import Wiki
 
 REPO = Path(__file__).resolve().parent.parent
@@ -252,3 +253,30 @@ def test_the_offline_build_is_the_same_whatever_order_the_machine_runs_its_agent
     before, other = pages(plain), pages(tmp_path / "reordered")
     assert before.keys() == other.keys()
     assert [name for name in before if before[name] != other[name]] == []
+
+
+def test_an_agent_links_the_pages_written_before_its_turn_in_the_same_session(tmp_path, tmp_path_factory):
+    """The offline agents take turns, so the pages an agent finds when its turn begins are finished ones: it links
+    those the agents before it wrote in this session, not only those of earlier sessions. In the sample build's
+    session 2, agent-2 goes first (the first agent rotates by session) and writes new topic pages; agent-1's pages,
+    revised after it, link some of them."""
+    import json
+
+    wiki = sample_wiki(tmp_path_factory, tmp_path / "w", sessions=2)
+    entries = [json.loads(line) for line in (wiki / ".wikigen" / "progress.jsonl").read_text().splitlines()]
+    new_before = {
+        slug
+        for e in entries
+        if e.get("session") == 2 and e.get("agent") == "agent-2" and e.get("action", "").startswith("wrote")
+        for slug in e.get("pages") or []
+    }
+    assert new_before  # the sample corpus gives agent-2 new pages in session 2
+    w = open_wiki(wiki)
+    linked = {
+        link.target
+        for p in w.pages()
+        if p.owner == "agent-1"
+        for link in body_links(p.body)
+        if link.target in new_before
+    }
+    assert linked, sorted(new_before)
