@@ -1,6 +1,7 @@
 """Compare two eval_bench runs question by question: the paired difference of each score and its standard error.
 
     .venv/bin/python bench/compare_eval.py OLD/bench-summary.json NEW/bench-summary.json
+    .venv/bin/python bench/compare_eval.py OLD/dreaming-report.json NEW/dreaming-report.json   # sessions_bench --dreaming
 
 For every corpus, mode, kind and metric the two runs share, the mean of (new - old) over the questions both
 scored, its standard error (sample standard deviation of the differences / sqrt(n)) and the verdict of the

@@ -11,7 +11,8 @@ sessions, 4 agents) is copied twice. One copy gets --sessions more plain build s
 asked one half of the questions (through the question log, mode wiki+search, as a user would) and then
 dreams for --sessions sessions (`wikigen dream`). After the base and after every session of each, the
 OTHER half is scored in modes wiki and wiki+search (mean and standard error over the questions), with the
-size ratio (the larger of characters and tokens). The halves share subjects but not questions: the
+size ratio (the larger of characters and tokens); each question's scores of the last dreaming session are in the
+report, so `bench/compare_eval.py OLD/dreaming-report.json NEW/dreaming-report.json` pairs two runs. The halves share subjects but not questions: the
 questions of each subject, in id order, alternate between them (id parity within a subject), so a subject
 asked about is also scored, on other documents. The subject is the eval's own label of what is asked:
 cuad-dev's `category` (41 clause kinds, each asked of many contracts and across the collection);
@@ -303,6 +304,12 @@ def _score_point(label: str, questions: list[dict], wiki: Path, budget: int, den
             km, kse = _mean_se([r["score"] for r in rows if r["kind"] == kind])
             point[mode][kind] = {"score": round(km, 4), "se": round(kse, 4)}
     point["eval_s"] = round(time.perf_counter() - t, 1)
+    # each question's score, as eval_bench keeps them: bench/compare_eval.py pairs two runs' last dream points
+    point["rows"] = [
+        {"id": r["id"], "mode": r["mode"], "kind": r["kind"], "score": r["score"]}
+        for r in report.rows
+        if r["score"] is not None
+    ]
     return point
 
 
@@ -395,6 +402,7 @@ def run_dreaming(
         "base": base_point,
         "plain": plain_points,
         "dream": dream_points,
+        "rows": dream_points[-1]["rows"] if dream_points else [],  # the last dream point's (bench/compare_eval.py)
         "ask_s": ask_s,
         "seconds": round(time.perf_counter() - t0, 1),
     }
