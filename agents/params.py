@@ -109,7 +109,7 @@ class DreamParams:
     similarity: float = 0.6  # two questions are one subject when their subject terms overlap this much (Jaccard)
     common_share: float = 0.3  # a term in this share of the subjects asked about is how people ask, not what ...
     common_min: int = 5  # ... once there are that many subjects
-    window_chars: int = 500  # a document's quote on a subject: a window of whole sentences of about this size
+    window_chars: int = 800  # a document's quote on a subject: a window of whole sentences of about this size
     window_passages: int = 3  # ... from the document's best passages for the subject
     max_docs: int = 400  # documents one subject page quotes, at most
     expansion_terms: int = 6  # words the found answers share, added to the subject's search

@@ -143,13 +143,15 @@ def test_a_second_session_extends_or_leaves_served_subjects_alone(wiki):
 
 
 def test_a_page_a_person_edited_stays_theirs(wiki):
-    dream(DreamConfig(wiki, dense=False))
+    # short windows: each dream page quotes its own subject, so no other page serves the one the person edits
+    params = DreamParams(window_chars=500)
+    dream(DreamConfig(wiki, dense=False, params=params))
     page = _dream_pages(wiki)[0]
     path = wiki / f"{page.slug}.md"
     # the person keeps the page but replaces its quotes with a note: the wiki no longer serves that subject
     edited = render_page(page.with_(body="Checked by Ana: see the signed copy in the legal drive.\n"))
     path.write_text(edited, encoding="utf-8")
-    report = dream(DreamConfig(wiki, sessions=2, dense=False))
+    report = dream(DreamConfig(wiki, sessions=2, dense=False, params=params))
     kept = parse_page(path.read_text(encoding="utf-8"))
     assert kept.owner == HUMAN and kept.body == "Checked by Ana: see the signed copy in the legal drive.\n"
     assert _git(wiki, "log", "-1", "--format=%s", "--", path.name).startswith("human edits: ")
