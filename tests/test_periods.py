@@ -70,6 +70,33 @@ def test_series_members_named_by_name_and_quarter_or_latest():
     assert series.resolve("What was Northwind's gross margin in Q4 2019?", ["Northwind"]) is None
 
 
+def test_a_name_alone_over_several_periods_names_all_its_reports():
+    series = SeriesResolver(DOCS, DOCS.__getitem__)
+    docs, named = series.resolve_series("How has Northwind's gross margin changed over time?", ["Northwind"])
+    assert docs == ["north-a", "north-b"] and named == {"northwind"}
+    q = "How did Northwind's margin in the most recent quarter compare to previous quarters?"
+    assert series.resolve_series(q, question_names(q))[0] == ["north-a", "north-b"]
+    q = "Compare Northwind's and Orbitex's gross margins"
+    assert series.resolve_series(q, question_names(q))[0] == sorted(DOCS)
+    # one quarter, or the latest, is the member `resolve` finds; no name, nothing to narrow
+    assert series.resolve_series("What was Orbitex's gross margin in Q1 2023?", ["Orbitex", "Q1"]) is None
+    assert series.resolve_series("In Northwind's latest 10-Q, what was the gross margin?", ["Northwind"]) is None
+    assert series.resolve_series("How have gross margins changed over time?", []) is None
+
+
+def test_a_word_every_report_uses_or_undated_documents_name_no_series():
+    series = SeriesResolver(DOCS, DOCS.__getitem__)
+    q = "Has the margin changed? If so, how did Revenue move over the quarters?"
+    assert series.resolve_series(q, question_names(q)) is None  # "If", "Revenue": every report uses them
+    contracts = {
+        "supply-1": "SUPPLY AGREEMENT between Northwind and Acme. Northwind shall deliver lamps.",
+        "supply-2": "SUPPLY AGREEMENT between Northwind and Bolt. Northwind shall deliver lamps.",
+        "lease-1": "LEASE between Orbitex and Crane. Orbitex shall pay rent.",
+    }
+    series = SeriesResolver(contracts, contracts.__getitem__)
+    assert series.resolve_series("How have Northwind's deliveries changed over time?", ["Northwind"]) is None
+
+
 @pytest.fixture(scope="module")
 def answerer(tmp_path_factory):
     pages = []
@@ -115,6 +142,19 @@ def test_ask_scopes_a_question_to_the_member_it_names(answerer, mode):
     first = r.context[0]
     assert {sp["doc_id"] for sp in first.spans} == {"orbit-b"}  # the scope's document first; search fills the rest
     assert any("33%" in c.text for c in r.context if {sp["doc_id"] for sp in c.spans} == {"orbit-b"})
+
+
+@pytest.mark.parametrize("mode", ["wiki", "wiki+search"])
+def test_ask_scopes_a_question_over_time_to_every_report_of_the_name(answerer, mode):
+    r = answerer.ask("How has Northwind's gross margin changed over time?", mode=mode)
+    assert r.scope["kind"] == "series" and r.scope["docs"] == 2, r.scope
+    order = [sp["doc_id"] for c in r.context for sp in c.spans]
+    north = [i for i, d in enumerate(order) if d.startswith("north")]
+    assert {order[i] for i in north} == {"north-a", "north-b"}
+    # the scope's reports first (wiki+search fills what they leave with search anywhere)
+    assert not any(d.startswith("orbit") for d in order[: north[-1]]), order
+    text = " ".join(c.text for c in r.context)
+    assert "41%" in text and "44%" in text  # the figure page's line of each of its reports
 
 
 def test_a_report_without_quarter_labels_reports_on_the_quarter_its_period_ends_in():

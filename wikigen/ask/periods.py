@@ -126,7 +126,7 @@ class SeriesResolver:
         self._texts: dict[str, str] | None = None  # kept when the corpus is at most KEEP_CHARS
         self._own: dict[str, Quarter | None] | None = None
         self._heads: dict[str, set[str]] = {}  # the terms of each report's opening
-        self._names: dict[str, set[str]] = {}
+        self._name_counts: dict[str, dict[str, int]] = {}
 
     def _each_text(self) -> Iterator[tuple[str, str]]:
         if self._texts is not None:
@@ -152,15 +152,31 @@ class SeriesResolver:
             self._texts = kept if chars <= KEEP_CHARS else None
         return self._own
 
+    def _counts(self, name: str) -> dict[str, int]:
+        """How often each document uses the name (any case)."""
+        key = name.lower()
+        if key not in self._name_counts:
+            pattern = re.compile(rf"\b{re.escape(name)}\b", re.IGNORECASE)
+            self._name_counts[key] = {d: len(pattern.findall(t)) for d, t in self._each_text()}
+        return self._name_counts[key]
+
     def _named_by(self, name: str) -> set[str]:
         """The documents that use a name often (all of them when it is spread evenly)."""
-        key = name.lower()
-        if key not in self._names:
-            pattern = re.compile(rf"\b{re.escape(name)}\b", re.IGNORECASE)
-            counts = {d: len(pattern.findall(t)) for d, t in self._each_text()}
-            top = max(counts.values(), default=0)
-            self._names[key] = {d for d, n in counts.items() if top and n >= NAME_SHARE * top}
-        return self._names[key]
+        counts = self._counts(name)
+        top = max(counts.values(), default=0)
+        return {d for d, n in counts.items() if top and n >= NAME_SHARE * top}
+
+    def _owned_by(self, name: str) -> set[str]:
+        """The documents a name belongs to: those that use it often, when every other document uses it far less
+        (at most NAME_SHARE of the least of theirs: "Northwind" in Northwind's reports; not "If" or "Data", which
+        every report uses, some more than others). Empty otherwise."""
+        counts = self._counts(name)
+        named = self._named_by(name)
+        if not named:
+            return set()
+        least = min(counts[d] for d in named)
+        rest = max((n for d, n in counts.items() if d not in named), default=0)
+        return named if rest <= NAME_SHARE * least else set()
 
     def _says_report(self, after: str) -> bool:
         """Whether the words after "the latest" say what the reports are ("10-Q", "quarterly filing", "report"):
@@ -169,17 +185,9 @@ class SeriesResolver:
         reports = list(self._heads)
         return any(2 * sum(t in self._heads[d] for d in reports) >= len(reports) for t in said) if reports else False
 
-    def resolve(self, question: str, names: Iterable[str]) -> tuple[list[str], set[str]] | None:
-        """(documents, the question's terms that named them) when the question names one quarter, or the
-        latest, of documents its names narrow down to; None otherwise."""
-        asked = set(quarter_labels(question))
-        latest = LATEST.search(question) if not asked and not names_several_periods(question) else None
-        if len(asked) != 1 and not latest:
-            return None
-        own = self._own_quarters()
-        if latest and not self._says_report(question[latest.end() :]):
-            return None
-        groups: list[set[str]] = []  # the documents each name (or names used together) narrow to
+    def _name_groups(self, names: Iterable[str], own: dict[str, Quarter | None]) -> tuple[list[set[str]], set[str]]:
+        """The documents each name (or names used together) narrows to, and the terms of the names used."""
+        groups: list[set[str]] = []
         used: set[str] = set()
         for name in names:
             if len(name) < 2 or not name.isalpha():
@@ -193,6 +201,40 @@ class SeriesResolver:
                 groups.append(named)  # another name's documents: "Northwind's ... Orbitex's"
             else:
                 groups[at] &= named
+        return groups, used
+
+    def resolve_series(self, question: str, names: Iterable[str]) -> tuple[list[str], set[str]] | None:
+        """(documents, the question's terms that named them) when the question names no one quarter and no latest
+        one, and a name of it belongs to a series of dated reports ("How has Northwind's revenue changed?": every
+        Northwind report, whatever its quarter); None otherwise. A name belongs to the documents that use it often
+        (two or more, not all of them, every one a dated report: a word many contracts use is no series); the
+        series of several names are taken together, and a name that is no series (a product, a segment) is left
+        to the query."""
+        if len(set(quarter_labels(question))) == 1 or (LATEST.search(question) and not names_several_periods(question)):
+            return None
+        own = self._own_quarters()
+        docs: set[str] = set()
+        used: set[str] = set()
+        for name in names:
+            if len(name) < 2 or not name.isalpha():
+                continue
+            named = self._owned_by(name)
+            if 2 <= len(named) < len(own) and all(own.get(d) for d in named):
+                docs |= named
+                used |= set(terms(name))
+        return (sorted(docs), used) if docs else None
+
+    def resolve(self, question: str, names: Iterable[str]) -> tuple[list[str], set[str]] | None:
+        """(documents, the question's terms that named them) when the question names one quarter, or the
+        latest, of documents its names narrow down to; None otherwise."""
+        asked = set(quarter_labels(question))
+        latest = LATEST.search(question) if not asked and not names_several_periods(question) else None
+        if len(asked) != 1 and not latest:
+            return None
+        own = self._own_quarters()
+        if latest and not self._says_report(question[latest.end() :]):
+            return None
+        groups, used = self._name_groups(names, own)
         chosen: set[str] = set()
         for docs in groups or [set(own)]:
             dated = {d: q for d in docs if (q := own.get(d))}

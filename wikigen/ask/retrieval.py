@@ -361,7 +361,8 @@ class Answerer:
         not already covered, then second-best, ..., then the other quotes (in a many-document scope, the quotes
         only fill what the windows leave)."""
         p = self.params
-        many = len(scope.doc_ids) > p.max_doc_scope
+        # a series' reports are read together, each for the same things: like a few named documents
+        many = len(scope.doc_ids) > p.max_doc_scope and scope.kind != "series"
         # only topics the query names well (title/alias) speak for a clause inside a scope
         q_set = set(terms(query))
         named = [h for h in hits if h.type != "topic" or self.page_index.title_match(h.slug, q_set)[0] >= NAMED_SHARE]

@@ -6,7 +6,9 @@ document itself: where a document says what it is and who it is between), or by 
 name (its doc id) that no other document's file name holds ("the ResConnect NDA" for
 `nda-resconnect.pdf`: people call a document by the name they filed it under, which its text may
 never say) together with its title or half its file name; it names a *collection*
-(a kind of document) by the collection page's title or an alias used as a phrase. The words that
+(a kind of document) by the collection page's title or an alias used as a phrase; and it names a
+*series* when, asking over periods, it names the company or other name whose dated reports are the only
+documents using it (wikigen.ask.periods: "How has Northwind's revenue changed?"). The words that
 named the scope are then removed from the query used inside it (`reduce_query`).
 """
 
@@ -25,7 +27,7 @@ from wikigen.core.text import without_particle
 
 @dataclass
 class Scope:
-    kind: str  # "collection" | "document" | ""
+    kind: str  # "collection" | "document" | "series" (the reports of a name, over their periods) | ""
     pages: list[str] = field(default_factory=list)
     doc_ids: list[str] = field(default_factory=list)
     removed: set[str] = field(default_factory=set)  # query terms that named the scope
@@ -137,6 +139,8 @@ class ScopeResolver:
         coll = self._collection_scope(q_seq, hits)
         if docs is not None and (coll is None or not coll.phrase):
             return docs
+        if coll is None and docs is None and (series := self._named_series(question)) is not None:
+            return series
         return coll or Scope("")
 
     # --- documents -------------------------------------------------------------------------------
@@ -266,6 +270,15 @@ class ScopeResolver:
             return None
         pages = [self.doc_page_of[d] for d in doc_ids if d in self.doc_page_of]
         return Scope("document", pages, doc_ids, named_by, rare=named_by)
+
+    def _named_series(self, question: str) -> Scope | None:
+        """Every report of a series the question names by a name alone, over its quarters (wikigen.ask.periods)."""
+        found = self.series.resolve_series(question, question_names(question))
+        if found is None:
+            return None
+        doc_ids, named_by = found
+        pages = [self.doc_page_of[d] for d in doc_ids if d in self.doc_page_of]
+        return Scope("series", pages, doc_ids, named_by)
 
     # --- collections -----------------------------------------------------------------------------
 
