@@ -203,6 +203,23 @@ def test_the_provisions_table_lists_for_many_gives_a_value_for_one_and_leaves_th
     assert one is not None and one.want == "value" and one.field.name == "liability_cap"
 
 
+def test_words_that_share_a_beginning_but_not_a_stem_name_no_field():
+    # "transportation" and "transfer" (of "transfer the agreement", a way to ask about assignment) part after "trans"
+    capped = _query("Which transportation agreements cap liability?", many=True)
+    assert capped is not None and capped.field.name == "liability_cap"
+    listed = _query("List the transport agreements with a non-compete clause.", many=True)
+    assert listed is None or listed.field.name != "assignment"
+    # the same stem, or a beginning that holds a whole stem, still matches
+    for question, name in [
+        ("Which contracts restrict assignment?", "assignment"),
+        ("List the contracts that are terminable for convenience.", "termination_for_convenience"),
+        ("Which contracts grant auditing rights?", "audit_rights"),
+        ("Which agreements are governed by Delaware law?", "governing_law"),
+    ]:
+        q = _query(question, many=True)
+        assert q is not None and q.field.name == name, question
+
+
 RENEWS = "This Agreement renews automatically for successive one-year terms unless either party gives notice."
 CAPPED = "The Supplier's total liability is capped at the fees paid in the prior twelve months."
 

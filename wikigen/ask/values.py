@@ -153,10 +153,17 @@ def _same_word(q: str, w: str, starred: bool) -> bool:
         return w in q
     if q.rstrip("s") == w.rstrip("s"):
         return True
+    stems = [t for word in (q, w) for t in terms(word, stopwords=False)[:1]]
+    if len(stems) == 2 and stems[0] == stems[1]:
+        return True
     n = 0
     while n < min(len(q), len(w)) and q[n] == w[n]:
         n += 1
-    return min(len(q), len(w)) >= 5 and n >= max(5, min(len(q), len(w)) - 3)
+    if min(len(q), len(w)) < 5 or n < max(5, min(len(q), len(w)) - 3):
+        return False
+    # the shared beginning covers a whole stem: "competition" / "compete" ("compet"), not "transportation" /
+    # "transfer" ("trans", where "transfer" and "transport" part)
+    return len(stems) == 2 and n >= min(len(t) for t in stems)
 
 
 def _field_match(question: str, fields: Sequence[tuple[str, Field]]) -> tuple[str, Field, list[tuple[int, int]]] | None:
