@@ -185,24 +185,6 @@ class SeriesResolver:
         reports = list(self._heads)
         return any(2 * sum(t in self._heads[d] for d in reports) >= len(reports) for t in said) if reports else False
 
-    def _name_groups(self, names: Iterable[str], own: dict[str, Quarter | None]) -> tuple[list[set[str]], set[str]]:
-        """The documents each name (or names used together) narrows to, and the terms of the names used."""
-        groups: list[set[str]] = []
-        used: set[str] = set()
-        for name in names:
-            if len(name) < 2 or not name.isalpha():
-                continue
-            named = self._named_by(name)
-            if not named or len(named) == len(own):
-                continue
-            used |= set(terms(name))
-            at = next((i for i, g in enumerate(groups) if g & named), None)
-            if at is None:
-                groups.append(named)  # another name's documents: "Northwind's ... Orbitex's"
-            else:
-                groups[at] &= named
-        return groups, used
-
     def resolve_series(self, question: str, names: Iterable[str]) -> tuple[list[str], set[str]] | None:
         """(documents, the question's terms that named them) when the question names no one quarter and no latest
         one, and a name of it belongs to a series of dated reports ("How has Northwind's revenue changed?": every
@@ -234,7 +216,20 @@ class SeriesResolver:
         own = self._own_quarters()
         if latest and not self._says_report(question[latest.end() :]):
             return None
-        groups, used = self._name_groups(names, own)
+        groups: list[set[str]] = []  # the documents each name (or names used together) narrow to
+        used: set[str] = set()
+        for name in names:
+            if len(name) < 2 or not name.isalpha():
+                continue
+            named = self._named_by(name)
+            if not named or len(named) == len(own):
+                continue
+            used |= set(terms(name))
+            at = next((i for i, g in enumerate(groups) if g & named), None)
+            if at is None:
+                groups.append(named)  # another name's documents: "Northwind's ... Orbitex's"
+            else:
+                groups[at] &= named
         chosen: set[str] = set()
         for docs in groups or [set(own)]:
             dated = {d: q for d in docs if (q := own.get(d))}

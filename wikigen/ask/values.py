@@ -21,6 +21,7 @@ Documents whose cell is "not read" are neither counted in nor out: the answer sa
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from collections.abc import Mapping, Sequence
@@ -143,6 +144,14 @@ def _phrase_words(phrase: str) -> list[str]:
     return [w for w in (x.casefold() for x in _QWORD.findall(phrase.replace("*", ""))) if w not in _FUNCTION_WORDS]
 
 
+@functools.lru_cache(maxsize=4096)
+def _stem(word: str) -> str:
+    """A word's stem as the index analyses it ('' for none); asked for every question word against every field's
+    words, so remembered."""
+    found = terms(word, stopwords=False)
+    return found[0] if found else ""
+
+
 def _same_word(q: str, w: str, starred: bool) -> bool:
     """A question's word and a schema word: the same, or the same stem ("terminated" / "termination",
     "governed" / "governing", "laws" / "law"); a starred schema word matches any ending; a word of an uncased
@@ -153,7 +162,7 @@ def _same_word(q: str, w: str, starred: bool) -> bool:
         return w in q
     if q.rstrip("s") == w.rstrip("s"):
         return True
-    stems = [t for word in (q, w) for t in terms(word, stopwords=False)[:1]]
+    stems = [t for t in (_stem(q), _stem(w)) if t]
     if len(stems) == 2 and stems[0] == stems[1]:
         return True
     n = 0
