@@ -84,6 +84,28 @@ def test_a_name_alone_over_several_periods_names_all_its_reports():
     assert series.resolve_series("How have gross margins changed over time?", []) is None
 
 
+def test_a_product_name_narrows_the_reports_but_stays_in_the_query():
+    """The company's name is on the reports' cover and says whose they are; a product's name, far into their
+    text, narrows the reports too, but it is what the question asks about: the query keeps it."""
+    filler = "The quarter's results are discussed below. " * 50
+    docs = {
+        d: text + filler + ("Lumina lamps sold 1,200 units. " if d.startswith("north") else "Orbitex sells no lamps.")
+        for d, text in DOCS.items()
+    }
+    series = SeriesResolver(docs, docs.__getitem__)
+    q = "How many Lumina lamps did Northwind sell in Q1 2023?"
+    found, named = series.resolve(q, question_names(q))
+    assert found == ["north-a"] and "northwind" in named and "lumina" not in named
+    q = "How many Lumina lamps were sold according to the latest 10-Q?"
+    found, named = series.resolve(q, question_names(q))
+    assert found == ["north-b"] and "lumina" not in named
+    q = "How have Lumina lamp sales changed over time?"
+    found, named = series.resolve_series(q, question_names(q))
+    assert found == ["north-a", "north-b"] and named == set()
+    q = "How have Northwind's Lumina lamp sales changed over time?"
+    assert series.resolve_series(q, question_names(q))[1] == {"northwind"}
+
+
 def test_a_word_every_report_uses_or_undated_documents_name_no_series():
     series = SeriesResolver(DOCS, DOCS.__getitem__)
     q = "Has the margin changed? If so, how did Revenue move over the quarters?"

@@ -178,6 +178,14 @@ class SeriesResolver:
         rest = max((n for d, n in counts.items() if d not in named), default=0)
         return named if rest <= NAME_SHARE * least else set()
 
+    def _identifies(self, name: str, docs: set[str]) -> bool:
+        """Whether a name says whose reports they are: its words are in the openings of most of the reports it
+        names ("Northwind" on their cover). A name their text uses but their openings do not (a product, a
+        segment) narrows the reports too, but it is what the question asks about and stays in the query."""
+        ts = set(terms(name))
+        heads = [self._heads[d] for d in docs if d in self._heads]
+        return bool(ts and heads) and 2 * sum(ts <= h for h in heads) >= len(heads)
+
     def _says_report(self, after: str) -> bool:
         """Whether the words after "the latest" say what the reports are ("10-Q", "quarterly filing", "report"):
         a word of at least half of the reports' openings. "The latest delivery date" names no report."""
@@ -203,7 +211,8 @@ class SeriesResolver:
             named = self._owned_by(name)
             if 2 <= len(named) < len(own) and all(own.get(d) for d in named):
                 docs |= named
-                used |= set(terms(name))
+                if self._identifies(name, named):
+                    used |= set(terms(name))
         return (sorted(docs), used) if docs else None
 
     def resolve(self, question: str, names: Iterable[str]) -> tuple[list[str], set[str]] | None:
@@ -224,7 +233,8 @@ class SeriesResolver:
             named = self._named_by(name)
             if not named or len(named) == len(own):
                 continue
-            used |= set(terms(name))
+            if self._identifies(name, named):
+                used |= set(terms(name))
             at = next((i for i, g in enumerate(groups) if g & named), None)
             if at is None:
                 groups.append(named)  # another name's documents: "Northwind's ... Orbitex's"
