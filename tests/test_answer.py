@@ -215,7 +215,14 @@ def ask_json(wiki_dir, capsys, question, *extra):
 
 
 def check_result(d: dict, answerer: Answerer, budget: int):
-    assert set(d) == {"question", "mode", "answer", "answer_spans", "context", "tokens"}
+    assert set(d) - {"scope"} == {"question", "mode", "answer", "answer_spans", "context", "tokens"}
+    if "scope" in d:  # the documents the question named
+        assert set(d["scope"]) == {"kind", "pages", "docs"} and d["scope"]["kind"] in (
+            "document",
+            "series",
+            "collection",
+        )
+        assert d["scope"]["docs"] >= 1 and all(isinstance(p, str) for p in d["scope"]["pages"])
     assert isinstance(d["answer"], str) and d["answer"]
     assert isinstance(d["tokens"], int)
     inside = [(sp["doc_id"], sp["start"], sp["end"]) for item in d["context"] for sp in item["spans"]]

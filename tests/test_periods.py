@@ -170,6 +170,9 @@ def test_ask_scopes_a_question_to_the_member_it_names(answerer, mode):
 def test_ask_scopes_a_question_over_time_to_every_report_of_the_name(answerer, mode):
     r = answerer.ask("How has Northwind's gross margin changed over time?", mode=mode)
     assert r.scope["kind"] == "series" and r.scope["docs"] == 2, r.scope
+    assert r.to_dict()["scope"] == r.scope  # `ask --json` says how the question was scoped
+    assert "-- scope: series, 2 documents" in r.to_text()
+    assert "scope" not in answerer.ask("How have gross margins changed?", mode=mode).to_dict()  # none named
     order = [sp["doc_id"] for c in r.context for sp in c.spans]
     north = [i for i, d in enumerate(order) if d.startswith("north")]
     assert {order[i] for i in north} == {"north-a", "north-b"}

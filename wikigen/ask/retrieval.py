@@ -105,6 +105,8 @@ class AskResult:
         }
         if self.usage:
             d["usage"] = self.usage
+        if self.scope and self.scope.get("kind"):
+            d["scope"] = dict(self.scope)
         if self.supersedes:
             d["supersedes"] = self.supersedes
         flags = self.flags()
@@ -121,6 +123,10 @@ class AskResult:
     def to_text(self) -> str:
         lines = [self.answer.rstrip(), ""]
         lines.append(f"-- context: {len(self.context)} items, {self.tokens} tokens ({self.mode})")
+        if self.scope and self.scope.get("kind"):
+            pages = self.scope.get("pages") or []
+            shown = ", ".join(pages[:4]) + (f" +{len(pages) - 4}" if len(pages) > 4 else "")
+            lines.append(f"-- scope: {self.scope['kind']}, {self.scope.get('docs', 0)} documents ({shown})")
         stale = self.stale or {"docs": {}}
         for c in self.context:
             cites = ", ".join(f"{s['doc_id']} ({s['start']}-{s['end']})" for s in c.spans[:4])
