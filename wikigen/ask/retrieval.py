@@ -49,6 +49,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from wikigen.ask.abbreviations import Abbreviations
 from wikigen.ask.absent import NOT_IN_CORPUS, absent_names
 from wikigen.ask.candidates import Candidates
 from wikigen.ask.context import ContextBuilder, ContextItem, Unit
@@ -195,6 +196,10 @@ class Answerer:
         )
         self.candidates = Candidates(index, self.page_index, self.known_docs, params, dense=dense)
         self.figures = FigurePages(pages, self.page_index)
+        # "R&D" spelled out by the wiki's own labels and headings ("Research and development")
+        self.abbreviations = Abbreviations(
+            (p.title, len(p.sources or [])) for p in pages if p.type in ("figure", "topic")
+        )
 
     @classmethod
     def open(
@@ -281,6 +286,7 @@ class Answerer:
                 self.supersede.mark_context(cb)
             items, n = cb.finish()
             return items, n, scope, None
+        question = self.abbreviations.expand(question)
         hits = self.page_index.search(question, k=self.params.page_hits)
         scope = self.scopes.resolve(question, hits)
         query = reduce_query(question, scope.removed, scope.phrase)
