@@ -12,8 +12,9 @@ asked one half of the questions (through the question log, mode wiki+search, as 
 dreams for --sessions sessions (`wikigen dream`). After the base and after every session of each, the
 OTHER half is scored in modes wiki and wiki+search (mean and standard error over the questions), with the
 size ratio (the larger of characters and tokens); each question's scores of the last dreaming session are in the
-report, so `bench/compare_eval.py OLD/dreaming-report.json NEW/dreaming-report.json` pairs two runs. The halves share subjects but not questions: the
-questions of each subject, in id order, alternate between them (id parity within a subject), so a subject
+report, so `bench/compare_eval.py OLD/dreaming-report.json NEW/dreaming-report.json` pairs two runs. Runs with the
+same --out add their corpora to its report (a corpus run again replaces its entry). The halves share subjects but
+not questions: the questions of each subject, in id order, alternate between them (id parity within a subject), so a subject
 asked about is also scored, on other documents. The subject is the eval's own label of what is asked:
 cuad-dev's `category` (41 clause kinds, each asked of many contracts and across the collection);
 contractnli-dev's hypothesis, the part of the question after its "Consider <agreement>;" (17 hypotheses,
@@ -439,6 +440,23 @@ def _corpora(args):
         yield name, data, (Path(args.index_cache) / f"{name}-index" if args.index_cache else None)
 
 
+def write_report(path: Path, results: list[dict]) -> Path:
+    """Write a run's per-corpus results into the report at path, keeping the other corpora a run with the same
+    --out wrote there before (a corpus run again replaces its own entry)."""
+    kept: list[dict] = []
+    if path.exists():
+        try:
+            old = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            old = []
+        ran = {r.get("corpus") for r in results}
+        kept = [r for r in old if isinstance(r, dict) and r.get("corpus") not in ran] if isinstance(old, list) else []
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(kept + results, indent=1) + "\n", encoding="utf-8")
+    tmp.replace(path)
+    return path
+
+
 def dreaming_main(args) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -470,8 +488,7 @@ def dreaming_main(args) -> int:
     print()
     for line in (t for res in results for t in dreaming_targets(res)):
         print(line)
-    path = out / "dreaming-report.json"
-    path.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+    path = write_report(out / "dreaming-report.json", results)
     print(f"\nreport: {path}; total {time.perf_counter() - t0:.0f} s")
     return 0
 
@@ -527,7 +544,7 @@ def main(argv=None) -> int:
         print()
     for line in (t for res in results for t in targets(res)):
         print(line)
-    (out / "sessions-report.json").write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+    results = json.loads(write_report(out / "sessions-report.json", results).read_text(encoding="utf-8"))
     chart = draw(results, out / "sessions.png") or "none: matplotlib is not installed (pip install -e '.[bench]')"
     print(f"\nreport: {out / 'sessions-report.json'}; chart: {chart}; total {time.perf_counter() - t0:.0f} s")
     return 0

@@ -1,5 +1,6 @@
 """Every benchmark script imports what it uses from the tree as it is now: each answers --help."""
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -86,3 +87,15 @@ def test_eval_bench_set_rejects_an_unknown_field_or_a_mistyped_value(pair, says)
     assert proc.returncode == 2
     assert says in proc.stderr
     assert "not found" not in proc.stderr  # stopped at the option, not at the missing corpus
+
+
+def test_sessions_bench_runs_with_the_same_out_keep_each_corpus(tmp_path):
+    write_report = _script("sessions_bench").write_report
+    path = tmp_path / "dreaming-report.json"
+    write_report(path, [{"corpus": "cuad-dev", "score": 1}])
+    write_report(path, [{"corpus": "sec10q-dev", "score": 2}])  # another run, another corpus: both kept
+    write_report(path, [{"corpus": "cuad-dev", "score": 3}])  # the same corpus again: its entry replaced
+    assert json.loads(path.read_text()) == [{"corpus": "sec10q-dev", "score": 2}, {"corpus": "cuad-dev", "score": 3}]
+    path.write_text("not json")
+    write_report(path, [{"corpus": "x"}])  # an unreadable old report is replaced, not a crash
+    assert json.loads(path.read_text()) == [{"corpus": "x"}]
