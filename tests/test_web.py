@@ -306,6 +306,15 @@ def test_serve_ask_shows_answer_with_quotes(live):
     assert html.count('class="quote-source"') >= 1 and "#chars=" in html
     status, _, html = _get(live + f"ask.html?q={q}&mode=bogus")
     assert status == 200 and "unknown mode" in html
+    assert 'id="scope"' not in _get(live + f"ask.html?q={q}&mode=wiki%2Bsearch")[2]  # no document named
+
+
+def test_serve_ask_says_which_documents_the_question_named(live):
+    q = urllib.request.quote("Which law governs the services agreement with Globex?")
+    status, _, html = _get(live + f"ask.html?q={q}&mode=wiki%2Bsearch")
+    assert status == 200 and 'id="scope"' in html, html[:3000]
+    scope = html.split('id="scope"', 1)[1].split("</p>", 1)[0]
+    assert "named 1 document: " in scope and 'href="pages/doc-contracts-services-globex.html"' in scope
 
 
 def test_serve_sees_a_changed_wiki(web, live):
