@@ -14,6 +14,7 @@ TITLES = [
     ("Selling, general and administrative", 4),
     ("Gross property, plant and equipment", 3),
     ("Net sales", 8),
+    ("Mortgage- and asset-backed securities", 6),
 ]
 
 
@@ -33,7 +34,7 @@ def test_words_the_index_reads_and_unknown_abbreviations_are_left_alone():
     ab = Abbreviations(TITLES)
     for q in (
         "What did the NDA say about AI?",  # words of their own in the index
-        "Any M&A in the quarter?",  # no title spells it out
+        "Any M&A in the quarter?",  # no title spells it out ("mortgage- and asset-backed" qualifies "securities")
         "Who are AT&T's partners?",
         "What were net sales?",
     ):

@@ -5,8 +5,9 @@ The index's analyser splits "R&D" into "r" and "d", which match anything, so a q
 search and the page index for nothing. A word written as an abbreviation (capital letters, an ampersand
 between them) whose terms are all one or two characters long is spelled out by the titles whose content
 words begin with its letters, in order ("and", "of", "the" are no content words; a run of a title's words
-counts: "Gross property, plant and equipment" spells out "PP&E"): the run the most documents' pages carry,
-and a second one only when as many carry it. The spelled-out words are added to the question; the
+that ends where the title or one of its parts ends counts: "Gross property, plant and equipment" spells out
+"PP&E", "Mortgage- and asset-backed securities" does not spell out "M&A"): the run the most documents' pages
+carry, and a second one only when as many carry it. The spelled-out words are added to the question; the
 abbreviation stays. Nothing here knows a corpus: the titles are the wiki's (figure labels, topic headings).
 """
 
@@ -29,6 +30,14 @@ MAX_SPELLINGS = 2
 MAX_RUN = 5  # content words an abbreviation spells out at most
 
 
+def _phrase_ends(title: str, at: int) -> bool:
+    """Whether a phrase of the title may end at `at`: at the title's end or before a comma, colon, semicolon or
+    parenthesis (an abbreviation stands for a whole name, "property, plant and equipment" in "Property, plant and
+    equipment, net"; not for the words that qualify another, "mortgage- and asset-backed")."""
+    rest = title[at:].lstrip()
+    return not rest or rest[0] in ",;:(" or not any(c.isalpha() for c in rest)
+
+
 class Abbreviations:
     """The wiki's titles by the initials of each run of their content words, to spell out the abbreviations of a
     question: a run counts once for every document its page quotes ("research and development" in eight
@@ -37,11 +46,15 @@ class Abbreviations:
     def __init__(self, titled: Iterable[tuple[str, int]]):
         self._by_initials: dict[str, Counter[str]] = {}
         for title, docs in titled:
-            words = WORD.findall(title or "")
+            title = title or ""
+            found = list(WORD.finditer(title))
+            words = [m.group(0) for m in found]
             content = [i for i, w in enumerate(words) if w.lower() not in CONNECTORS]
             for a in range(len(content)):
                 for b in range(a + 1, min(a + MAX_RUN, len(content))):
                     run = content[a : b + 1]
+                    if not _phrase_ends(title, found[run[-1]].end()):
+                        continue  # "Mortgage- and asset-backed securities": "mortgage and asset" ends inside a word
                     key = "".join(words[i][0].lower() for i in run)
                     phrase = " ".join(w.lower() for w in words[run[0] : run[-1] + 1])
                     self._by_initials.setdefault(key, Counter())[phrase] += max(1, docs)
