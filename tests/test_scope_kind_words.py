@@ -102,3 +102,69 @@ def test_parties_still_name_the_member(answerer):
 def test_the_title_said_as_a_phrase_still_names_the_member(answerer):
     r = answerer.ask("Under the license agreement - reseller agreement, which law governs?", mode="wiki+search")
     assert r.scope["kind"] == "document" and r.scope["pages"] == ["doc-resellers-acme-zeta"], r.scope
+
+
+def _common_word_corpus():
+    """Two Service agreements among supply agreements that all speak of service in their openings."""
+    docs = {
+        f"service/s{i}": f"SERVICE AGREEMENT\n\nThis agreement is made between HOST{i} and CLIENT{i}. Host{i} provides "
+        f"hosting services. Neither party shall compete with the other for {i + 1} years.\n"
+        for i in range(2)
+    }
+    for i in range(10):
+        docs[f"supply/p{i}"] = (
+            f"SUPPLY AGREEMENT\n\nThis agreement is made between MAKER{i} and BUYER{i}. Maker{i} supplies parts and "
+            f"after-sales service. The buyer pays within {30 + i} days.\n"
+        )
+    pages = []
+    for d, text in docs.items():
+        opening = text.split("\n\n")[1].split(". ")[0] + "."
+        start = text.index(opening)
+        kind = "kind-service" if d.startswith("service/") else "kind-supply"
+        pages.append(
+            Page(
+                slug=_slug(d),
+                title=text.split("\n")[0],
+                owner="agent-1",
+                description=" ".join(text.split("\n\n")[1].split())[:150],
+                type="document",
+                sources=[d],
+                body=format_quote(Quote(d, start, start + len(opening), opening)) + f"\n\nIn [[{kind}]].\n",
+            )
+        )
+    for slug, title, prefix in (
+        ("kind-service", "Service agreements", "service/"),
+        ("kind-supply", "Supply agreements", "supply/"),
+    ):
+        members = [d for d in docs if d.startswith(prefix)]
+        pages.append(
+            Page(
+                slug=slug,
+                title=title,
+                owner="agent-1",
+                aliases=[title.split()[0].lower()],
+                description=f"{len(members)} documents.",
+                type="collection",
+                sources=members,
+                body="".join(f"- [[{_slug(d)}]]\n" for d in members),
+            )
+        )
+    return docs, pages
+
+
+@pytest.fixture(scope="module")
+def common(tmp_path_factory):
+    docs, pages = _common_word_corpus()
+    return answerer_over(tmp_path_factory.mktemp("kind-common"), docs, pages)
+
+
+def test_a_kind_named_by_its_whole_title_is_the_kind_though_its_word_is_common(common):
+    """'service' is in every opening (12 documents, 2 members), so the word alone names no kind; 'the Service
+    agreements' says the kind's whole title."""
+    r = common.ask(
+        "Which of the Service agreements in the collection contain a non-compete clause?", mode="wiki+search"
+    )
+    assert r.scope["kind"] == "collection" and r.scope["pages"] == ["kind-service"], r.scope
+    for q in ("Which agreements promise after-sales service?", "Which contracts mention a service?"):
+        r = common.ask(q, mode="wiki+search")
+        assert r.scope["kind"] != "collection", (q, r.scope)

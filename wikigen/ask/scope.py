@@ -297,8 +297,14 @@ class ScopeResolver:
         members = len(page.sources or []) or 1
         longest = max(phrases, key=len) if phrases else []
         named_by = longest if phrases else matched
-        if any(self._head_df.get(t, 0) > self.params.common_kind_ratio * members for t in named_by):
-            return None  # a word most of whose documents are not members does not name this kind
+        # a word most of whose documents are not members does not name this kind, unless the question says the
+        # kind's whole title ("the Marketing agreements": its generic word too)
+        said_whole = any(
+            len(ts) >= 2 and _phrase_in(ts, q_seq)
+            for ts in (terms(n) for n in [page.title or "", *(page.aliases or [])])
+        )
+        if not said_whole and any(self._head_df.get(t, 0) > self.params.common_kind_ratio * members for t in named_by):
+            return None
         if not (phrases or share >= 0.99):
             return None
         return CollectionCandidate(len(longest), share, h.score, h.slug, longest or sorted(matched))
