@@ -440,9 +440,9 @@ def _corpora(args):
         yield name, data, (Path(args.index_cache) / f"{name}-index" if args.index_cache else None)
 
 
-def write_report(path: Path, results: list[dict]) -> Path:
+def write_report(path: Path, results: list[dict]) -> list[dict]:
     """Write a run's per-corpus results into the report at path, keeping the other corpora a run with the same
-    --out wrote there before (a corpus run again replaces its own entry)."""
+    --out wrote there before (a corpus run again replaces its own entry); the report as written."""
     kept: list[dict] = []
     if path.exists():
         try:
@@ -451,10 +451,11 @@ def write_report(path: Path, results: list[dict]) -> Path:
             old = []
         ran = {r.get("corpus") for r in results}
         kept = [r for r in old if isinstance(r, dict) and r.get("corpus") not in ran] if isinstance(old, list) else []
+    merged = kept + results
     tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(kept + results, indent=1) + "\n", encoding="utf-8")
+    tmp.write_text(json.dumps(merged, indent=1) + "\n", encoding="utf-8")
     tmp.replace(path)
-    return path
+    return merged
 
 
 def dreaming_main(args) -> int:
@@ -488,7 +489,8 @@ def dreaming_main(args) -> int:
     print()
     for line in (t for res in results for t in dreaming_targets(res)):
         print(line)
-    path = write_report(out / "dreaming-report.json", results)
+    path = out / "dreaming-report.json"
+    write_report(path, results)
     print(f"\nreport: {path}; total {time.perf_counter() - t0:.0f} s")
     return 0
 
@@ -544,7 +546,7 @@ def main(argv=None) -> int:
         print()
     for line in (t for res in results for t in targets(res)):
         print(line)
-    results = json.loads(write_report(out / "sessions-report.json", results).read_text(encoding="utf-8"))
+    results = write_report(out / "sessions-report.json", results)
     chart = draw(results, out / "sessions.png") or "none: matplotlib is not installed (pip install -e '.[bench]')"
     print(f"\nreport: {out / 'sessions-report.json'}; chart: {chart}; total {time.perf_counter() - t0:.0f} s")
     return 0

@@ -2,11 +2,9 @@
 what the spelled-out words find."""
 
 import pytest
-from ask_helpers import answerer_over
+from ask_helpers import answerer_over, document_page, figure_page, quoted
 
 from wikigen.ask.abbreviations import Abbreviations
-from wikigen.wiki.markup import Quote, format_quote
-from wikigen.wiki.page import Page
 
 TITLES = [
     ("Research and development", 8),
@@ -50,33 +48,11 @@ def answerer(tmp_path_factory):
         "acme-q2": "ACME QUARTERLY REPORT\n\nResearch and development  1,456  1,234\nNet sales  9,990  9,870\n"
         + "Demand for lamps rose in the quarter and chairs sold well. " * 30,
     }
-    pages, lines = [], []
-    for d, text in docs.items():
-        line = text.split("\n")[2]
-        start = text.index(line)
-        lines.append(f"## [[doc-{d}]]\n\n" + format_quote(Quote(d, start, start + len(line), line)))
-        pages.append(
-            Page(
-                slug=f"doc-{d}",
-                title="ACME QUARTERLY REPORT",
-                owner="agent-1",
-                description="A quarterly report",
-                type="document",
-                sources=[d],
-                body=format_quote(Quote(d, 0, 21, text[:21])) + "\n",
-            )
-        )
-    pages.append(
-        Page(
-            slug="figure-research-and-development",
-            title="Research and development",
-            owner="agent-1",
-            type="figure",
-            description="Research and development as 2 documents state it",
-            sources=sorted(docs),
-            body="\n\n".join(lines) + "\n",
-        )
-    )
+    pages = [
+        document_page(d, "ACME QUARTERLY REPORT", quoted(d, t, t[:21]), "A quarterly report") for d, t in docs.items()
+    ]
+    lines = [quoted(d, t, t.split("\n")[2]) for d, t in docs.items()]
+    pages.append(figure_page("figure-research-and-development", "Research and development", lines))
     return answerer_over(tmp_path_factory.mktemp("abbr"), docs, pages)
 
 

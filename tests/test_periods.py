@@ -2,11 +2,9 @@
 question naming a member by a name and a quarter, or "the latest", scoped to that member."""
 
 import pytest
-from ask_helpers import answerer_over
+from ask_helpers import answerer_over, document_page, figure_page, quoted
 
 from wikigen.ask.periods import SeriesResolver, own_quarter, quarter_labels, question_names
-from wikigen.wiki.markup import Quote, format_quote
-from wikigen.wiki.page import Page
 
 
 def _report(company: str, own: str, prior: str, body: str) -> str:
@@ -124,34 +122,9 @@ def answerer(tmp_path_factory):
     pages = []
     for d, text in DOCS.items():
         opening = text.split("\n\n")[1]
-        start = text.index(opening)
-        pages.append(
-            Page(
-                slug=f"doc-{d}",
-                title="QUARTERLY REPORT",
-                owner="agent-1",
-                description=opening,
-                type="document",
-                sources=[d],
-                body=format_quote(Quote(d, start, start + len(opening), opening)) + "\n",
-            )
-        )
-    lines = []
-    for d, text in DOCS.items():  # a figure page: each report's margin line
-        line = text[text.index("Its gross margin") : text.index("%.") + 2]
-        start = text.index(line)
-        lines.append(f"## [[doc-{d}]]\n\n" + format_quote(Quote(d, start, start + len(line), line)))
-    pages.append(
-        Page(
-            slug="figure-gross-margin",
-            title="Gross margin",
-            owner="agent-1",
-            type="figure",
-            description="Gross margin as 4 documents state it",
-            sources=sorted(DOCS),
-            body="\n\n".join(lines) + "\n",
-        )
-    )
+        pages.append(document_page(d, "QUARTERLY REPORT", quoted(d, text, opening), opening))
+    margins = [quoted(d, text, text[text.index("Its gross margin") : text.index("%.") + 2]) for d, text in DOCS.items()]
+    pages.append(figure_page("figure-gross-margin", "Gross margin", margins))  # each report's margin line
     return answerer_over(tmp_path_factory.mktemp("periods"), DOCS, pages)
 
 
@@ -218,20 +191,8 @@ def test_a_figure_line_sharing_no_word_with_the_question_comes_by_meaning(tmp_pa
         d: t.replace("Its gross margin", "Research and development  410  380. Its gross margin")
         for d, t in DOCS.items()
     }
-    pages = []
-    for d, text in docs.items():
-        line = "Research and development  410  380."
-        start = text.index(line)
-        pages.append(f"## [[doc-{d}]]\n\n" + format_quote(Quote(d, start, start + len(line), line)))
-    figure = Page(
-        slug="figure-research-and-development",
-        title="Research and development",
-        owner="agent-1",
-        type="figure",
-        description="Research and development as 4 documents state it",
-        sources=sorted(docs),
-        body="\n\n".join(pages) + "\n",
-    )
+    lines = [quoted(d, text, "Research and development  410  380.") for d, text in docs.items()]
+    figure = figure_page("figure-research-and-development", "Research and development", lines)
     answerer_over(tmp_path, docs, [figure])
     assert update_vectors(CorpusIndex.open(tmp_path / "index")).ok
     answerer = Answerer.open(tmp_path / "wiki")

@@ -24,9 +24,7 @@ __all__ = ["Abbreviations"]
 ABBREVIATION = re.compile(r"(?<![\w&])[A-Z]{1,3}(?:&[A-Z]{1,3})+(?![\w&])")  # "R&D", "SG&A", "PP&E"
 CONNECTORS = frozenset({"and", "of", "the", "for", "in", "on", "to", "or", "a", "an"})
 WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
-MAX_SPELLINGS = 2
-
-
+MAX_SPELLINGS = 2  # phrases one abbreviation is spelled out as, at most (the most common, and ties)
 MAX_RUN = 5  # content words an abbreviation spells out at most
 
 

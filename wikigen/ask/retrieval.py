@@ -106,8 +106,8 @@ class AskResult:
         }
         if self.usage:
             d["usage"] = self.usage
-        if self.scope and self.scope.get("kind"):
-            d["scope"] = dict(self.scope)
+        if self.named_scope():
+            d["scope"] = dict(self.scope or {})
         if self.supersedes:
             d["supersedes"] = self.supersedes
         flags = self.flags()
@@ -117,6 +117,10 @@ class AskResult:
             d["stale"] = self.stale
         return d
 
+    def named_scope(self) -> dict | None:
+        """The scope, when the question named documents (a document, a series or a collection); None otherwise."""
+        return self.scope if self.scope and self.scope.get("kind") else None
+
     def flags(self) -> list[dict]:
         """Context pieces whose text addresses an AI agent or a tool (each with its kinds): quoted as data."""
         return [f for c in self.context for f in c.flags()]
@@ -124,10 +128,11 @@ class AskResult:
     def to_text(self) -> str:
         lines = [self.answer.rstrip(), ""]
         lines.append(f"-- context: {len(self.context)} items, {self.tokens} tokens ({self.mode})")
-        if self.scope and self.scope.get("kind"):
-            pages = self.scope.get("pages") or []
+        scope = self.named_scope()
+        if scope:
+            pages = scope.get("pages") or []
             shown = ", ".join(pages[:4]) + (f" +{len(pages) - 4}" if len(pages) > 4 else "")
-            lines.append(f"-- scope: {self.scope['kind']}, {self.scope.get('docs', 0)} documents ({shown})")
+            lines.append(f"-- scope: {scope['kind']}, {scope.get('docs', 0)} documents ({shown})")
         stale = self.stale or {"docs": {}}
         for c in self.context:
             cites = ", ".join(f"{s['doc_id']} ({s['start']}-{s['end']})" for s in c.spans[:4])

@@ -232,11 +232,11 @@ class ScopeResolver:
         agreements", not that one member."""
         return not docs.rare and not any(self._says_title(s, q_seq) for s in docs.pages)
 
-    def _says_title(self, slug: str, q_seq: list[str]) -> bool:
-        """Whether the question says the page's title (or an alias) as a phrase."""
+    def _says_title(self, slug: str, q_seq: list[str], min_terms: int = 1) -> bool:
+        """Whether the question says the page's title (or an alias) of at least min_terms terms as a phrase."""
         page = self.pages.get(slug)
         names = [page.title or "", *(page.aliases or [])] if page is not None else []
-        return any(_phrase_in(terms(n), q_seq) for n in names)
+        return any(len(ts) >= min_terms and _phrase_in(ts, q_seq) for ts in map(terms, names))
 
     def _document_scope(self, question: str, q_set: set[str], hits) -> Scope | None:
         cands = self._document_candidates(question, q_set, hits)
@@ -299,11 +299,9 @@ class ScopeResolver:
         named_by = longest if phrases else matched
         # a word most of whose documents are not members does not name this kind, unless the question says the
         # kind's whole title ("the Marketing agreements": its generic word too)
-        said_whole = any(
-            len(ts) >= 2 and _phrase_in(ts, q_seq)
-            for ts in (terms(n) for n in [page.title or "", *(page.aliases or [])])
-        )
-        if not said_whole and any(self._head_df.get(t, 0) > self.params.common_kind_ratio * members for t in named_by):
+        if any(
+            self._head_df.get(t, 0) > self.params.common_kind_ratio * members for t in named_by
+        ) and not self._says_title(h.slug, q_seq, min_terms=2):
             return None
         if not (phrases or share >= 0.99):
             return None

@@ -135,7 +135,7 @@ class LiveSite:
             "tokens": result.tokens,
             "context": context,
             "stale": result.stale,
-            "scope": result.scope if result.scope and result.scope.get("kind") else None,
+            "scope": result.named_scope(),
         }
 
     def respond(self, target: str) -> tuple[int, str, bytes]:
