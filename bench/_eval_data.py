@@ -1,7 +1,7 @@
 """Where the dev corpora are, for every benchmark: $WIKIGEN_EVAL_DATA, else the folder shared/eval beside this
-checkout or beside one of its parents, so that a worktree (/work/wt/NAME) finds the same corpora as the main
-checkout (/work/main); tests/eval_corpora.py finds them the same way. When none exists, the main checkout's
-sibling is named, so that a benchmark's error says where it looked. Not a script: its name starts with "_",
+checkout or beside one of its parents, so that a git worktree nested below another folder finds the same
+corpora as the checkout beside them; tests/eval_corpora.py finds them the same way. When none exists, the
+checkout's sibling (../shared/eval) is named, so that a benchmark's error says where it looked. Not a script: its name starts with "_",
 so tests/test_bench_scripts.py does not ask it for --help."""
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """Yesterday's encoders against today's, side by side in one run on the same passages.
 
     .venv/bin/python bench/encoder_bench.py                        # 160 cuad-dev passages, 2 rounds
-    .venv/bin/python bench/encoder_bench.py --passages 400 --index-run /tmp/x
-    .venv/bin/python bench/encoder_bench.py --numpy --torch-python /tmp/torchref/bin/python
+    .venv/bin/python bench/encoder_bench.py --passages 400 --index-run .cache/encoder-index
+    .venv/bin/python bench/encoder_bench.py --numpy --torch-python ../torchref/bin/python
 
 Passages: the index's own ~1,000-character passages (search/passages.py) of the first cuad-dev
 contracts. The encoders take turns over the same passages, --rounds times, so all see the same machine
@@ -27,7 +27,7 @@ is the reference.
 --index-run DIR also times the first `wikigen index CUAD/docs --index DIR` with passage vectors (a fresh
 DIR, the CLI in a child process): wall and CPU seconds (children included), with the load average.
 --torch-python adds sentence-transformers itself (a Python with torch, never the project's venv):
-    python3 -m venv /tmp/torchref && /tmp/torchref/bin/pip install torch==2.13.0 sentence-transformers
+    python3 -m venv ../torchref && ../torchref/bin/pip install torch==2.13.0 sentence-transformers
 """
 
 from __future__ import annotations

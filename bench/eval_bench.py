@@ -4,7 +4,7 @@ and every mode on every question, with standard errors beside every score.
     .venv/bin/python bench/eval_bench.py                          # all three corpora, every question
     .venv/bin/python bench/eval_bench.py --limit 300              # quick: a deterministic sample per corpus
     .venv/bin/python bench/eval_bench.py --corpora sec10q-dev     # one corpus
-    .venv/bin/python bench/eval_bench.py --index-root /work/cache # indexes (with vectors) from elsewhere
+    .venv/bin/python bench/eval_bench.py --index-root .cache/index # indexes (with vectors) from elsewhere
     .venv/bin/python bench/eval_bench.py --set prf_terms=0        # every ask with a RetrievalParams field changed
     .venv/bin/python bench/eval_bench.py --build-set DiscoveryParams.title_weight=0.7  # a build knob
 

@@ -2,7 +2,7 @@
 (issue 12, part 3: "corpus-derived vectors are a lighter alternative to measure beside it").
 
     .venv/bin/python bench/lsa_bench.py                              # both dev corpora, every question
-    .venv/bin/python bench/lsa_bench.py --index-root /work/cache     # indexes with their vectors elsewhere
+    .venv/bin/python bench/lsa_bench.py --index-root .cache/index   # indexes with their vectors elsewhere
     .venv/bin/python bench/lsa_bench.py --limit 400 --dims 128
 
 LSA here: tf-idf of the index's own passages (the index's analyzer, sublinear tf, terms in at least two

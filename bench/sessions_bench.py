@@ -33,8 +33,8 @@ ratio, pages, links, quotes and the count of each consolidation action the agent
 (wikigen.agents.consolidate). It prints one table per corpus, checks the issue's targets, writes
 sessions-report.json and draws the curve (sessions.png, with matplotlib: the `bench` extra) into --out.
 
-The corpus index comes from the shared cache (/work/cache/NAME-index, or --index-cache) when there is
-one: it is copied into --out first (the build writes into its index folder), so nothing is embedded
+The corpus index comes from a cache (NAME-index in --index-cache, default .cache/index in the checkout) when
+there is one: it is copied into --out first (the build writes into its index folder), so nothing is embedded
 again. Targets (issue 13): the wiki-only score never drops from one session to the next; after the
 last session it is at least 1.3x its value after session 2 on aggregate / multi questions.
 """
@@ -500,7 +500,9 @@ def main(argv=None) -> int:
     ap.add_argument("--corpora", nargs="+", default=["cuad-dev", "sec10q-dev"])
     ap.add_argument("--data-root", default=str(EVAL_ROOT))
     ap.add_argument(
-        "--index-cache", default="/work/cache", help="folder holding NAME-index caches (copied, never written)"
+        "--index-cache",
+        default=str(ROOT / ".cache" / "index"),
+        help="folder holding NAME-index caches (copied, never written; default .cache/index in the checkout)",
     )
     ap.add_argument("--out", default=str(ROOT / "bench-out" / "sessions"))
     ap.add_argument("--agents", type=int, default=4)

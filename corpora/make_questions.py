@@ -1,6 +1,6 @@
 """Build corpora/acme-questions.jsonl: graded questions about the sample corpus in corpora/acme.
 
-The schema is the one of /work/shared/eval/cuad-dev/questions.jsonl. Every evidence span is found
+The schema is the one of the dev corpora's cuad-dev/questions.jsonl. Every evidence span is found
 here in the document's extracted text (wikigen.search.corpus, the project's own extraction, so .pdf and
 .html are handled as the index handles them): first exactly, then with any run of whitespace
 matching any other (PDF text wraps lines). A needle must occur exactly once unless an occurrence

@@ -1,5 +1,6 @@
-"""The dev corpora ($WIKIGEN_EVAL_DATA, else ../shared/eval, read-only), found from any checkout: the main one
-(/work/main) or a worktree below it (/work/wt/NAME). Tests that use them skip when they are absent."""
+"""The dev corpora ($WIKIGEN_EVAL_DATA, else ../shared/eval, read-only), found from any checkout: shared/eval
+beside the checkout or beside one of its parents (a git worktree nested below another folder). Tests that use
+them skip when they are absent."""
 
 from __future__ import annotations
 
