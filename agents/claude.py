@@ -8,7 +8,7 @@ cleanly with `fatal` set, and every page written before it stays. Prompt caching
 prompt, the last tool definition and the latest tool result carry cache_control breakpoints.
 
 Building a request (`request_kwargs`, `task_message`) is kept apart from sending it, so the
-request is tested with no network; the sending is tested against `wikigen.agents.fake_messages_server`.
+request is tested with no network; the sending is tested against `tests/fake_messages_server.py`.
 """
 
 from __future__ import annotations

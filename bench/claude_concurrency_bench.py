@@ -33,8 +33,9 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "tests"))  # the local Messages-API server lives with the tests
 
-from wikigen.agents.fake_messages_server import FakeMessagesServer  # noqa: E402
+from fake_messages_server import FakeMessagesServer  # noqa: E402
 from wikigen.agents.pacing import RatePacer  # noqa: E402
 
 

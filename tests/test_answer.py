@@ -492,7 +492,7 @@ def test_offline_build_then_ask(tmp_path, capsys):
 def test_ask_with_the_claude_backend_over_http(wiki_dir, capsys, monkeypatch):
     """`wikigen ask --backend claude` against the local Messages server: every context item reaches the model
     wrapped as data (<document doc_id start end> per span, a page's quotes inside its <page>), and the generated answer and its usage come back in the JSON."""
-    from wikigen.agents.fake_messages_server import FakeMessagesServer
+    from fake_messages_server import FakeMessagesServer
 
     with FakeMessagesServer() as fake:
         fake.enqueue_text("The Alpha supply agreement is governed by English law [alpha].")

@@ -152,6 +152,28 @@ def test_no_global_import_names():
     assert not bare, bare
 
 
+def entry_points() -> set[str]:
+    """The modules run as programs: pyproject's [project.scripts] and the Makefile's `python -m NAME`."""
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    scripts = re.findall(r'^\w[\w-]* = "([\w.]+):\w+"', pyproject, flags=re.M)
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    return set(scripts) | set(re.findall(r"python -m ([\w.]+)", makefile))
+
+
+def test_every_module_serves_the_product():
+    """A module of the product is imported by another module of the product or run as a program: a helper
+    that only tests or benches use (a fake server, a fixture) lives in tests/ or bench/, not in the package."""
+    g = import_graph()
+    runs = entry_points()
+    assert "wikigen.cli" in runs and "wikigen.web.screenshots" in runs, runs
+    unused = sorted(
+        str(MODULES[m].relative_to(ROOT))
+        for m in g
+        if g.in_degree(m) == 0 and MODULES[m].name != "__init__.py" and m not in runs
+    )
+    assert not unused, "modules that nothing in the product imports or runs: " + ", ".join(unused)
+
+
 # --- ARCHITECTURE.md's module map names every module ------------------------------------------------------------
 
 _FOLDERS = {"wikigen": "wikigen", "search": "wikigen.search", "agents": "wikigen.agents"}

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 
-from wikigen.agents.fake_messages_server import FakeMessagesServer
+from fake_messages_server import FakeMessagesServer
 
 from wikigen.cli import main
 

@@ -9,10 +9,10 @@ import socket
 import time
 
 import pytest
+from fake_messages_server import FakeMessagesServer
 from test_tools import ACME, TERMINATION, make_world, quote_of
 from wikigen.agents.base import AgentTask, TokenUsage
 from wikigen.agents.claude import ANSWER_PROMPT, DEFAULT_MODEL, SYSTEM_PROMPT, ClaudeBackend, task_message
-from wikigen.agents.fake_messages_server import FakeMessagesServer
 
 from wikigen.ask.context import ContextItem, Unit
 from wikigen.ask.generate import GeneratedAnswer

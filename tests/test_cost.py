@@ -1,7 +1,7 @@
 """Cost before and during a Claude run: the dry run, --max-tokens / --max-cost, the per-session limits,
 and usage and cost per session after the run (on stdout and in the progress log).
 
-The Claude runs go over real HTTP to the local Messages server (wikigen.agents.fake_messages_server),
+The Claude runs go over real HTTP to the local Messages server (tests/fake_messages_server.py),
 with a scripted model that reads a document, writes one page quoting it, then searches forever: a model
 that never stops, so only the limits end its sessions.
 """
@@ -14,10 +14,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from fake_messages_server import FakeMessagesServer
 from test_build_claude import DOCS, FILLER, read_then_write
 from wikigen.agents.base import TokenUsage
 from wikigen.agents.cost import PRICES, SpendLimit, cost_of, estimate_session, price_for
-from wikigen.agents.fake_messages_server import FakeMessagesServer
 
 from wikigen.cli import main
 

@@ -34,8 +34,8 @@ def test_the_request_limit_binds_when_requests_are_small():
 
 
 def test_a_claude_session_asks_the_pacer_before_every_request(tmp_path):
+    from fake_messages_server import FakeMessagesServer
     from test_claude_agent import TASK, backend, make_world
-    from wikigen.agents.fake_messages_server import FakeMessagesServer
 
     calls = []
 

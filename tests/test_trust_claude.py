@@ -6,11 +6,11 @@ from __future__ import annotations
 import re
 
 import pytest
+from fake_messages_server import FakeMessagesServer
 from test_offline_agent import make_corpus
 from test_tools import make_world
 from wikigen.agents.base import AgentTask
 from wikigen.agents.claude import ClaudeBackend, task_message
-from wikigen.agents.fake_messages_server import FakeMessagesServer
 
 from wikigen.cli import main
 

@@ -14,7 +14,8 @@ end_turn text, or, after `loop_forever(name, input)`, with the same tool call ev
 each reply is a deterministic estimate from the request size, with cache_creation_input_tokens on
 the first request that marks a cache_control prefix and cache_read_input_tokens on the ones after.
 
-Run `python -m wikigen.agents.fake_messages_server` to serve it on a port for a demo (it prints the URL).
+Run `.venv/bin/python tests/fake_messages_server.py` to serve it on a port for a demo (it logs the URL). It lives
+with the tests, not in the package: only the tests and bench/claude_concurrency_bench.py use it.
 """
 
 from __future__ import annotations
