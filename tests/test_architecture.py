@@ -174,6 +174,25 @@ def test_every_module_serves_the_product():
     assert not unused, "modules that nothing in the product imports or runs: " + ", ".join(unused)
 
 
+def test_a_module_sits_in_the_layer_of_its_work():
+    """A module that neither imports nor is imported by a module of its own layer sits in the highest layer it
+    imports from: it has nothing to do with a higher one (the documents table, imported by the surfaces only
+    and built on the wiki and the corpus facts, is the search layer's, not the ask layer's)."""
+    g = import_graph()
+    misplaced = []
+    for m in g:
+        mine = layer_of(m)
+        if mine == "surface" or MODULES[m].name == "__init__.py":
+            continue
+        near = [layer_of(n) for n in (*g.successors(m), *g.predecessors(m))]
+        if mine in near:
+            continue
+        top = LAYERS[max((LAYERS.index(layer_of(d)) for d in g.successors(m)), default=0)]
+        if top != mine:
+            misplaced.append(f"{MODULES[m].relative_to(ROOT)} ({mine}) belongs to the {top} layer")
+    assert not misplaced, "modules above their work: " + ", ".join(misplaced)
+
+
 # --- ARCHITECTURE.md's module map names every module ------------------------------------------------------------
 
 _FOLDERS = {"wikigen": "wikigen", "search": "wikigen.search", "agents": "wikigen.agents"}

@@ -148,7 +148,7 @@ def test_full_cuad_wiki_memory_informs(cuad_wiki, tmp_path):
     """MEMORY.md of the cuad-dev wiki (126 contracts, more than its room holds): one line per document as far as
     they fit (title, parties, date, key facts), then the topics, each saying what it holds, within the limits;
     every page reachable."""
-    from wikigen.ask.documents import document_rows
+    from wikigen.search.documents import document_rows
 
     out = tmp_path / "memory"
     report = export_claude_code(open_wiki(cuad_wiki), out)

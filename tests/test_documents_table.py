@@ -1,11 +1,12 @@
-"""The documents table (wikigen.ask.documents) and page summaries (wikigen.wiki.summary): what the web view's
+"""The documents table (wikigen.search.documents) and page summaries (wikigen.wiki.summary): what the web view's
 home, the export's MEMORY.md and MCP's list_documents show of each document and page."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from wikigen.ask.documents import Cell, columns, document_rows, page_facts
+from wikigen.search.documents import Cell, columns, document_rows, page_facts
+
 from wikigen.wiki.page import Page
 from wikigen.wiki.provisions import NOT_STATED, STATED, Table
 from wikigen.wiki.summary import page_summary

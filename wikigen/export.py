@@ -6,7 +6,7 @@ file, so ``MEMORY.md`` uses its room for what tells the agent which file to open
 
 * **Documents first**, one line each: the label that tells same-titled documents apart, the parties,
   the date and the two or three values a reader most needs (the key facts the document's page states;
-  the documents table of `wikigen.ask.documents`), as many as fit in `DOC_SHARE` of the room;
+  the documents table of `wikigen.search.documents`), as many as fit in `DOC_SHARE` of the room;
 * **then the topics** (and collections, figures), each with what it holds (`wikigen.wiki.summary`:
   its subject and other names, how many documents it quotes of those that have it, its first quote's
   opening), the most widely held first, in the rest of the room (documents take what topics leave);
@@ -40,11 +40,11 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from wikigen.ask.documents import DocumentRow, document_rows
 from wikigen.core import confine
 from wikigen.core.atomic import atomic_write
 from wikigen.core.errors import UsageError, WikigenError
 from wikigen.core.text import one_line
+from wikigen.search.documents import DocumentRow, document_rows
 from wikigen.wiki.index_page import Entry, build_index, count_lines
 from wikigen.wiki.markup import WIKI_RE, body_links, explicit_quotes, split_target
 from wikigen.wiki.page import Page, dump_front_matter

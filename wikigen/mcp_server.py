@@ -343,7 +343,7 @@ class WikiTools:
         return out
 
     def _document_rows(self) -> list:
-        from wikigen.ask.documents import document_rows
+        from wikigen.search.documents import document_rows
         from wikigen.wiki.provisions import read_table
 
         return self._memo("rows", lambda: document_rows(self.wiki.pages(), self.index, read_table(self.root)))

@@ -1,5 +1,5 @@
 """SiteData: one read of a wiki for the web view: its pages, its generated pages (index, log), its
-corpus index (documents and their extracted texts), the documents table (`wikigen.ask.documents`), its
+corpus index (documents and their extracted texts), the documents table (`wikigen.search.documents`), its
 progress log and git history.
 
 Both modes render from it: the static site once, the live server again whenever the wiki's files change
@@ -13,10 +13,10 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from wikigen.ask.documents import DocumentRow, columns, document_rows
 from wikigen.core.errors import WikigenError
 from wikigen.core.slugs import SLUG_PATTERN
 from wikigen.core.text import normalize_newlines
+from wikigen.search.documents import DocumentRow, columns, document_rows
 from wikigen.search.index import CorpusIndex
 from wikigen.search.sources import corpus_index, open_wiki
 from wikigen.web.growth import SessionRow, session_rows
@@ -229,7 +229,7 @@ class SiteData:
 
     def extra_columns(self) -> list[str]:
         """The documents table's further columns (`DocumentRow.extra`: the provisions table's fields), the
-        fullest first (`wikigen.ask.documents.columns`)."""
+        fullest first (`wikigen.search.documents.columns`)."""
         return columns(self.rows)
 
     def summary(self, slug: str) -> str:

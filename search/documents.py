@@ -31,12 +31,13 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from wikigen.core.errors import PageError
-from wikigen.core.text import one_line
 from wikigen.search.facts.dates import document_date
 from wikigen.search.facts.parties import OPENING, find_parties
 from wikigen.search.facts.sheet import kind_of
 from wikigen.search.facts.title import self_noun
+
+from wikigen.core.errors import PageError
+from wikigen.core.text import one_line
 from wikigen.wiki.page import Page
 from wikigen.wiki.provisions import STATED, Table, records
 from wikigen.wiki.secrets import find_secrets
