@@ -1,4 +1,5 @@
-"""Every benchmark script imports what it uses from the tree as it is now: each answers --help."""
+"""Every benchmark script imports what it uses from the tree as it is now: each answers --help, and those with a
+mode that needs no dev corpus run it, for real, on the repository's own fixtures (seconds each)."""
 
 import json
 import subprocess
@@ -20,6 +21,64 @@ def test_bench_script_answers_help(script):
     proc = subprocess.run([sys.executable, str(script), "--help"], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "usage" in proc.stdout.lower()
+
+
+REPO = BENCH.parent
+ACME = REPO / "corpora" / "acme"
+
+
+def _two_wikis(tmp: Path) -> list[str]:
+    for name in ("base", "other"):
+        (tmp / name).mkdir()
+        (tmp / name / "topic-termination.md").write_text("# Termination\n\nEither party may end it.\n", "utf-8")
+    return [str(tmp / "base"), str(tmp / "other")]
+
+
+def _two_summaries(tmp: Path) -> list[str]:
+    rows = [{"mode": "wiki", "id": str(i), "kind": "single", "score": float(i % 2)} for i in range(6)]
+    paths = [tmp / "old.json", tmp / "new.json"]
+    for path in paths:
+        path.write_text(json.dumps([{"corpus": "acme", "rows": rows}]), encoding="utf-8")
+    return [str(p) for p in paths]
+
+
+# script -> (its arguments, given a temporary folder; a line its report prints)
+CHEAP = {
+    "secrets_bench.py": (lambda tmp: ["--corpora", "none"], "planted secrets"),
+    "ownership_bench.py": (lambda tmp: ["2", "3", "--json"], '"own_kept": 6'),
+    "claude_concurrency_bench.py": (
+        lambda tmp: ["--levels", "1", "--turns", "2", "--ttft", "0.01", "--out-tokens", "10"],
+        "requests a minute",
+    ),
+    "index_bench.py": (lambda tmp: [str(ACME), "--queries", "5", "--repeat", "1"], "query latency over 5 queries"),
+    "scale_corpus.py": (
+        lambda tmp: ["--source", str(ACME / "contracts"), "--factor", "2", "--out", str(tmp / "scaled")],
+        "documents",
+    ),
+    "compare_wikis.py": (_two_wikis, "same"),
+    "compare_eval.py": (_two_summaries, "acme"),
+}
+
+
+def test_the_cheap_modes_name_real_scripts():
+    assert set(CHEAP) <= {p.name for p in SCRIPTS}
+
+
+@pytest.mark.parametrize("name", sorted(CHEAP))
+def test_bench_script_runs_its_cheap_mode(name, tmp_path):
+    """The script's quickest real run, on the repository's fixtures (no dev corpus), ends 0 with its report."""
+    args, says = CHEAP[name]
+    work = tmp_path / "work"
+    work.mkdir()
+    proc = subprocess.run(
+        [sys.executable, str(BENCH / name), *args(work)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert says in proc.stdout, proc.stdout[-2000:]
 
 
 def _script(name: str):
