@@ -1,5 +1,7 @@
 """The words a new user reads first: the README's two commands, and every command documented."""
 
+import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -74,3 +76,47 @@ def test_the_python_api_example_runs(tmp_path, monkeypatch, capsys):
     exec(compile(code, "README.md (Python API)", "exec"), {"__name__": "readme_example"})
     assert "contracts/msa-brightline-logistics" in capsys.readouterr().out
     assert not (root / "api-demo").exists()
+
+
+ABSOLUTE_MACHINE_PATH = re.compile(rb"(?<![\w.~])/(?:work|tmp)/")
+PEOPLE_OR_SESSIONS = re.compile(r"\b(?:leads?|helpers?|engineers?|we|session \d+)\b", re.IGNORECASE)
+
+
+def _committed_files() -> list[Path]:
+    try:
+        out = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True, timeout=60).stdout
+    except (OSError, subprocess.CalledProcessError) as e:
+        pytest.skip(f"not a git checkout: {e}")
+    return [ROOT / name for name in out.decode("utf-8").split("\0") if name]
+
+
+def test_no_committed_file_outside_tests_names_a_machine_path():
+    """The repository speaks of the checkout, never of the machine it was built on: no committed file outside
+    tests/ holds an absolute path of a work or temporary folder (a relative path, a default under the checkout's
+    .cache/ or a temporary folder made at run time serves every clone)."""
+    files = [p for p in _committed_files() if p.relative_to(ROOT).parts[0] != "tests" and p.is_file()]
+    assert any(p.name == "eval_bench.py" for p in files)
+    found = []
+    for path in files:
+        for number, line in enumerate(path.read_bytes().splitlines(), 1):
+            if ABSOLUTE_MACHINE_PATH.search(line):
+                found.append(f"{path.relative_to(ROOT)}:{number}: {line.decode('utf-8', 'replace').strip()[:120]}")
+    assert not found, "absolute machine paths:\n" + "\n".join(found)
+
+
+def test_machine_paths_are_told_from_relative_ones():
+    assert ABSOLUTE_MACHINE_PATH.search(b"--index-cache /work/cache")
+    assert ABSOLUTE_MACHINE_PATH.search(b'default="/tmp/x"')
+    assert not ABSOLUTE_MACHINE_PATH.search(b"../tmp/x .cache/work/y network/ framework/")
+
+
+def test_benchmarks_speak_of_the_product_only():
+    """docs/benchmarks.md holds figures, commands and commits: no sentence about who ran what or in which
+    working session (a build's sessions are named by their count, "the 2nd build session")."""
+    text = (ROOT / "docs" / "benchmarks.md").read_text(encoding="utf-8")
+    said = [
+        f"{n}: {line.strip()[:120]}" for n, line in enumerate(text.splitlines(), 1) if PEOPLE_OR_SESSIONS.search(line)
+    ]
+    assert not said, "lines about people or sessions:\n" + "\n".join(said)
+    assert PEOPLE_OR_SESSIONS.search("Session 19 (2026-12-03)") and PEOPLE_OR_SESSIONS.search("a helper's eval_bench")
+    assert not PEOPLE_OR_SESSIONS.search("after the 2nd of 8 build sessions; leading passages")
