@@ -1,7 +1,7 @@
 """Whether two built wikis are the same: every page (figure and provision pages included), .wikigen/values.json
 and .wikigen/amendments.json byte for byte, and log.md without its timestamps (its lines as a multiset: two
-agents of one session log in the order they finish). The screen of a build knob (docs/benchmarks.md, "Build-side
-knobs on the whole corpora"): a knob whose wikis are the same as the defaults' on every corpus has no effect.
+agents of one session log in the order they finish). The screen of a build knob (docs/benchmarks.md, "Knobs", the
+command named **knob**): a knob whose wikis are the same as the defaults' on every corpus has no effect.
 
     .venv/bin/python bench/compare_wikis.py BASE_WIKI OTHER_WIKI [...]   # pairs: BASE1 OTHER1 BASE2 OTHER2 ...
 
