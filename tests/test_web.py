@@ -98,16 +98,19 @@ def test_callouts_render_and_comment_markers_are_hidden():
 
 
 def test_answer_citations_link_their_spans():
-    spans = [{"doc_id": "docs/a", "start": 3, "end": 20}, {"doc_id": "docs/a", "start": 40, "end": 60}]
+    spans = [{"doc_id": "docs/a", "start": s, "end": e} for s, e in ((3, 20), (40, 60), (60, 80))]
     answer = (
         'Found in 1 document:\n- docs/a: "first" -- (chars 3-20)\n- again: "x" -- docs/a (chars 40-60)\n'
-        "- not the answer's: (chars 1-2) <script>x()</script>"
+        "- not the answer's: (chars 1-2) <script>x()</script>\n"
+        '- A TITLE: yes — "y" (docs/a, chars 60-80)\n- another document\'s: (docs/b, chars 60-80)'
     )
     html = answer_html(answer, spans, LINKS)
     src = "../sources/" + source_key("docs/a") + ".html"
     assert f'<a href="{src}#chars=3-20">(chars 3-20)</a>' in html
     assert f'<a href="{src}#chars=40-60">docs/a (chars 40-60)</a>' in html
     assert "(chars 1-2)" in html and "#chars=1-2" not in html  # only the answer's own spans are linked
+    assert f'<a href="{src}#chars=60-80">(docs/a, chars 60-80)</a>' in html  # the provisions table's citation
+    assert "(docs/b, chars 60-80)" in html and html.count("#chars=60-80") == 1  # the span is docs/a's, not b's
     assert "<li>" in html and "<script>" not in html
 
 
