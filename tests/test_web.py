@@ -302,11 +302,27 @@ def test_serve_search_pages_and_corpus(live):
     assert status == 200 and "ko/계약 (chars " in html
 
 
-def test_serve_ask_shows_answer_with_quotes(live):
-    q = urllib.request.quote("Which agreements renew automatically?")
+def test_serve_ask_shows_answer_with_quotes(web, live):
+    """The page answers as `wikigen ask` does (the provisions table's answer here, each contract by its title) and
+    links each quote of the answer to its span; the context's passages name their documents by title too."""
+    from wikigen.ask.retrieval import Answerer
+
+    question = "Which agreements renew automatically?"
+    expected = Answerer.open(web.root).ask(question)
+    q = urllib.request.quote(question)
     status, _, html = _get(live + f"ask.html?q={q}&mode=wiki%2Bsearch")
-    assert status == 200 and 'id="answer"' in html and "Found in " in html
+    assert status == 200 and 'id="answer"' in html
+    data = json.loads(html.split('id="answer-data">', 1)[1].split("</script>", 1)[0])
+    assert data["answer"] == expected.answer and data["answer_spans"] == expected.answer_spans
+    shown = html.split('<div class="answer markdown">', 1)[1].split("</div>", 1)[0]
+    assert expected.answer_spans and "<li>SERVICES AGREEMENT: " in shown and "<li>contracts/" not in shown
+    for sp in expected.answer_spans:  # "(DOC_ID, chars START-END)", the table's citations, link their spans
+        href = f"sources/{source_key(sp['doc_id'])}.html#chars={sp['start']}-{sp['end']}"
+        assert f'<a href="{href}">({sp["doc_id"]}, chars {sp["start"]}-{sp["end"]})</a>' in shown
     assert html.count('class="quote-source"') >= 1 and "#chars=" in html
+    assert re.search(
+        r'"ctx-head">passage <span class="doc-title">(SERVICES|SUPPLY) AGREEMENT [^<]*</span> contracts/', html
+    )
     status, _, html = _get(live + f"ask.html?q={q}&mode=bogus")
     assert status == 200 and "unknown mode" in html
     assert 'id="scope"' not in _get(live + f"ask.html?q={q}&mode=wiki%2Bsearch")[2]  # no document named
