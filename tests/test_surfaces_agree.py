@@ -154,3 +154,19 @@ def test_the_web_search_lists_the_cli_search_hits(wiki, capsys):
     assert cli and [(k, int(s), int(e)) for k, s, e in shown[: len(cli)]] == [
         (source_key(h["doc_id"]), h["start"], h["end"]) for h in cli
     ]
+
+
+def test_no_surface_builds_an_answerer_of_its_own():
+    """The surfaces (the CLI and the functions it calls, the web view, MCP, the demo, the exports) open the
+    Answerer with Answerer.open, never with its constructor and inputs of their own choosing."""
+    import ast
+
+    package = Path(wikigen.__file__).parent
+    surfaces = [*package.glob("cli*.py"), *(package / "cli").rglob("*.py"), package / "demo.py", package / "export.py"]
+    surfaces += [package / "mcp_server.py", package / "ask" / "batch.py", *sorted((package / "web").glob("*.py"))]
+    built = []
+    for path in surfaces:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "Answerer":
+                built.append(f"{path.relative_to(package)}:{node.lineno}")
+    assert len(surfaces) > 6 and built == []
