@@ -98,16 +98,19 @@ def test_callouts_render_and_comment_markers_are_hidden():
 
 
 def test_answer_citations_link_their_spans():
-    spans = [{"doc_id": "docs/a", "start": 3, "end": 20}, {"doc_id": "docs/a", "start": 40, "end": 60}]
+    spans = [{"doc_id": "docs/a", "start": s, "end": e} for s, e in ((3, 20), (40, 60), (60, 80))]
     answer = (
         'Found in 1 document:\n- docs/a: "first" -- (chars 3-20)\n- again: "x" -- docs/a (chars 40-60)\n'
-        "- not the answer's: (chars 1-2) <script>x()</script>"
+        "- not the answer's: (chars 1-2) <script>x()</script>\n"
+        '- A TITLE: yes — "y" (docs/a, chars 60-80)\n- another document\'s: (docs/b, chars 60-80)'
     )
     html = answer_html(answer, spans, LINKS)
     src = "../sources/" + source_key("docs/a") + ".html"
     assert f'<a href="{src}#chars=3-20">(chars 3-20)</a>' in html
     assert f'<a href="{src}#chars=40-60">docs/a (chars 40-60)</a>' in html
     assert "(chars 1-2)" in html and "#chars=1-2" not in html  # only the answer's own spans are linked
+    assert f'<a href="{src}#chars=60-80">(docs/a, chars 60-80)</a>' in html  # the provisions table's citation
+    assert "(docs/b, chars 60-80)" in html and html.count("#chars=60-80") == 1  # the span is docs/a's, not b's
     assert "<li>" in html and "<script>" not in html
 
 
@@ -299,11 +302,27 @@ def test_serve_search_pages_and_corpus(live):
     assert status == 200 and "ko/계약 (chars " in html
 
 
-def test_serve_ask_shows_answer_with_quotes(live):
-    q = urllib.request.quote("Which agreements renew automatically?")
+def test_serve_ask_shows_answer_with_quotes(web, live):
+    """The page answers as `wikigen ask` does (the provisions table's answer here, each contract by its title) and
+    links each quote of the answer to its span; the context's passages name their documents by title too."""
+    from wikigen.ask.retrieval import Answerer
+
+    question = "Which agreements renew automatically?"
+    expected = Answerer.open(web.root).ask(question)
+    q = urllib.request.quote(question)
     status, _, html = _get(live + f"ask.html?q={q}&mode=wiki%2Bsearch")
-    assert status == 200 and 'id="answer"' in html and "Found in " in html
+    assert status == 200 and 'id="answer"' in html
+    data = json.loads(html.split('id="answer-data">', 1)[1].split("</script>", 1)[0])
+    assert data["answer"] == expected.answer and data["answer_spans"] == expected.answer_spans
+    shown = html.split('<div class="answer markdown">', 1)[1].split("</div>", 1)[0]
+    assert expected.answer_spans and "<li>SERVICES AGREEMENT: " in shown and "<li>contracts/" not in shown
+    for sp in expected.answer_spans:  # "(DOC_ID, chars START-END)", the table's citations, link their spans
+        href = f"sources/{source_key(sp['doc_id'])}.html#chars={sp['start']}-{sp['end']}"
+        assert f'<a href="{href}">({sp["doc_id"]}, chars {sp["start"]}-{sp["end"]})</a>' in shown
     assert html.count('class="quote-source"') >= 1 and "#chars=" in html
+    assert re.search(
+        r'"ctx-head">passage <span class="doc-title">(SERVICES|SUPPLY) AGREEMENT [^<]*</span> contracts/', html
+    )
     status, _, html = _get(live + f"ask.html?q={q}&mode=bogus")
     assert status == 200 and "unknown mode" in html
     assert 'id="scope"' not in _get(live + f"ask.html?q={q}&mode=wiki%2Bsearch")[2]  # no document named

@@ -47,6 +47,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from wikigen.ask.modes import MODES
+from wikigen.ask.params import DEFAULT_BUDGET as ASK_BUDGET
 from wikigen.core.errors import WikigenError
 from wikigen.wiki.store import fingerprint
 
@@ -71,7 +72,7 @@ __all__ = [
 DEFAULT_BUDGET = 8_000  # tokens of one reply, well under an agent's tool-output limit (Claude Code: ~25,000)
 MAX_BUDGET = 24_000
 MIN_BUDGET = 500
-CONTEXT_SHARE = 0.6  # of an ask's budget, what the answer's context may take (the answer and spans take the rest)
+CONTEXT_SHARE = 0.6  # of an ask's budget, the most its context may take (the answer and spans take the rest)
 MAX_SOURCE_CHARS = 20_000  # one read_source call returns at most this many characters
 MAX_HITS = 50
 
@@ -439,7 +440,9 @@ class WikiTools:
         key = (question, mode, budget)
         result = self._answers.get(key)
         if result is None:  # kept for the next parts of its reply (an answer is the same for the same wiki)
-            result = answerer.ask(question, mode=mode, budget=max(200, int(budget * CONTEXT_SHARE))).to_dict()
+            # the context of `wikigen ask`, the web view and the API (the same answer), less if the reply cannot hold it
+            context_budget = min(ASK_BUDGET, max(200, int(budget * CONTEXT_SHARE)))
+            result = answerer.ask(question, mode=mode, budget=context_budget).to_dict()
             self._answers[key] = result
             while len(self._answers) > 8:
                 self._answers.popitem(last=False)

@@ -212,7 +212,8 @@ def snippet_html(snippet: str) -> Markup:
     return Markup("").join(out)
 
 
-_CITE_RE = re.compile(r"\(chars (?P<start>\d+)-(?P<end>\d+)\)")
+# "(chars START-END)", or "(DOC_ID, chars START-END)" as the provisions table's answer cites (wikigen.ask.values)
+_CITE_RE = re.compile(r"\((?:(?P<doc>[^()\n]+?), )?chars (?P<start>\d+)-(?P<end>\d+)\)")
 
 
 def _md_label(text: str) -> str:
@@ -222,7 +223,7 @@ def _md_label(text: str) -> str:
 def cite_links(answer: str, spans: Sequence[Mapping], links: Links) -> str:
     """The answer (markdown) with each citation of one of its spans as a link to that span's source view.
     A citation is "(chars START-END)", after its doc id or, without one, on the line of the document the
-    answer names ("- DOC_ID: ... -- (chars START-END)"); ``spans`` are the answer's own
+    answer names ("- DOC_ID: ... -- (chars START-END)"), or "(DOC_ID, chars START-END)"; ``spans`` are the answer's own
     (``AskResult.answer_spans``), so only what the answer quotes is linked."""
     by_span: dict[tuple[int, int], list[str]] = {}
     for sp in spans:
@@ -233,6 +234,8 @@ def cite_links(answer: str, spans: Sequence[Mapping], links: Links) -> str:
         for m in _CITE_RE.finditer(line):
             docs = by_span.get((int(m.group("start")), int(m.group("end"))), [])
             before = line[at : m.start()]
+            if m.group("doc") is not None:  # the citation names its document: that one, or none of the answer's
+                docs = [d for d in docs if d == m.group("doc")]
             named = next((d for d in docs if before.endswith(d + " ")), None)
             doc = named or next((d for d in docs if d in line), docs[0] if len(docs) == 1 else None)
             href = links.source(doc, int(m.group("start")), int(m.group("end"))) if doc else None

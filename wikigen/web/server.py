@@ -5,8 +5,10 @@ whenever the wiki's files change, plus what needs the server:
 
 * search.html?q=...   pages (the ask page index, wikigen.ask.page_index) and corpus passages
   (CorpusIndex.search), the same searches as the CLI;
-* ask.html?q=...&mode=...   wikigen.ask.retrieval.Answerer: the answer rendered as markdown, each of its
-  citations a link to the span it cites, then the context it rests on, each quote linked to its span.
+* ask.html?q=...&mode=...   the Answerer opened as every surface opens it (Answerer.open: the provisions
+  table, the passage vectors, the amendments), so the answer is `wikigen ask`'s: rendered as markdown, each of
+  its citations a link to the span it cites, then the context it rests on, each quote linked to its span and
+  naming its document by title; the answer's text and spans are also in the page as JSON (#answer-data).
 
 Read-only: GET and HEAD only; nothing is written but the page-index cache `ask` keeps under
 WIKI/.wikigen and, for each question asked, a record in the wiki's question log (WIKI/.wikigen/questions.jsonl;
@@ -36,7 +38,6 @@ from wikigen.core.text import normalize_newlines
 from wikigen.web.model import SiteData
 from wikigen.web.site import static_bytes
 from wikigen.web.views import Views, environment
-from wikigen.wiki.question_log import open_question_log
 from wikigen.wiki.store import fingerprint
 
 log = logging.getLogger(__name__)
@@ -88,16 +89,10 @@ class LiveSite:
     def answerer(self, views: Views) -> Answerer:
         with self._lock:
             if self._answerer is None:
-                data = views.data
-                if data.sources is None:
-                    raise WikigenError(f"the corpus index could not be opened: {data.sources_error}")
-                self._answerer = Answerer(
-                    data.sources,
-                    list(data.pages.values()),
-                    cache_dir=self.root / ".wikigen" / "page-index",
-                    wiki_root=self.root,
-                    question_log=open_question_log(self.root, "web") if self.log else None,
-                )
+                if views.data.sources is None:
+                    raise WikigenError(f"the corpus index could not be opened: {views.data.sources_error}")
+                # opened as every surface opens it (the provisions table, passage vectors, amendments)
+                self._answerer = Answerer.open(self.root, log="web" if self.log else None)
             return self._answerer
 
     def search(self, views: Views, query: str) -> dict:
@@ -113,30 +108,26 @@ class LiveSite:
         return {"pages": pages, "corpus": corpus}
 
     def ask(self, views: Views, query: str, mode: str) -> dict:
+        """The answer as `wikigen ask --json` gives it (AskResult.to_dict), each context span with the text a
+        reader may see of it, and `scope` and `stale` always present (None when the question named no document,
+        when no source changed)."""
         answerer = self.answerer(views)
         with self._ask_lock:
             result = answerer.ask(query, mode=mode)
-        context = []
-        for c in result.context:
-            spans = []
-            for sp in c.spans:  # the verbatim parts: around a secret kept out, never over it
+        answer = result.to_dict()
+        for c in answer["context"]:
+            c.setdefault("stale", [])
+            for sp in c["spans"]:  # the verbatim parts: around a secret kept out, never over it
                 try:
                     text = normalize_newlines(views.data.excerpt(sp["doc_id"], sp["start"], sp["end"]).text)
                 except (KeyError, OSError):
                     text = ""
                 if len(text) > SPAN_CHARS:
                     text = text[: SPAN_CHARS - 3] + "..."
-                spans.append({**sp, "text": text})
-            context.append({"kind": c.kind, "ref": c.ref, "spans": spans, "stale": c.stale})
-        return {
-            "answer": result.answer,
-            "answer_spans": [dict(s) for s in result.answer_spans or []],
-            "mode": result.mode,
-            "tokens": result.tokens,
-            "context": context,
-            "stale": result.stale,
-            "scope": result.named_scope(),
-        }
+                sp["text"] = text
+        answer["scope"] = result.named_scope()
+        answer.setdefault("stale", None)
+        return answer
 
     def respond(self, target: str) -> tuple[int, str, bytes]:
         """(status, content type, body) for a GET of ``target``."""
