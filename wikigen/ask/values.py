@@ -28,7 +28,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from wikigen.ask.page_index import terms
-from wikigen.ask.wording import ask_clause, asks_many
+from wikigen.ask.wording import asking_clauses, asks_many
 from wikigen.core.text import one_line
 from wikigen.search.values import Value, compare_key, parse_value
 from wikigen.search.values.schema import PRESENCE, Field, Schema, Signals
@@ -389,26 +389,28 @@ def parse_query(
     one_document: bool = False,
     many: bool = False,
 ) -> TableQuery | None:
-    """The question as a query of the provisions table (fields of the given kinds), or None when its asking clause
-    names no field, or it asks neither of one document (the wiki scoped it to one: one_document) nor of many (many,
-    or its words: wikigen.ask.wording.asks_many)."""
-    text = ask_clause(question)
+    """The question as a query of the provisions table (fields of the given kinds), or None when no clause of it asks
+    about a field, or it asks neither of one document (the wiki scoped it to one: one_document) nor of many (many,
+    or its words: wikigen.ask.wording.asks_many). The clause that asks is the last one that names a field and is
+    about it (`asking_clauses`: a closing "Please list them." or "Thanks!" asks nothing of its own)."""
     many = many or asks_many(question)
     if not one_document and not many:
         return None  # "this contract" with no document found: not the table's to answer
     fields = [(k, f) for k in kinds if k in schemas for f in schemas[k].fields if f.type != "figures"]
-    found = _field_match(text, fields)
-    if found is None:
-        return None
-    kind, f, spots = found
-    cond = _condition(text, f, spots)
-    if not _asks_about(text, spots, cond, schemas[kind]):
-        return None  # the field's words are a small part of what is asked ("the Receiving Party shall not ...")
-    span = (min(a for a, _ in spots), max(b for _, b in spots))  # in the asking clause
-    want = _want(text, one_document)
-    if want in ("max", "min") and f.value_type is None:
-        want = "list"  # a yes/no field has nothing to sort by
-    return TableQuery(question, kind, f, cond, want, span)
+    for text in asking_clauses(question):
+        found = _field_match(text, fields)
+        if found is None:
+            continue
+        kind, f, spots = found
+        cond = _condition(text, f, spots)
+        if not _asks_about(text, spots, cond, schemas[kind]):
+            continue  # the field's words are a small part of what is asked ("the Receiving Party shall not ...")
+        span = (min(a for a, _ in spots), max(b for _, b in spots))  # in the asking clause
+        want = _want(text, one_document)
+        if want in ("max", "min") and f.value_type is None:
+            want = "list"  # a yes/no field has nothing to sort by
+        return TableQuery(question, kind, f, cond, want, span)
+    return None
 
 
 # --- answering from the table ---------------------------------------------------------------------

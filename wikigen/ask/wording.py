@@ -27,10 +27,11 @@ which a plural subject never is ("what happens if ..." names no plural).
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import Protocol
 
-__all__ = ["ask_clause", "asks_many", "points_at_one", "range_words"]
+__all__ = ["ask_clause", "asking_clauses", "asks_many", "points_at_one", "range_words"]
 
 
 class _Scoped(Protocol):
@@ -95,11 +96,21 @@ _RANGE = re.compile(
 _AFTER_VERB = re.compile(r"\s*(?:if|when|whenever|unless|to|as)\b", re.I)
 
 
+def asking_clauses(question: str) -> list[str]:
+    """The question's sentences or clauses in the order they are likely to ask: those that end with a question
+    mark, then the others, each group the last first. The one that asks is most often the last ("Consider the X
+    agreement between A and B. Is there a cap on liability?"), but a sentence can follow a question and ask
+    nothing of its own ("Which contracts have a non-compete? Please list them.", "...? Thanks!")."""
+    cuts = [0, *(m.end() for m in _CLAUSE_END.finditer(question.rstrip()))]
+    clauses = [question[a:b] for a, b in reversed(list(itertools.pairwise([*cuts, len(question)])))]
+    return sorted(clauses, key=lambda c: not c.rstrip().endswith(("?", "？")))  # a stable sort keeps last-first
+
+
 def ask_clause(question: str) -> str:
-    """The part of a question that asks: its last sentence or clause ("Consider the X agreement between A and B.
-    Is there a cap on liability?" asks "Is there a cap on liability?"); words naming a document come first."""
-    cuts = [m.end() for m in _CLAUSE_END.finditer(question.rstrip())]
-    return question[cuts[-1] :] if cuts else question
+    """The part of a question that asks (the first of `asking_clauses`): "Consider the X agreement between A and
+    B. Is there a cap on liability?" asks "Is there a cap on liability?"; "Which contracts renew? List them."
+    asks "Which contracts renew?"."""
+    return asking_clauses(question)[0]
 
 
 def points_at_one(question: str) -> bool:
