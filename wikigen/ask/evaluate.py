@@ -13,8 +13,8 @@ Scoring is a set of pure functions on plain dicts (a question in the cuad-dev sc
   cites (distinct cited doc ids that are gold / distinct cited doc ids; none cited -> 0).
 - a question that names the **one document asked about** (`doc_id`, as the plain-wording sets do) also
   scores the precision of its spans: the share of the context's verified spans that lie in that document;
-- a question graded by the **documents cited** (an `answer_list` and no evidence: a list over the
-  collection asked plainly, kind `values`) scores the recall, precision and F1 of the documents whose
+- a question graded by the **documents cited** (a list over the collection asked plainly, kind `values`, or
+  an `answer_list` with no evidence) scores the recall, precision and F1 of the documents whose
   verified spans the context cites.
 
 **Answer recall** scores the answer itself the same way: the context is replaced by the answer's own
@@ -183,8 +183,11 @@ def score_spans(question: dict, context: Sequence[dict], text_of=None) -> tuple[
 
 
 def graded_by_cited_docs(question: dict) -> bool:
-    """A question whose gold is a set of documents and no spans: the documents the context cites are scored."""
-    return bool(question.get("answer_list")) and not question.get("evidence")
+    """A list over the collection asked plainly (kind `values`), or any question whose gold is a set of documents
+    and no spans: the documents the context cites are scored."""
+    if not question.get("answer_list"):
+        return False
+    return question.get("kind") == "values" or not question.get("evidence")
 
 
 def _verified_docs(context: Sequence[dict], text_of) -> list[str]:
