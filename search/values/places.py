@@ -81,7 +81,7 @@ _ENGLISH_ALIASES = {
 }
 # the adjective that names a country's (or nation's) law: "English law", "the laws of ... (Korean law)"
 ADJECTIVES = {
-    "English": "GB-ENG",
+    "English": "GB-ENG+WLS",  # English law is the law of England and Wales, one legal jurisdiction
     "Scottish": "GB-SCT",
     "Scots": "GB-SCT",
     "British": "GB",

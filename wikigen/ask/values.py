@@ -434,6 +434,12 @@ def _same_currency(a: Value, b: Value) -> bool:
     return a.type != "money" or a.parts.get("currency") == b.parts.get("currency")
 
 
+def _codes(v: Value) -> set[str]:
+    """The ISO codes a jurisdiction value covers ("GB-ENG+WLS" covers GB-ENG and GB-WLS); none for a value read
+    before values carried their code."""
+    return {c for c in str((v.parts or {}).get("code") or "").split("+") if c}
+
+
 def meets(cell: Mapping, cond: Condition | None) -> bool | None:
     """Whether a cell meets the condition; None when the cell was not read (unknown)."""
     status = cell.get("status")
@@ -450,6 +456,8 @@ def meets(cell: Mapping, cond: Condition | None) -> bool | None:
         if want.type == "term" or mine.norm == "perpetual":
             return mine.norm == want.norm
         if want.type == "jurisdiction":
+            if _codes(mine) & _codes(want):  # one jurisdiction: "England" is part of "England and Wales"
+                return True
             said = f"{mine.display} {mine.norm}".casefold()
             return re.search(rf"(?<!\w){re.escape(want.norm.casefold())}(?!\w)", said) is not None
         if want.type == "date":
