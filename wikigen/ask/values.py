@@ -213,6 +213,9 @@ def _together(question: str, spots: list[tuple[int, int]]) -> bool:
     )
 
 
+_ORDERED = frozenset({"duration", "money", "percentage", "date", "term"})  # the types a bound compares
+
+
 def _condition(question: str, f: Field, spots: list[tuple[int, int]]) -> Condition | None:
     span = (min(a for a, _ in spots), max(b for _, b in spots))
     before = question[: span[0]]
@@ -231,6 +234,8 @@ def _condition(question: str, f: Field, spots: list[tuple[int, int]]) -> Conditi
                 v = None
         if v is not None and v.type == "party" and all(w.casefold() in _ASKING_WORDS for w in _QWORD.findall(v.norm)):
             v = None  # "Who" opening a question names no party
+        if v is not None and v.type not in _ORDERED:  # "under California law" names a law, not a bound
+            return Condition("eq", v, rest[v.start : v.end])
         if v is not None:
             op = "eq"
             lead = rest[max(0, v.start - 30) : v.start]

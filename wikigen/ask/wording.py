@@ -38,7 +38,9 @@ class _Scoped(Protocol):
     kind: str  # "document" | "collection" | "" (wikigen.ask.scope.Scope)
 
 
-_CLAUSE_END = re.compile(r"[.;:?!。？]\s+(?=\S)")
+# a clause ends at ; : ? ! (and their CJK forms), and at a full stop before a capital or a digit: "N.Y. law" and
+# "Cal. law" are no sentence's end
+_CLAUSE_END = re.compile(r"(?:[;:?!。？]\s+|\.\s+(?=[^\W_a-z]))(?=\S)")
 
 # a singular demonstrative: "this", or "that" after a preposition, an auxiliary, or opening the question
 _AFTER_THAT = (
@@ -56,7 +58,9 @@ _SET = re.compile(
     re.IGNORECASE,
 )
 # words that range over a set before a plural: "any contracts", "what agreements", "these reports"
-_BEFORE_PLURAL = re.compile(r"\b(?P<quantifier>any|what|these|those)\s+(?:of\s+(?:the\s+)?)?(?P<word>[a-z]+)\b", re.I)
+_BEFORE_PLURAL = re.compile(
+    r"\b(?P<quantifier>any|what|these|those)\s+(?:of\s+(?:the\s+|our\s+|your\s+|their\s+)?)?(?P<word>[a-z]+)\b", re.I
+)
 _NOT_PLURAL = frozenset(
     [
         "is",
