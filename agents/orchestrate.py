@@ -108,10 +108,10 @@ class SessionLine:
     dream: dict | None = None  # what the session's dreaming did, when it dreamed (wikigen.agents.dreaming)
 
     def text(self) -> str:
+        used = f"{self.tokens} tokens, " if self.tokens else ""  # the offline backend asks no model
         line = (
             f"session {self.session}: {self.pages} pages, {self.quotes} quotes, "
-            f"{self.links_repaired} links repaired, ratio {self.ratio:.2f}, {self.tokens} tokens, "
-            f"{self.seconds:.1f} s"
+            f"{self.links_repaired} links repaired, ratio {self.ratio:.2f}, {used}{self.seconds:.1f} s"
         )
         if self.cost_usd is not None:
             line += f", about ${self.cost_usd:,.2f}"

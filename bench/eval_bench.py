@@ -24,6 +24,13 @@ text returned). Each cell is the mean over the corpus's questions and its standa
 deviation / sqrt(n)). The dev corpora are wholes: there are no halves. The targets of the open issues are
 checked at the end and each is printed as holding or not; per-question scores go to
 <out>/bench-summary.json, so two runs can be compared question by question (bench/compare_eval.py).
+Plain wording, beside the benchmark's: every set of plain questions found for a corpus (its
+plain-questions.jsonl beside questions.jsonl, and bench/data/plain/<corpus>.jsonl in this repository) is
+answered in the same run with the same wiki and printed as a second table. Its kinds: `plain-single` (one
+document named the way people name it) and `template-single` (the same clause in the benchmark's wording):
+the context holds the gold clause ("ctx"), the answer's own spans cover it ("found"), and the share of the
+answer's spans that lie in the document asked about ("in doc"); `values` (a list over the collection asked
+plainly): recall, precision and F1 of the documents the answer's spans cite (wikigen.ask.evaluate).
 `--set NAME=VALUE` (repeatable) overrides one field of `RetrievalParams` for every ask, typed from the
 field's type; the overrides are printed first and kept in each corpus's entry of bench-summary.json, so a run
 that measures a knob says which.
@@ -68,6 +75,7 @@ KINDS = {
     "sec10q-dev": ("multi", "single"),
     "contractnli-dev": ("spans-contractnli",),
 }
+PLAIN_KINDS = ("plain-single", "template-single", "values")  # the plain sets' kinds, in the order printed
 
 
 _TRUE, _FALSE = {"true", "1", "yes", "on"}, {"false", "0", "no", "off"}
@@ -248,6 +256,8 @@ def plain_bm25_rows(index, questions: list[dict], budget: int, counter, text_of)
                 "precision": s["precision"],
                 "answer_score": None,
                 "answer_precision": None,
+                "f1": s.get("f1"),
+                "answer_f1": None,
                 "tokens": sum(c["tokens"] for c in ctx),
                 "latency_ms": (time.perf_counter() - t0) * 1000.0,
             }
@@ -266,7 +276,7 @@ def mean_se(values: list[float]) -> tuple[float | None, float | None]:
     return m, math.sqrt(var / len(values))
 
 
-METRICS = ("score", "precision", "answer_score", "answer_precision")
+METRICS = ("score", "precision", "answer_score", "answer_precision", "f1", "answer_f1")
 
 
 def summarize(rows: list[dict]) -> dict:
@@ -295,7 +305,14 @@ def columns(kinds) -> list[tuple[str, str, str]]:
     """(header, kind, metric) of the table's columns."""
     cols = []
     for k in kinds:
-        if k.startswith("spans"):
+        if k == "values":
+            cols += [("values ctx", k, "score"), ("values rec", k, "answer_score")]
+            cols += [("values prec", k, "answer_precision"), ("values F1", k, "answer_f1")]
+        elif k in PLAIN_KINDS:
+            short = k.split("-")[0]
+            cols += [(f"{short} ctx", k, "score"), (f"{short} found", k, "answer_score")]
+            cols += [(f"{short} in doc", k, "answer_precision")]
+        elif k.startswith("spans"):
             cols += [("recall", k, "score"), ("precision", k, "precision")]
             cols += [("answer rec", k, "answer_score"), ("answer prec", k, "answer_precision")]
         elif k == "aggregate":
@@ -336,10 +353,27 @@ def checks(name: str, table: dict, kinds) -> list[tuple[str, bool, str]]:
     if name == "cuad-dev":
         add("wiki+search aggregate >= 0.45", v("wiki+search", "aggregate"), None, floor=0.45)
         add("wiki+search single >= 0.70", v("wiki+search", "single"), None, floor=0.70)
+    if name == "cuad-dev plain wording":
+        add(
+            "wiki+search plain answer spans in the document asked >= 0.95",
+            v("wiki+search", "plain-single", "answer_precision"),
+            None,
+            floor=0.95,
+        )
+        add(
+            "wiki+search plain answer covers the clause >= 0.60",
+            v("wiki+search", "plain-single", "answer_score"),
+            None,
+            floor=0.60,
+        )
+        add("wiki+search plain context holds the clause >= 0.80", v("wiki+search", "plain-single"), None, floor=0.80)
+        add("wiki+search plain lists F1 >= 0.75", v("wiki+search", "values", "answer_f1"), None, floor=0.75)
     if name == "sec10q-dev":
         add("wiki+search multi >= 2x plain BM25", v("wiki+search", "multi"), v(BM25, "multi"), 2.0)
         add("wiki+search single >= 1.3x plain BM25", v("wiki+search", "single"), v(BM25, "single"), 1.3)
     for k in kinds:
+        if k in PLAIN_KINDS:
+            continue
         add(f"search >= plain BM25 on {k}", v("search", k), v(BM25, k))
         add(f"wiki+search >= search on {k}", v("wiki+search", k), v("search", k))
         if k.startswith("spans"):
@@ -351,6 +385,14 @@ def checks(name: str, table: dict, kinds) -> list[tuple[str, bool, str]]:
     if wide:
         add(f"wiki >= 0.5x wiki+search on {wide}", v("wiki", wide), v("wiki+search", wide), 0.5)
     return out
+
+
+def plain_sets(name: str, data: Path) -> list[Path]:
+    """The plain-wording question sets of a corpus: its own plain-questions.jsonl, and this repository's
+    bench/data/plain/<name>.jsonl, where they exist."""
+    return [
+        p for p in (data / "plain-questions.jsonl", ROOT / "bench" / "data" / "plain" / f"{name}.jsonl") if p.is_file()
+    ]
 
 
 def run_corpus(name: str, args) -> dict | None:
@@ -395,6 +437,20 @@ def run_corpus(name: str, args) -> dict | None:
         chart=False,
     )
     rows += report.rows
+    plain = [q for p in plain_sets(name, data) for q in read_questions(p)] if not args.no_plain else []
+    if plain:
+        plain = spread_sample(plain, args.limit)
+        print(f"{name}: {len(plain)} questions in plain wording", flush=True)
+        rows += plain_bm25_rows(answerer.index, plain, args.budget, default_counter(), text_reader(answerer.index))
+        rows += run_eval(
+            plain,
+            wiki=wiki,
+            modes=args.modes,
+            budget=args.budget,
+            out_dir=Path(args.out) / f"{name}-plain",
+            answerer=answerer,
+            chart=False,
+        ).rows
     secs = time.perf_counter() - t0
     kinds = KINDS.get(name) or tuple(sorted({q.get("kind", "single") for q in questions}))
     table = summarize(rows)
@@ -402,6 +458,9 @@ def run_corpus(name: str, args) -> dict | None:
     unscored = sum((table.get((BM25, k)) or {}).get("unscored", 0) for k in kinds)
     if unscored:
         print(f"({unscored} questions without a key fact left out)")
+    plain_kinds = [k for k in PLAIN_KINDS if (BM25, k) in table]
+    if plain_kinds:
+        print(format_table(f"{name}: plain wording", table, [BM25, *args.modes], plain_kinds))
     print(f"{name}: evaluated in {secs:.1f} s\n")
     return {
         "corpus": name,
@@ -411,14 +470,8 @@ def run_corpus(name: str, args) -> dict | None:
         "overrides": args.overrides,
         "build_overrides": _json_overrides(args.build_overrides),
         "table": {"|".join(k): v for k, v in table.items()},
-        "rows": [
-            {
-                k: r.get(k)
-                for k in ("id", "mode", "kind", "score", "precision", "answer_score", "answer_precision", "tokens")
-            }
-            for r in rows
-        ],
-        "checks": checks(name, table, kinds),
+        "rows": [{k: r.get(k) for k in ("id", "mode", "kind", "tokens", *METRICS)} for r in rows],
+        "checks": checks(name, table, kinds) + checks(f"{name} plain wording", table, plain_kinds),
     }
 
 
@@ -437,6 +490,7 @@ def main(argv=None) -> int:
     ap.add_argument("--budget", type=int, default=4000)
     ap.add_argument("--modes", nargs="+", default=list(MODES), choices=MODES)
     ap.add_argument("--no-dense", action="store_true", help="no passage vectors (quick runs while developing)")
+    ap.add_argument("--no-plain", action="store_true", help="leave out the plain-wording question sets")
     ap.add_argument("--agents", type=int, default=4)
     ap.add_argument("--sessions", type=int, default=4)
     ap.add_argument(

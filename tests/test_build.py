@@ -53,7 +53,7 @@ def test_build_continue_history_and_nothing_outside_the_wiki(tmp_path, capsys):
         " pages, " in line
         and " quotes, " in line
         and " links repaired, ratio " in line
-        and " tokens, " in line
+        and " tokens" not in line  # the offline backend spends no model tokens: the line does not count them
         and line.endswith(" s")
         for line in lines
     )

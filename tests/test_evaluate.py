@@ -254,3 +254,31 @@ def test_span_questions_score_characters_and_only_spans_whose_text_is_returned()
     s = score_question(q, [liar], lambda d: doc)
     assert s == {"score": 0.0, "precision": 0.0}  # the span's text is not what the item returns
     assert score_question(q, [liar], None)["score"] == 1.0  # without the texts, spans are taken as given
+
+
+def test_a_plain_list_question_scores_the_documents_its_verified_spans_cite():
+    q = {"question": "which contracts are under NY law?", "kind": "values", "answer_list": ["a", "b"], "evidence": []}
+    texts = {"a": "governed by New York law", "b": "New York", "c": "Delaware law"}
+    ctx = [
+        {"text": "governed by New York law", "spans": [{"doc_id": "a", "start": 0, "end": 24}]},
+        {"text": "Delaware law", "spans": [{"doc_id": "c", "start": 0, "end": 12}]},
+        {"text": "not the document's text", "spans": [{"doc_id": "b", "start": 0, "end": 8}]},  # unverified
+    ]
+    s = score_question(q, ctx, texts.get)
+    assert (s["score"], s["precision"], s["f1"]) == (0.5, 0.5, 0.5)
+    assert score_question(q, [], texts.get)["f1"] == 0.0
+
+
+def test_a_question_naming_its_document_scores_the_share_of_spans_in_it():
+    text = "The term is two years. Notice is 30 days."
+    q = {
+        "question": "notice for the acme deal?",
+        "doc_id": "acme",
+        "evidence": [{"doc_id": "acme", "start": 23, "end": 41}],
+    }
+    texts = {"acme": text, "other": text}
+    inside = {"text": "Notice is 30 days.", "spans": [{"doc_id": "acme", "start": 23, "end": 41}]}
+    outside = {"text": "Notice is 30 days.", "spans": [{"doc_id": "other", "start": 23, "end": 41}]}
+    assert score_question(q, [inside, outside], texts.get) == {"score": 1.0, "precision": 0.5}
+    assert score_question(q, [outside], texts.get) == {"score": 0.0, "precision": 0.0}
+    assert score_question({k: v for k, v in q.items() if k != "doc_id"}, [inside], texts.get)["precision"] is None

@@ -109,7 +109,20 @@ def test_pages_json(setup, capsys):
 
 def test_not_a_wiki(tmp_path, capsys):
     assert cli.main(["check", str(tmp_path)]) == 1
-    assert capsys.readouterr().err.startswith(f"Error: {tmp_path} is not a wiki")
+    err = capsys.readouterr().err
+    assert err.startswith(f"Error: {tmp_path} is not a wiki")
+    assert f"'wikigen build CORPUS --wiki {tmp_path}'" in err  # an empty folder: a wiki may be built there
+
+
+def test_a_corpus_folder_checked_as_a_wiki_is_told_to_build_beside_it(tmp_path, capsys):
+    corpus = tmp_path / "contracts"
+    corpus.mkdir()
+    (corpus / "msa.txt").write_text("This Agreement is governed by the laws of Delaware.\n", encoding="utf-8")
+    for command in (["check", str(corpus)], ["stats", str(corpus)]):
+        assert cli.main(command) == 1
+        err = capsys.readouterr().err
+        assert f"wikigen build {corpus} --wiki {corpus}-wiki" in err, command
+        assert f"--wiki {corpus}'" not in err  # never a build into the documents' folder
 
 
 def test_malformed_page_reported(setup, capsys):

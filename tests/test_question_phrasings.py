@@ -237,3 +237,28 @@ def test_the_extractive_answer_gives_one_line_per_document_only_when_many_are_as
     assert sorted({sp["doc_id"] for sp in many.spans}) == ["contracts/a", "contracts/b"]
     one = ExtractiveAnswer().answer("Is there any cap on liability?", items, Scope(""))
     assert one.text.startswith('1. "') and "capped at the fees" in one.text
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which contracts are governed by New York law?",
+        "Which contracts are governed by NY law? Please list them.",  # an abbreviation, a trailing sentence
+        "which contracts are under new york law? thanks!",  # lower case; "under" names the law, not a bound
+        "Are any of our agreements governed by N.Y. law?",  # "any of our": many documents
+        "New York law governs which of our contracts?",  # the value first
+        "List the agreements subject to the laws of the State of New York.",
+    ],
+)
+def test_a_value_question_is_read_the_same_in_its_wordings(question):
+    q = _query(question)
+    assert q is not None, question
+    assert (q.field.name, q.condition.op, q.condition.value.norm, q.want) == ("governing_law", "eq", "New York", "list")
+
+
+def test_a_bound_still_compares_where_the_value_is_ordered():
+    q = _query("Which contracts can be terminated for convenience on less than 30 days' notice? List them.")
+    assert q is not None and q.condition is not None and q.condition.op == "lt"
+    assert q.condition.value is not None and q.condition.value.type == "duration"
+    cal = _query("Which agreements are under Cal. law?")
+    assert cal is not None and (cal.condition.op, cal.condition.value.norm) == ("eq", "California")

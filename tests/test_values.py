@@ -263,7 +263,7 @@ def test_percentages(text, said):
         ("the laws of the People's Republic of China", ["China"], ["People's Republic of China"]),
         ("THE LAWS OF THE STATE OF CALIFORNIA SHALL GOVERN", ["California"], ["STATE OF CALIFORNIA"]),
         ("the courts of New South Wales", ["New South Wales"], ["New South Wales"]),
-        ("This Agreement is governed by English law.", ["England"], ["English"]),
+        ("This Agreement is governed by English law.", ["England and Wales"], ["English"]),  # one jurisdiction
         ("이 계약은 대한민국 법에 따라 해석된다.", ["Republic of Korea"], ["대한민국"]),
         ("한국 법률을 준거법으로 한다", ["Republic of Korea"], ["한국"]),
         ("관할 법원은 서울특별시에 있는 법원으로 한다", ["Seoul"], ["서울특별시"]),
@@ -280,18 +280,19 @@ def test_jurisdiction_parts_and_the_more_specific_first():
     text = "the federal laws of the United States and the laws of the State of New York"
     found = find_values(text, "jurisdiction")
     assert [dict(v.parts) for v in found] == [
-        {"name": "New York", "country": "United States", "kind": "state"},
-        {"name": "United States", "country": "United States", "kind": "country"},
+        {"name": "New York", "country": "United States", "kind": "state", "code": "US-NY"},
+        {"name": "United States", "country": "United States", "kind": "country", "code": "US"},
     ]
     assert [dict(v.parts) for v in find_values("미국 뉴욕주 법을 따른다", "jurisdiction")] == [
-        {"name": "New York", "country": "United States", "kind": "state"},
-        {"name": "United States", "country": "United States", "kind": "country"},
+        {"name": "New York", "country": "United States", "kind": "state", "code": "US-NY"},
+        {"name": "United States", "country": "United States", "kind": "country", "code": "US"},
     ]
     assert parse_value("Ontario", "jurisdiction").parts["kind"] == "province"
     assert parse_value("the laws of the Republic of Korea", "jurisdiction").parts == {
         "name": "Republic of Korea",
         "country": "Republic of Korea",
         "kind": "country",
+        "code": "KR",
     }
 
 
@@ -428,3 +429,24 @@ def test_no_crash_on_any_unicode(text, type, start, end):
 )
 def test_a_questions_phrase_parses_to_its_value(phrase, type, display):
     assert parse_value(phrase, type).display == display
+
+
+def test_english_law_is_the_law_of_england_and_wales_and_england_is_part_of_it():
+    """One jurisdiction under its names: a cell stating "English law" or "the laws of England" meets a question
+    about the law of England and Wales, and the other way round; Scotland and New South Wales do not."""
+    from wikigen.ask.values import Condition, meets
+
+    assert parse_value("governed by English law", "jurisdiction").norm == "England and Wales"
+
+    def cell(text: str) -> dict:
+        v = parse_value(text, "jurisdiction")
+        return {"status": "stated", "norm": v.norm, "display": v.display, "type": v.type, "parts": dict(v.parts)}
+
+    def asked(text: str) -> Condition:
+        return Condition("eq", parse_value(text, "jurisdiction"), text)
+
+    for stated in ("governed by English law", "the laws of England", "the law of England and Wales"):
+        for question in ("England and Wales", "English law", "England"):
+            assert meets(cell(stated), asked(question)), (stated, question)
+    for other in ("the law of Scotland", "the laws of New South Wales", "the laws of the State of New York"):
+        assert not meets(cell(other), asked("England and Wales")), other

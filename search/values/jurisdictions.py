@@ -103,7 +103,7 @@ def _value(place: Place, start: int, end: int) -> Value:
         place.name,
         start,
         end,
-        {"name": place.name, "country": place.country, "kind": place.kind},
+        {"name": place.name, "country": place.country, "kind": place.kind, "code": place.code},
     )
 
 

@@ -76,12 +76,27 @@ _ENGLISH_ALIASES = {
     "GE": ["Republic of Georgia"],
     "AE": ["UAE", "U.A.E."],
     "US-DC": ["Washington, D.C.", "Washington D.C.", "D.C."],
+    # the states' short forms people write ("NY law", "N.Y. law", "Cal. law"): postal codes and the traditional
+    # abbreviations, only those that are no English word or common abbreviation ("IN", "OR", "ME", "Mass.", "Ill.")
+    "US-NY": ["NY", "N.Y.", "NYS"],
+    "US-NJ": ["NJ", "N.J."],
+    "US-CA": ["Cal.", "Calif."],
+    "US-TX": ["TX", "Tex."],
+    "US-FL": ["Fla."],
+    "US-CT": ["Conn."],
+    "US-MN": ["Minn."],
+    "US-MI": ["Mich."],
+    "US-CO": ["Colo."],
+    "US-AZ": ["Ariz."],
+    "US-NV": ["Nev."],
+    "US-WI": ["Wis."],
+    "US-TN": ["Tenn."],
     "CA-QC": ["Québec"],
     "GB-WLS": ["Wales"],
 }
 # the adjective that names a country's (or nation's) law: "English law", "the laws of ... (Korean law)"
 ADJECTIVES = {
-    "English": "GB-ENG",
+    "English": "GB-ENG+WLS",  # English law is the law of England and Wales, one legal jurisdiction
     "Scottish": "GB-SCT",
     "Scots": "GB-SCT",
     "British": "GB",

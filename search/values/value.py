@@ -28,7 +28,8 @@ class Value:
                   days: 30.0 (month = 30.44 days, year = 365.25, week = 7, business day = 7/5), successive: bool}
     money        {amount: 1000000.0, currency: "USD"}, or a multiple of fees {multiple: 2.0, of: "annual fees"}
     percentage   {percent: 15.0}
-    jurisdiction {name: "Delaware", country: "United States", kind: "state" | "country" | "province" | "region"}
+    jurisdiction {name: "Delaware", country: "United States", kind: "state" | "country" | "province" | "region",
+                  code: "US-DE" (ISO 3166; "GB-ENG+WLS" for England and Wales)}
     party        {name: "Acme Corp.", role: "Supplier" | None}
     """
 

@@ -11,6 +11,11 @@ Scoring is a set of pure functions on plain dicts (a question in the cuad-dev sc
 - an **aggregate** question scores the recall of its gold documents (`answer_list`; a document
   counts when one of its gold spans is found) and the precision of the documents the context
   cites (distinct cited doc ids that are gold / distinct cited doc ids; none cited -> 0).
+- a question that names the **one document asked about** (`doc_id`, as the plain-wording sets do) also
+  scores the precision of its spans: the share of the context's verified spans that lie in that document;
+- a question graded by the **documents cited** (a list over the collection asked plainly, kind `values`, or
+  an `answer_list` with no evidence) scores the recall, precision and F1 of the documents whose
+  verified spans the context cites.
 
 **Answer recall** scores the answer itself the same way: the context is replaced by the answer's own
 spans (`answer_spans`) and text (`answer_context`), so a gold span counts only when the answer quotes it;
@@ -177,6 +182,41 @@ def score_spans(question: dict, context: Sequence[dict], text_of=None) -> tuple[
     return recall, precision
 
 
+def graded_by_cited_docs(question: dict) -> bool:
+    """A list over the collection asked plainly (kind `values`), or any question whose gold is a set of documents
+    and no spans: the documents the context cites are scored."""
+    if not question.get("answer_list"):
+        return False
+    return question.get("kind") == "values" or not question.get("evidence")
+
+
+def _verified_docs(context: Sequence[dict], text_of) -> list[str]:
+    """The document of each verified span of the context, one entry a span."""
+    good, _ = _verified_spans(context, text_of)
+    return [d for d, spans in good.items() for _ in spans]
+
+
+def score_cited_docs(question: dict, context: Sequence[dict], text_of=None) -> tuple[float, float, float]:
+    """(recall, precision, F1) of the documents the context's verified spans cite, against `answer_list`."""
+    gold = set(question.get("answer_list") or [])
+    cited = set(_verified_docs(context, text_of))
+    hit = len(cited & gold)
+    recall = hit / len(gold) if gold else 0.0
+    precision = hit / len(cited) if cited else 0.0
+    f1 = 2 * recall * precision / (recall + precision) if recall + precision else 0.0
+    return recall, precision, f1
+
+
+def in_document_share(question: dict, context: Sequence[dict], text_of=None) -> float | None:
+    """The share of the context's verified spans that lie in the one document the question asks about
+    (`doc_id`); 0 when it has no verified span, None when the question names no document."""
+    doc_id = question.get("doc_id")
+    if not doc_id:
+        return None
+    docs = _verified_docs(context, text_of)
+    return sum(d == doc_id for d in docs) / len(docs) if docs else 0.0
+
+
 def graded_by_key_facts(question: dict) -> bool:
     """A question with a free-text gold answer and no gold spans or documents (sec10q-dev's kind)."""
     return not question.get("evidence") and not question.get("answer_list") and isinstance(question.get("answer"), str)
@@ -195,12 +235,15 @@ def score_question(question: dict, context: Sequence[dict], text_of=None) -> dic
     if graded_by_spans(question):
         r, p = score_spans(question, context, text_of)
         return {"score": r, "precision": p}
+    if graded_by_cited_docs(question):
+        r, p, f1 = score_cited_docs(question, context, text_of)
+        return {"score": r, "precision": p, "f1": f1}
     if graded_by_key_facts(question):
         return {"score": score_keyfacts(question, context), "precision": None}
     if question.get("kind") == "aggregate":
         r, p = score_aggregate(question, context)
         return {"score": r, "precision": p}
-    return {"score": score_single(question, context), "precision": None}
+    return {"score": score_single(question, context), "precision": in_document_share(question, context, text_of)}
 
 
 # --- summary -----------------------------------------------------------------------------------
@@ -368,6 +411,8 @@ def run_eval(
                     "precision": s["precision"],
                     "answer_score": a["score"],
                     "answer_precision": a["precision"],
+                    "f1": s.get("f1"),
+                    "answer_f1": a.get("f1"),
                     "answer_quotes": len(result.answer_spans or []),
                     "tokens": result.tokens,
                     "latency_ms": round(latency, 2),

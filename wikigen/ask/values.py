@@ -28,7 +28,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from wikigen.ask.page_index import terms
-from wikigen.ask.wording import ask_clause, asks_many
+from wikigen.ask.wording import asking_clauses, asks_many
 from wikigen.core.text import one_line
 from wikigen.search.values import Value, compare_key, parse_value
 from wikigen.search.values.schema import PRESENCE, Field, Schema, Signals
@@ -213,6 +213,9 @@ def _together(question: str, spots: list[tuple[int, int]]) -> bool:
     )
 
 
+_ORDERED = frozenset({"duration", "money", "percentage", "date", "term"})  # the types a bound compares
+
+
 def _condition(question: str, f: Field, spots: list[tuple[int, int]]) -> Condition | None:
     span = (min(a for a, _ in spots), max(b for _, b in spots))
     before = question[: span[0]]
@@ -231,6 +234,8 @@ def _condition(question: str, f: Field, spots: list[tuple[int, int]]) -> Conditi
                 v = None
         if v is not None and v.type == "party" and all(w.casefold() in _ASKING_WORDS for w in _QWORD.findall(v.norm)):
             v = None  # "Who" opening a question names no party
+        if v is not None and v.type not in _ORDERED:  # "under California law" names a law, not a bound
+            return Condition("eq", v, rest[v.start : v.end])
         if v is not None:
             op = "eq"
             lead = rest[max(0, v.start - 30) : v.start]
@@ -389,26 +394,28 @@ def parse_query(
     one_document: bool = False,
     many: bool = False,
 ) -> TableQuery | None:
-    """The question as a query of the provisions table (fields of the given kinds), or None when its asking clause
-    names no field, or it asks neither of one document (the wiki scoped it to one: one_document) nor of many (many,
-    or its words: wikigen.ask.wording.asks_many)."""
-    text = ask_clause(question)
+    """The question as a query of the provisions table (fields of the given kinds), or None when no clause of it asks
+    about a field, or it asks neither of one document (the wiki scoped it to one: one_document) nor of many (many,
+    or its words: wikigen.ask.wording.asks_many). The clause that asks is the last one that names a field and is
+    about it (`asking_clauses`: a closing "Please list them." or "Thanks!" asks nothing of its own)."""
     many = many or asks_many(question)
     if not one_document and not many:
         return None  # "this contract" with no document found: not the table's to answer
     fields = [(k, f) for k in kinds if k in schemas for f in schemas[k].fields if f.type != "figures"]
-    found = _field_match(text, fields)
-    if found is None:
-        return None
-    kind, f, spots = found
-    cond = _condition(text, f, spots)
-    if not _asks_about(text, spots, cond, schemas[kind]):
-        return None  # the field's words are a small part of what is asked ("the Receiving Party shall not ...")
-    span = (min(a for a, _ in spots), max(b for _, b in spots))  # in the asking clause
-    want = _want(text, one_document)
-    if want in ("max", "min") and f.value_type is None:
-        want = "list"  # a yes/no field has nothing to sort by
-    return TableQuery(question, kind, f, cond, want, span)
+    for text in asking_clauses(question):
+        found = _field_match(text, fields)
+        if found is None:
+            continue
+        kind, f, spots = found
+        cond = _condition(text, f, spots)
+        if not _asks_about(text, spots, cond, schemas[kind]):
+            continue  # the field's words are a small part of what is asked ("the Receiving Party shall not ...")
+        span = (min(a for a, _ in spots), max(b for _, b in spots))  # in the asking clause
+        want = _want(text, one_document)
+        if want in ("max", "min") and f.value_type is None:
+            want = "list"  # a yes/no field has nothing to sort by
+        return TableQuery(question, kind, f, cond, want, span)
+    return None
 
 
 # --- answering from the table ---------------------------------------------------------------------
@@ -432,6 +439,12 @@ def _same_currency(a: Value, b: Value) -> bool:
     return a.type != "money" or a.parts.get("currency") == b.parts.get("currency")
 
 
+def _codes(v: Value) -> set[str]:
+    """The ISO codes a jurisdiction value covers ("GB-ENG+WLS" covers GB-ENG and GB-WLS); none for a value read
+    before values carried their code."""
+    return {c for c in str((v.parts or {}).get("code") or "").split("+") if c}
+
+
 def meets(cell: Mapping, cond: Condition | None) -> bool | None:
     """Whether a cell meets the condition; None when the cell was not read (unknown)."""
     status = cell.get("status")
@@ -448,6 +461,8 @@ def meets(cell: Mapping, cond: Condition | None) -> bool | None:
         if want.type == "term" or mine.norm == "perpetual":
             return mine.norm == want.norm
         if want.type == "jurisdiction":
+            if _codes(mine) & _codes(want):  # one jurisdiction: "England" is part of "England and Wales"
+                return True
             said = f"{mine.display} {mine.norm}".casefold()
             return re.search(rf"(?<!\w){re.escape(want.norm.casefold())}(?!\w)", said) is not None
         if want.type == "date":

@@ -27,17 +27,20 @@ which a plural subject never is ("what happens if ..." names no plural).
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import Protocol
 
-__all__ = ["ask_clause", "asks_many", "points_at_one", "range_words"]
+__all__ = ["ask_clause", "asking_clauses", "asks_many", "points_at_one", "range_words"]
 
 
 class _Scoped(Protocol):
     kind: str  # "document" | "collection" | "" (wikigen.ask.scope.Scope)
 
 
-_CLAUSE_END = re.compile(r"[.;:?!。？]\s+(?=\S)")
+# a clause ends at ; : ? ! (and their CJK forms), and at a full stop before a capital or a digit: "N.Y. law" and
+# "Cal. law" are no sentence's end
+_CLAUSE_END = re.compile(r"(?:[;:?!。？]\s+|\.\s+(?=[^\W_a-z]))(?=\S)")
 
 # a singular demonstrative: "this", or "that" after a preposition, an auxiliary, or opening the question
 _AFTER_THAT = (
@@ -55,7 +58,9 @@ _SET = re.compile(
     re.IGNORECASE,
 )
 # words that range over a set before a plural: "any contracts", "what agreements", "these reports"
-_BEFORE_PLURAL = re.compile(r"\b(?P<quantifier>any|what|these|those)\s+(?:of\s+(?:the\s+)?)?(?P<word>[a-z]+)\b", re.I)
+_BEFORE_PLURAL = re.compile(
+    r"\b(?P<quantifier>any|what|these|those)\s+(?:of\s+(?:the\s+|our\s+|your\s+|their\s+)?)?(?P<word>[a-z]+)\b", re.I
+)
 _NOT_PLURAL = frozenset(
     [
         "is",
@@ -95,11 +100,21 @@ _RANGE = re.compile(
 _AFTER_VERB = re.compile(r"\s*(?:if|when|whenever|unless|to|as)\b", re.I)
 
 
+def asking_clauses(question: str) -> list[str]:
+    """The question's sentences or clauses in the order they are likely to ask: those that end with a question
+    mark, then the others, each group the last first. The one that asks is most often the last ("Consider the X
+    agreement between A and B. Is there a cap on liability?"), but a sentence can follow a question and ask
+    nothing of its own ("Which contracts have a non-compete? Please list them.", "...? Thanks!")."""
+    cuts = [0, *(m.end() for m in _CLAUSE_END.finditer(question.rstrip()))]
+    clauses = [question[a:b] for a, b in reversed(list(itertools.pairwise([*cuts, len(question)])))]
+    return sorted(clauses, key=lambda c: not c.rstrip().endswith(("?", "？")))  # a stable sort keeps last-first
+
+
 def ask_clause(question: str) -> str:
-    """The part of a question that asks: its last sentence or clause ("Consider the X agreement between A and B.
-    Is there a cap on liability?" asks "Is there a cap on liability?"); words naming a document come first."""
-    cuts = [m.end() for m in _CLAUSE_END.finditer(question.rstrip())]
-    return question[cuts[-1] :] if cuts else question
+    """The part of a question that asks (the first of `asking_clauses`): "Consider the X agreement between A and
+    B. Is there a cap on liability?" asks "Is there a cap on liability?"; "Which contracts renew? List them."
+    asks "Which contracts renew?"."""
+    return asking_clauses(question)[0]
 
 
 def points_at_one(question: str) -> bool:

@@ -24,7 +24,7 @@ import networkx as nx
 
 from wikigen.core.errors import WikigenError
 from wikigen.core.slugs import slugify, strip_accents
-from wikigen.wiki.markup import WIKI_RE, body_links, split_target
+from wikigen.wiki.markup import WIKI_RE, body_links, split_target, wikilink
 from wikigen.wiki.page import Page, render_page, split_front_matter
 
 CLOSE_MATCH_CUTOFF = 0.85
@@ -211,7 +211,7 @@ def repair_body(body: str, resolver: Resolver, slug: str, line_offset: int = 0) 
             if new is None:
                 return visible
             suffix = raw.strip()[len(target) :] if raw.strip().startswith(target) else ""
-            return f"[[{new}{suffix}|{visible}]]"
+            return wikilink(f"{new}{suffix}", visible, like=m)
 
         lines[idx] = WIKI_RE.sub(sub, line)
     return "\n".join(lines), entries

@@ -20,6 +20,7 @@ links, and neither is anything inside a quote (a quote is data).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -31,7 +32,24 @@ from wikigen.core.text import normalize_newlines
 QUOTE_HEADER_RE = re.compile(r"^> \[!quote\] (?:(?P<doc_id>.+) )?\(chars (?P<start>\d+)-(?P<end>\d+)\)$")
 _QUOTE_ATTEMPT_RE = re.compile(r"^>\s*\[!quote\]", re.IGNORECASE)
 _FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-WIKI_RE = re.compile(r"\[\[([^\[\]\|\n]+?)(?:\|([^\[\]\n]+?))?\]\]")
+# [[raw]] or [[raw|label]]; inside a table cell the '|' is written '\|' (as Obsidian does), which markdown's table
+# rule reads as a '|' of the cell's text, not as the cell's end. Group 1 is raw, group 2 the label.
+WIKI_RE = re.compile(r"\[\[([^\[\]\|\n]+?)(?:\\?\|([^\[\]\n]+?))?\]\]")
+
+
+def wikilink(target: str, label: str | None, like: re.Match | None = None) -> str:
+    """[[target|label]] ([[target]] without a label), its '|' escaped as in `like` (a link it rewrites), so a
+    link rewritten inside a table cell stays in its cell."""
+    if not label:
+        return f"[[{target}]]"
+    sep = "\\|" if like is not None and "\\|" in like.group(0) else "|"
+    return f"[[{target}{sep}{label}]]"
+
+
+def table_row(cells: Iterable[str]) -> str:
+    """One row of a markdown table: each cell on one line, its '|' escaped, so a [[link|label]] or a value holding
+    '|' stays in its cell."""
+    return "| " + " | ".join(" ".join(c.split()).replace("|", "\\|") for c in cells) + " |"
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from wikigen.core.atomic import atomic_write
 from wikigen.core.errors import OwnershipError, PageError, WikigenError
 from wikigen.core.locks import file_lock
 from wikigen.wiki.freshness import archive_page
-from wikigen.wiki.markup import WIKI_RE, explicit_quotes, format_quote, scan_quotes, split_target
+from wikigen.wiki.markup import WIKI_RE, explicit_quotes, format_quote, scan_quotes, split_target, wikilink
 from wikigen.wiki.page import Page, validate_slug
 
 REDIRECTS = "redirects.json"
@@ -86,7 +86,7 @@ def _relink(body: str, gone: str, keep: str) -> str:
         if split_target(raw) != gone:
             return m.group(0)
         rest = raw[len(raw.split("#", 1)[0].split("^", 1)[0]) :]
-        return f"[[{keep}{rest}|{label}]]" if label else f"[[{keep}{rest}]]"
+        return wikilink(f"{keep}{rest}", label, like=m)
 
     return "\n".join(line if i in quote_lines else WIKI_RE.sub(sub, line) for i, line in enumerate(lines))
 

@@ -30,6 +30,7 @@ from wikigen.core.atomic import atomic_write
 from wikigen.core.errors import UsageError
 from wikigen.core.slugs import doc_slug
 from wikigen.core.text import one_line
+from wikigen.wiki.markup import table_row, wikilink
 
 __all__ = [
     "FORMAT",
@@ -59,7 +60,7 @@ CELL_CHARS = 40  # a cell's value in the table (the document page shows it whole
 SHORT_CELL = 24  # a longer value shows its canonical form in a cell ("2026-03-01" for "2026-03-01 (3 years from ...)")
 NOTE = (
     "_Generated after each session from the documents' values (`wikigen table` prints them whole); each value is "
-    "quoted on its document's page under the field's heading; — not stated, ? not read. Do not edit._"
+    "quoted on its document's page under the field's heading; — not stated, ? not read._"
 )
 
 
@@ -161,7 +162,7 @@ def _groups(fields: list[dict]) -> list[tuple[str, list[dict]]]:
 def _row(doc_id: str, row: Mapping, fields: list[dict]) -> str:
     title = _safe(one_line(str(row.get("title") or doc_id), 60))
     cells = [_cell_text((row.get("cells") or {}).get(f["name"]) or {"status": NOT_READ}) for f in fields]
-    return f"| [[{doc_slug(doc_id)}|{title}]] | " + " | ".join(cells) + " |"
+    return table_row([wikilink(doc_slug(doc_id), title), *cells])
 
 
 def _counts(table: Table, kind: str, field: str) -> Counter:
@@ -255,7 +256,7 @@ def render_pages(table: Table) -> dict[str, str]:
                 "",
                 f"_Generated; see [[{hub}]]. — not stated, ? not read._",
                 "",
-                "| document | " + " | ".join(_safe(f["label"]) for f in fields) + " |",
+                table_row(["document", *(_safe(f["label"]) for f in fields)]),
                 "|---|" + "---|" * len(fields),
             ]
             body = [_row(d, r, fields) for d, r in rows]
@@ -278,7 +279,7 @@ def render_pages(table: Table) -> dict[str, str]:
                 continue
             counts = _counts(table, kind, f["name"])
             stated = sum(counts.values())
-            common = ", ".join(f"{v} {n}" for v, n in counts.most_common(8))
+            common = ", ".join(f"{v} ({n})" for v, n in counts.most_common(8))
             more = f", and {len(counts) - 8} more values" if len(counts) > 8 else ""
             grouped = common and counts.keys() != {"Yes"} and f.get("type") != "party"
             said = f": {common}{more}" if grouped else ""

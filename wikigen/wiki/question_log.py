@@ -29,6 +29,7 @@ from wikigen.core.jsonl import LogRead, append_record, read_records
 from wikigen.core.text import one_line
 from wikigen.wiki.progress import now_utc
 from wikigen.wiki.secrets import redact_value
+from wikigen.wiki.store import not_a_wiki
 
 __all__ = [
     "CONFIG_KEY",
@@ -58,9 +59,7 @@ def _read_config(root: Path) -> dict:
     try:
         config = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise WikigenError(
-            f"{root} is not a wiki (no {STATE_DIR}/config.json); build one with 'wikigen build CORPUS --wiki {root}'"
-        ) from None
+        raise not_a_wiki(root) from None
     except ValueError as e:
         raise WikigenError(f"{path} is not valid JSON: {e}") from None
     if not isinstance(config, dict):

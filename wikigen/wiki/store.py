@@ -38,6 +38,21 @@ NEAR_LIMIT = 0.98  # above this share of the size limit, a write's size check re
 CONFIG_VERSION = 1
 
 
+def not_a_wiki(root: Path) -> WikigenError:
+    """The error for a folder that is no wiki, with the command that makes one. A folder that holds files (most
+    often the documents themselves) is told to build a wiki of its own beside it, never a build into it."""
+    root = Path(root)
+    try:
+        holds_files = root.is_dir() and any(root.iterdir())
+    except OSError:
+        holds_files = False
+    if holds_files:
+        fix = f"if it holds your documents, build a wiki of them with 'wikigen build {root} --wiki {root}-wiki'"
+    else:
+        fix = f"build one with 'wikigen build CORPUS --wiki {root}'"
+    return WikigenError(f"{root} is not a wiki (no {STATE_DIR}/config.json); {fix}")
+
+
 @dataclass
 class WriteResult:
     slug: str
@@ -139,9 +154,7 @@ class Wiki:
         try:
             config = json.loads(cfg_path.read_text(encoding="utf-8"))
         except FileNotFoundError:
-            raise WikigenError(
-                f"{root} is not a wiki (no {STATE_DIR}/config.json); build one with 'wikigen build CORPUS --wiki {root}'"
-            ) from None
+            raise not_a_wiki(root) from None
         except ValueError as e:
             raise WikigenError(f"{cfg_path} is not valid JSON: {e}") from None
         confine.make_dirs(root / STATE_DIR / "locks", root)
