@@ -436,10 +436,12 @@ def test_english_law_is_the_law_of_england_and_wales_and_england_is_part_of_it()
     about the law of England and Wales, and the other way round; Scotland and New South Wales do not."""
     from wikigen.ask.values import Condition, meets
 
-    assert parse_value("governed by English law", "jurisdiction").norm == "England and Wales"
+    english = parse_value("governed by English law", "jurisdiction")
+    assert english is not None and english.norm == "England and Wales"
 
     def cell(text: str) -> dict:
         v = parse_value(text, "jurisdiction")
+        assert v is not None, text
         return {"status": "stated", "norm": v.norm, "display": v.display, "type": v.type, "parts": dict(v.parts)}
 
     def asked(text: str) -> Condition:
