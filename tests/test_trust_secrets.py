@@ -103,6 +103,8 @@ def test_store_refuses_a_page_with_a_secret_naming_the_span(tmp_path):
 
 AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"  # the documented example secret access key
 B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+GOOGLE = "AIzaSyB-4cXq_9mTzWv3Lp0Nk7Rj2Hs8Df6GaQe"
+AZURE = "KuTBB/p0L370QUitZAbgTtFxzDgk4m4PT4QuTXHfZUZGFeApiaWIQ3/XoCJvvI7U1Whxk3TY9UOyF6lbNwh1WA=="
 
 
 def _kept_out(text: str, secret: str) -> bool:
@@ -176,6 +178,10 @@ def test_paths_signatures_and_reference_numbers_stay_unflagged(text):
         ("The password: hunter2 for the read replica, rotated weekly.", "hunter2", " for the read replica, rotated"),
         (f"Use {AWS_SECRET} for pushes to the bucket.", AWS_SECRET, " for pushes to the bucket."),
         ("password hunter2 for staging only", "hunter2", " for staging only"),
+        ("VPN password: none; router password admin1234 (change it).", "admin1234", "VPN password: none; router"),
+        (f"https://maps.googleapis.com/maps/api/js?region=GB&key={GOOGLE}", GOOGLE, "maps.googleapis.com/maps/api/js"),
+        (f"AccountName=acme;AccountKey={AZURE};EndpointSuffix=core.windows.net", AZURE, "AccountKey=[secret kept"),
+        (f"AccountName=acme;AccountKey={AZURE};EndpointSuffix=core.windows.net", AZURE, "];EndpointSuffix=core"),
     ],
 )
 def test_a_redaction_keeps_the_rest_of_the_sentence(text, secret, rest):

@@ -159,10 +159,15 @@ def _expand(line: str, i: int, j: int) -> tuple[int, int]:
     return i, j
 
 
+_NAMED_VALUE = re.compile(r"[A-Za-z_]\w*[=:](?=\S{8})")
+_VALUE_END = re.compile(r"\s|;(?=\w+=)")
+
+
 def _first_word(value: str) -> str:
-    """An unquoted value up to its first space, without the sentence's punctuation after it: in `password:
-    hunter2 for the read replica.` the value is `hunter2`, and the rest of the sentence is kept."""
-    word = value.split(maxsplit=1)[0] if value.strip() else value
+    """An unquoted value up to its first space (or the next `;name=` of a connection string), without the
+    sentence's punctuation after it: in `password: hunter2 for the read replica.` the value is `hunter2`, and
+    the rest of the sentence is kept."""
+    word = _VALUE_END.split(value.strip(), maxsplit=1)[0] or value
     while len(word) > 1 and word[-1] in ".,;)?":
         word = word[:-1]
     return word
@@ -222,8 +227,8 @@ def _random_looking(value: str, line: str = "", at: int = -1) -> bool:
     names (`Contracts/Supply/2021/AmendmentNo3`). A base64 key holding '/' and '+' is one run: its pieces
     between the '/' do not read as names (`wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY`)."""
     word = _word_at(line, at) if at >= 0 else value
-    if _URL.match(word):
-        parts = [seg for v in _url_query_values(word) for seg in _SEGMENTS.split(v)]
+    if _URL.match(word):  # only the query's values, not the host, folders or file name before them
+        parts = [seg for v in _url_query_values(word) if v in value or value in v for seg in _SEGMENTS.split(v)]
     elif _B64_KEY.fullmatch(value) and not _made_of_words(value):
         parts = [value]
     elif value.count("/") >= 2:  # a path: each folder and file name on its own
@@ -248,6 +253,11 @@ def _line_secrets(line: str) -> tuple[tuple[str, int, int], ...]:
             at = line.find(value) if value else -1
             if name == "KeywordDetector" and at >= 0 and (at == 0 or line[at - 1] not in "\"'"):
                 value = _first_word(value)  # unquoted, the value ends where its sentence goes on
+                if _PLACEHOLDER.match(value):  # `password: none; ...`
+                    continue
+            named = _NAMED_VALUE.match(value)
+            if named and at >= 0:  # a value reported with its setting's name (`AccountKey=...`): the name stays
+                at, value = at + named.end(), value[named.end() :]
             if entropy and not _random_looking(value, line, at):
                 continue
             if at < 0:
