@@ -230,6 +230,11 @@ def aws_wiki(tmp_path_factory):
     )
     (corpus / "runbooks" / "deploy.txt").write_text(body, encoding="utf-8")
     (corpus / "runbooks" / "bucket.md").write_text("# Bucket Runbook\n\n" + body, encoding="utf-8")
+    (corpus / "runbooks" / "keys.html").write_text(
+        f"<html><body><h1>Key Runbook</h1><p>The secret key {AWS_SECRET} for pushes is kept by the operator.</p>"
+        "</body></html>\n",
+        encoding="utf-8",
+    )
     (corpus / "runbooks" / "card-4111111111111111.txt").write_text("Billing runbook.\n", encoding="utf-8")
     wiki = root / "wiki"
     rc = main(
@@ -271,3 +276,18 @@ def test_a_card_number_in_a_file_name_reaches_no_slug_page_log_or_git(aws_wiki, 
     assert main(["check", str(aws_wiki)]) in (0, 1)
     out = capsys.readouterr().out
     assert digits not in out
+
+
+def test_dreaming_on_a_question_about_the_key_writes_it_nowhere_and_check_finds_one_pasted(aws_wiki, capsys):
+    assert main(["ask", "What is the secret key for pushes?", "--wiki", str(aws_wiki), "--json"]) == 0
+    assert main(["dream", str(aws_wiki)]) == 0
+    assert list(aws_wiki.glob("dream-*.md"))  # the dream wrote a page on the question's subject
+    assert AWS_SECRET not in _all_wiki_text(aws_wiki)
+    history = subprocess.run(["git", "log", "-p", "--all"], cwd=aws_wiki, capture_output=True, text=True).stdout
+    assert AWS_SECRET not in history
+    capsys.readouterr()
+    page = aws_wiki / "doc-runbooks-deploy.md"
+    page.write_text(page.read_text(encoding="utf-8") + f"\nOps note: the key is {AWS_SECRET}\n", encoding="utf-8")
+    assert main(["check", str(aws_wiki)]) == 1
+    out = capsys.readouterr().out
+    assert "doc-runbooks-deploy.md:" in out and "secret" in out and AWS_SECRET not in out
