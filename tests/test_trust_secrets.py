@@ -278,6 +278,26 @@ def test_a_card_number_in_a_file_name_reaches_no_slug_page_log_or_git(aws_wiki, 
     assert digits not in out
 
 
+def test_check_says_so_when_a_card_number_from_a_file_name_reached_the_wiki(aws_wiki, tmp_path, capsys):
+    import shutil
+
+    wiki = tmp_path / "wiki"
+    shutil.copytree(aws_wiki, wiki, symlinks=True)
+    # what an older wikigen did: the document's page named after the card number, committed
+    page = wiki / "doc-runbooks-card-4111111111111111.md"
+    page.write_text((wiki / "doc-runbooks-deploy.md").read_text(encoding="utf-8"), encoding="utf-8")
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"]
+    subprocess.run([*git, "add", "-A"], cwd=wiki, check=True, capture_output=True)
+    subprocess.run([*git, "commit", "-qm", "session 9: old page"], cwd=wiki, check=True, capture_output=True)
+    capsys.readouterr()
+    assert main(["check", str(wiki)]) == 1
+    out = capsys.readouterr().out
+    assert "4111111111111111" not in out
+    shown = "runbooks/card-[secret kept out: Payment Card Number].txt"
+    assert [x for x in out.splitlines() if shown in x and "is in the name of doc-runbooks-card-[secret kept out]" in x]
+    assert [x for x in out.splitlines() if shown in x and "git history" in x]
+
+
 def test_dreaming_on_a_question_about_the_key_writes_it_nowhere_and_check_finds_one_pasted(aws_wiki, capsys):
     assert main(["ask", "What is the secret key for pushes?", "--wiki", str(aws_wiki), "--json"]) == 0
     assert main(["dream", str(aws_wiki)]) == 0
