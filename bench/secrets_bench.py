@@ -10,8 +10,14 @@ contracts, quarterly reports and NDAs, which hold no secret) and on bench/data/s
 passage a line: EDGAR page headers and file names, accession numbers, file hashes, account and reference
 numbers, written by hand). Recall: the share of bench/data/secrets-planted.jsonl (cloud keys, tokens,
 private keys, passwords in config lines, card numbers; realistic, fake) whose secret lies wholly inside
-a span the detector finds and is gone from the redacted text. The load (`uptime`) is printed with the
-seconds.
+a span the detector finds and is gone from the redacted text, per class. The classes include AWS secret
+access keys holding '/' and '+' in every layout (prose, config lines, `aws_secret_access_key =`, JSON),
+passwords after their word with no colon, `pw:`, Google API keys, cards grouped by spaces or dashes, and
+cards in a corpus file's name (a row with "in": "name" is a relative path, checked as the corpus scan
+checks names: search/corpus.py name_secrets). Sentence kept: the share of planted one-line texts whose
+other words all survive the redaction, in order (the text without its secret and the redacted text without
+its marks have the same words; a private-key block is kept out whole, so its rows are not counted). The
+load (`uptime`) is printed with the seconds.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import time
 from collections import Counter
@@ -28,9 +35,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from _eval_data import EVAL_ROOT  # noqa: E402  (the dev corpora, found from any checkout)
+from wikigen.search.corpus import name_secrets  # noqa: E402
 from wikigen.search.passages import split_passages  # noqa: E402
 
-from wikigen.wiki.secrets import find_secrets, redact  # noqa: E402
+from wikigen.wiki.secrets import MARK, find_secrets, redact  # noqa: E402
 
 DATA = ROOT / "bench" / "data"
 EVAL = EVAL_ROOT
@@ -80,19 +88,36 @@ def false_positives(name: str, passages: list[str], show: int) -> dict:
     return {"passages": len(passages), "flagged": flagged, "per_1000": round(per_k, 2), "kinds": dict(kinds)}
 
 
+_MARKED = re.compile(re.escape(MARK) + r"[^\]]*\]")
+
+
+def sentence_kept(text: str, secret: str, redacted: str) -> bool:
+    """Whether the redaction kept every other word of the text, in order: the text without its secret and the
+    redacted text without its marks read the same, word for word."""
+    return text.replace(secret, " ").split() == _MARKED.sub(" ", redacted).split()
+
+
 def recall(planted: list[dict], show: int) -> dict:
     by_kind: dict[str, list[int]] = {}
-    missed = []
+    missed, cut = [], []
+    kept = lines = 0
     for p in planted:
         text, secret = p["text"], p["secret"]
         at = text.index(secret)
-        found = find_secrets(text)
-        hit = any(s.start <= at and at + len(secret) <= s.end for s in found) and secret not in redact(text)
+        found = name_secrets(text) if p.get("in") == "name" else find_secrets(text)
+        redacted = redact(text, found)
+        hit = any(s.start <= at and at + len(secret) <= s.end for s in found) and secret not in redacted
         by_kind.setdefault(p["kind"], [0, 0])
         by_kind[p["kind"]][0] += hit
         by_kind[p["kind"]][1] += 1
         if not hit:
             missed.append(f"    missed ({p['kind']}): {' '.join(text.split())[:100]!r}")
+        elif "\n" not in text.strip() and p["kind"] != "private key":
+            lines += 1
+            if sentence_kept(text, secret, redacted):
+                kept += 1
+            else:
+                cut.append(f"    words lost ({p['kind']}): {' '.join(redacted.split())[:100]!r}")
     total = sum(h for h, _ in by_kind.values())
     print(
         f"planted secrets  {total}/{len(planted)} found, recall {total / len(planted):.3f}  "
@@ -100,7 +125,18 @@ def recall(planted: list[dict], show: int) -> dict:
     )
     for line in missed[:show] if show else missed:
         print(line)
-    return {"found": total, "planted": len(planted), "recall": round(total / len(planted), 3)}
+    print(
+        f"sentence kept    {kept}/{lines} one-line texts keep every other word after redaction ({kept / max(1, lines):.3f})"
+    )
+    for line in cut[:show] if show else cut:
+        print(line)
+    return {
+        "found": total,
+        "planted": len(planted),
+        "recall": round(total / len(planted), 3),
+        "by_kind": {k: {"found": h, "planted": n, "recall": round(h / n, 3)} for k, (h, n) in by_kind.items()},
+        "sentence_kept": {"kept": kept, "lines": lines, "share": round(kept / max(1, lines), 3)},
+    }
 
 
 def main(argv: list[str] | None = None) -> int:

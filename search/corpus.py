@@ -79,9 +79,10 @@ class Scan:
     secret_names: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
 
 
-# what a name must hold to be worth the detector: an assignment, a card-like digit group, or a long run of
-# letters and digits mixed (a key or a token); names of words and dates are most names, and a scan checks each
-_NAME_CANDIDATE = re.compile(r"[=:@]|\d{4}[ -]?\d{4}[ -]?\d{4}")
+# what a name must hold to be worth the detector: an assignment, a card-like digit group, a password's word, or
+# a long run of letters and digits mixed (a key or a token); names of words and dates are most names, and a scan
+# checks each
+_NAME_CANDIDATE = re.compile(r"[=:@]|\d{4}[ _-]?\d{4}[ _-]?\d{4}|(?i:pass|pwd)")
 _LONG_RUN = re.compile(r"[A-Za-z0-9]{16,}")
 
 

@@ -96,3 +96,218 @@ def test_store_refuses_a_page_with_a_secret_naming_the_span(tmp_path):
         w.write(Page("notes", "Notes", "agent-1", "d", body=f"key {AWS}\n"), agent="agent-1", session=9)
     assert "AWS Access Key" in str(e.value) and AWS not in str(e.value)
     assert not (wiki / "notes.md").exists()
+
+
+# Issue 42, items 1 and 2: a key that holds "/" is not a path, a password needs no colon, a redaction keeps the
+# rest of its sentence, and a card number in a file name or joined by dashes is found.
+
+AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"  # the documented example secret access key
+B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+GOOGLE = "AIzaSyB-4cXq_9mTzWv3Lp0Nk7Rj2Hs8Df6GaQe"
+AZURE = "KuTBB/p0L370QUitZAbgTtFxzDgk4m4PT4QuTXHfZUZGFeApiaWIQ3/XoCJvvI7U1Whxk3TY9UOyF6lbNwh1WA=="
+
+
+def _kept_out(text: str, secret: str) -> bool:
+    at = text.index(secret)
+    return any(s.start <= at and at + len(secret) <= s.end for s in find_secrets(text)) and secret not in redact(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"The secret key {AWS_SECRET} for pushes.",
+        f"aws_secret_access_key = {AWS_SECRET}",
+        f"AWS_SECRET_ACCESS_KEY={AWS_SECRET}",
+        f"[default]\naws_access_key_id = {AWS}\naws_secret_access_key={AWS_SECRET}\n",
+        f"The deploy job signs with {AWS_SECRET}, which the operator rotates every quarter.",
+    ],
+)
+def test_an_aws_secret_key_holding_slashes_is_found_in_every_layout(text):
+    assert _kept_out(text, AWS_SECRET)
+
+
+def test_every_random_base64_key_is_found_in_prose():
+    import random
+
+    rng = random.Random(42)
+    missed = []
+    for _ in range(2000):
+        key = "".join(rng.choice(B64) for _ in range(40))
+        if not _kept_out(f"The secret key {key} for pushes.", key):
+            missed.append(key)
+    assert missed == []
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("password hunter2", "hunter2"),
+        ("The staging password hunter2 was shared by email.", "hunter2"),
+        ("pw: hunter2", "hunter2"),
+        ("db_pw=Kestrel#77", "Kestrel#77"),
+        ("key AIzaSyB-4cXq_9mTzWv3Lp0Nk7Rj2Hs8Df6GaQe", "AIzaSyB-4cXq_9mTzWv3Lp0Nk7Rj2Hs8Df6GaQe"),
+        ("maps: AIzaS83q_-kTHernJD5F4aYeHmiegW-M8W_Sac0 (browser key)", "AIzaS83q_-kTHernJD5F4aYeHmiegW-M8W_Sac0"),
+        ("card-4111111111111111", "4111111111111111"),
+        ("card-4111-1111-1111-1111.pdf", "4111-1111-1111-1111"),
+        ("statement_4111_1111_1111_1111.txt", "4111_1111_1111_1111"),
+        ("Charge 4111 1111 1111 1111 or 4111-1111-1111-1111 monthly.", "4111-1111-1111-1111"),
+    ],
+)
+def test_passwords_without_a_colon_google_keys_and_cards_in_names_are_found(text, secret):
+    assert _kept_out(text, secret)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Password reset requests are answered within one day; password policy requires 12 characters.",
+        "Signed /s/ John Smith /s/ Jane Doe and/or their successors, per Exhibit 10.1/10.2/10.3.",
+        "Documents are filed under Contracts/Supply/Acme/2021/Executed/AmendmentNo3 in the data room.",
+        "See SeniorVicePresident/ChiefFinancialOfficer/GeneralCounsel for signatures.",
+        "Case No. 1:21-cv-01234 and order #112-3456789-1234567 refer to lot 4111111111111111-20.",
+    ],
+)
+def test_paths_signatures_and_reference_numbers_stay_unflagged(text):
+    assert find_secrets(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "secret", "rest"),
+    [
+        ("password: hunter2 for the read replica.", "hunter2", " for the read replica."),
+        ("The password: hunter2 for the read replica, rotated weekly.", "hunter2", " for the read replica, rotated"),
+        (f"Use {AWS_SECRET} for pushes to the bucket.", AWS_SECRET, " for pushes to the bucket."),
+        ("password hunter2 for staging only", "hunter2", " for staging only"),
+        ("VPN password: none; router password admin1234 (change it).", "admin1234", "VPN password: none; router"),
+        (f"https://maps.googleapis.com/maps/api/js?region=GB&key={GOOGLE}", GOOGLE, "maps.googleapis.com/maps/api/js"),
+        (f"AccountName=acme;AccountKey={AZURE};EndpointSuffix=core.windows.net", AZURE, "AccountKey=[secret kept"),
+        (f"AccountName=acme;AccountKey={AZURE};EndpointSuffix=core.windows.net", AZURE, "];EndpointSuffix=core"),
+    ],
+)
+def test_a_redaction_keeps_the_rest_of_the_sentence(text, secret, rest):
+    red = redact(text)
+    assert secret not in red and rest in red and "[secret kept out" in red
+
+
+def test_a_logged_question_keeps_its_words_around_a_secret(tmp_path):
+    from wikigen.wiki.question_log import QuestionLog
+
+    log = QuestionLog(tmp_path, via="cli")
+    log.append({"question": "Is the password: hunter2 still valid for the read replica?"})
+    (entry,) = log.read().entries
+    assert "hunter2" not in entry["question"]
+    assert entry["question"].startswith("Is the password: [secret kept out")
+    assert entry["question"].endswith(" still valid for the read replica?")
+
+
+@pytest.mark.parametrize(
+    ("name", "secret"),
+    [
+        ("billing/card-4111111111111111.txt", "4111111111111111"),
+        ("billing/card-4111-1111-1111-1111.txt", "4111-1111-1111-1111"),
+        ("billing/statement_4111_1111_1111_1111.pdf", "4111_1111_1111_1111"),
+        ("ops/password hunter2.txt", "hunter2"),
+        ("keys/AIzaSyB-4cXq_9mTzWv3Lp0Nk7Rj2Hs8Df6GaQe.txt", "AIzaSyB-4cXq_9mTzWv3Lp0Nk7Rj2Hs8Df6GaQe"),
+    ],
+)
+def test_a_secret_in_a_corpus_file_name_is_found(name, secret):
+    from wikigen.search.corpus import name_secrets
+
+    found = name_secrets(name)
+    at = name.index(secret)
+    assert any(s.start <= at and at + len(secret) <= s.end for s in found)
+    assert secret not in redact(name, found)
+
+
+@pytest.fixture(scope="module")
+def aws_wiki(tmp_path_factory):
+    root = tmp_path_factory.mktemp("aws")
+    corpus = make_corpus(root, docs=2)
+    (corpus / "runbooks").mkdir()
+    body = (
+        "Deploy Runbook\n\n1. Access. The deploy job pushes to the release bucket. The secret key "
+        f"{AWS_SECRET} for pushes is kept by the operator.\n\n2. Config.\naws_secret_access_key = {AWS_SECRET}\n"
+    )
+    (corpus / "runbooks" / "deploy.txt").write_text(body, encoding="utf-8")
+    (corpus / "runbooks" / "bucket.md").write_text("# Bucket Runbook\n\n" + body, encoding="utf-8")
+    (corpus / "runbooks" / "keys.html").write_text(
+        f"<html><body><h1>Key Runbook</h1><p>The secret key {AWS_SECRET} for pushes is kept by the operator.</p>"
+        "</body></html>\n",
+        encoding="utf-8",
+    )
+    (corpus / "runbooks" / "card-4111111111111111.txt").write_text("Billing runbook.\n", encoding="utf-8")
+    wiki = root / "wiki"
+    rc = main(
+        ["build", str(corpus), "--wiki", str(wiki), "--quiet", "--sessions", "1", "--no-dense", "--max-ratio", "3"]
+    )
+    assert rc == 0
+    return wiki
+
+
+def test_an_aws_secret_key_reaches_no_page_search_or_answer(aws_wiki, capsys):
+    assert (aws_wiki / "doc-runbooks-deploy.md").is_file() and (aws_wiki / "doc-runbooks-bucket.md").is_file()
+    assert AWS_SECRET not in _all_wiki_text(aws_wiki)
+    history = subprocess.run(["git", "log", "-p", "--all"], cwd=aws_wiki, capture_output=True, text=True).stdout
+    assert AWS_SECRET not in history
+    capsys.readouterr()
+    index = str(aws_wiki / ".wikigen" / "index")
+    assert main(["search", "secret key for pushes deploy bucket", "--index", index, "--json", "-k", "20"]) == 0
+    out = capsys.readouterr().out
+    assert "runbooks/" in out and "[secret kept out" in out and AWS_SECRET not in out
+    for mode in ("wiki+search", "search"):
+        assert main(["ask", "What secret key does the deploy job use?", "--wiki", str(aws_wiki), "--mode", mode,
+                     "--json"]) == 0  # fmt: skip
+        out = capsys.readouterr().out
+        assert "runbooks/" in out and AWS_SECRET not in out
+    question_log = (aws_wiki / ".wikigen" / "questions.jsonl").read_text(encoding="utf-8")
+    assert "What secret key does the deploy job use?" in question_log
+
+
+def test_a_card_number_in_a_file_name_reaches_no_slug_page_log_or_git(aws_wiki, capsys):
+    digits = "4111111111111111"
+    names = [str(p.relative_to(aws_wiki)) for p in aws_wiki.rglob("*")]
+    assert names and not [n for n in names if digits in n]
+    assert digits not in _all_wiki_text(aws_wiki)
+    history = subprocess.run(
+        ["git", "log", "-p", "--all", "--name-only"], cwd=aws_wiki, capture_output=True, text=True
+    ).stdout
+    assert history and digits not in history
+    capsys.readouterr()
+    assert main(["check", str(aws_wiki)]) in (0, 1)
+    out = capsys.readouterr().out
+    assert digits not in out
+
+
+def test_check_says_so_when_a_card_number_from_a_file_name_reached_the_wiki(aws_wiki, tmp_path, capsys):
+    import shutil
+
+    wiki = tmp_path / "wiki"
+    shutil.copytree(aws_wiki, wiki, symlinks=True)
+    # what an older wikigen did: the document's page named after the card number, committed
+    page = wiki / "doc-runbooks-card-4111111111111111.md"
+    page.write_text((wiki / "doc-runbooks-deploy.md").read_text(encoding="utf-8"), encoding="utf-8")
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"]
+    subprocess.run([*git, "add", "-A"], cwd=wiki, check=True, capture_output=True)
+    subprocess.run([*git, "commit", "-qm", "session 9: old page"], cwd=wiki, check=True, capture_output=True)
+    capsys.readouterr()
+    assert main(["check", str(wiki)]) == 1
+    out = capsys.readouterr().out
+    assert "4111111111111111" not in out
+    shown = "runbooks/card-[secret kept out: Payment Card Number].txt"
+    assert [x for x in out.splitlines() if shown in x and "is in the name of doc-runbooks-card-[secret kept out]" in x]
+    assert [x for x in out.splitlines() if shown in x and "git history" in x]
+
+
+def test_dreaming_on_a_question_about_the_key_writes_it_nowhere_and_check_finds_one_pasted(aws_wiki, capsys):
+    assert main(["ask", "What is the secret key for pushes?", "--wiki", str(aws_wiki), "--json"]) == 0
+    assert main(["dream", str(aws_wiki)]) == 0
+    assert list(aws_wiki.glob("dream-*.md"))  # the dream wrote a page on the question's subject
+    assert AWS_SECRET not in _all_wiki_text(aws_wiki)
+    history = subprocess.run(["git", "log", "-p", "--all"], cwd=aws_wiki, capture_output=True, text=True).stdout
+    assert AWS_SECRET not in history
+    capsys.readouterr()
+    page = aws_wiki / "doc-runbooks-deploy.md"
+    page.write_text(page.read_text(encoding="utf-8") + f"\nOps note: the key is {AWS_SECRET}\n", encoding="utf-8")
+    assert main(["check", str(aws_wiki)]) == 1
+    out = capsys.readouterr().out
+    assert "doc-runbooks-deploy.md:" in out and "secret" in out and AWS_SECRET not in out

@@ -7,14 +7,20 @@
 
 Detection: the maintained detector detect-secrets (its plugins for cloud and API keys, tokens, private
 keys, `password: ...`-style keyword assignments, basic-auth URLs, quoted high-entropy strings), plus what
-it does not cover: unquoted random-looking tokens, whole private-key blocks, credentials in a URL and
-keyword assignments it has no word for (`admin_pass: ...`, `redis_auth = ...`, `password is: ...`), and
-payment card numbers (a card network's prefix and length, and the Luhn check).
+it does not cover: unquoted random-looking tokens (an AWS secret access key, '/' and '+' and all), whole
+private-key blocks, credentials in a URL, keyword assignments it has no word for (`admin_pass: ...`,
+`redis_auth = ...`, `pw: ...`, `password is: ...`), a password after its word with no colon (`password
+hunter2`: a value with a letter and a digit or a symbol), Google API keys (`AIza` and 35 characters), and
+payment card numbers (a card network's prefix and length, and the Luhn check), alone, grouped by spaces,
+dashes or '_', or in a file name (`card-4111111111111111.txt`). An unquoted value ends at its first space, so
+a redaction keeps the rest of its sentence (`password: [secret kept out: ...] for the read replica.`).
 
 Ordinary text is not a secret, and the rules say why (bench/secrets_bench.py measures both sides):
 * a URL's host, folders and file name are names (an EDGAR page header `sec.gov/Archives/edgar/data/
   1428336/000110465921033359/...`); only a value in its query (`?token=...`) or a password before its
   `@` can be a secret;
+* a path's folders and file names are names (`Contracts/Supply/2021/AmendmentNo3`), but a base64 key that
+  holds '/' is one run: its pieces do not read as words and numbers (`wJalrXUtnFEMI/K7MDENG/...`);
 * a run of hex digits alone is a digest (a file's sha256, a commit, an MD5 in a file name): a hex secret
   is caught where a keyword assigns it (`secret_key = "..."`) or by its vendor's prefix;
 * an identifier of words and numbers joined by '-', '_' or '.' (an accession number 0001104659-21-033359,
@@ -47,21 +53,33 @@ _LOCK = threading.Lock()
 # a public IP is no secret; a hex run alone is a digest (a quoted hex secret is caught by its keyword)
 _SKIP_PLUGINS = {"IPPublicDetector", "HexHighEntropyString"}
 _EXACT_PLUGINS = {"KeywordDetector", "BasicAuthDetector"}  # report the secret itself, not a prefix of it
-_CANDIDATE = re.compile(r"[=:]|\d|-----|[A-Za-z0-9+/_\-]{16,}")
+_CANDIDATE = re.compile(r"[=:]|\d|-----|[A-Za-z0-9+/_\-]{16,}|(?i:pass|pwd)")
 _TOKEN = re.compile(r"[A-Za-z0-9+/_\-][A-Za-z0-9+/_.\-]{18,}[A-Za-z0-9+/_\-]={0,2}")
-_HEX = re.compile(r"[0-9a-f]+|[0-9A-F]+")
+_HEX = re.compile(r"(?:0x)?(?:[0-9a-f]+|[0-9A-F]+)")
+# a card number alone, or in a name (card-4111111111111111.txt, statement_4111_1111_1111_1111.pdf), not a part of a
+# longer number written with dashes (an order number 112-3456789-1234567)
 _CARD = re.compile(
-    r"(?<![\d-])(?:\d{13,19}|\d{4}([ -])\d{4}\1\d{4}\1\d{4}(?:\1\d{3})?|\d{4}([ -])\d{6}\2\d{4,5})(?![\d-])"
+    r"(?<!\d)(?<!\d-)(?:\d{13,19}|\d{4}([ _-])\d{4}\1\d{4}\1\d{4}(?:\1\d{3})?|\d{4}([ _-])\d{6}\2\d{4,5})"
+    r"(?!\d|-\d)"
 )
 _URL = re.compile(r"(?:[A-Za-z][A-Za-z0-9+.-]*://|www\.|[\w-]+(?:\.[\w-]+)+/)", re.A)
 _URL_PASSWORD = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^\s/:@]+:([^\s/@]+)@")
 # a keyword assignment detect-secrets has no word for: the key ends with a credential word
 _ASSIGNED = re.compile(
-    r"(?i)(?<![\w.-])[\w.-]*?(?:^|[_.-]|\b)(?:pass|passwd|password|passphrase|pwd|secret|token|auth|"
+    r"(?i)(?<![\w.-])[\w.-]*?(?:^|[_.-]|\b)(?:pass|passwd|password|passphrase|pwd|pw|secret|token|auth|"
     r"(?:api|access|secret|private)[_-]?key|credentials?)[\"']?"
     r"(?:\s*(?:is\s*)?[:=]\s*|(?<=pass|word|rase)\s+is\s+)"
     r"(?P<value>\"[^\"\s]{4,}\"|'[^'\s]{4,}'|[^\s\"',;]{4,})"
 )
+# a password written after its word with no colon (`password hunter2`): only a value with a letter and a digit
+# or a symbol, since prose follows the word with words (`password reset requests`, `password and/or key`)
+_SPACED = re.compile(
+    r"(?i)(?<![\w.-])(?:[\w-]*[_-])?(?:passwd|password|passphrase|pwd)\s+"
+    r"(?P<value>[A-Za-z0-9][^\s\"',;]{3,})"
+)
+_SPACED_VALUE = re.compile(r"(?=.*[A-Za-z])(?=.*[0-9!#$%&*+=?@^~]).{6,}")
+# a Google API key: its prefix and length (detect-secrets has no plugin for it)
+_GOOGLE = re.compile(r"(?<![\w-])AIza[0-9A-Za-z_\-]{35}(?![\w-])")
 _PLACEHOLDER = re.compile(r"^(?:<.*>|\$\{.*\}|\{\{.*\}\}|\*+|x+|\.+|null|none|true|false|changeme)$", re.I)
 _KEY_BLOCK = re.compile(
     r"-----BEGIN[A-Z ]*PRIVATE KEY(?: BLOCK)?-----.*?(?:-----END[A-Z ]*PRIVATE KEY(?: BLOCK)?-----|\Z)", re.S
@@ -69,6 +87,8 @@ _KEY_BLOCK = re.compile(
 _GENERIC = {"High Entropy String", "Base64 High Entropy String", "Hex High Entropy String"}
 MARK = "[secret kept out"
 B64_LIMIT = 4.3
+KEY_LENGTH, KEY_LIMIT = 40, 4.0
+WORD_LENGTH = 3.5  # the mean length of the words and numbers of a name; a random key's is about 2
 
 
 @dataclass(frozen=True)
@@ -139,6 +159,20 @@ def _expand(line: str, i: int, j: int) -> tuple[int, int]:
     return i, j
 
 
+_NAMED_VALUE = re.compile(r"[A-Za-z_]\w*[=:](?=\S{8})")
+_VALUE_END = re.compile(r"\s|;(?=\w+=)")
+
+
+def _first_word(value: str) -> str:
+    """An unquoted value up to its first space (or the next `;name=` of a connection string), without the
+    sentence's punctuation after it: in `password: hunter2 for the read replica.` the value is `hunter2`, and
+    the rest of the sentence is kept."""
+    word = _VALUE_END.split(value.strip(), maxsplit=1)[0] or value
+    while len(word) > 1 and word[-1] in ".,;)?":
+        word = word[:-1]
+    return word
+
+
 def _continues(line: str, j: int) -> bool:
     """Whether a reported value stops inside a token (a prefix, e.g. 'ghp' of 'ghp_...'): then it is grown."""
     return j < len(line) and (line[j].isalnum() or line[j] == "_")
@@ -160,25 +194,48 @@ def _url_query_values(word: str) -> list[str]:
     return [v for part in query.split("&") for v in [part.partition("=")[2]] if v]
 
 
+_SUBWORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+_B64_KEY = re.compile(r"[A-Za-z0-9+/]+={0,2}")
+
+
+def _made_of_words(value: str) -> bool:
+    """Whether value reads as names: words (capitalised, lower or upper case) and numbers, on average at least
+    3.5 characters each (`Contracts/Supply/2021/AmendmentNo3`: 5.4; `KI/2021/0457/LEGAL`: 3.75). A random key
+    does not: its case and digits change every two characters or so (`wJalrXUtnFEMI/K7MDENG/...`: 3.2, random
+    base64: 1.9 on average)."""
+    words = _SUBWORD.findall(value)
+    return bool(words) and sum(map(len, words)) >= WORD_LENGTH * len(words)
+
+
+def _random_run(seg: str) -> bool:
+    """A long run with the entropy of a key: letters with digits, or letters that do not read as words. A run
+    as long as an AWS secret access key (40) needs less: its entropy as a random string is 4.8 on average, and
+    1 in 2,500 such keys has less than B64_LIMIT (the lowest of 200,000 was 4.10)."""
+    return (
+        len(seg) >= 20
+        and any(c.isalpha() for c in seg)
+        and (any(c.isdigit() for c in seg) or not _made_of_words(seg))
+        and not _HEX.fullmatch(seg)
+        and _entropy(seg) > (B64_LIMIT if len(seg) < KEY_LENGTH else KEY_LIMIT)
+    )
+
+
 def _random_looking(value: str, line: str = "", at: int = -1) -> bool:
     """An entropy hit that is one long random-looking run, not an identifier made of words and numbers
     joined by '-', '_' or '.' (a slug or a doc id such as acme-20191217-ex-10-5-9045501 is not a secret),
-    nor a run of hex digits (a digest), nor part of a URL other than a value of its query."""
+    nor a run of hex digits (a digest), nor part of a URL other than a value of its query, nor a path of
+    names (`Contracts/Supply/2021/AmendmentNo3`). A base64 key holding '/' and '+' is one run: its pieces
+    between the '/' do not read as names (`wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY`)."""
     word = _word_at(line, at) if at >= 0 else value
-    if _URL.match(word):
-        parts = [seg for v in _url_query_values(word) for seg in _SEGMENTS.split(v)]
+    if _URL.match(word):  # only the query's values, not the host, folders or file name before them
+        parts = [seg for v in _url_query_values(word) if v in value or value in v for seg in _SEGMENTS.split(v)]
+    elif _B64_KEY.fullmatch(value) and not _made_of_words(value):
+        parts = [value]
     elif value.count("/") >= 2:  # a path: each folder and file name on its own
         parts = [seg for piece in value.split("/") for seg in _SEGMENTS.split(piece)]
     else:
         parts = _SEGMENTS.split(value)
-    return any(
-        len(seg) >= 20
-        and any(c.isdigit() for c in seg)
-        and any(c.isalpha() for c in seg)
-        and not _HEX.fullmatch(seg)
-        and _entropy(seg) > B64_LIMIT
-        for seg in parts
-    )
+    return any(_random_run(seg) for seg in parts)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -194,6 +251,13 @@ def _line_secrets(line: str) -> tuple[tuple[str, int, int], ...]:
         for s in plugin.analyze_line(filename="page.yaml", line=line, line_number=1):
             value = s.secret_value or ""
             at = line.find(value) if value else -1
+            if name == "KeywordDetector" and at >= 0 and (at == 0 or line[at - 1] not in "\"'"):
+                value = _first_word(value)  # unquoted, the value ends where its sentence goes on
+                if _PLACEHOLDER.match(value):  # `password: none; ...`
+                    continue
+            named = _NAMED_VALUE.match(value)
+            if named and at >= 0:  # a value reported with its setting's name (`AccountKey=...`): the name stays
+                at, value = at + named.end(), value[named.end() :]
             if entropy and not _random_looking(value, line, at):
                 continue
             if at < 0:
@@ -216,6 +280,13 @@ def _line_secrets(line: str) -> tuple[tuple[str, int, int], ...]:
         value = line[a:b]
         if len(value) >= 4 and not _PLACEHOLDER.match(value) and any(not c.isalpha() for c in value):
             out.append(("Secret Keyword", a, b))
+    for m in _SPACED.finditer(line):
+        a, b = m.span("value")
+        value = _first_word(line[a:b])
+        if _SPACED_VALUE.fullmatch(value) and not _PLACEHOLDER.match(value):
+            out.append(("Secret Keyword", a, a + len(value)))
+    for m in _GOOGLE.finditer(line):
+        out.append(("Google API Key", m.start(), m.end()))
     for m in _CARD.finditer(line):
         digits = re.sub(r"\D", "", m.group(0))
         if _card_network(digits) and _luhn(digits):
