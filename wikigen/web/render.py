@@ -50,6 +50,9 @@ class Links:
     slugs: frozenset[str]  # pages that have an HTML page (content and generated ones)
     doc_ids: frozenset[str]  # documents that have a source view
     titles: Mapping[str, str] = field(default_factory=dict)  # slug -> title, for links without a label
+    stale: Mapping[str, str] = field(
+        default_factory=dict
+    )  # slug -> why: a link to it is marked stale (SiteData.stale_pages)
 
     def page(self, slug: str) -> str | None:
         return f"{self.root}pages/{slug}.html" if slug in self.slugs else None
@@ -61,15 +64,38 @@ class Links:
         return f"{self.root}sources/{source_key(doc_id)}.html{frag}"
 
 
+_CELL_BAR = "\ue000"  # stands for the "|" of a [[slug|label]] inside a table row while markdown-it splits the cells
+_LABELLED_LINK = re.compile(r"\[\[([^\[\]\|\n]+?)\|([^\[\]\n]+?)\]\]")
+
+
+def _table_links(text: str) -> str:
+    """The markdown with the "|" of each [[slug|label]] on a table row hidden from the table rule (which would split
+    the link into two cells: the provisions pages list their documents so); _render_wikilink reads it back."""
+    if "|" not in text or "[[" not in text:
+        return text
+    return "\n".join(
+        _LABELLED_LINK.sub(lambda m: f"[[{m.group(1)}{_CELL_BAR}{m.group(2)}]]", line)
+        if line.lstrip().startswith("|")
+        else line
+        for line in text.split("\n")
+    )
+
+
 def _render_wikilink(self, tokens, idx, options, env) -> str:
     meta, links = tokens[idx].meta, env.get("links")
-    target = split_target(meta["raw"])
+    raw, label = meta["raw"], meta["label"]
+    if _CELL_BAR in raw:  # a labelled link in a table row (_table_links)
+        raw, label = raw.split(_CELL_BAR, 1)
+    target = split_target(raw)
     href = links.page(target) if links is not None else None
     if href is None:
-        text = (meta["label"] or meta["raw"]).strip()
+        text = (label or raw).strip()
         return f'<span class="wikilink broken" title="no such page">{escapeHtml(text)}</span>'
-    text = (meta["label"] or links.titles.get(target) or meta["raw"]).strip()
-    return f'<a class="wikilink" href="{escapeHtml(href)}" title="{escapeHtml(target)}">{escapeHtml(text)}</a>'
+    text = (label or links.titles.get(target) or raw).strip()
+    link = f'<a class="wikilink" href="{escapeHtml(href)}" title="{escapeHtml(target)}">{escapeHtml(text)}</a>'
+    if target in links.stale:
+        link += f' <span class="badge stale" title="{escapeHtml(links.stale[target])}">stale</span>'
+    return link
 
 
 _CALLOUT_RE = re.compile(r"^\[!(?P<type>[A-Za-z][\w-]*)\][+-]?[ \t]*(?P<title>[^\n]*)(?:\n(?P<rest>.*))?$", re.S)
@@ -155,7 +181,7 @@ def _md() -> MarkdownIt:
 def markdown_html(text: str, links: Links) -> Markup:
     """Markdown (no raw HTML) with [[links]] resolved against ``links``, callouts as callouts and comment
     lines left out."""
-    return Markup(_md().render(strip_comments(text), {"links": links}))
+    return Markup(_md().render(_table_links(strip_comments(text)), {"links": links}))
 
 
 def quote_html(q: Quote, links: Links, verified: bool | str | None) -> Markup:
