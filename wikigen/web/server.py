@@ -38,12 +38,13 @@ from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from wikigen.ask.modes import MODES
-from wikigen.ask.retrieval import STALE_CHECK_SECONDS, Answerer
+from wikigen.ask.retrieval import Answerer
 from wikigen.core.errors import WikigenError
 from wikigen.core.text import normalize_newlines
 from wikigen.web.model import SiteData
 from wikigen.web.site import static_bytes
 from wikigen.web.views import Views, environment
+from wikigen.wiki.freshness import STALE_CHECK_SECONDS
 from wikigen.wiki.question_log import open_question_log
 from wikigen.wiki.store import fingerprint
 
