@@ -327,7 +327,7 @@ class _BoundedServer(ThreadingHTTPServer):
             reader.let_go = True
             with contextlib.suppress(OSError):
                 sock.shutdown(socket.SHUT_RDWR)  # its thread's read returns at once, and the thread ends
-        log.info("a connection still sending its request was let go to make room for another")
+        log.debug("a connection still sending its request was let go to make room for another")
         return True
 
     def process_request(self, request, client_address) -> None:
