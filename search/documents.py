@@ -83,6 +83,7 @@ class DocumentRow:
     collections: list[str] = field(default_factory=list)  # slugs of the collection pages that list it, smallest first
     facts: list[Cell] = field(default_factory=list)  # the key facts its page states, in the page's order
     extra: dict[str, Cell] = field(default_factory=dict)  # further columns by name
+    stale: str = ""  # why its values may be old: its corpus file changed since indexing (Table.stale)
 
     @property
     def names(self) -> list[str]:
@@ -119,6 +120,7 @@ class DocumentRow:
             "collections": self.collections,
             "facts": [f.to_dict() for f in self.facts],
             "extra": {k: c.to_dict() for k, c in self.extra.items()},
+            **({"stale": self.stale} if self.stale else {}),
         }
 
 
@@ -252,7 +254,7 @@ def document_rows(pages: Iterable[Page], sources=None, table: Table | None = Non
     """One row per document, sorted by label: every document of `sources` (a CorpusIndex or any
     `Sources` with `documents()` and `texts`), else every document page. A document's page is its
     `type: document` page with it as the one source. `table`: the wiki's provisions table, whose values
-    become the rows' extra columns."""
+    become the rows' extra columns and whose stale documents (Table.stale) the rows' `stale`."""
     by_doc: dict[str, Page] = {}
     member_of: dict[str, list[Page]] = defaultdict(list)
     for p in sorted(pages, key=lambda p: (len(p.sources), p.slug)):
@@ -292,6 +294,7 @@ def document_rows(pages: Iterable[Page], sources=None, table: Table | None = Non
                 collections=[c.slug for c in colls],
                 facts=page_facts(page) if page else [],
                 extra=dict(provisions.get(doc_id, {})),
+                stale=table.stale.get(doc_id, "") if table is not None else "",
             )
         )
     _drop_date_copies(rows)

@@ -175,18 +175,34 @@ def test_an_idle_keep_alive_connection_is_let_go(server):
 
 
 def test_connections_past_the_cap_are_answered_busy_at_once(small_wiki, monkeypatch):
+    """Every slot is answering a request (a slow page, held here): the next connection gets 503 at once. (A slot
+    whose request is still arriving is let go instead: tests/test_trust_slow_clients.py.)"""
     from wikigen.web import server as web_server
 
     monkeypatch.setattr(web_server, "READ_TIMEOUT", 20.0)
     monkeypatch.setattr(web_server, "MAX_CONNECTIONS", 2)
+    release, answering = threading.Event(), threading.Semaphore(0)
+    respond = web_server.LiveSite.respond
+
+    def slow(self, target):
+        if target == "/growth.html":
+            answering.release()
+            release.wait(30)
+        return respond(self, target)
+
+    monkeypatch.setattr(web_server.LiveSite, "respond", slow)
     srv = _serving(small_wiki)
     try:
         port = srv.server_address[1]
-        held = [socket.create_connection(("127.0.0.1", port)) for _ in range(2)]
-        time.sleep(1.0)
+        held = [socket.create_connection(("127.0.0.1", port), timeout=30) for _ in range(2)]
+        for s in held:
+            s.sendall(b"GET /growth.html HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        assert answering.acquire(timeout=20) and answering.acquire(timeout=20)  # both are being answered
         with socket.create_connection(("127.0.0.1", port), timeout=10) as third:
             assert third.recv(200).startswith(b"HTTP/1.0 503")
+        release.set()
         for s in held:
+            assert s.recv(200).startswith(b"HTTP/1.0 200")
             s.close()
         deadline = time.time() + 10
         while time.time() < deadline:  # the slots come back when the held connections end
@@ -196,6 +212,7 @@ def test_connections_past_the_cap_are_answered_busy_at_once(small_wiki, monkeypa
         else:
             pytest.fail("the server never served again")
     finally:
+        release.set()
         srv.shutdown()
         srv.server_close()
 

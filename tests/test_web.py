@@ -12,6 +12,7 @@ import sys
 import threading
 import urllib.error
 import urllib.request
+from dataclasses import replace
 
 import pytest
 from web_helpers import HOSTILE, MAX_RATIO, build_web_wiki
@@ -21,7 +22,7 @@ from wikigen.core.errors import WikigenError
 from wikigen.web.growth import growth_chart, session_rows
 from wikigen.web.layout import graph_positions
 from wikigen.web.model import SiteData
-from wikigen.web.render import Links, answer_html, body_html, snippet_html, source_key
+from wikigen.web.render import Links, answer_html, body_html, markdown_html, snippet_html, source_key
 from wikigen.web.server import make_server
 from wikigen.web.site import MARKER, write_site
 from wikigen.web.views import STATIC_FILES, Views
@@ -95,6 +96,19 @@ def test_callouts_render_and_comment_markers_are_hidden():
     assert '<aside class="callout callout-warning">' in html and "&lt;b&gt;check&lt;/b&gt;" in html
     assert "<blockquote>\n<p>plain quote</p>\n</blockquote>" in html  # a blockquote without [!type] stays one
     assert "&lt;!-- kept in code --&gt;" in html
+
+
+def test_a_labelled_link_in_a_table_row_is_one_link_in_one_cell():
+    """The provisions pages list each document as | [[slug\\|title]] | ... (markup.table_row escapes the link's "|",
+    as Obsidian writes it): one link in one cell, with a stale badge when its source changed."""
+    text = "| document | law |\n|---|---|\n| [[a-page\\|A <x> page]] | New York |\n| [[missing\\|Gone]] | — |\n"
+    html = markdown_html(text, replace(LINKS, stale={"a-page": "its source changed"}))
+    rows = re.findall(r"<tr>\n(.*?)</tr>", html, re.S)
+    assert rows[1] == (
+        '<td><a class="wikilink" href="../pages/a-page.html" title="a-page">A &lt;x&gt; page</a> '
+        '<span class="badge stale" title="its source changed">stale</span></td>\n<td>New York</td>\n'
+    )
+    assert rows[2] == '<td><span class="wikilink broken" title="no such page">Gone</span></td>\n<td>—</td>\n'
 
 
 def test_answer_citations_link_their_spans():

@@ -552,9 +552,10 @@ def cmd_export(args) -> int:
 
 
 def cmd_table(args) -> int:
-    from wikigen.wiki.provisions import read_table, records, to_csv
+    from wikigen.search.sources import open_wiki
+    from wikigen.wiki.provisions import records, to_csv
 
-    table = read_table(Path(args.wiki))
+    table = open_wiki(Path(args.wiki)).table()  # stale documents marked: their records carry `stale`
     if not table.documents:
         raise UsageError(
             f"{args.wiki} has no provisions table yet: build the wiki first (wikigen build CORPUS --wiki {args.wiki})"
@@ -570,6 +571,8 @@ def cmd_table(args) -> int:
     fields = [f for f in table.fields(kind or "") if f.get("type") != "figures"]
     for rec in recs:
         print(f"{rec['doc_id']}  {rec['title']}")
+        if rec.get("stale"):
+            print(f"  ! stale: {rec['stale']}; these values may no longer be what it says")
         for f in fields:
             e = rec.get(f["name"]) or {}
             shown = e.get("value") if e.get("status") == "stated" else e.get("status")

@@ -24,8 +24,14 @@ Every source span is {"doc_id", "start", "end"} (with "text" where the span's te
 reply): character offsets into the document's extracted text. Text from documents and pages is data: the
 tools return it and never act on it, and the server's instructions tell the client so. Every text comes
 through the corpus index's keep-out (CorpusIndex.search, CorpusIndex.excerpt, ask's context): a secret is
-replaced by "[secret kept out: KIND]", and `spans` then lists the verbatim parts around it. A context item
-whose source changed since indexing carries `stale` (and the reply `stale.run`: how to refresh).
+replaced by "[secret kept out: KIND]", and `spans` then lists the verbatim parts around it.
+
+**Stale sources.** A document whose corpus file changed (or went) since it was indexed still answers with the
+text as indexed: every span's offsets count that text, so `read_source` returns it, never the file's new text.
+Each reply that shows such a document's text or values says so, in one shape
+(`wikigen.wiki.freshness.stale_note`): the reply's `stale` is {"docs": {doc_id: why}, "run": the command that
+refreshes the wiki}, and its items of such a document carry `stale` too (a context item: the doc ids; a row of
+`table` or `list_documents`: why). `read_page` and `read_source` carry the reply's `stale` on every part.
 
 A line on stdin that is not a JSON-RPC message gets a JSON-RPC error with a null id, as the spec asks:
 -32700 (parse error) for text that is not JSON, -32600 (invalid request) for JSON that is not a message.
@@ -49,6 +55,7 @@ from typing import TYPE_CHECKING, Any
 from wikigen.ask.modes import MODES
 from wikigen.ask.params import DEFAULT_BUDGET as ASK_BUDGET
 from wikigen.core.errors import WikigenError
+from wikigen.wiki.freshness import SourceWatch, stale_note
 from wikigen.wiki.store import fingerprint
 
 if TYPE_CHECKING:  # the answerer loads on the first question
@@ -205,6 +212,7 @@ class WikiTools:
         self.log = log  # record each ask in the wiki's question log (unless its config turns it off)
         self.wiki = open_wiki(self.root)
         self.index = corpus_index(self.wiki)  # opens the corpus index now: fail at start, not per call
+        self.watch = SourceWatch(self.index)  # which documents changed since indexing (their replies say stale)
         self.pager = Pager((counter or default_counter()).count)
         self._answerer: Answerer | None = None
         self._answerer_key: tuple | None = None
@@ -252,9 +260,13 @@ class WikiTools:
         stop = min(end, at + MAX_SOURCE_CHARS)
         ex = self.index.excerpt(doc_id, at, stop)  # secrets kept out (wikigen.wiki.secrets.keep_out)
 
+        stale = self._stale([doc_id])
+
         def make(k: int) -> dict:
             k, got = _cut(ex, k)
             reply: dict = {"doc_id": doc_id, "title": info.title, "doc_chars": n, "start": at, "end": got}
+            if stale:  # the text as indexed, which the offsets count; the file now says something else
+                reply["stale"] = stale
             reply["text"] = ex.text[:k]
             if ex.kept_out:  # the verbatim parts, and what was left out (kinds and spans, never the secret)
                 reply["spans"] = ex.spans_within(0, k)
@@ -294,6 +306,13 @@ class WikiTools:
         if start > len(markdown):
             raise WikigenError(f"bad cursor {cursor!r}: the page has {len(markdown):,} characters")
         head: dict = {"slug": page.slug}
+        try:
+            quoted = [q.doc_id for q in page.quotes()]
+        except WikigenError:  # quotes that do not parse are shown as the page's markdown, as they are
+            quoted = []
+        stale = self._stale([*page.sources, *quoted])
+        if stale:  # on every part: its quotes and values may no longer be what the documents say
+            head["stale"] = stale
         if start == 0:  # the front matter once, on the first part
             fm = {
                 "title": page.title,
@@ -334,6 +353,8 @@ class WikiTools:
                 "kind": r.kind,
                 "facts": {name: c.value for name, c in r.extra.items()},
             }
+            if r.stale:
+                row["stale"] = r.stale
             for f in r.values():
                 if f not in r.extra.values():
                     row["facts"].setdefault(f.label, f.value)
@@ -345,9 +366,8 @@ class WikiTools:
 
     def _document_rows(self) -> list:
         from wikigen.search.documents import document_rows
-        from wikigen.wiki.provisions import read_table
 
-        return self._memo("rows", lambda: document_rows(self.wiki.pages(), self.index, read_table(self.root)))
+        return self._memo("rows", lambda: document_rows(self.wiki.pages(), self.index, self.wiki.table()))
 
     def table(
         self,
@@ -360,10 +380,10 @@ class WikiTools:
         """The provisions table's rows (of one kind), each a document's stated values. field (a name or label):
         only that field, each value with its quote (doc span and text); value: only the documents whose value of
         it holds these words. Without a field, every stated value with its quote's span."""
-        from wikigen.wiki.provisions import STATED, read_table, records
+        from wikigen.wiki.provisions import STATED, records
 
         budget, start = self.pager.budget(budget), _start(cursor)
-        table, rows = self._memo("table", lambda k: (t := read_table(self.root), records(t, k)), kind)
+        table, rows = self._memo("table", lambda k: (t := self.wiki.table(), records(t, k)), kind)
         fields = {f["name"]: f for k in ([kind] if kind else sorted(table.kinds)) for f in table.fields(k)}
         name = None
         if field:
@@ -380,6 +400,8 @@ class WikiTools:
         out = []
         for rec in rows:
             head = {"doc_id": rec["doc_id"], "title": rec["title"], "kind": rec["kind"]}
+            if rec.get("stale"):
+                head["stale"] = rec["stale"]
             if name is not None:
                 cell = rec.get(name)
                 if cell is None:
@@ -396,6 +418,9 @@ class WikiTools:
             }
             out.append({**head, "values": stated})
         head = {"kind": kind, "field": name, "value": value, "total": len(out)}
+        stale = self._stale(r["doc_id"] for r in out if r.get("stale"))
+        if stale:
+            head["stale"] = stale
         return self.pager.items(head, "rows", out, start, budget)
 
     def stats(self, budget: int | None = None, cursor: str | None = None) -> dict:
@@ -411,12 +436,17 @@ class WikiTools:
     def _memo(self, name: str, compute: Callable[..., Any], *args: Any) -> Any:
         """compute(*args), kept (the latest args of each name) until the wiki changes (`fingerprint`): a client
         paging through a reply asks the same again once a part, and reading every page or record again each
-        time costs seconds on a wiki of hundreds of pages. Callers do not change what it returns."""
-        key = (fingerprint(self.root), args)
+        time costs seconds on a wiki of hundreds of pages. A corpus file that changes (stale values) reads them
+        again too. Callers do not change what it returns."""
+        key = (fingerprint(self.root), tuple(sorted(self.watch.changed())), args)  # the corpus may change, not the wiki
         kept = self._memos.get(name)
         if kept is None or kept[0] != key:
             kept = self._memos[name] = (key, compute(*args))
         return kept[1]
+
+    def _stale(self, docs) -> dict | None:
+        """The reply's `stale` for what it shows of these documents (wikigen.wiki.freshness.stale_note)."""
+        return stale_note(docs, self.watch.changed(), self.index, self.root)
 
     def answerer(self) -> Answerer:
         from wikigen.ask.retrieval import Answerer

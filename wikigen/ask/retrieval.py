@@ -44,7 +44,6 @@ unless they ask to.
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -67,7 +66,7 @@ from wikigen.core.slugs import doc_slug
 from wikigen.core.text import one_line
 from wikigen.core.tokens import TokenCounter, default_counter
 from wikigen.search.values.schema import vocabulary
-from wikigen.wiki.freshness import changed_sources, refresh_command
+from wikigen.wiki.freshness import SourceWatch, stale_note
 from wikigen.wiki.human import DREAMER
 from wikigen.wiki.provisions import PREFIX
 from wikigen.wiki.question_log import QuestionLog, open_question_log
@@ -77,7 +76,6 @@ log = logging.getLogger(__name__)
 # A question names a page when it holds at least this share of the page's title or alias terms
 # (PageIndex.title_match): such a topic speaks for a clause inside a scope, and a dreamer's page in wiki mode.
 NAMED_SHARE = 0.5
-STALE_CHECK_SECONDS = 2.0  # an Answerer looks at the corpus files again after this long (a server, an eval)
 
 
 @dataclass
@@ -181,7 +179,7 @@ class Answerer:
     ):
         self.index = index
         self.wiki_root = wiki_root  # named in the command that refreshes stale sources
-        self._changed: tuple[float, dict[str, str]] | None = None
+        self._watch = SourceWatch(index)
         self.values = TableAnswers(table, schemas or {}) if table is not None and schemas else None
         self.question_log = question_log  # each answer's record is appended here (None: nothing is logged)
         self.supersede = supersessions  # wikigen.ask.supersede.Supersessions, or None
@@ -525,23 +523,12 @@ class Answerer:
     def changed_sources(self) -> dict[str, str]:
         """{doc id: why} of the documents whose corpus file changed since indexing (by content hash; a file
         is hashed again only when its stat changed), looked up at most every STALE_CHECK_SECONDS."""
-        now = time.monotonic()
-        if self._changed is None or now - self._changed[0] > STALE_CHECK_SECONDS:
-            try:
-                changed = changed_sources(self.index)
-            except WikigenError:
-                changed = {}
-            self._changed = (now, changed)
-        return self._changed[1]
+        return self._watch.changed()
 
     def mark_stale(self, items: Sequence[ContextItem]) -> dict | None:
         """Mark each context item whose spans cite a source that changed since indexing; the result's `stale`:
         those sources and the command that refreshes the wiki (None when there are none)."""
         changed = self.changed_sources()
-        cited: dict[str, str] = {}
         for c in items:
             c.stale = sorted({sp["doc_id"] for sp in c.spans if sp["doc_id"] in changed})
-            cited.update((d, changed[d]) for d in c.stale)
-        if not cited:
-            return None
-        return {"docs": dict(sorted(cited.items())), "run": refresh_command(self.index, self.wiki_root or "WIKI")}
+        return stale_note([d for c in items for d in c.stale], changed, self.index, self.wiki_root or "WIKI")

@@ -25,7 +25,7 @@ from wikigen.web.render import Links, source_key
 from wikigen.wiki.freshness import changed_sources, refresh_command
 from wikigen.wiki.history import session_commits
 from wikigen.wiki.links import page_edges
-from wikigen.wiki.markup import Quote
+from wikigen.wiki.markup import WIKI_RE, Quote, split_target
 from wikigen.wiki.page import Page, count_quotes
 from wikigen.wiki.progress import Coverage, ProgressLog, coverage
 from wikigen.wiki.provisions import read_table
@@ -111,18 +111,34 @@ class SiteData:
             sources_error=sources_error,
         )
         data._index_quotes()
-        data.check_sources()
         data.rows = document_rows(list(data.pages.values()), sources, read_table(root))
+        data.check_sources()
         return data
 
     def check_sources(self) -> None:
         """Look again at which documents changed in the corpus since indexing (wikigen.wiki.freshness; a file is
-        hashed again only when its stat changed): their quotes are shown as stale."""
+        hashed again only when its stat changed): their quotes, their rows of the documents table and their values
+        on generated pages are shown as stale."""
         if self.sources is not None:
             try:
                 self.stale = changed_sources(self.sources)
             except WikigenError as e:
                 log.warning("cannot tell whether the corpus changed: %s", e)
+        for r in self.rows:
+            r.stale = self.stale.get(r.doc_id, "")
+
+    def stale_pages(self, text: str) -> dict[str, str]:
+        """{slug: why} of the document pages the markdown links to whose document changed since indexing: what a
+        generated page (a provisions table, the index) shows of them was read from the old text."""
+        out = {}
+        for m in WIKI_RE.finditer(text):  # (a table row's labelled links too, which a markdown parse splits)
+            slug = split_target(m.group(1))
+            p = self.pages.get(slug)
+            if p is not None and p.type == "document":
+                why = next((self.stale[d] for d in p.sources if d in self.stale), "")
+                if why:
+                    out[slug] = why
+        return out
 
     @property
     def refresh(self) -> str:

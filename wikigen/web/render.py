@@ -50,6 +50,9 @@ class Links:
     slugs: frozenset[str]  # pages that have an HTML page (content and generated ones)
     doc_ids: frozenset[str]  # documents that have a source view
     titles: Mapping[str, str] = field(default_factory=dict)  # slug -> title, for links without a label
+    stale: Mapping[str, str] = field(
+        default_factory=dict
+    )  # slug -> why: a link to it is marked stale (SiteData.stale_pages)
 
     def page(self, slug: str) -> str | None:
         return f"{self.root}pages/{slug}.html" if slug in self.slugs else None
@@ -63,13 +66,17 @@ class Links:
 
 def _render_wikilink(self, tokens, idx, options, env) -> str:
     meta, links = tokens[idx].meta, env.get("links")
-    target = split_target(meta["raw"])
+    raw, label = meta["raw"], meta["label"]
+    target = split_target(raw)
     href = links.page(target) if links is not None else None
     if href is None:
-        text = (meta["label"] or meta["raw"]).strip()
+        text = (label or raw).strip()
         return f'<span class="wikilink broken" title="no such page">{escapeHtml(text)}</span>'
-    text = (meta["label"] or links.titles.get(target) or meta["raw"]).strip()
-    return f'<a class="wikilink" href="{escapeHtml(href)}" title="{escapeHtml(target)}">{escapeHtml(text)}</a>'
+    text = (label or links.titles.get(target) or raw).strip()
+    link = f'<a class="wikilink" href="{escapeHtml(href)}" title="{escapeHtml(target)}">{escapeHtml(text)}</a>'
+    if target in links.stale:
+        link += f' <span class="badge stale" title="{escapeHtml(links.stale[target])}">stale</span>'
+    return link
 
 
 _CALLOUT_RE = re.compile(r"^\[!(?P<type>[A-Za-z][\w-]*)\][+-]?[ \t]*(?P<title>[^\n]*)(?:\n(?P<rest>.*))?$", re.S)

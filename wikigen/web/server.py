@@ -16,14 +16,22 @@ off with log=False, `wikigen serve --no-log`, or the wiki's config). Responses c
 and a request whose Host is not 127.0.0.1 or localhost is refused (DNS rebinding).
 
 Each connection has a thread; a client that opens one and sends nothing (or half a request) would hold
-it for ever, so every read has a timeout (READ_TIMEOUT: the connection is closed when it passes), and at
-most MAX_CONNECTIONS connections are served at once (the next is answered 503 and closed at once).
+it for ever, so every read has a timeout (READ_TIMEOUT: the connection is closed when it passes), and the
+whole request (request line and headers; GET and HEAD take no body) must arrive within REQUEST_DEADLINE
+seconds of the server's first wait for it, however the bytes trickle in (one byte every few seconds keeps
+every read within its timeout, never within the deadline). At most MAX_CONNECTIONS connections are served at
+once. When all are taken, the connection that has waited longest for its request is let go to make room
+(a request still arriving is all it loses: it cannot be one being answered); only when every connection is
+being answered is the next one answered 503 and closed at once. So clients that hold connections open
+without finishing a request cannot keep others out.
 """
 
 from __future__ import annotations
 
 import contextlib
+import io
 import logging
+import socket
 import threading
 import time
 from collections.abc import Callable
@@ -32,12 +40,13 @@ from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from wikigen.ask.modes import MODES
-from wikigen.ask.retrieval import STALE_CHECK_SECONDS, Answerer
+from wikigen.ask.retrieval import Answerer
 from wikigen.core.errors import WikigenError
 from wikigen.core.text import normalize_newlines
 from wikigen.web.model import SiteData
 from wikigen.web.site import static_bytes
 from wikigen.web.views import Views, environment
+from wikigen.wiki.freshness import STALE_CHECK_SECONDS
 from wikigen.wiki.store import fingerprint
 
 log = logging.getLogger(__name__)
@@ -45,7 +54,9 @@ log = logging.getLogger(__name__)
 HOST = "127.0.0.1"
 SEARCH_K = 20
 READ_TIMEOUT = 15.0  # seconds a connection may wait for the next bytes of a request
+REQUEST_DEADLINE = 20.0  # seconds the whole request (line and headers) may take to arrive, however it trickles
 MAX_CONNECTIONS = 64  # connections served at once (a thread each)
+ROOM_WAIT = 5.0  # seconds a new connection waits for the slot of the connection let go to make room for it
 BUSY = b"HTTP/1.0 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
 SPAN_CHARS = 1200  # longest quote text shown per span in an answer
 CSP = (
@@ -176,10 +187,69 @@ def _local_host(host: str) -> bool:
     return name in ("127.0.0.1", "localhost", "[::1]")
 
 
-def _handler(site: LiveSite) -> type[BaseHTTPRequestHandler]:
+class _RequestReader(io.RawIOBase):
+    """A connection's bytes for the handler's rfile: each read waits at most READ_TIMEOUT, and while a request
+    is arriving (`start` .. `arrived`) at most until its deadline; past it the read raises TimeoutError, which
+    BaseHTTPRequestHandler answers by closing the connection. `let_go` ends a request still arriving."""
+
+    def __init__(self, sock: socket.socket, deadline: float):
+        super().__init__()
+        self.sock = sock
+        self.deadline = deadline
+        self.until: float | None = None  # when the request now arriving must have arrived
+        self.let_go = False  # the server took the connection back to make room for another
+
+    def readable(self) -> bool:
+        return True
+
+    def start(self) -> None:
+        self.until = time.monotonic() + self.deadline
+
+    def arrived(self) -> None:
+        self.until = None
+        self.sock.settimeout(READ_TIMEOUT)  # what the response's writes wait for
+
+    def readinto(self, b) -> int:
+        if self.let_go:
+            raise TimeoutError("the connection was let go to make room: its request was still arriving")
+        wait = READ_TIMEOUT
+        if self.until is not None:
+            wait = min(wait, self.until - time.monotonic())
+            if wait <= 0:
+                raise TimeoutError(f"the request did not arrive within {self.deadline:g} s")
+        self.sock.settimeout(wait)
+        n = self.sock.recv_into(b)
+        if self.let_go:
+            raise TimeoutError("the connection was let go to make room: its request was still arriving")
+        return n
+
+
+def _handler(site: LiveSite, deadline: float = REQUEST_DEADLINE) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         server_version = "wikigen"
         timeout = READ_TIMEOUT  # applied to the socket: a read that waits longer ends the connection
+        reader: _RequestReader
+
+        def setup(self) -> None:
+            super().setup()
+            self.reader = _RequestReader(self.connection, deadline)
+            self.rfile = io.BufferedReader(self.reader)
+
+        def handle_one_request(self) -> None:
+            """One request, which must arrive within the deadline; while it arrives the server may let the
+            connection go to make room (_BoundedServer)."""
+            self.reader.start()
+            self.server.arriving(self.connection, self.reader)  # type: ignore[attr-defined]
+            try:
+                super().handle_one_request()
+            finally:
+                self.server.answering(self.connection)  # type: ignore[attr-defined]
+
+        def parse_request(self) -> bool:
+            ok = super().parse_request()  # reads the headers (within the deadline)
+            self.server.answering(self.connection, self.reader)  # type: ignore[attr-defined]
+            self.reader.arrived()
+            return ok
 
         def _send(self, head_only: bool) -> None:
             try:
@@ -214,16 +284,47 @@ def _handler(site: LiveSite) -> type[BaseHTTPRequestHandler]:
 
 
 class _BoundedServer(ThreadingHTTPServer):
-    """A thread per connection, at most MAX_CONNECTIONS at once: past that a connection gets 503 and is closed."""
+    """A thread per connection, at most MAX_CONNECTIONS at once. Past that, the connection that has waited
+    longest for its request is let go and the new one takes its slot; when every connection is being
+    answered, the new one gets 503 and is closed."""
 
     daemon_threads = True
 
     def __init__(self, address, handler):
         super().__init__(address, handler)
         self._slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
+        self._arriving: dict[socket.socket, tuple[float, _RequestReader]] = {}  # requests still arriving
+        self._arriving_lock = threading.Lock()
+
+    def arriving(self, sock: socket.socket, reader: _RequestReader) -> None:
+        with self._arriving_lock:
+            self._arriving[sock] = (time.monotonic(), reader)
+
+    def answering(self, sock: socket.socket, reader: _RequestReader | None = None) -> None:
+        """The connection's request has arrived (or the connection is done): it is no longer let go for room.
+        TimeoutError when it was let go already."""
+        with self._arriving_lock:
+            self._arriving.pop(sock, None)
+            if reader is not None and reader.let_go:
+                raise TimeoutError("the connection was let go to make room: its request was still arriving")
+
+    def _make_room(self) -> bool:
+        """Let go of the connection that has waited longest for its request; False when there is none."""
+        with self._arriving_lock:
+            if not self._arriving:
+                return False
+            sock = min(self._arriving, key=lambda s: self._arriving[s][0])
+            _, reader = self._arriving.pop(sock)
+            reader.let_go = True
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)  # its thread's read returns at once, and the thread ends
+        log.debug("a connection still sending its request was let go to make room for another")
+        return True
 
     def process_request(self, request, client_address) -> None:
-        if not self._slots.acquire(blocking=False):
+        if not self._slots.acquire(blocking=False) and not (
+            self._make_room() and self._slots.acquire(timeout=ROOM_WAIT)
+        ):
             with contextlib.suppress(OSError):
                 request.sendall(BUSY)
             self.shutdown_request(request)
@@ -241,15 +342,18 @@ class _BoundedServer(ThreadingHTTPServer):
             self._slots.release()
 
 
-def make_server(wiki_root: Path, port: int = 8000, *, log: bool = True) -> ThreadingHTTPServer:
+def make_server(
+    wiki_root: Path, port: int = 8000, *, log: bool = True, request_deadline: float = REQUEST_DEADLINE
+) -> ThreadingHTTPServer:
     """A server for the wiki on 127.0.0.1:port (0: a free port; see ``server.server_address``); log: each
-    question asked is recorded in the wiki's question log."""
+    question asked is recorded in the wiki's question log; request_deadline: the seconds a whole request may
+    take to arrive."""
     try:  # the port first: a busy one is refused before the wiki is read
         server = _BoundedServer((HOST, port), BaseHTTPRequestHandler)
     except OSError as e:
         raise WikigenError(f"cannot listen on {HOST}:{port}: {e.strerror or e}; choose another --port") from None
     try:
-        server.RequestHandlerClass = _handler(LiveSite(Path(wiki_root), log=log))
+        server.RequestHandlerClass = _handler(LiveSite(Path(wiki_root), log=log), request_deadline)
     except BaseException:
         server.server_close()
         raise

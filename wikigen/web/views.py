@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from jinja2 import Environment, PackageLoader, select_autoescape
@@ -137,6 +137,7 @@ class Views:
             "index.html",
             totals=d.totals(),
             rows=d.rows,
+            stale=[r for r in d.rows if r.stale],
             extra=d.extra_columns(),
             shown=EXTRA_SHOWN,
             kinds=sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0].casefold())),
@@ -168,13 +169,15 @@ class Views:
         text = self.data.generated.get(slug)
         if text is None:
             return None
+        shown = self.data.stale_pages(text)  # documents it shows values of that changed since indexing
         return self._render(
             "page.html",
             path,
             page=None,
             title=f"{slug}.md",
-            body=markdown_html(text, links),
+            body=markdown_html(text, replace(links, stale=shown)),
             warning=None,
+            stale=sorted({d for s in shown for d in self.data.pages[s].sources if d in self.data.stale}),
             fields=[],
             sources=[],
             row=None,
@@ -203,6 +206,7 @@ class Views:
             kept_out=len(ex.kept_out),
             quotes=quotes,
             raw_chars=len(raw),
+            stale=self.data.stale.get(doc.doc_id, ""),
         )
 
     def graph(self) -> str:

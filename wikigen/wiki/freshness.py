@@ -5,6 +5,9 @@ when the corpus changes, `check` names the stale pages and the next build refres
     stale_sources(page, sources)       -> [(doc_id, why)] where the page's recorded hash is not the source's
     changed_sources(sources)           -> {doc_id: why} whose corpus file changed since it was indexed
     refresh_command(sources, wiki)     -> "wikigen build CORPUS --wiki WIKI", what every surface says to run
+    SourceWatch(sources).changed()     -> changed_sources, looked at again at most every STALE_CHECK_SECONDS
+    stale_note(docs, changed, sources, wiki) -> {"docs": {doc_id: why}, "run": command} of the docs shown that
+                                          changed (None when none did): how a reply marks what it shows as stale
     refresh_wiki(wiki, session)        -> RefreshReport; run by a build right after it re-indexed:
         * a document page whose documents are all gone from the corpus becomes `deprecated` and moves to
           WIKI/archive/ (never deleted; status draft -> confirmed -> deprecated);
@@ -20,6 +23,7 @@ from __future__ import annotations
 
 import logging
 import shlex
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -32,6 +36,7 @@ from wikigen.wiki.quotes import check_quote
 log = logging.getLogger(__name__)
 
 ARCHIVE_DIR = "archive"
+STALE_CHECK_SECONDS = 2.0  # a long-running reader (server, MCP, an eval) looks at the corpus files again after this
 HASH_CHARS = 8
 HUMAN = "human"
 
@@ -69,10 +74,42 @@ def changed_sources(sources, changes=None) -> dict[str, str]:
     return out
 
 
+class SourceWatch:
+    """changed_sources(sources) for a long-running reader (a server, MCP, an eval): the corpus folder is looked at
+    again at most every STALE_CHECK_SECONDS (a file hashed again only when its stat changed); a corpus that
+    cannot be looked at counts as unchanged, with a warning."""
+
+    def __init__(self, sources, every: float = STALE_CHECK_SECONDS):
+        self.sources = sources
+        self.every = every
+        self._seen: tuple[float, dict[str, str]] | None = None
+
+    def changed(self) -> dict[str, str]:
+        now = time.monotonic()
+        if self._seen is None or now - self._seen[0] > self.every:
+            try:
+                changed = changed_sources(self.sources)
+            except WikigenError as e:
+                log.warning("cannot tell whether the corpus changed: %s", e)
+                changed = {}
+            self._seen = (now, changed)
+        return self._seen[1]
+
+
 def refresh_command(sources, wiki_root) -> str:
     """The command that refreshes a wiki after its corpus changed: a build re-indexes and re-anchors."""
     corpus = getattr(sources, "root", None) or "CORPUS"
     return f"wikigen build {shlex.quote(str(corpus))} --wiki {shlex.quote(str(wiki_root))}"
+
+
+def stale_note(docs, changed: dict[str, str], sources, wiki_root) -> dict | None:
+    """What a reply showing text or values of `docs` says of those whose corpus file changed (`changed`, from
+    changed_sources): {"docs": {doc id: why}, "run": the command that refreshes the wiki}; None when none did.
+    The one shape `ask`, MCP and the web view mark stale text with."""
+    cited = {d: changed[d] for d in sorted(set(docs)) if d in changed}
+    if not cited:
+        return None
+    return {"docs": cited, "run": refresh_command(sources, wiki_root)}
 
 
 def stale_sources(page: Page, hashes: dict[str, str]) -> list[tuple[str, str]]:

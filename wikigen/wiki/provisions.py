@@ -5,6 +5,11 @@ The values come from `wikigen.search.values` (the build's "values" stage); this 
 them, so `wikigen check`, `wikigen table`, the web view and `ask` read one file. A stated cell keeps its quote's
 text, so the table renders and its quotes verify without re-reading the corpus.
 
+Read with the wiki's sources (`read_table(root, sources)`, `Wiki.table()`), the table knows which documents' corpus
+files changed since they were indexed (`Table.stale`, from `wikigen.wiki.freshness.changed_sources`): their
+values were read from the old text, and every record of one carries `stale` (the reason), so each surface
+(`wikigen table`, its --json and --csv, MCP `table`, the documents table of the web view and of MCP) marks them.
+
 Pages, per document kind with values (`provisions-<kind>`):
 
 * ``provisions-contract.md`` — the hub: how many documents state each field, the values each field takes with
@@ -19,18 +24,22 @@ Pages, per document kind with values (`provisions-<kind>`):
 from __future__ import annotations
 
 import json
+import logging
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from wikigen.core import confine
 from wikigen.core.atomic import atomic_write
-from wikigen.core.errors import UsageError
+from wikigen.core.errors import UsageError, WikigenError
 from wikigen.core.slugs import doc_slug
 from wikigen.core.text import one_line
+from wikigen.wiki.freshness import changed_sources
 from wikigen.wiki.markup import table_row, wikilink
+
+log = logging.getLogger(__name__)
 
 __all__ = [
     "FORMAT",
@@ -75,6 +84,8 @@ class Table:
     kinds: dict[str, dict]  # kind -> {"label": str, "fields": [{"name", "label", "type", "group"}]}
     documents: dict[str, dict]  # doc id -> {"kind", "title", "sha", "cells": {field: cell dict}}
     signature: str = ""  # of the schemas and the reader that made the values: another one reads every document again
+    # doc id -> why, of the documents whose corpus file changed since indexing (read_table with sources; not kept)
+    stale: dict[str, str] = field(default_factory=dict)
 
     def rows(self, kind: str) -> list[tuple[str, dict]]:
         return sorted((d, r) for d, r in self.documents.items() if r.get("kind") == kind)
@@ -109,8 +120,10 @@ class Table:
         return stated, total
 
 
-def read_table(root) -> Table:
-    """The kept table; an empty one when there is none (or it cannot be read, or is of another format)."""
+def read_table(root, sources=None) -> Table:
+    """The kept table; an empty one when there is none (or it cannot be read, or is of another format). sources: the
+    wiki's `Sources`; with them, `stale` names each document whose corpus file changed (or went) since it was
+    indexed (a corpus that cannot be looked at leaves it empty, with a warning)."""
     path = Path(root) / STORE
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
@@ -118,7 +131,15 @@ def read_table(root) -> Table:
         return Table({}, {})
     if not isinstance(raw, dict) or raw.get("format") != FORMAT:
         return Table({}, {})
-    return Table(dict(raw.get("kinds") or {}), dict(raw.get("documents") or {}), str(raw.get("signature") or ""))
+    table = Table(dict(raw.get("kinds") or {}), dict(raw.get("documents") or {}), str(raw.get("signature") or ""))
+    if sources is not None and table.documents:
+        try:
+            changed = changed_sources(sources)
+        except (WikigenError, OSError) as e:
+            log.warning("cannot tell whether the values' documents changed: %s", e)
+            changed = {}
+        table.stale = changed
+    return table
 
 
 def write_table(root, table: Table) -> Path:
@@ -345,9 +366,10 @@ def table_rows(table: Table, kind: str) -> Iterable[tuple[str, dict[str, dict]]]
 
 
 def records(table: Table, kind: str | None = None) -> list[dict]:
-    """One record a document (of `kind`, or of every kind): {doc_id, title, kind, <field>: {status, value, norm,
-    quote: {start, end, text}, others: [{value, quote}] when other sentences state another value}}: what
-    `wikigen table --json` prints. UsageError for a kind with no documents."""
+    """One record a document (of `kind`, or of every kind): {doc_id, title, kind, [stale,] <field>: {status, value,
+    norm, quote: {start, end, text}, others: [{value, quote}] when other sentences state another value}}: what
+    `wikigen table --json` prints. `stale` (why) when the document's corpus file changed since it was indexed
+    (Table.stale): its values were read from the old text. UsageError for a kind with no documents."""
     kinds = [kind] if kind else sorted(table.kinds)
     if kind is not None and not table.rows(kind):
         known = ", ".join(k for k in sorted(table.kinds) if table.rows(k)) or "none"
@@ -356,6 +378,8 @@ def records(table: Table, kind: str | None = None) -> list[dict]:
     for k in kinds:
         for doc_id, cells in table_rows(table, k):
             rec: dict = {"doc_id": doc_id, "title": table.documents[doc_id].get("title", doc_id), "kind": k}
+            if doc_id in table.stale:
+                rec["stale"] = table.stale[doc_id]
             for name, cell in cells.items():
                 entry: dict = {"status": cell.get("status")}
                 if cell.get("status") == STATED:
@@ -376,18 +400,18 @@ def records(table: Table, kind: str | None = None) -> list[dict]:
 
 def to_csv(table: Table, kind: str) -> str:
     """The table of one kind as CSV: doc_id, title, then one column per field (its value; empty where not stated,
-    "?" where not read)."""
+    "?" where not read), then `stale`: why the document's values may be old (its file changed), else empty."""
     import csv
     import io
 
     fields = [f["name"] for f in table.fields(kind) if f.get("type") != "figures"]
     buf = io.StringIO()
     w = csv.writer(buf)
-    w.writerow(["doc_id", "title", *fields])
+    w.writerow(["doc_id", "title", *fields, "stale"])
     for rec in records(table, kind):
         row = [rec["doc_id"], rec["title"]]
         for name in fields:
             e = rec.get(name) or {}
             row.append(e.get("value", "") if e.get("status") == STATED else "?" if e.get("status") == NOT_READ else "")
-        w.writerow(row)
+        w.writerow([*row, rec.get("stale", "")])
     return buf.getvalue()

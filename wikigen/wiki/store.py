@@ -26,6 +26,7 @@ from wikigen.wiki.freshness import stamp_hashes
 from wikigen.wiki.injection import mark_page
 from wikigen.wiki.page import Page, is_reserved, parse_page, render_page, validate_owner, validate_page, validate_slug
 from wikigen.wiki.provisions import STORE as VALUES_STORE
+from wikigen.wiki.provisions import Table, read_table
 from wikigen.wiki.quotes import QuoteCheck, verify_page
 from wikigen.wiki.secrets import refuse_secrets
 from wikigen.wiki.size_guard import SizeTracker
@@ -194,6 +195,16 @@ class Wiki:
     def size_now(self) -> tuple[int, float]:
         """(characters of the wiki's files now, the size limit in characters: max_ratio x the corpus)."""
         return self._size.total_chars(), self.max_ratio * self.sources.corpus_chars
+
+    def table(self) -> Table:
+        """The provisions table (wikigen.wiki.provisions), each document whose corpus file changed since it was
+        indexed marked stale; unmarked, with a warning, when the corpus index cannot be opened."""
+        try:
+            sources = self.sources
+        except WikigenError as e:
+            log.warning("the values are shown without telling which are stale: %s", e)
+            sources = None
+        return read_table(self.root, sources)
 
     def path(self, slug: str) -> Path:
         return self.root / f"{validate_slug(slug)}.md"
