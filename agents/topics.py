@@ -331,8 +331,8 @@ def discover(
     """Topics, outlines and collections of a corpus, {doc_id: text} (and optional {doc_id: title}).
     workers: processes for the per-document reading (None: one per core) or an engine (`wikigen.core.engine`);
     the catalog is the same.
-    progress(done, total), when given, is called as the documents are read, in documents (each is read
-    twice: a document counts half at each reading). encoder: a sentence encoder (`wikigen.search.dense.encoder.Encoder`) to
+    progress(done, total), when given, is called as the documents are read (each is read twice: total
+    is twice the documents). encoder: a sentence encoder (`wikigen.search.dense.encoder.Encoder`) to
     compare topic titles by meaning; None compares them by their words (`wikigen.agents.meaning`).
     report: filled with what merging did. cache: per-document results persisted as they are computed
     (`wikigen.agents.discovery_cache`), so an interrupted run resumes; the catalog is the same."""
@@ -363,7 +363,7 @@ def _passes(workers: Engine, cache: ShardCache | None, progress: Callable[[int, 
             got = cache.map(kind, extra, items, lambda todo: workers.map(fn, todo, *args), encode, decode)
         for i, result in enumerate(got, 1):
             if progress is not None:
-                progress((nth * n + i) // 2, n)
+                progress(nth * n + i, 2 * n)
             yield result
 
     return run
@@ -421,7 +421,7 @@ def _discover(
                 ev.surfaces[k][surface] += 1
                 uses[k].append((c, parts))
     if progress is not None and items and not pick:
-        progress(len(items), len(items))
+        progress(2 * len(items), 2 * len(items))
     # boilerplate: a phrase never used as a heading or a defined term, spread through its documents
     # like a function word, names no subject
     spread = {k: _spread(uses[k]) for k in pick}

@@ -300,9 +300,8 @@ def test_discovery_reports_progress_per_document():
     texts = {"a": EN_A, "b": EN_B, "c": EN_C}
     seen = []
     discover(texts, progress=lambda done, total: seen.append((done, total)))
-    # each document is read twice (evidence, then where the picked phrases occur), half a document each time:
-    # the count is of the 3 documents, never 6
-    assert {t for _, t in seen} == {3} and seen[-1] == (3, 3)
+    # each document is read twice (evidence, then where the picked phrases occur): total is 6
+    assert seen[:3] == [(1, 6), (2, 6), (3, 6)] and seen[-1] == (6, 6)
     assert [d for d, _ in seen] == sorted(d for d, _ in seen)
 
 
