@@ -188,7 +188,7 @@ def test_web_home_provisions_and_source_pages_mark_the_changed_document(changed)
 
     wiki, corpus, _ = changed
     hub = f"provisions-{_kind(wiki)}"
-    tables = sorted(p.stem for p in wiki.glob(f"{hub}-*.md") if f"[[{doc_slug(DOC)}|" in p.read_text("utf-8"))
+    tables = sorted(p.stem for p in wiki.glob(f"{hub}-*.md") if f"[[{doc_slug(DOC)}\\|" in p.read_text("utf-8"))
     assert tables, "a provisions table page lists the contract"
     server = make_server(wiki, 0)
     threading.Thread(target=server.serve_forever, daemon=True).start()
