@@ -121,6 +121,10 @@ class ScopeResolver:
             if p.type == "document":
                 self._add_document_page(index, p)
         self._head_df = {t: len(v) for t, v in self._head_postings.items()}
+        self._name_df: dict[str, int] = {}  # how many document pages' names hold a term
+        for ts in self._name_terms.values():
+            for t in ts:
+                self._name_df[t] = self._name_df.get(t, 0) + 1
         self._id_df = {t: len(v) for t, v in self._id_postings.items()}
         # a title several documents share ("SUPPLY AGREEMENT") names a kind of document, not one document
         titles: dict[frozenset, int] = {}
@@ -205,10 +209,15 @@ class ScopeResolver:
         strength: dict[str, float] = {}
         named: dict[str, set[str]] = {}
         for t, slugs in holders.items():
-            if len(slugs) <= self.params.rare_df and len(slugs) < len(pages):  # a word all members share names none
-                for slug in slugs:
-                    strength[slug] = strength.get(slug, 0.0) + math.log(len(pages) / len(slugs))
-                    named.setdefault(slug, set()).add(t)
+            # a word all members share names none; nor does one that names more documents than the kind has
+            # members ("Corporation", "Provider"): that is a common word of names, not a name
+            if len(t) < 2 or len(slugs) > self.params.rare_df or len(slugs) >= len(pages):
+                continue
+            if self._name_df.get(t, 0) >= len(pages):
+                continue
+            for slug in slugs:
+                strength[slug] = strength.get(slug, 0.0) + math.log(len(pages) / len(slugs))
+                named.setdefault(slug, set()).add(t)
         if not strength:
             return None
         best = max(strength.values())
