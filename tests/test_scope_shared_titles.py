@@ -85,3 +85,19 @@ def test_parties_still_name_a_document_with_a_shared_title(answerer):
     q = "Consider the Supply Agreement between BETA METALS INC and ORION RETAIL LLC. Which law governs it?"
     r = answerer.ask(q, mode="wiki+search")
     assert r.scope["kind"] == "document" and r.scope["pages"] == ["doc-supply-beta-supply"]
+
+
+@pytest.mark.parametrize(
+    ("question", "page"),
+    [
+        ("what law governs our supply agreement with beta?", "doc-supply-beta-supply"),  # lower case
+        ("Which law governs the Zenith supply agreement? Thanks!", "doc-supply-alpha-supply"),  # the name first
+        ("Is the supply agreement with BMI governed by English law?", "doc-supply-beta-supply"),  # initials
+        ("Does the supply agreement with Orion have an audit clause?", "doc-supply-beta-supply"),  # defined name
+    ],
+)
+def test_a_kind_narrows_a_name_to_its_member(answerer, question, page):
+    """The kind's phrase plus a word that names one of its members (a party, its initials, a short name the
+    document defines), in any case: that member, though the title is shared and the word is not capitalised."""
+    r = answerer.ask(question, mode="wiki+search")
+    assert r.scope["kind"] == "document" and r.scope["pages"] == [page], question

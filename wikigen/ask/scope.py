@@ -6,7 +6,9 @@ document itself: where a document says what it is and who it is between), or by 
 name (its doc id) that no other document's file name holds ("the ResConnect NDA" for
 `nda-resconnect.pdf`: people call a document by the name they filed it under, which its text may
 never say) together with its title or half its file name; it names a *collection*
-(a kind of document) by the collection page's title or an alias used as a phrase; and it names a
+(a kind of document) by the collection page's title or an alias used as a phrase, and a *member* of it by the
+collection's phrase plus a word that names few of its members ("the FibroGen collaboration agreement", "our
+supply agreement with netgear": the kind narrows the name, in any case, whatever the corpus's size); and it names a
 *series* when, asking over periods, it names the company or other name whose dated reports are the only
 documents using it (wikigen.ask.periods: "How has Northwind's revenue changed?"). The words that
 named the scope are then removed from the query used inside it (`reduce_query`).
@@ -15,6 +17,7 @@ named the scope are then removed from the query used inside it (`reduce_query`).
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -58,6 +61,34 @@ class CollectionCandidate(NamedTuple):
     phrase: list[str]  # the phrase (or the matched title terms, sorted)
 
 
+# the short name a document defines for a party or itself: Xencor, Inc. ("Xencor"), ... (the "Lessor")
+_SHORT_NAME = re.compile(r"\(\s*(?:the\s+|each\s+a\s+)?[\"“”']([^\"“”'()\n]{2,40})[\"“”']\s*\)")
+_PARTY_SPLIT = re.compile(r"\s+(?:and|between)\s+|;|\n", re.I)
+_LEGAL_FORMS = frozenset(
+    ["inc", "incorporated", "llc", "ltd", "limited", "corp", "co", "plc", "lp", "llp", "sa", "ag", "gmbh", "nv", "bv"]
+)
+
+
+def _short_names(opening: str) -> list[str]:
+    """The short names a document's opening defines ("Xencor, Inc. ("Xencor")" gives "Xencor")."""
+    return [m.group(1) for m in _SHORT_NAME.finditer(opening)]
+
+
+def _initials(text: str) -> list[str]:
+    """The initials of each party a text names ("Florida Chemical Company, LLC" gives "FCCL" and "FCC", "Kingdom
+    Connect, Inc." gives "KCI" and "KC"): people call a party by them."""
+    out = []
+    for part in _PARTY_SPLIT.split(text):
+        words = [w for w in re.findall(r"[A-Za-z][\w&'-]*", part) if w[0].isupper() and w.casefold() != "between"]
+        if len(words) < 2:
+            continue
+        out.append("".join(w[0] for w in words))
+        core = [w for w in words if w.casefold() not in _LEGAL_FORMS]
+        if 2 <= len(core) < len(words):
+            out.append("".join(w[0] for w in core))
+    return out
+
+
 def _phrase_in(name_terms: list[str], q_terms: list[str]) -> bool:
     n = len(name_terms)
     return n > 0 and any(q_terms[i : i + n] == name_terms for i in range(len(q_terms) - n + 1))
@@ -84,11 +115,16 @@ class ScopeResolver:
         self._head_terms: dict[str, set[str]] = {}
         self._head_postings: dict[str, list[str]] = {}
         self._id_terms: dict[str, set[str]] = {}  # slug -> the terms of its documents' ids (file names)
+        self._name_terms: dict[str, set[str]] = {}  # slug -> what names it: title, aliases, description, file name
         self._id_postings: dict[str, list[str]] = {}
         for p in pages:
             if p.type == "document":
                 self._add_document_page(index, p)
         self._head_df = {t: len(v) for t, v in self._head_postings.items()}
+        self._name_df: dict[str, int] = {}  # how many document pages' names hold a term
+        for ts in self._name_terms.values():
+            for t in ts:
+                self._name_df[t] = self._name_df.get(t, 0) + 1
         self._id_df = {t: len(v) for t, v in self._id_postings.items()}
         # a title several documents share ("SUPPLY AGREEMENT") names a kind of document, not one document
         titles: dict[frozenset, int] = {}
@@ -124,6 +160,8 @@ class ScopeResolver:
             self._head_postings.setdefault(t, []).append(p.slug)
         ids = set(terms(" ".join(p.sources or [])))
         self._id_terms[p.slug] = ids
+        names = " ".join([p.title or "", *(p.aliases or []), p.description or "", *_short_names(opening)])
+        self._name_terms[p.slug] = ids | set(terms(names)) | set(terms(" ".join(_initials(names))))
         for t in ids:
             self._id_postings.setdefault(t, []).append(p.slug)
 
@@ -141,7 +179,56 @@ class ScopeResolver:
             return docs
         if coll is None and docs is None and (series := self._named_series(question)) is not None:
             return series
+        if coll is not None and (member := self._named_member(question, coll)) is not None:
+            return member
         return coll or Scope("")
+
+    def _named_member(self, question: str, coll: Scope) -> Scope | None:
+        """The members of a named collection that the question also names by a word of their names (title,
+        aliases, description with its parties, file name) held by at most rare_df of the members: "the FibroGen
+        collaboration agreement" is the Collaboration agreement whose name says FibroGen. Any case ("netgear"):
+        among a kind's members a rare word of their names is a name. Words of the kind's phrase and the schemas'
+        own words name no member. None when no word narrows the collection to max_doc_scope pages or fewer."""
+        pages = list(dict.fromkeys(self.doc_page_of[d] for d in coll.doc_ids if d in self.doc_page_of))
+        if len(pages) < 2:
+            return None
+        q_terms = (
+            {
+                t
+                for w in WORD.findall(question)
+                if not self._domain_word(w) and w.casefold() not in self.vocabulary[0]
+                for t in terms(w)
+            }
+            - coll.removed
+            - set(coll.phrase)
+        )
+        holders: dict[str, list[str]] = {}
+        for slug in pages:
+            for t in q_terms & self._name_terms.get(slug, set()):
+                holders.setdefault(t, []).append(slug)
+        strength: dict[str, float] = {}
+        named: dict[str, set[str]] = {}
+        for t, slugs in holders.items():
+            # a word all members share names none; nor does one that names more documents than the kind has
+            # members ("Corporation", "Provider"): that is a common word of names, not a name
+            if len(t) < 2 or len(slugs) > self.params.rare_df or len(slugs) >= len(pages):
+                continue
+            if self._name_df.get(t, 0) >= len(pages):
+                continue
+            for slug in slugs:
+                strength[slug] = strength.get(slug, 0.0) + math.log(len(pages) / len(slugs))
+                named.setdefault(slug, set()).add(t)
+        if not strength:
+            return None
+        best = max(strength.values())
+        chosen = sorted((s for s in strength if strength[s] >= 0.75 * best), key=lambda s: -strength[s])
+        if len(chosen) > self.params.max_doc_scope:
+            return None
+        docs = [d for s in chosen for d in self.pages[s].sources or [] if d in self.known_docs]
+        if not docs:
+            return None
+        words = set().union(*(named[s] for s in chosen))
+        return Scope("document", chosen, list(dict.fromkeys(docs)), coll.removed | words, rare=words)
 
     # --- documents -------------------------------------------------------------------------------
 
