@@ -494,11 +494,12 @@ def _build(
             rehash=True,
             workers=workers,
         )
-    if summary.skipped or summary.decoded:  # counts always; the reasons with -v or `wikigen index`
+    if summary.skipped or summary.decoded or summary.overlong:  # counts always; the reasons with -v or `index`
+        overlong = sum(n for _, n, _ in summary.overlong)
         on_warning(
-            f"{len(summary.skipped)} files skipped, {len(summary.decoded)} decoded from a legacy encoding "
-            f"while indexing (run `wikigen -v build ...` or `wikigen index {corpus} --index {index_dir}` "
-            "for the reasons)"
+            f"{len(summary.skipped)} files skipped, {len(summary.decoded)} decoded from a legacy encoding, "
+            f"{overlong} tokens too long to index while indexing (run `wikigen -v build ...` or "
+            f"`wikigen index {corpus} --index {index_dir}` for the reasons)"
         )
     if summary.repaired:  # passages an earlier race indexed twice (wikigen.search.integrity)
         on_warning(f"repaired the search index {index_dir}: {summary.repaired}")
