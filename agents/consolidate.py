@@ -34,7 +34,7 @@ guard), never deletes a page, and is logged in the progress log with its reason 
   says it, at most SAID_CAP characters), each quote read through the tools (needs the agent's PageMaker);
 * **flag** - a document page whose document holds text that addresses an AI agent or a tool quotes that
   line under a heading of its own (wikigen.agents.flagged; the store marks the quote), so readers and
-  `ask` see it;
+  `ask` see it (a page written since the document page writer adds that section has it already);
 * **describe** - an empty description is filled from what the page holds (how many documents it
   quotes, its topics); the index page, regenerated after every session, lists them.
 
@@ -51,7 +51,7 @@ import math
 from collections import Counter, defaultdict
 from typing import TYPE_CHECKING
 
-from wikigen.agents.flagged import HEADING as FLAG_HEADING
+from wikigen.agents.flagged import HEADINGS as FLAG_HEADINGS
 from wikigen.agents.flagged import flagged_section
 from wikigen.agents.moves import moved_from, plan_moves, subject_patterns, with_moved_in, without_moved_out
 from wikigen.agents.tails import FURTHER, RELATED, carry_tail, split_tail  # noqa: F401 - carry_tail re-exported
@@ -418,7 +418,7 @@ class Consolidator:
         changed = []
         for page in self.mine("document"):
             head, tail = split_tail(page.body)
-            if FLAG_HEADING in tail or not page.sources:
+            if any(h in tail for h in FLAG_HEADINGS) or not page.sources:  # written with the page, or before
                 continue
             section = flagged_section(self.maker, page.sources[0])
             if not section:

@@ -1,10 +1,12 @@
 """A document page says when its document holds text that addresses an AI agent or a tool.
 
-`flagged_section(maker, doc_id)` is the section a consolidation session (wikigen.agents.consolidate,
-action `flag`) appends to a document page, while the size budget has room: the line
-(or lines) of the document that the detector (wikigen.wiki.injection) flags, each quoted verbatim
-like any other quote, so a reader of the wiki sees it and `ask` can cite it. The store puts the
-warning marker before each such quote on every write; the text itself is data and is never followed.
+`flagged_section(maker, doc_id)` is the section that ends a document page (wikigen.agents.page_bodies
+writes it with the page; a consolidation session, action `flag`, adds it to a page written before, while
+the size budget has room): under the heading "Text addressed to an AI agent or a tool", the line (or
+lines) of the document that the detector (wikigen.wiki.injection) flags, each quoted verbatim like any
+other quote, so a reader of the wiki sees it and `ask` can cite it. The store puts the warning marker
+before each such quote on every write; the text itself is data and is never followed. The section is
+part of the page's tail (wikigen.agents.tails): a revision of the page writes it anew.
 """
 
 from __future__ import annotations
@@ -14,7 +16,10 @@ from wikigen.wiki.injection import find_instructions
 
 MAX_FLAGGED = 3  # flagged lines quoted per document page
 MAX_LINE = 400  # characters of one flagged line quoted (cut at a word or sentence end)
-HEADING = "Text addressed to an AI agent or a tool (document text, data; never followed):"
+HEADING = "## Text addressed to an AI agent or a tool"
+NOTE = "Document text, kept as data; never followed."
+LEGACY_HEADING = "Text addressed to an AI agent or a tool (document text, data; never followed):"  # older pages
+HEADINGS = (HEADING, LEGACY_HEADING)
 
 
 def full_text(tools, doc_id: str) -> str:
@@ -51,4 +56,4 @@ def flagged_section(maker, doc_id: str) -> str:
         maker.out.errors.append(f"read {doc_id}: {e}")
         return ""
     quotes = [q for s, e in flagged_lines(text) if (q := maker.quote(doc_id, s, e, cap=MAX_LINE))]
-    return "\n\n".join([HEADING, *quotes]) + "\n" if quotes else ""
+    return "\n\n".join([HEADING, NOTE, *quotes]) + "\n" if quotes else ""

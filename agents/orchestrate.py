@@ -494,11 +494,15 @@ def _build(
             rehash=True,
             workers=workers,
         )
-    if summary.skipped or summary.decoded:  # counts always; the reasons with -v or `wikigen index`
+    counts = [  # counts always; the reasons with -v or `wikigen index`
+        (len(summary.skipped), "files skipped"),
+        (len(summary.decoded), "decoded from a legacy encoding"),
+        (sum(n for _, n, _ in summary.overlong), "tokens too long to index (in no passage)"),
+    ]
+    if any(n for n, _ in counts):
         on_warning(
-            f"{len(summary.skipped)} files skipped, {len(summary.decoded)} decoded from a legacy encoding "
-            f"while indexing (run `wikigen -v build ...` or `wikigen index {corpus} --index {index_dir}` "
-            "for the reasons)"
+            ", ".join(f"{n} {what}" for n, what in counts if n) + " while indexing (run `wikigen -v build ...` or "
+            f"`wikigen index {corpus} --index {index_dir}` for the reasons)"
         )
     if summary.repaired:  # passages an earlier race indexed twice (wikigen.search.integrity)
         on_warning(f"repaired the search index {index_dir}: {summary.repaired}")

@@ -3,7 +3,8 @@ plan and what the agent knows of the wiki, every quote read through the ToolBox.
 
 * a **document page** names its collections, links the topics its defined terms and key passages
   belong to, lists dates near its start, quotes its opening and one short passage per major
-  heading, and links the topic pages of its subjects (whether they quote it or only list or count it);
+  heading, links the topic pages of its subjects (whether they quote it or only list or count it), and
+  ends by quoting the lines that address an AI agent or a tool, if any (wikigen.agents.flagged);
 * a **collection page** lists its members;
 * a **topic page** quotes the topic from each covered document the quote plan grants, links the
   other documents that have it (under the size budget, the first few, and counts the rest: their
@@ -20,6 +21,7 @@ from wikigen.agents.base import SessionOutcome
 from wikigen.agents.budget import Plan, document_budget, facts_budget, key_passage_count, opening_cap, passages_budget
 from wikigen.agents.catalog import Catalog, Outline, Topic
 from wikigen.agents.document_facts import FACTS_CHARS, document_sheet
+from wikigen.agents.flagged import flagged_section
 from wikigen.agents.params import OfflineParams
 from wikigen.agents.topics import related
 from wikigen.agents.words import norm_key
@@ -332,7 +334,8 @@ class PageMaker:
             parts += facts + self._key_passages(doc_id, outline, passages_budget(self.p, self.scale, budget, spent))
         else:
             parts += self._dates_and_opening(doc_id, outline, budget) + self._key_passages(doc_id, outline, budget)
-        return self._links_tail(doc_id, parts)
+        flagged = flagged_section(self, doc_id)  # text addressed to an AI agent, quoted under its heading, last
+        return self._links_tail(doc_id, parts) + (f"\n{flagged}" if flagged else "")
 
     def _links_tail(self, doc_id: str, parts: list[str]) -> str:
         """The page's body: its parts, then links to the topic and figure pages of its subjects."""

@@ -35,6 +35,7 @@ from wikigen.search.corpus import Skipped, scan_corpus
 from wikigen.search.extract import DEFAULT_MAX_BYTES
 from wikigen.search.integrity import find_damage, index_lock, repair
 from wikigen.search.manifest import MANIFEST_VERSION, read_manifest, tantivy_exists, write_manifest
+from wikigen.search.passages import MAX_CHARS
 from wikigen.search.reading import read_files
 from wikigen.search.schema import SCHEMA_VERSION, build_schema
 from wikigen.search.snippets import make_snippet, phrase_ranges
@@ -121,6 +122,8 @@ class IndexSummary:
     unchanged: int = 0
     skipped: list[tuple[str, str]] = field(default_factory=list)
     decoded: list[tuple[str, str]] = field(default_factory=list)  # (path, legacy encoding) of files not UTF-8
+    # (path, tokens, their characters) of the documents with tokens too long to index (search.passages)
+    overlong: list[tuple[str, int, int]] = field(default_factory=list)
     seconds: float = 0.0
     extract_seconds: float = 0.0  # of `seconds`: reading, hashing and extracting the files
     repaired: str = ""  # what was wrong with the index and is now repaired (passages indexed twice), if anything
@@ -142,6 +145,15 @@ class IndexSummary:
                 lines.append(f"    {path}: {enc}")
             if len(self.decoded) > max_skipped:
                 lines.append(f"    ... and {len(self.decoded) - max_skipped} more")
+        if self.overlong:
+            lines.append(
+                f"  skipped {sum(n for _, n, _ in self.overlong):,} tokens longer than {MAX_CHARS:,} characters "
+                f"(not indexed) in {len(self.overlong)} documents:"
+            )
+            for path, n, chars in self.overlong[:max_skipped]:
+                lines.append(f"    {path}: {n:,} tokens, {chars:,} characters")
+            if len(self.overlong) > max_skipped:
+                lines.append(f"    ... and {len(self.overlong) - max_skipped} more")
         if self.skipped:
             lines.append(f"  skipped {len(self.skipped)} files:")
             for path, reason in self.skipped[:max_skipped]:
@@ -380,6 +392,7 @@ class CorpusIndex:
         summary.characters = idx.corpus_chars
         summary.tokens = idx.corpus_tokens
         summary.skipped = [(s.path, s.reason) for s in sorted(skipped, key=lambda s: s.path)]
+        summary.overlong = sorted((d["path"], *d["overlong"]) for d in idx._docs.values() if d.get("overlong", [0])[0])
         summary.seconds = time.perf_counter() - t0
         log.info("index %s: %s", index_dir, summary.to_text().splitlines()[0])
         return idx, summary

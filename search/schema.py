@@ -16,8 +16,8 @@ from wikigen.search.analysis import cjk_grams
 # The passages' cut is part of the index: a change of the passage or sentence rule bumps this, so an
 # index made before it is rebuilt by the next `wikigen index` (else its BM25 passages and its passage
 # vectors, keyed by the new spans, would disagree). 2: the sentence rule of 2026-12 (clause numbers stay
-# with their clause, abbreviations do not end a sentence).
-SCHEMA_VERSION = 2
+# with their clause, abbreviations do not end a sentence). 3: a token longer than a passage is in none.
+SCHEMA_VERSION = 3
 
 
 def build_schema() -> tantivy.Schema:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import tantivy
 from wikigen.search.corpus import Document
-from wikigen.search.passages import split_passages
+from wikigen.search.passages import overlong_tokens, split_passages
 from wikigen.search.schema import build_schema, passage_document
 from wikigen.search.texts import TextStore
 
@@ -46,6 +46,7 @@ class WriteJob:
         self.docs: list[Document] = []
         self.chars = 0  # characters of text added so far (the build checkpoints on it)
         self.n_passages: list[int] = []
+        self.overlong: list[tuple[int, int]] = []  # per document: tokens in no passage, their characters
         self.counts: list[Future] = []
         threads = max(1, int(getattr(c, "threads", 1)))
         self._count = c.count
@@ -71,9 +72,13 @@ class WriteJob:
         doc_id, title, text, add = d.doc_id, d.title, d.text, writer.add_document
         for s, e in spans:
             add(passage_document(doc_id, title, text, s, e))
+        skipped = overlong_tokens(text)
+        if skipped:
+            log.info("%s: %d tokens too long to index, skipped", d.path, len(skipped))
         self.docs.append(d)
         self.chars += len(d.text)
         self.n_passages.append(len(spans))
+        self.overlong.append((len(skipped), sum(e - s for s, e in skipped)))
         self._adding = None
 
     def keep_finished(self, records: dict[str, dict]) -> None:
@@ -105,7 +110,7 @@ class WriteJob:
         for doc_id in removed:
             self.texts.remove(doc_id)
             records.pop(doc_id, None)
-        for d, n, t in zip(self.docs, self.n_passages, tokens):
+        for d, n, t, (o, oc) in zip(self.docs, self.n_passages, tokens, self.overlong):
             records[d.doc_id] = {
                 "path": d.path,
                 "sha256": d.sha256,
@@ -115,6 +120,7 @@ class WriteJob:
                 "tokens": t,
                 "title": d.title,
                 "passages": n,
+                "overlong": [o, oc],  # tokens in no passage (search.passages.overlong_tokens), their characters
             }
 
     def abort(self) -> None:

@@ -11,7 +11,7 @@ import pytest
 import wikigen.search.corpus as corpus_mod
 from wikigen.search.corpus import Document, Skipped, doc_ids_for, load, load_corpus, scan_corpus
 from wikigen.search.extract import ExtractError, decode_text, extract_bytes, html_to_text, title_from_text
-from wikigen.search.passages import MAX_CHARS, split_passages
+from wikigen.search.passages import MAX_CHARS, overlong_tokens, split_passages
 
 from wikigen.core.errors import CorpusError
 
@@ -360,6 +360,17 @@ def test_passages_hard_cut_text_without_spaces_and_keep_crlf_pairs():
     assert spans == [(0, 1200), (1200, 2400), (2400, 3000)]
     assert split_passages("") == [] and split_passages(" \r\n\t") == []
     assert split_passages("  x  ") == [(2, 3)]
+
+
+def test_a_token_longer_than_a_passage_is_in_none_but_a_run_of_cjk_is_cut():
+    word = "x" * (MAX_CHARS + 1)
+    text = f"Before it.\n{word} after it.\n{'y' * MAX_CHARS}"
+    assert overlong_tokens(text) == [(11, 11 + len(word))]
+    spans = split_passages(text)
+    _check_passages(text.replace(word, " " * len(word)), spans)  # the rest is covered, as ever
+    assert text[slice(*spans[0])] == "Before it." and all(s > 11 + len(word) for s, _ in spans[1:])
+    for run in ("가" * 3000, "中文" * 1500, "ภาษาไทย" * 400, "abc" + "한" * 2000):  # scripts without spaces
+        assert overlong_tokens(run) == [] and sum(e - s for s, e in split_passages(run)) == len(run)
 
 
 def test_passages_on_fixture_texts_are_exact(mixed):

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import base64
 import json
 import os
+import random
 import shutil
 import time
 from pathlib import Path
@@ -426,6 +428,62 @@ def test_cli_index_and_search_json(corpus, tmp_path, capsys, monkeypatch):
     assert main(["search", "std::vector (", "--index", ix]) == 0
     assert main(["search", "한국어", "--index", ix]) == 0
     assert "korean" in capsys.readouterr().out
+
+
+def _base64_word(n: int) -> str:
+    """n characters of base64 (with "/" and "+"), no whitespace: an attachment pasted into a text."""
+    rng = random.Random(7)
+    return base64.b64encode(rng.randbytes(n * 3 // 4 + 3)).decode()[:n]
+
+
+def test_a_word_longer_than_a_passage_is_skipped_and_counted(tmp_path, capsys, monkeypatch):
+    """A 1 MB token (a base64 attachment) is in no passage; `index` names the document and counts it,
+    in text and JSON, on every run; the text around it is indexed with exact offsets."""
+    monkeypatch.setattr("wikigen.core.tokens.default_counter", lambda: CharCounter())
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    word = _base64_word(1_000_000)
+    text = "The invoice is attached below.\n" + word + "\nPayment of the invoice is due in thirty days.\n"
+    (corpus / "mail.txt").write_text(text, encoding="utf-8")
+    (corpus / "note.txt").write_text("A short note about the renewal.\n", encoding="utf-8")
+    ix = str(tmp_path / "index")
+    for _run in range(2):  # the second run reads nothing again and still reports it
+        assert main(["index", str(corpus), "--index", ix, "--no-dense", "--quiet"]) == 0
+        out = capsys.readouterr().out
+        assert "  skipped 1 tokens longer than 1,200 characters (not indexed) in 1 documents:" in out
+        assert "    mail.txt: 1 tokens, 1,000,000 characters" in out
+    assert main(["index", str(corpus), "--index", ix, "--no-dense", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["overlong"] == [{"path": "mail.txt", "tokens": 1, "characters": 1_000_000}]
+    idx = CorpusIndex.open(Path(ix))
+    hits = idx.search("invoice payment", k=10)
+    assert sorted(h.text for h in hits) == [
+        "Payment of the invoice is due in thirty days.",
+        "The invoice is attached below.",
+    ]
+    for h in hits:
+        assert text[h.start : h.end] == h.text
+    assert data["passages"] == 3  # mail.txt's two lines, note.txt
+
+
+def test_a_one_line_document_is_cut_into_passages_at_sentence_ends(tmp_path):
+    """1 MB of prose on one line: passages of 800-1,200 characters, each ending a sentence, exact."""
+    sentence = "The supplier shall deliver the goods within thirty days after the notice of the order. "
+    text = (sentence * (1_000_000 // len(sentence))).strip()
+    spans = split_passages(text)
+    assert len(spans) == pytest.approx(len(text) / 1_000, rel=0.25)
+    pos = 0
+    for s, e in spans:
+        assert text[pos:s].strip() == "" and text[e - 1] == "."
+        assert 800 <= e - s <= 1_200 or e == len(text)
+        pos = e
+    assert pos == len(text)
+    (tmp_path / "c").mkdir()
+    (tmp_path / "c" / "line.txt").write_text(text, encoding="utf-8")
+    idx, summary = CorpusIndex.build(tmp_path / "c", tmp_path / "index", counter=CharCounter())
+    assert summary.passages == len(spans) and summary.overlong == []
+    for h in idx.search("supplier deliver goods", k=5):
+        assert (h.start, h.end) in spans and h.text == text[h.start : h.end]
 
 
 def test_cli_search_without_index_is_one_line_error(tmp_path, capsys):

@@ -299,3 +299,64 @@ def _parts(call, **args) -> list[dict]:
         cursor = parts[-1]["next_cursor"]
         if cursor is None:
             return parts
+
+
+def test_search_refuses_a_k_out_of_range_as_it_refuses_a_bad_budget(wiki):
+    from wikigen.mcp_server import MAX_HITS, WikiTools
+
+    tools = WikiTools(wiki)
+    for k in (-5, 0, MAX_HITS + 1, 10**9):
+        with pytest.raises(WikigenError, match=rf"k {k} is out of range: give 1-{MAX_HITS} hits"):
+            tools.search("notice", k=k)
+    assert len(tools.search("notice", k=MAX_HITS)["hits"]) <= MAX_HITS
+
+
+def test_a_long_query_is_echoed_cut_and_still_searched(wiki):
+    """A 200,000-character query (a pasted document) gets its hits; the reply repeats its first 500
+    characters and says how long it was, instead of failing with "budget too small"."""
+    from wikigen.mcp_server import WikiTools
+
+    tools = WikiTools(wiki)
+    query = ("termination notice " * 11_000)[:200_000]
+    got = tools.search(query, k=5)
+    assert got["query"] == query[:500] + "…" and got["query_chars"] == 200_000
+    assert got["hits"] and [h["doc_id"] for h in got["hits"]] == [h.doc_id for h in tools.index.search(query, k=5)]
+    short = tools.search("termination notice", k=5)
+    assert short["query"] == "termination notice" and "query_chars" not in short
+
+
+def test_read_page_reads_the_generated_pages_an_agent_starts_from(wiki):
+    """index (the entry page), log and the provisions tables are read like pages (markdown, type generated);
+    a generated page the wiki lacks is named as missing, not as a slug to choose for a write."""
+    from wikigen.mcp_server import WikiTools
+
+    tools = WikiTools(wiki)
+    generated = sorted(
+        p.stem for p in wiki.glob("*.md") if p.stem in ("index", "log") or p.stem.startswith("provisions-")
+    )
+    assert {"index", "log"} <= set(generated) and any(g.startswith("provisions-") for g in generated)
+    for name in generated:
+        got = tools.read_page(name, budget=24_000)
+        assert got["type"] == "generated" and got["slug"] == name
+        on_disk = (wiki / f"{name}.md").read_text(encoding="utf-8")
+        assert got["markdown"] == on_disk[: len(got["markdown"])] and got["chars"] == len(on_disk)
+    first = tools.read_page("index")
+    assert first["markdown"].startswith("# Index") and "[[" in first["markdown"]
+    with pytest.raises(WikigenError, match="no page 'provisions-no-such-kind' in this wiki yet"):
+        tools.read_page("provisions-no-such-kind")
+    with pytest.raises(WikigenError, match="no page 'no-such-page'"):
+        tools.read_page("no-such-page")
+
+
+def test_bad_arguments_over_stdio_are_tool_errors_that_say_what_to_do(wiki):
+    async def body(session):
+        return {
+            "k": await session.call_tool("search", {"query": "notice", "k": -5}),
+            "long": await session.call_tool("search", {"query": "notice " * 30_000, "k": 3}),
+            "index": await session.call_tool("read_page", {"slug": "index"}),
+        }
+
+    calls = _session_run(wiki, body)["result"]
+    assert calls["k"].is_error and "k -5 is out of range: give 1-50 hits" in calls["k"].content[0].text
+    assert _data(calls["long"])["query_chars"] == len("notice " * 30_000)
+    assert _data(calls["index"])["markdown"].startswith("# Index")

@@ -92,3 +92,17 @@ def test_rollback_waits_for_no_build_it_is_refused_while_one_runs(built, capsys)
     finally:
         holder.kill()
         holder.wait()
+
+
+def test_a_failed_rollback_leaves_no_lock_for_the_next_command_to_report(built, capsys, caplog):
+    """A rollback refused inside the build lock (no such session) ends in order: the lock file keeps no pid,
+    so the next command does not report a build that is gone."""
+    _, wiki = built
+    lock = wiki / ".wikigen" / "locks" / "build.lock"
+    assert main(["rollback", str(wiki), "--session", "9"]) == 1
+    assert "no commit for session 9" in capsys.readouterr().err
+    assert lock.read_text() == ""
+    with caplog.at_level("WARNING"):
+        assert main(["rollback", str(wiki), "--session", "1"]) == 0
+    assert "build that is gone" not in caplog.text
+    assert _git(wiki, "log", "-1", "--format=%s").startswith("rollback to session 1 (")

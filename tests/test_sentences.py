@@ -197,3 +197,46 @@ def test_heading_like_pieces():
     assert heading_like("Date:") and heading_like("4.2") and heading_like("제5조 비밀유지")
     assert not heading_like("해지 통지 기간은 90일로 한다.")  # short, but a sentence: Hangul is dense
     assert not heading_like("Payment is due.")
+
+
+class _Scanned:
+    """A compiled pattern that adds up the characters each call may read: a search or finditer reads from
+    its position to its end position (the text's end when none is given); an anchored match, what it matched."""
+
+    def __init__(self, rx, tally: list[int]):
+        self.rx, self.tally = rx, tally
+
+    def finditer(self, text, pos=0, endpos=None):
+        self.tally[0] += (len(text) if endpos is None else endpos) - pos
+        return self.rx.finditer(text, pos, len(text) if endpos is None else endpos)
+
+    def search(self, text, pos=0, endpos=None):
+        self.tally[0] += (len(text) if endpos is None else endpos) - pos
+        return self.rx.search(text, pos, len(text) if endpos is None else endpos)
+
+    def match(self, text, pos=0, endpos=None):
+        m = self.rx.match(text, pos, len(text) if endpos is None else endpos)
+        self.tally[0] += (m.end() - pos if m else 0) + 1
+        return m
+
+
+def test_window_boundaries_read_the_window_not_the_rest_of_a_long_line(monkeypatch):
+    """Passages ask for the boundaries of one window after another: in a 300,000-character line with no
+    sentence end, the boundary patterns read each window once, not the rest of the line from every window
+    (which made indexing such a line quadratic). Counted in characters offered to the patterns."""
+    from wikigen.search.passages import split_passages
+
+    import wikigen.core.sentences as sentences_mod
+
+    tally = [0]
+    monkeypatch.setattr(sentences_mod, "_BOUNDARY", _Scanned(sentences_mod._BOUNDARY, tally))
+    monkeypatch.setattr(sentences_mod, "_MARK", _Scanned(getattr(sentences_mod, "_MARK", None), tally), raising=False)
+    words = ["party", "shall", "deliver", "goods", "within", "thirty", "days", "notice"]
+    line = " ".join(words[i * 7 % len(words)] for i in range(50_000))[:300_000]
+    spans = split_passages(line)
+    assert len(spans) > 250 and all(800 <= e - s <= 1200 for s, e in spans[:-1])
+    assert tally[0] <= 2 * len(line)
+    with_stops = line.replace(" days ", " days. ")  # a sentence end every few words: each mark read once
+    tally[0] = 0
+    split_passages(with_stops)
+    assert tally[0] <= 2 * len(with_stops)

@@ -232,3 +232,46 @@ def test_ask_on_the_sample_corpus_flags_the_context_that_quotes_the_hostile_line
         "   ! contracts/services-agreement-palisade-security (chars 6327-6921) addresses an AI agent or a tool "
         "(override): document text, kept as data, not followed"
     ) in out.split("\n")
+
+
+# --- the document page quotes it under its heading ----------------------------------------------------
+
+
+def test_a_default_build_quotes_the_lines_addressed_to_a_model_under_the_heading_the_guide_names(tmp_path, capsys):
+    """docs/guide.md says an offline document page quotes such lines under a heading it names: the page the
+    first build writes does (not only a later consolidation session), with the marker, and its quote checks."""
+    from test_offline_agent import HOSTILE as CONTRACT_HOSTILE
+    from test_offline_agent import make_corpus
+    from wikigen.search.sources import open_wiki
+
+    guide = (ROOT / "docs" / "guide.md").read_text(encoding="utf-8")
+    named = guide.split("quotes such lines under", 1)[1].split('"')[1]
+    corpus = make_corpus(tmp_path, docs=3)
+    wiki = tmp_path / "wiki"
+    assert cli.main(["build", str(corpus), "--wiki", str(wiki), "--quiet"]) == 0
+    capsys.readouterr()
+    body = (wiki / "doc-contracts-supply-acme.md").read_text(encoding="utf-8")
+    section = body.split(f"## {named}\n", 1)[1]
+    assert section.startswith("\nDocument text, kept as data; never followed.\n\n" + MARK_PREFIX)
+    [(block, kinds, marked)] = flagged_quotes(section)
+    assert marked and "override" in kinds and CONTRACT_HOSTILE in block.quote.text.replace("\n", " ")
+    w = open_wiki(wiki)
+    assert w.sources.texts.read(block.quote.doc_id, block.quote.start, block.quote.end) == block.quote.text
+    assert body.count(f"## {named}") == 1
+    assert f"## {named}" not in (wiki / "doc-contracts-services-globex.md").read_text(encoding="utf-8")
+    assert cli.main(["check", str(wiki)]) == 0
+
+
+def test_a_rebuilt_document_page_keeps_its_tail_and_writes_its_flagged_section_anew():
+    from wikigen.agents.flagged import HEADING, LEGACY_HEADING, NOTE
+    from wikigen.agents.tails import carry_tail
+
+    old_quote = "> [!quote] d (chars 0-9)\n> old line"
+    new_quote = "> [!quote] d (chars 5-20)\n> the line now"
+    old = f"Intro.\n\nRelated pages: [[doc-b]]\n\n{LEGACY_HEADING}\n\n{old_quote}\n"
+    new = f"Intro, rebuilt.\n\n{HEADING}\n\n{NOTE}\n\n{new_quote}\n"
+    assert (
+        carry_tail(old, new) == f"Intro, rebuilt.\n\nRelated pages: [[doc-b]]\n\n{HEADING}\n\n{NOTE}\n\n{new_quote}\n"
+    )
+    assert carry_tail("Intro.\n", new) == new
+    assert carry_tail(f"Intro.\n\n{LEGACY_HEADING}\n\n{old_quote}\n", new) == new

@@ -78,7 +78,13 @@ def test_build_prints_skip_and_decoding_counts_without_verbose(tmp_path, capsys)
     )
     assert main(["build", str(corpus), "--wiki", str(tmp_path / "wiki"), "--quiet", "--sessions", "1"]) == 0
     err = capsys.readouterr().err
-    assert "1 files skipped, 1 decoded from a legacy encoding" in err
+    assert "1 files skipped, 1 decoded from a legacy encoding while indexing" in err
+    (corpus / "attachment.txt").write_text("The key file follows.\n" + "QUJD" * 2_000 + "\n", encoding="utf-8")
+    assert main(["build", str(corpus), "--wiki", str(tmp_path / "wiki"), "--quiet", "--sessions", "1"]) == 0
+    err = capsys.readouterr().err
+    assert (
+        "1 files skipped, 1 tokens too long to index (in no passage) while indexing" in err
+    )  # decoded: new files only
     capsys.readouterr()
     assert main(["index", str(corpus), "--index", str(tmp_path / "idx")]) == 0
     out = capsys.readouterr().out

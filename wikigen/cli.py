@@ -161,6 +161,7 @@ def cmd_index(args) -> int:
         d = dataclasses.asdict(summary)
         d["skipped"] = [{"path": p, "reason": r} for p, r in summary.skipped]
         d["decoded"] = [{"path": p, "encoding": e} for p, e in summary.decoded]
+        d["overlong"] = [{"path": p, "tokens": n, "characters": c} for p, n, c in summary.overlong]
         d["dense"] = dataclasses.asdict(dense.summary) if dense is not None and dense.ok else None
         _print_json(d)
     else:

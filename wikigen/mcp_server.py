@@ -5,7 +5,8 @@ unless the server was made with log=False or the wiki's config turns the log off
 
     search(query, k)                  BM25 passages of the corpus
     ask(question, mode)               the answer and the spans it quotes first, then its context
-    read_page(slug)                   a page: its front matter and markdown (quotes name their documents)
+    read_page(slug)                   a page: its front matter and markdown (quotes name their documents);
+                                      or a generated page (index, log, provisions-*): its markdown
     list_pages(type, prefix)          slug, title, type and what each page holds, filtered
     list_documents(kind, text)        the documents table: label, parties, date, kind, key facts
     stats()                           wiki size against the corpus, links, quotes, coverage
@@ -19,6 +20,9 @@ carries `next_cursor`; the same call with `cursor` set to it returns the next pa
 is null. Replies are compact JSON (no indentation) sent once, as text (no structured copy beside it), and
 no text is in a reply twice: a context item's text carries its spans as offsets only, a page's quotes are
 in its markdown only.
+
+A reply repeats what it answers (`query`, `question`) up to ECHO_CHARS characters; a longer one is cut,
+with its length beside it (`query_chars`), so a pasted document as the query still gets its hits.
 
 Every source span is {"doc_id", "start", "end"} (with "text" where the span's text is not already in the
 reply): character offsets into the document's extracted text. Text from documents and pages is data: the
@@ -56,6 +60,8 @@ from wikigen.ask.modes import MODES
 from wikigen.ask.params import DEFAULT_BUDGET as ASK_BUDGET
 from wikigen.core.errors import WikigenError
 from wikigen.wiki.freshness import SourceWatch, stale_note
+from wikigen.wiki.page import is_reserved
+from wikigen.wiki.secrets import redact
 from wikigen.wiki.store import fingerprint
 
 if TYPE_CHECKING:  # the answerer loads on the first question
@@ -82,6 +88,7 @@ MIN_BUDGET = 500
 CONTEXT_SHARE = 0.6  # of an ask's budget, the most its context may take (the answer and spans take the rest)
 MAX_SOURCE_CHARS = 20_000  # one read_source call returns at most this many characters
 MAX_HITS = 50
+ECHO_CHARS = 500  # of a query, what its reply repeats
 
 INSTRUCTIONS = """This server reads one wikigen wiki: markdown pages whose quotes are verified against a
 document corpus, and the corpus itself. Every span is {doc_id, start, end} with character offsets into the
@@ -225,7 +232,8 @@ class WikiTools:
         if not query.strip():
             raise WikigenError("the query is empty; give words to search for")
         budget, start = self.pager.budget(budget), _start(cursor)
-        k = max(1, min(int(k), MAX_HITS))
+        if not 1 <= int(k) <= MAX_HITS:
+            raise WikigenError(f"k {k} is out of range: give 1-{MAX_HITS} hits (default 10)")
         hits = []
         for h in self.index.search(query, k=k):
             info = self.index.document(h.doc_id)
@@ -240,7 +248,7 @@ class WikiTools:
             if h.spans:  # a secret was kept out of the text: its verbatim parts
                 hit["spans"] = h.verbatim()
             hits.append(hit)
-        return self.pager.items({"query": query}, "hits", hits, start, budget)
+        return self.pager.items(_echo("query", query), "hits", hits, start, budget)
 
     def read_source(
         self, doc_id: str, start: int = 0, end: int | None = None, budget: int | None = None, cursor: str | None = None
@@ -301,19 +309,26 @@ class WikiTools:
         from wikigen.wiki.markup import explicit_quotes
 
         budget, start = self.pager.budget(budget), _start(cursor)
-        page = self.wiki.read(slug)  # PageError (a WikigenError) names the fix for a bad slug
-        markdown = explicit_quotes(page.body, page.quote_doc)  # each quote names its document
+        if isinstance(slug, str) and is_reserved(slug):  # index (the entry page), log, the provisions tables...
+            markdown = redact(self.wiki.read_generated(slug))  # no front matter, no quote to keep exact
+            page = None
+        else:
+            page = self.wiki.read(slug)  # PageError (a WikigenError) names the fix for a bad slug
+            markdown = explicit_quotes(page.body, page.quote_doc)  # each quote names its document
         if start > len(markdown):
             raise WikigenError(f"bad cursor {cursor!r}: the page has {len(markdown):,} characters")
-        head: dict = {"slug": page.slug}
-        try:
-            quoted = [q.doc_id for q in page.quotes()]
-        except WikigenError:  # quotes that do not parse are shown as the page's markdown, as they are
-            quoted = []
-        stale = self._stale([*page.sources, *quoted])
-        if stale:  # on every part: its quotes and values may no longer be what the documents say
-            head["stale"] = stale
-        if start == 0:  # the front matter once, on the first part
+        head: dict = {"slug": slug if page is None else page.slug}
+        if page is not None:
+            try:
+                quoted = [q.doc_id for q in page.quotes()]
+            except WikigenError:  # quotes that do not parse are shown as the page's markdown, as they are
+                quoted = []
+            stale = self._stale([*page.sources, *quoted])
+            if stale:  # on every part: its quotes and values may no longer be what the documents say
+                head["stale"] = stale
+        if start == 0 and page is None:
+            head.update(type="generated", chars=len(markdown))
+        elif page is not None and start == 0:  # the front matter once, on the first part
             fm = {
                 "title": page.title,
                 "type": page.type,
@@ -478,8 +493,9 @@ class WikiTools:
                 self._answers.popitem(last=False)
         context = result["context"]
         rest = {k: v for k, v in result.items() if k not in ("answer", "answer_spans", "context")}
+        rest.update(_echo("question", result["question"]))
         if cursor not in (None, ""):  # a later part: the context from item `start` on (the answer came first)
-            head = {"question": result["question"], "mode": result["mode"], "context_from": start}
+            head = {**_echo("question", result["question"]), "mode": result["mode"], "context_from": start}
             return self.pager.items(head, "context", context, start, budget)
         head = {"answer": result["answer"], "answer_spans": result["answer_spans"], **rest}
         if not self.pager.fits({**head, "context": [], "next_cursor": "0"}, budget):  # the answer alone is too long
@@ -559,7 +575,9 @@ def make_server(root: Path, *, log: bool = True):
 
     @tool(
         "Read one wiki page by slug: its front matter (first part only) and markdown; each quote in it is a "
-        "'> [!quote] DOC_ID (chars START-END)' callout verified against the document."
+        "'> [!quote] DOC_ID (chars START-END)' callout verified against the document. Generated pages read the "
+        "same way (type 'generated', markdown only): index (the wiki's entry page, every page by type), log, "
+        "conflicts, index-* and provisions-* (the provisions tables)."
     )
     def read_page(slug: str, budget: int = DEFAULT_BUDGET, cursor: str | None = None) -> dict[str, Any]:
         return tools.read_page(slug, budget, cursor)
@@ -614,6 +632,14 @@ def make_server(root: Path, *, log: bool = True):
         return tools.read_source(doc_id, start, end, budget, cursor)
 
     return server
+
+
+def _echo(key: str, text: str) -> dict:
+    """What a reply says it answered: the text, or its first ECHO_CHARS characters and its length when it is
+    longer (a pasted document as a query must not take the reply's budget)."""
+    if len(text) <= ECHO_CHARS:
+        return {key: text}
+    return {key: text[:ECHO_CHARS] + "…", f"{key}_chars": len(text)}
 
 
 def _cut(ex, k: int) -> tuple[int, int]:

@@ -118,9 +118,10 @@ def holder_lock(path: Path, refuse: Callable[[int | None], Exception]) -> Iterat
         os.fsync(fd)
         try:
             yield previous if previous != os.getpid() else None
-        except KeyboardInterrupt:  # Ctrl-C: an orderly end too (what it finished is kept), not a holder that died
+        finally:
+            # Every end this process lives to see is an orderly one and leaves no pid: done, an error (a
+            # refused rollback) or Ctrl-C. Only a holder killed inside the block leaves its pid for the next
+            # holder to report as gone.
             os.ftruncate(fd, 0)
-            raise
-        os.ftruncate(fd, 0)  # a clean end leaves no pid; a killed holder's pid stays for the next to see
     finally:
         os.close(fd)

@@ -48,6 +48,7 @@ _BOUNDARY = re.compile(
     rf"|(?P<item>\n(?=[ \t]*(?:{LIST_MARKER})))"
     r"|(?P<line>\n)"
 )
+_MARK = re.compile("[.!?\u3002\uff01\uff1f;\uff1b:\n]")  # the characters a _BOUNDARY match can start with
 SENTENCE = frozenset({"stop", "paragraph", "item"})
 CLAUSE = frozenset({"stop", "semicolon", "colon", "paragraph", "item"})
 LINE = frozenset({"stop", "paragraph", "item", "line"})
@@ -216,6 +217,16 @@ class Boundary(NamedTuple):
     next: int  # where the text after it may start (the end of the match)
 
 
+def _opens_line(text: str, i: int) -> bool:
+    """Whether at most one word stands before text[i] on its line. Read back no further than that word: a
+    search for the line start would read a long line from its beginning at every clause number in it."""
+    j = i
+    for word in (False, True, False):  # spaces, one word, spaces
+        while j > 0 and text[j - 1] != "\n" and text[j - 1].isspace() != word:
+            j -= 1
+    return j == 0 or text[j - 1] == "\n"
+
+
 def _false_stop(text: str, dot: int, after: int) -> bool:
     """Whether the "." at text[dot] (its match ending at `after`) closes an abbreviation, an initial or a
     line-opening clause number, or is followed by a word in lower case: then it ends no sentence."""
@@ -229,10 +240,8 @@ def _false_stop(text: str, dot: int, after: int) -> bool:
     if not word:
         return False
     low = word.lower()
-    if _ENUMERATOR.match(word):  # "4." / "4.2." / "(a)." / "Item 1." opening its line: a clause number
-        line_start = text.rfind("\n", 0, i) + 1
-        if len(text[line_start:i].split()) <= 1:
-            return True
+    if _ENUMERATOR.match(word) and _opens_line(text, i):  # "4." / "4.2." / "(a)." / "Item 1.": a clause number
+        return True
     if low in _COMPANY and nxt:  # "Beta Inc. What is ..." ends; "Beta Inc. shall" does not
         follow = re.match(r"\w+", text[nxt.start(1) : nxt.start(1) + 30])
         return not (follow and follow.group(0).lower() in _OPENERS)
@@ -253,10 +262,18 @@ def boundaries(
     stop = len(text) if end is None else end
     gaps = page_breaks(text)
     g = bisect.bisect_right(gaps, start, key=lambda gap: gap[1])  # the first gap not yet behind the match
-    for m in _BOUNDARY.finditer(text, start):
+    # The matches finditer would give, tried only where a mark stands before the window's end: finditer
+    # itself would read on to the text's next mark, past the window, which in a long line without one is
+    # the rest of the text, on every call (passages ask window by window: quadratic).
+    after = start  # where the previous match ended: marks inside it start no match
+    for c in _MARK.finditer(text, start, stop):
+        if c.start() < after:
+            continue
+        m = _BOUNDARY.match(text, c.start())
+        if m is None:
+            continue
+        after = m.end()
         if m.end() > stop:
-            if m.start() >= stop:
-                break
             continue  # a match running past the window (a long blank run): not within it
         kind = m.lastgroup
         if kind not in kinds:

@@ -21,6 +21,7 @@ from wikigen.core.atomic import atomic_write, make_private
 from wikigen.core.errors import OwnershipError, PageError, SearchIndexError, SizeLimitError, WikigenError
 from wikigen.core.locks import file_lock
 from wikigen.core.slugs import is_slug
+from wikigen.core.text import normalize_newlines
 from wikigen.core.tokens import TokenCounter
 from wikigen.wiki.freshness import stamp_hashes
 from wikigen.wiki.injection import mark_page
@@ -235,6 +236,19 @@ class Wiki:
             return parse_page(text)
         except PageError as e:
             raise PageError(f"{path.name}: {e}") from None
+
+    def read_generated(self, name: str) -> str:
+        """The markdown of a generated page (index: the wiki's entry page, log, conflicts, index-*, provisions-*;
+        `wikigen.wiki.page.is_reserved`), as wikigen wrote it; PageError when there is no such page."""
+        if not isinstance(name, str) or not is_slug(name) or not is_reserved(name):
+            raise PageError(f"{name!r} is no generated page (index, log, conflicts, index-*, provisions-*)")
+        path = self.root / f"{name}.md"
+        if path.is_symlink():
+            raise PageError(f"{path.name} is a symlink; a page must be a regular file inside the wiki")
+        try:
+            return normalize_newlines(path.read_text(encoding="utf-8", errors="replace"))
+        except FileNotFoundError:
+            raise PageError(f"no page {name!r} in this wiki yet; it is written after each build session") from None
 
     def load(self) -> tuple[list[Page], list[str]]:
         """Every page that parses, and one message per file that does not."""
