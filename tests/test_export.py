@@ -375,3 +375,49 @@ def test_every_collection_is_reachable_from_the_start_of_a_large_memory():
     assert listed >= {f"{file_stem(k.slug)}.md" for k in kinds}
     assert memory.index("## Collections") < memory.index("## Topics")
     assert all(f"]({k.slug}.md)" in memory for k in kinds)  # 20 short lines: all of them fit in MEMORY.md too
+
+
+def test_provisions_files_part_within_limits_and_show_no_secret():
+    """A kind of 300 documents: its provisions files split into parts within the limits, each naming the others,
+    every document once; a stated value holding a secret (a card number pasted as a party) is left out."""
+    from wikigen.export import provisions_files
+    from wikigen.wiki.provisions import Table
+
+    fields = [
+        {"name": "governing_law", "label": "Governing law", "type": "jurisdiction", "group": "law"},
+        {"name": "parties", "label": "Parties", "type": "party", "group": "basics"},
+    ]
+    docs = {}
+    for i in range(300):
+        law = {
+            "status": STATED,
+            "display": "the Commonwealth of Massachusetts",
+            "norm": "Massachusetts",
+            "quote": [100 + i, 180 + i],
+            "text": "governed by the laws of the Commonwealth of Massachusetts",
+        }
+        party = {
+            "status": STATED,
+            "display": "Acme Corp; card 4111 1111 1111 1111" if i == 7 else "Acme Corp; Beta LLC",
+            "quote": [0, 40],
+            "text": "between Acme Corp and Beta LLC",
+        }
+        docs[f"c/{i:03d}"] = {
+            "kind": "contract",
+            "title": f"Supply agreement {i:03d}",
+            "cells": {"governing_law": law, "parties": party},
+        }
+    table = Table({"contract": {"label": "Contracts", "fields": fields}}, docs)
+    files, start = provisions_files(table, {"c/001": "doc-c-001"}, {"doc-c-001": "Supply agreement 001"})
+    assert len(files) > 1 and len(start) == len(files)
+    for name, text in files.items():
+        assert len(text.splitlines()) <= MAX_LINES and utf8_len(text) <= MAX_BYTES, name
+        assert all(f"({other})" in text for other in files if other != name)  # each part names the others
+    blocks = provisions_blocks(list(files.values()))
+    assert sorted(blocks) == sorted(docs)
+    assert all(
+        f"Governing law: the Commonwealth of Massachusetts (chars {100 + i}-{180 + i})" in blocks[f"c/{i:03d}"]
+        for i in range(300)
+    )
+    assert "4111" not in "".join(files.values()) and not any(v.startswith("Parties") for v in blocks["c/007"])
+    assert "- [Supply agreement 001](doc-c-001.md) · `c/001`" in files["provisions-contract.md"]
