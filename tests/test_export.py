@@ -81,7 +81,8 @@ def assert_sound_export(out: Path, wiki_root: Path, others: tuple[str, ...] = ()
             for _, target in MD_LINK.findall(line):
                 assert (out / target).is_file(), (name, target)
                 linked.add(target)
-    assert linked >= set(topics)  # every page is reachable from MEMORY.md
+    tables_linked = {t for n in linked & set(tables) for _, t in MD_LINK.findall(tables[n])}
+    assert linked | tables_linked >= set(topics)  # every page is reachable from MEMORY.md (a table's part: from part 1)
     quotes = 0
     for name, text in topics.items():
         lines = text.split("\n")
@@ -303,7 +304,10 @@ def test_no_value_is_cut_and_the_provisions_table_is_reachable_from_memory(acme_
     start = memory.split("## Start here\n", 1)[1].split("\n## ", 1)[0]
     assert memory.index("## Start here") < memory.index("## Documents")
     linked = {t for _, t in MD_LINK.findall(start)}
-    assert "provisions-contract.md" in linked and set(report.provisions) <= linked  # every part, from the start
+    assert "provisions-contract.md" in linked and "provisions-policy.md" in linked  # each kind's, from the start
+    assert {t for n in linked & set(report.provisions) for _, t in MD_LINK.findall(got["tables"][n])} | linked >= set(
+        report.provisions
+    )  # and every part from its first
     contract = sorted((n for n in got["tables"] if n.startswith("provisions-contract")), key=lambda n: (len(n), n))
     blocks = provisions_blocks([got["tables"][n] for n in contract])
     table = read_table(acme_wiki)
@@ -409,7 +413,8 @@ def test_provisions_files_part_within_limits_and_show_no_secret():
         }
     table = Table({"contract": {"label": "Contracts", "fields": fields}}, docs)
     files, start = provisions_files(table, {"c/001": "doc-c-001"}, {"doc-c-001": "Supply agreement 001"})
-    assert len(files) > 1 and len(start) == len(files)
+    assert len(files) > 1 and len(start) == 1 and f"in {len(files)} parts" in start[0]  # a line, however many parts
+    assert len(start[0]) <= MAX_LINE_CHARS and "(provisions-contract.md)" in start[0]
     for name, text in files.items():
         assert len(text.splitlines()) <= MAX_LINES and utf8_len(text) <= MAX_BYTES, name
         assert all(f"({other})" in text for other in files if other != name)  # each part names the others

@@ -347,7 +347,8 @@ def _table_parts(stem: str, label: str, desc: str, blocks: list[list[str]]) -> d
 def provisions_files(table: Table, links: dict[str, str], exported: dict[str, str]) -> tuple[dict[str, str], list[str]]:
     """The provisions table as topic files, one a kind of document (the most documents first), in parts within
     MAX_LINES and MAX_BYTES: every document's stated values, each whole with its quote's doc id and chars; and the
-    MEMORY.md lines that link them. links: doc id -> its document page's slug; exported: the exported pages."""
+    MEMORY.md lines that link them (a line a kind, to its first part). links: doc id -> its document page's slug;
+    exported: the exported pages."""
     files: dict[str, str] = {}
     start: list[str] = []
     kinds = sorted((k for k in table.kinds if table.rows(k)), key=lambda k: (-len(table.rows(k)), k))
@@ -364,12 +365,9 @@ def provisions_files(table: Table, links: dict[str, str], exported: dict[str, st
             _provisions_blocks(table, kind, links, exported),
         )
         files.update(parts)
-        first = (
-            f"- {_md_link(stem, f'{label}: provisions table')} — {n_docs:,} documents' values, with doc id and chars: "
-        )
-        start.append(first + _fields_said(fields, MAX_LINE_CHARS - len(first)))
-        for n, name in enumerate(list(parts)[1:], 2):
-            start.append(f"- {_md_link(name[:-3], f'{label}: provisions table, part {n} of {len(parts)}')}")
+        split = f" in {len(parts)} parts (each links the others)" if len(parts) > 1 else ""
+        first = f"- {_md_link(stem, f'{label}: provisions table')} — {n_docs:,} documents' values{split}, with doc id and chars: "
+        start.append(first + _fields_said(fields, MAX_LINE_CHARS - len(first)))  # one line a kind, however many parts
     return files, start
 
 
