@@ -168,9 +168,10 @@ def _split_facts(heading: str) -> list[tuple[str, str]]:
     return out
 
 
-def provision_cells(table: Table) -> dict[str, dict[str, Cell]]:
+def provision_cells(table: Table, value_chars: int | None = VALUE_CHARS) -> dict[str, dict[str, Cell]]:
     """doc id -> {field label: Cell} of every value the provisions table states for the document, in its kind's
-    field order, each with its quote's span; a party field is left out (the documents table has its column)."""
+    field order, each with its quote's span; a party field is left out (the documents table has its column).
+    value_chars: a value longer than this is cut to it (a cell's width); None keeps each value whole."""
     out: dict[str, dict[str, Cell]] = {}
     for rec in records(table):
         cells: dict[str, Cell] = {}
@@ -183,7 +184,7 @@ def provision_cells(table: Table) -> dict[str, dict[str, Cell]]:
                 value = str(entry["norm"])
             quote = entry.get("quote") or {}
             label = str(f.get("label") or f["name"])
-            cells[label] = Cell(one_line(value, VALUE_CHARS), quote.get("start"), quote.get("end"), label)
+            cells[label] = Cell(one_line(value, value_chars), quote.get("start"), quote.get("end"), label)
         out[rec["doc_id"]] = cells
     return out
 
@@ -250,11 +251,14 @@ def _tell_apart(rows: list[DocumentRow]) -> None:
                     r.label = f"{r.label} [{r.doc_id}]"
 
 
-def document_rows(pages: Iterable[Page], sources=None, table: Table | None = None) -> list[DocumentRow]:
+def document_rows(
+    pages: Iterable[Page], sources=None, table: Table | None = None, *, value_chars: int | None = VALUE_CHARS
+) -> list[DocumentRow]:
     """One row per document, sorted by label: every document of `sources` (a CorpusIndex or any
     `Sources` with `documents()` and `texts`), else every document page. A document's page is its
     `type: document` page with it as the one source. `table`: the wiki's provisions table, whose values
-    become the rows' extra columns and whose stale documents (Table.stale) the rows' `stale`."""
+    become the rows' extra columns, each cut to `value_chars` (None: whole, for a surface that fits them itself), and
+    whose stale documents (Table.stale) the rows' `stale`."""
     by_doc: dict[str, Page] = {}
     member_of: dict[str, list[Page]] = defaultdict(list)
     for p in sorted(pages, key=lambda p: (len(p.sources), p.slug)):
@@ -269,7 +273,7 @@ def document_rows(pages: Iterable[Page], sources=None, table: Table | None = Non
             docs[d.doc_id] = getattr(d, "title", "") or ""
     else:
         docs = dict.fromkeys(by_doc, "")
-    provisions = provision_cells(table) if table is not None else {}
+    provisions = provision_cells(table, value_chars) if table is not None else {}
     rows = []
     for doc_id, known_title in docs.items():
         page = by_doc.get(doc_id)

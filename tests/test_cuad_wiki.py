@@ -14,12 +14,11 @@ import re
 
 import pytest
 from eval_corpora import CUAD_TIMEOUT
-from test_export import MD_LINK, _memory_lines, assert_sound_export
+from test_export import MD_LINK, _memory_lines, assert_sound_export, assert_values_whole, provisions_blocks
 from test_mcp_server import _data, _pages_of, _session_run
 from wikigen.search.sources import open_wiki
 
-from wikigen.core.text import one_line
-from wikigen.export import MAX_BYTES, MAX_LINES, MEMORY, VALUE_MAX, export_claude_code, file_stem, utf8_len
+from wikigen.export import MAX_BYTES, MAX_LINES, MEMORY, export_claude_code, file_stem, utf8_len
 from wikigen.mcp_server import compact
 from wikigen.wiki.markup import explicit_quotes
 from wikigen.wiki.provisions import read_table
@@ -145,9 +144,10 @@ def test_no_reply_exceeds_its_budget_on_the_cuad_wiki(cuad_wiki):
 
 @CUAD_TIMEOUT
 def test_full_cuad_wiki_memory_informs(cuad_wiki, tmp_path):
-    """MEMORY.md of the cuad-dev wiki (126 contracts, more than its room holds): one line per document as far as
-    they fit (title, parties, date, key facts), then the topics, each saying what it holds, within the limits;
-    every page reachable."""
+    """MEMORY.md of the cuad-dev wiki (126 contracts, more than its room holds): what to open first (the provisions
+    files, the collections), one line per document as far as they fit (title, parties, date, key facts, each value
+    whole), then every collection and the topics, each saying what it holds, within the limits; every page
+    reachable, every contract's stated values in the provisions files."""
     from wikigen.search.documents import document_rows
 
     out = tmp_path / "memory"
@@ -156,7 +156,7 @@ def test_full_cuad_wiki_memory_informs(cuad_wiki, tmp_path):
     w = open_wiki(cuad_wiki)
     contracts = len(w.sources.documents())
     assert contracts > 100
-    assert report.pages == len(got["topics"]) > contracts  # a page per contract, plus topics
+    assert report.pages == len(got["topics"]) - len(got["tables"]) > contracts  # a page per contract, plus topics
     memory = got["memory"][MEMORY]
     assert utf8_len(memory) > 0.9 * MAX_BYTES or len(memory.splitlines()) > 0.9 * MAX_LINES  # the room is used
     docs = _memory_lines(memory, "doc-")
@@ -173,13 +173,15 @@ def test_full_cuad_wiki_memory_informs(cuad_wiki, tmp_path):
             assert f" {row.date.value}" in said, (line, row.date)
     assert sum(bool(row.names) for _, row in shown) > 0.7 * len(shown)
     assert sum(bool(row.date) for _, row in shown) > 0.7 * len(shown)
-    for line, row in shown:  # then the values a reader most needs (the provisions table's): whole, in order, once
-        said = line.split("](", 1)[1]
-        values = [one_line(f"{c.label}: {c.value}", VALUE_MAX) for c in row.values(3)]
-        kept = [v for v in values if v in said]
-        assert kept == values[: len(kept)] and not (kept and said.endswith("...")), (line, values)
+    assert assert_values_whole(got["memory"], cuad_wiki) > len(shown)  # then values, each whole (issue 43)
+    for line, row in shown:  # a party's name shortened only at the end of a word
+        for name in line.split(" — ", 1)[1].split(" · ")[0].split("; ") if row.names else []:
+            if name.endswith("…"):
+                kept = name[:-1]
+                assert any(n.startswith(kept) and not n[len(kept)].isalnum() for n in row.names), (line, row.names)
+    for line, row in shown:
         if row.date:
-            assert said.count(row.date.value) == 1, line
+            assert line.split("](", 1)[1].count(row.date.value) == 1, line
     assert sum(any(f"{c.label}: " in line for c in row.extra.values()) for line, row in shown) > 0.7 * len(shown)
     topics = _memory_lines(memory, "topic-")
     assert len(topics) >= 20
@@ -188,6 +190,22 @@ def test_full_cuad_wiki_memory_informs(cuad_wiki, tmp_path):
     assert memory.index("## Documents") < memory.index("## Topics") < memory.index("## Every page")
     every = got["memory"].get("index-document.md", "")
     assert every and f"{contracts} pages" in every  # every document, in the section files
+    start = memory.split("## Start here\n", 1)[1].split("\n## ", 1)[0]
+    first = {t for _, t in MD_LINK.findall(start)} & set(report.provisions)  # the provisions files, first
+    assert first and {t for n in first for _, t in MD_LINK.findall(got["tables"][n])} | first >= set(report.provisions)
+    blocks = provisions_blocks([got["tables"][n] for n in report.provisions])
+    table = read_table(cuad_wiki)
+    assert len(blocks) == len(table.documents)
+    for doc_id, row in table.documents.items():
+        figures = {f["name"] for f in table.fields(row.get("kind", "")) if f.get("type") == "figures"}
+        for name, cell in (row.get("cells") or {}).items():
+            if cell.get("status") == "stated" and cell.get("quote") and name not in figures:
+                assert any(f"(chars {cell['quote'][0]}-{cell['quote'][1]})" in v for v in blocks[doc_id]), (
+                    doc_id,
+                    name,
+                )
+    kinds = [p for p in w.pages() if p.type == "collection"]
+    assert all(f"]({file_stem(p.slug)}.md)" in memory for p in kinds)  # every collection, in MEMORY.md itself
 
 
 @CUAD_TIMEOUT

@@ -21,10 +21,13 @@ from wikigen.search.sources import open_wiki
 
 from wikigen import cli
 from wikigen.core.errors import UsageError
+from wikigen.core.text import clip_words, fit_parts
 from wikigen.export import (
     MAX_BYTES,
+    MAX_LINE_CHARS,
     MAX_LINES,
     MEMORY,
+    VALUE_SEP,
     _entry_line,
     _md_link,
     build_memory,
@@ -32,8 +35,10 @@ from wikigen.export import (
     file_stem,
     utf8_len,
 )
-from wikigen.wiki.index_page import build_index
+from wikigen.wiki.index_page import Entry, build_index
 from wikigen.wiki.markup import scan_quotes
+from wikigen.wiki.page import Page
+from wikigen.wiki.provisions import STATED, read_table, records
 
 ROOT = Path(__file__).resolve().parent.parent
 ACME = ROOT / "corpora" / "acme"
@@ -61,8 +66,11 @@ def assert_sound_export(out: Path, wiki_root: Path, others: tuple[str, ...] = ()
     files = {p.name: p.read_text(encoding="utf-8") for p in out.glob("*.md") if p.name not in others}
     memory = {n: t for n, t in files.items() if n == MEMORY or n.startswith("index-")}
     topics = {n: t for n, t in files.items() if n not in memory}
+    tables = {n: t for n, t in topics.items() if n.startswith("provisions-")}  # the provisions table's files
     assert MEMORY in memory
-    assert sorted(n[:-3] for n in topics) == sorted(file_stem(s) for s in wiki.slugs())
+    assert sorted(n[:-3] for n in topics if n not in tables) == sorted(file_stem(s) for s in wiki.slugs())
+    for name, text in tables.items():  # within the same limits as MEMORY.md
+        assert len(text.splitlines()) <= MAX_LINES and utf8_len(text) <= MAX_BYTES, name
     linked = set()
     for name, text in memory.items():
         assert len(text.splitlines()) <= MAX_LINES, name
@@ -73,7 +81,8 @@ def assert_sound_export(out: Path, wiki_root: Path, others: tuple[str, ...] = ()
             for _, target in MD_LINK.findall(line):
                 assert (out / target).is_file(), (name, target)
                 linked.add(target)
-    assert linked >= set(topics)  # every page is reachable from MEMORY.md
+    tables_linked = {t for n in linked & set(tables) for _, t in MD_LINK.findall(tables[n])}
+    assert linked | tables_linked >= set(topics)  # every page is reachable from MEMORY.md (a table's part: from part 1)
     quotes = 0
     for name, text in topics.items():
         lines = text.split("\n")
@@ -98,7 +107,7 @@ def assert_sound_export(out: Path, wiki_root: Path, others: tuple[str, ...] = ()
             for _, target in MD_LINK.findall(line) if i not in quote_lines else []:
                 assert (out / target).is_file(), (name, target)
     assert quotes > 0
-    return {"memory": memory, "topics": topics, "quotes": quotes}
+    return {"memory": memory, "topics": topics, "tables": tables, "quotes": quotes}
 
 
 @pytest.fixture(scope="module")
@@ -111,7 +120,9 @@ def test_export_the_sample_wiki(acme_wiki, tmp_path, capsys):
     out = tmp_path / "memory"
     assert cli.main(["export", "claude-code", str(acme_wiki), str(out)]) == 0
     pages = len(open_wiki(acme_wiki).slugs())
-    assert capsys.readouterr().out == f"exported {pages} pages to {out} (MEMORY.md)\n"
+    tables = len(list(out.glob("provisions-*.md")))
+    assert tables >= 2  # the contracts' and the policies' values
+    assert capsys.readouterr().out == f"exported {pages} pages and {tables} provisions files to {out} (MEMORY.md)\n"
     got = assert_sound_export(out, acme_wiki)
     assert len(got["memory"]) == 1  # the sample wiki fits in one MEMORY.md
     assert _tree(acme_wiki) == before  # nothing written into the wiki
@@ -217,3 +228,201 @@ def test_build_memory_is_deterministic(acme_wiki):
 def _memory_lines(text: str, prefix: str) -> list[str]:
     """MEMORY.md's entry lines whose file name starts with prefix."""
     return [line for line in text.splitlines() if line.startswith("- [") and f"]({prefix}" in line]
+
+
+# --- values whole, the provisions table and the collections reachable (issue 43) ---------------------------------
+
+
+def whole_values(wiki_root: Path) -> dict[str, dict[str, set[str]]]:
+    """doc id -> {label: the whole values the wiki holds for it}: each field the provisions table states (as
+    written and in its canonical form) and each key fact its document page states."""
+    from wikigen.search.documents import page_facts
+
+    table = read_table(wiki_root)
+    out: dict[str, dict[str, set[str]]] = {}
+    for rec in records(table):
+        for f in table.fields(rec["kind"]):
+            entry = rec.get(f["name"]) or {}
+            if entry.get("status") == STATED:
+                said = {" ".join(str(v).split()) for v in (entry.get("value") or "Yes", entry.get("norm")) if v}
+                out.setdefault(rec["doc_id"], {}).setdefault(str(f["label"]), set()).update(said)
+    for page in open_wiki(wiki_root).pages():
+        if page.type == "document" and len(page.sources) == 1:
+            for c in page_facts(page):
+                out.setdefault(page.sources[0], {}).setdefault(c.label, set()).add(" ".join(c.value.split()))
+    return out
+
+
+def assert_values_whole(memory: dict[str, str], wiki_root: Path) -> int:
+    """Every `Field: value` part of a document's line in MEMORY.md and the section files is a whole value the
+    wiki holds for that document (a field of the provisions table, a key fact of its page); the number checked."""
+    by_file = {f"{file_stem(p.slug)}.md": p.sources[0] for p in open_wiki(wiki_root).pages() if p.type == "document"}
+    values = whole_values(wiki_root)
+    checked = 0
+    for name, text in memory.items():
+        for line in text.splitlines():
+            m = re.match(r"- \[[^\]]*\]\(([^)]+)\) — (.*)$", line)
+            if not m or m.group(1) not in by_file:
+                continue
+            known = values.get(by_file[m.group(1)], {})
+            for part in m.group(2).split(VALUE_SEP):
+                label, sep, value = part.partition(": ")
+                if sep and label in known:
+                    assert value in known[label], (name, line, part, known[label])
+                    checked += 1
+    return checked
+
+
+def provisions_blocks(texts: list[str]) -> dict[str, list[str]]:
+    """doc id -> the value lines under its entry in the provisions files (`- [Title](file) · `doc id``)."""
+    out: dict[str, list[str]] = {}
+    doc = None
+    for text in texts:
+        for line in text.splitlines():
+            head = re.match(r"- .* · `([^`]+)`( · no value stated)?$", line)
+            if head:
+                doc = head.group(1)
+                out[doc] = []
+            elif line.startswith("  - ") and doc is not None:
+                out[doc].append(line[4:])
+            elif not line.strip():
+                continue
+            else:
+                doc = None
+    return out
+
+
+def test_no_value_is_cut_and_the_provisions_table_is_reachable_from_memory(acme_wiki, tmp_path):
+    """On the sample: each `Field: value` of a document's line is a whole value; MEMORY.md starts with links to the
+    provisions files, which hold every contract's stated governing law with its doc id and the span of its quote
+    (checked against the document's text); every collection is listed in MEMORY.md."""
+    out = tmp_path / "memory"
+    report = export_claude_code(open_wiki(acme_wiki), out)
+    got = assert_sound_export(out, acme_wiki)
+    memory = got["memory"][MEMORY]
+    assert assert_values_whole(got["memory"], acme_wiki) >= 20
+    start = memory.split("## Start here\n", 1)[1].split("\n## ", 1)[0]
+    assert memory.index("## Start here") < memory.index("## Documents")
+    linked = {t for _, t in MD_LINK.findall(start)}
+    assert "provisions-contract.md" in linked and "provisions-policy.md" in linked  # each kind's, from the start
+    assert {t for n in linked & set(report.provisions) for _, t in MD_LINK.findall(got["tables"][n])} | linked >= set(
+        report.provisions
+    )  # and every part from its first
+    contract = sorted((n for n in got["tables"] if n.startswith("provisions-contract")), key=lambda n: (len(n), n))
+    blocks = provisions_blocks([got["tables"][n] for n in contract])
+    table = read_table(acme_wiki)
+    texts = open_wiki(acme_wiki).sources.texts
+    laws = 0
+    for rec in records(table, "contract"):
+        assert rec["doc_id"] in blocks, rec["doc_id"]  # every document of the kind
+        law = rec["governing_law"]
+        if law["status"] != STATED:
+            assert not any(v.startswith("Governing law: ") for v in blocks[rec["doc_id"]])
+            continue
+        q = law["quote"]
+        assert f"Governing law: {law['value']} (chars {q['start']}-{q['end']})" in blocks[rec["doc_id"]]
+        assert texts.text(rec["doc_id"])[q["start"] : q["end"]] == q["text"]  # the span an agent reads states it
+        laws += 1
+    assert laws >= 6
+    collections = [p for p in open_wiki(acme_wiki).pages() if p.type == "collection"]
+    assert collections and all(f"]({file_stem(p.slug)}.md)" in memory for p in collections)
+
+
+def test_line_fitting_keeps_each_value_whole():
+    """The fitting functions with a long value: a document's line keeps a part whole or leaves it out (a shorter
+    one after it may take its place); other text ends at a word's end, in Korean too; never mid-word."""
+    law = "Governing law: the Commonwealth of Massachusetts"
+    notice = "Termination for convenience: Yes: 30 days' prior written notice to the other party"
+    parts = ["Alamogordo Financial Corporation; Alamogordo Federal Savings", "1998-09-30", notice, law]
+    title = "AMENDMENT NO. 1 TO THE SUPPLY AGREEMENT"  # leaves the values 143 characters: not the three
+    line = _entry_line(Entry("doc-x", title, "document", VALUE_SEP.join(parts)))
+    assert len(line) <= MAX_LINE_CHARS
+    said = line.split(" — ", 1)[1].split(VALUE_SEP)
+    assert said == [parts[0], parts[1], law]  # the notice, too long for what is left, is left out whole
+    assert fit_parts(parts, 60, VALUE_SEP) == parts[0]
+    assert fit_parts([notice, "Venue: Iowa"], 40, VALUE_SEP) == "Venue: Iowa"
+    assert clip_words("Governing law: Massachusetts", 24) == "Governing law..."
+    assert clip_words("Supercalifragilistic", 10) == ""  # one word longer than the room: left out
+    assert clip_words("물품공급 기본계약서 및 품질보증", 13) == "물품공급 기본계약서..."
+    assert clip_words("東京都港区の契約書", 8) == "東京都港区..."  # between ideographs is a word's end
+    topic = Entry("topic-law", "Law", "topic", "Governing law: quoted from 3 documents; e.g. Massachusetts " * 5)
+    cut = topic.line(link=_md_link, max_len=MAX_LINE_CHARS)
+    assert len(cut) <= MAX_LINE_CHARS and cut.endswith("...")
+    assert cut[:-3].split()[-1] in topic.description.split()  # the last word before the ellipsis is whole
+
+
+def _page(slug: str, title: str, kind: str, description: str, sources: list[str]) -> Page:
+    return Page(slug, title, "o", description, type=kind, sources=sources)
+
+
+def test_every_collection_is_reachable_from_the_start_of_a_large_memory():
+    """A wiki larger than MEMORY.md's room (300 documents, 150 topics, 20 collections): the collections are listed
+    before the topics, and the Start here block links the section file that lists every one of them."""
+    docs = [
+        _page(f"doc-d{i:03d}", f"Supply agreement number {i:03d} of the group", "document", "d" * 120, [f"d{i:03d}"])
+        for i in range(300)
+    ]
+    topics = [
+        _page(f"topic-t{i:03d}", f"Topic {i:03d}", "topic", "what the contracts say " * 6, []) for i in range(150)
+    ]
+    kinds = [
+        _page(f"kind-k{i:02d}", f"Kind {i:02d} agreements", "collection", "", [f"d{j:03d}" for j in range(i, 300, 20)])
+        for i in range(20)
+    ]
+    files = build_memory(docs + topics + kinds)
+    memory = files[MEMORY]
+    assert len(memory.splitlines()) <= MAX_LINES and utf8_len(memory) <= MAX_BYTES
+    start = memory.split("## Start here\n", 1)[1].split("\n## ", 1)[0]
+    section = [t for label, t in MD_LINK.findall(start) if label == "Collections"]
+    assert section and section[0] in files
+    listed = {t for _, t in MD_LINK.findall(files[section[0]])}
+    assert listed >= {f"{file_stem(k.slug)}.md" for k in kinds}
+    assert memory.index("## Collections") < memory.index("## Topics")
+    assert all(f"]({k.slug}.md)" in memory for k in kinds)  # 20 short lines: all of them fit in MEMORY.md too
+
+
+def test_provisions_files_part_within_limits_and_show_no_secret():
+    """A kind of 300 documents: its provisions files split into parts within the limits, each naming the others,
+    every document once; a stated value holding a secret (a card number pasted as a party) is left out."""
+    from wikigen.export import provisions_files
+    from wikigen.wiki.provisions import Table
+
+    fields = [
+        {"name": "governing_law", "label": "Governing law", "type": "jurisdiction", "group": "law"},
+        {"name": "parties", "label": "Parties", "type": "party", "group": "basics"},
+    ]
+    docs = {}
+    for i in range(300):
+        law = {
+            "status": STATED,
+            "display": "the Commonwealth of Massachusetts",
+            "norm": "Massachusetts",
+            "quote": [100 + i, 180 + i],
+            "text": "governed by the laws of the Commonwealth of Massachusetts",
+        }
+        party = {
+            "status": STATED,
+            "display": "Acme Corp; card 4111 1111 1111 1111" if i == 7 else "Acme Corp; Beta LLC",
+            "quote": [0, 40],
+            "text": "between Acme Corp and Beta LLC",
+        }
+        docs[f"c/{i:03d}"] = {
+            "kind": "contract",
+            "title": f"Supply agreement {i:03d}",
+            "cells": {"governing_law": law, "parties": party},
+        }
+    table = Table({"contract": {"label": "Contracts", "fields": fields}}, docs)
+    files, start = provisions_files(table, {"c/001": "doc-c-001"}, {"doc-c-001": "Supply agreement 001"})
+    assert len(files) > 1 and len(start) == 1 and f"in {len(files)} parts" in start[0]  # a line, however many parts
+    assert len(start[0]) <= MAX_LINE_CHARS and "(provisions-contract.md)" in start[0]
+    for name, text in files.items():
+        assert len(text.splitlines()) <= MAX_LINES and utf8_len(text) <= MAX_BYTES, name
+        assert all(f"({other})" in text for other in files if other != name)  # each part names the others
+    blocks = provisions_blocks(list(files.values()))
+    assert sorted(blocks) == sorted(docs)
+    assert all(
+        f"Governing law: the Commonwealth of Massachusetts (chars {100 + i}-{180 + i})" in blocks[f"c/{i:03d}"]
+        for i in range(300)
+    )
+    assert "4111" not in "".join(files.values()) and not any(v.startswith("Parties") for v in blocks["c/007"])
+    assert "- [Supply agreement 001](doc-c-001.md) · `c/001`" in files["provisions-contract.md"]

@@ -4,10 +4,13 @@ Claude Code reads ``MEMORY.md`` at start-up (its first 200 lines, at most 25 KB)
 files it links when they look relevant. What loads at start-up is all an agent knows before it opens a
 file, so ``MEMORY.md`` uses its room for what tells the agent which file to open:
 
-* **Documents first**, one line each: the label that tells same-titled documents apart, the parties,
+* **Start here**: the provisions table's files (``provisions-<kind>.md``, ``-2.md``, ...: every document of
+  the kind with each value it states, whole, and the doc id and chars of the quote that states it, from
+  `wikigen.wiki.provisions`), where every collection (kind of document) is listed, and where every page is;
+* **Documents**, one line each: the label that tells same-titled documents apart, the parties,
   the date and the two or three values a reader most needs (the key facts the document's page states;
   the documents table of `wikigen.search.documents`), as many as fit in `DOC_SHARE` of the room;
-* **then the topics** (and collections, figures), each with what it holds (`wikigen.wiki.summary`:
+* **then the collections** (and topics, figures), each with what it holds (`wikigen.wiki.summary`:
   its subject and other names, how many documents it quotes of those that have it, its first quote's
   opening), the most widely held first, in the rest of the room (documents take what topics leave);
 * **then the section files** that list every page the same way (``index-<type>.md``, ..., packed the way
@@ -16,7 +19,9 @@ file, so ``MEMORY.md`` uses its room for what tells the agent which file to open
 
 ``MEMORY.md`` and each section file stay within 200 lines and 25,000 **bytes** of UTF-8 (Korean is 3
 bytes a character), one line an entry, each under 200 characters, linking topic files with relative
-markdown links ``[Title](slug.md)``.
+markdown links ``[Title](slug.md)``. A line never ends in the middle of a word: a document's parts
+(parties, date, each value) are kept whole or left out (`fit_parts`), other text ends at a word's end
+(`clip_words`). The provisions files keep to the same 200 lines and 25,000 bytes.
 
 * Each page becomes ``<slug>.md`` (a slug longer than 40 characters is cut and hashed: `file_stem`) with
   the front matter memory folders use (``name``,
@@ -43,13 +48,14 @@ from pathlib import Path
 from wikigen.core import confine
 from wikigen.core.atomic import atomic_write
 from wikigen.core.errors import UsageError, WikigenError
-from wikigen.core.text import one_line
+from wikigen.core.slugs import slugify
+from wikigen.core.text import clip_words, fit_parts, one_line
 from wikigen.search.documents import DocumentRow, document_rows
 from wikigen.wiki.index_page import Entry, build_index, count_lines
 from wikigen.wiki.markup import WIKI_RE, body_links, explicit_quotes, split_target
 from wikigen.wiki.page import Page, dump_front_matter
-from wikigen.wiki.provisions import read_table
-from wikigen.wiki.secrets import page_secrets
+from wikigen.wiki.provisions import PREFIX, STATED, Table, read_table, records
+from wikigen.wiki.secrets import find_secrets, page_secrets
 from wikigen.wiki.summary import page_summary, quoted_docs
 
 log = logging.getLogger(__name__)
@@ -63,6 +69,7 @@ __all__ = [
     "export_claude_code",
     "file_stem",
     "markdown_links",
+    "provisions_files",
     "topic_file",
     "utf8_len",
 ]
@@ -75,9 +82,10 @@ DOC_SHARE = 0.7  # of MEMORY.md's room (lines and bytes) for document lines, whe
 LABEL_MAX = 70  # characters of a document's label in its MEMORY.md line
 PARTY_MAX = 40  # characters of a party's name in it
 VALUE_SEP = " · "  # between the parts of a document's line
-VALUE_MAX = 40  # characters of each of its values ("Governing law: New York")
+VALUE_MAX = 60  # characters of each of its values ("Governing law: New York"): a longer one is left out, never cut
+VALUES_SHOWN = 3  # values a document's line names (those within VALUE_MAX, in the order `DocumentRow.values` gives)
 FILE_STEM_MAX = 40  # characters of a topic file's name (a longer slug is cut and hashed: file_stem)
-SECTION_ORDER = ("document", "topic", "collection", "figure")
+SECTION_ORDER = ("document", "collection", "topic", "figure")  # collections (the kinds of document) before topics
 MANIFEST = ".wikigen-export.json"
 MEMORY = "MEMORY.md"
 NOTE = (
@@ -101,21 +109,19 @@ def file_stem(slug: str) -> str:
 
 
 def _md_link(target: str, label: str) -> str:
-    section = target == "index" or target.startswith("index-")  # a section file of build_index: its own name
+    section = target == "index" or target.startswith(("index-", PREFIX))  # a section or provisions file: its name
     return f"[{label}]({target if section else file_stem(target)}.md)"
 
 
 def _entry_line(e: Entry) -> str:
-    """The entry's line within MAX_LINE_CHARS; a document's line too long for it ends at its last whole value
-    ("... · Governing law: Delaware") rather than in the middle of one."""
-    line = e.line(link=_md_link, max_len=MAX_LINE_CHARS)
-    parts = e.description.split(VALUE_SEP)
-    while line.endswith("...") and len(parts) > 1:
-        parts.pop()
-        shorter = Entry(e.slug, e.title, e.type, VALUE_SEP.join(parts)).line(link=_md_link, max_len=MAX_LINE_CHARS)
-        if not shorter.endswith("..."):
-            return shorter
-    return line
+    """The entry's line within MAX_LINE_CHARS, no word cut in it: a document's line keeps each of its parts (its
+    parties, date and values: "Governing law: Delaware") whole or leaves it out (`fit_parts`); any other line's
+    description ends at the end of a word."""
+    if e.type != "document":
+        return e.line(link=_md_link, max_len=MAX_LINE_CHARS)
+    head = Entry(e.slug, e.title, e.type, "").line(link=_md_link, max_len=MAX_LINE_CHARS)
+    desc = fit_parts(e.description.split(VALUE_SEP), MAX_LINE_CHARS - len(head) - len(" — "), VALUE_SEP)
+    return Entry(e.slug, e.title, e.type, desc).line(link=_md_link, max_len=MAX_LINE_CHARS)
 
 
 @dataclass
@@ -125,6 +131,7 @@ class ExportReport:
     memory_files: list[str] = field(default_factory=list)  # MEMORY.md and its section files
     removed: list[str] = field(default_factory=list)  # stale files of an earlier export
     kept_out: list[str] = field(default_factory=list)  # "slug: where" of pages left out: they hold a secret
+    provisions: list[str] = field(default_factory=list)  # the provisions table's files (`provisions_files`)
 
     def to_dict(self) -> dict:
         return {
@@ -133,12 +140,14 @@ class ExportReport:
             "memory_files": self.memory_files,
             "removed": self.removed,
             "kept_out": self.kept_out,
+            "provisions": self.provisions,
         }
 
     def to_text(self) -> str:
         more = f", {len(self.memory_files) - 1} section files" if len(self.memory_files) > 1 else ""
         gone = f"; removed {len(self.removed)} stale files" if self.removed else ""
-        lines = [f"exported {self.pages} pages to {self.dir} ({MEMORY}{more}){gone}"]
+        table = f" and {len(self.provisions)} provisions files" if self.provisions else ""
+        lines = [f"exported {self.pages} pages{table} to {self.dir} ({MEMORY}{more}){gone}"]
         lines += [f"  left out {k} (a secret; `wikigen check` names it, remove it)" for k in self.kept_out]
         return "\n".join(lines)
 
@@ -168,20 +177,30 @@ def markdown_links(body: str, exported: dict[str, str]) -> str:
     return "\n".join(lines)
 
 
-def _one_line(text: str, limit: int) -> str:
+def _one_line(text: str, limit: int, ellipsis: str = "...") -> str:
+    """The text on one line within limit, cut at the end of a word (at the limit only for one long word)."""
     text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 3].rstrip() + "..."
+    return clip_words(text, limit, ellipsis) or text[: limit - len(ellipsis)] + ellipsis
 
 
-def document_line(row: DocumentRow) -> str:
-    """What a document's MEMORY.md line says after its label: parties; date; two or three values."""
+def document_parts(row: DocumentRow) -> list[str]:
+    """What a document's MEMORY.md line says after its label, in parts each kept whole or left out: its parties;
+    its date; up to VALUES_SHOWN values ("Governing law: Delaware"), each whole (one longer than VALUE_MAX is
+    left out: the provisions files give it)."""
     parts = []
     if row.names:
-        parts.append("; ".join(one_line(n, PARTY_MAX) for n in row.names[:2]))
+        parts.append("; ".join(_one_line(n, PARTY_MAX, "…") for n in row.names[:2]))
     if row.date:
         parts.append(row.date.value)
-    parts += [one_line(f"{c.label}: {c.value}", VALUE_MAX) for c in row.values(3)]
-    return VALUE_SEP.join(parts) if parts else (row.kind or "")
+    values = [one_line(f"{c.label}: {c.value}") for c in row.values(len(row.extra) + len(row.facts))]
+    parts += [v for v in values if len(v) <= VALUE_MAX][:VALUES_SHOWN]
+    parts = [p.replace(VALUE_SEP, ", ") for p in parts]  # a part never reads as two
+    return parts if parts else [row.kind] if row.kind else []
+
+
+def document_line(row: DocumentRow, limit: int = DESCRIPTION_MAX) -> str:
+    """A document's parts (`document_parts`) on one line within limit, each whole or left out."""
+    return fit_parts(document_parts(row), limit, VALUE_SEP)
 
 
 def descriptions(pages: list[Page], rows: list[DocumentRow]) -> dict[str, str]:
@@ -191,7 +210,7 @@ def descriptions(pages: list[Page], rows: list[DocumentRow]) -> dict[str, str]:
     out = {}
     for p in pages:
         row = by_doc.get(p.sources[0]) if p.type == "document" and len(p.sources) == 1 else None
-        out[p.slug] = _one_line(document_line(row), DESCRIPTION_MAX) if row else page_summary(p, DESCRIPTION_MAX)
+        out[p.slug] = document_line(row) if row else page_summary(p, DESCRIPTION_MAX)
     return out
 
 
@@ -225,7 +244,7 @@ def _entries(pages: list[Page], rows: list[DocumentRow], about: dict[str, str]) 
     return [
         Entry(
             p.slug,
-            one_line(label.get(p.slug, p.title), LABEL_MAX),
+            _one_line(label.get(p.slug, p.title), LABEL_MAX, "…"),
             p.type or "topic",
             about[p.slug] if p.type == "document" else page_summary(p, DESCRIPTION_MAX, title=False),
         )
@@ -233,8 +252,8 @@ def _entries(pages: list[Page], rows: list[DocumentRow], about: dict[str, str]) 
     ]
 
 
-def _memory(groups: list[tuple[str, list[str]]], hub: list[str], intro: dict[str, str]) -> str:
-    lines = ["# Memory", "", NOTE, ""]
+def _memory(groups: list[tuple[str, list[str]]], hub: list[str], intro: dict[str, str], start: list[str]) -> str:
+    lines = ["# Memory", "", NOTE, ""] + (["## Start here", "", *start, ""] if start else [])
     for heading, items in groups:
         if not items:
             continue
@@ -248,13 +267,121 @@ def _fits(text: str) -> bool:
     return count_lines(text) <= MAX_LINES and utf8_len(text) <= MAX_BYTES
 
 
-def build_memory(pages: list[Page], rows: list[DocumentRow] | None = None) -> dict[str, str]:
-    """File name -> text for MEMORY.md, its section files and one topic file per page. rows: the documents
-    table (`document_rows(pages, sources)`); without it, documents are known by their pages alone."""
+PROVISIONS_NOTE = (
+    "Each document, then each value it states, whole, with the characters of its document's text that state it "
+    "(`doc id`, chars START-END: the quote; `wikigen table --json` prints it); a field not listed is not stated."
+)
+
+
+def _fields_said(fields: list[str], limit: int) -> str:
+    """The fields' names within limit, each whole: as many as fit, then ", ..." when some are left out."""
+    said = fit_parts(fields, limit, ", ")
+    while said and said.count(", ") + 1 < len(fields) and len(said) + 5 > limit:
+        said = fit_parts(said.split(", ")[:-1], limit, ", ")
+    return said + (", ..." if said.count(", ") + 1 < len(fields) else "") if said else "..."
+
+
+def _provisions_blocks(table: Table, kind: str, links: dict[str, str], exported: dict[str, str]) -> list[list[str]]:
+    """A block of lines a document of the kind: its title (a link to its page), its doc id, then a line a value it
+    states, whole, with the span of its quote (and the other values other sentences state, with theirs)."""
+    fields = [f for f in table.fields(kind) if f.get("type") != "figures"]
+    blocks = []
+    for rec in records(table, kind):
+        doc_id, title = rec["doc_id"], " ".join(str(rec.get("title") or rec["doc_id"]).split())
+        title = title if not find_secrets(title) else doc_id
+        slug = links.get(doc_id)
+        name = _md_link(slug, title.replace("[", "(").replace("]", ")")) if slug in exported else title
+        block = [f"- {name} · `{doc_id}`"]
+        for f in fields:
+            entry = rec.get(f["name"]) or {}
+            if entry.get("status") != STATED or find_secrets(str(entry.get("value") or "")):
+                continue  # not stated; or a secret, never shown (as on every surface)
+            q = entry.get("quote")
+            where = f"chars {q['start']}-{q['end']}" if q else "no quote kept"
+            line = f"  - {' '.join(str(f.get('label') or f['name']).split())}: {one_line(str(entry.get('value') or 'Yes'))} ({where})"
+            also = [
+                f"{one_line(str(o.get('value') or ''))} (chars {o['quote']['start']}-{o['quote']['end']})"
+                for o in entry.get("others") or []
+                if not find_secrets(str(o.get("value") or ""))
+            ]
+            block.append(line + (f"; another sentence states {', '.join(also)}" if also else ""))
+        if len(block) == 1:
+            block[0] += " · no value stated"
+        blocks.append(block)
+    return blocks
+
+
+def _table_head(label: str, desc: str, n: int, names: list[str]) -> list[str]:
+    """The opening of part n of a kind's provisions files (names: every part's file): front matter, title, what it
+    holds, how to read it, the other parts."""
+    part = f" (part {n} of {len(names)})" if len(names) > 1 else ""
+    fm = dump_front_matter({"name": f"{label}: provisions table{part}", "description": desc, "type": "reference"})
+    others = [_md_link(m[:-3], f"part {i}") for i, m in enumerate(names, 1) if i != n]
+    head = ["---", *fm.rstrip("\n").split("\n"), "---", "", f"# {label}: provisions table{part}", "", desc, ""]
+    return head + [PROVISIONS_NOTE, ""] + ([f"Parts: {', '.join(others)}.", ""] if others else [])
+
+
+def _table_parts(stem: str, label: str, desc: str, blocks: list[list[str]]) -> dict[str, str]:
+    """The blocks in parts (``stem.md``, ``stem-2.md``, ...), each with its opening within MAX_LINES and MAX_BYTES;
+    packed with the opening of as many parts as the last packing made, until that is how many it makes."""
+    total = 1
+    while True:
+        names = [f"{stem}.md"] + [f"{stem}-{i}.md" for i in range(2, total + 1)]
+        head = _table_head(label, desc, total, names)  # the longest opening: the last part's
+        parts: list[list[str]] = [[]]
+        for b in blocks:
+            if parts[-1] and not _fits("\n".join(head + parts[-1] + b) + "\n"):
+                parts.append(list(b))
+            else:
+                parts[-1] = parts[-1] + b
+        if len(parts) <= total:
+            break
+        total = len(parts)
+    names = names[: len(parts)]
+    return {
+        name: "\n".join(_table_head(label, desc, n, names) + part) + "\n"
+        for n, (name, part) in enumerate(zip(names, parts), 1)
+    }
+
+
+def provisions_files(table: Table, links: dict[str, str], exported: dict[str, str]) -> tuple[dict[str, str], list[str]]:
+    """The provisions table as topic files, one a kind of document (the most documents first), in parts within
+    MAX_LINES and MAX_BYTES: every document's stated values, each whole with its quote's doc id and chars; and the
+    MEMORY.md lines that link them (a line a kind, to its first part). links: doc id -> its document page's slug;
+    exported: the exported pages."""
+    files: dict[str, str] = {}
+    start: list[str] = []
+    kinds = sorted((k for k in table.kinds if table.rows(k)), key=lambda k: (-len(table.rows(k)), k))
+    for kind in kinds:
+        label = " ".join(str(table.kinds[kind].get("label") or kind).split())
+        n_docs = len(table.rows(kind))
+        fields = [str(f.get("label") or f["name"]) for f in table.fields(kind) if f.get("type") != "figures"]
+        stem = f"{PREFIX}{slugify(kind) or 'kind'}"  # a page's slug never starts so (`wikigen.wiki.page`)
+        said = f"{n_docs:,} documents' stated values, each whole with the doc id and chars that state it: "
+        parts = _table_parts(
+            stem,
+            label,
+            said + _fields_said(fields, DESCRIPTION_MAX - len(said)),
+            _provisions_blocks(table, kind, links, exported),
+        )
+        files.update(parts)
+        split = f" in {len(parts)} parts (each links the others)" if len(parts) > 1 else ""
+        first = f"- {_md_link(stem, f'{label}: provisions table')} — {n_docs:,} documents' values{split}, with doc id and chars: "
+        start.append(first + _fields_said(fields, MAX_LINE_CHARS - len(first)))  # one line a kind, however many parts
+    return files, start
+
+
+def build_memory(
+    pages: list[Page], rows: list[DocumentRow] | None = None, table: Table | None = None
+) -> dict[str, str]:
+    """File name -> text for MEMORY.md, its section files, one topic file per page and the provisions files (a
+    kind of document's values: `provisions_files`). rows: the documents table (`document_rows(pages, sources)`,
+    its values whole); without it, documents are known by their pages alone. table: the provisions table."""
     pages = sorted(pages, key=lambda p: p.slug)
-    rows = rows if rows is not None else document_rows(pages)
+    rows = rows if rows is not None else document_rows(pages, value_chars=None)
     about = descriptions(pages, rows)
     exported = {p.slug: p.title for p in pages}
+    provisions, start = provisions_files(table or Table({}, {}), {r.doc_id: r.slug for r in rows if r.slug}, exported)
     entries = _entries(pages, rows, about)
     heading = {"document": "Documents", "topic": "Topics", "collection": "Collections", "figure": "Figures"}
     by_type: dict[str, list[Entry]] = {}
@@ -269,12 +396,15 @@ def build_memory(pages: list[Page], rows: list[DocumentRow] | None = None) -> di
             by_type.get(t, []).sort(key=lambda e: (-widely.get(e.slug, 0), e.title.casefold(), e.slug))
     lines = {t: [_entry_line(e) for e in by_type.get(t, [])] for t in order}
     names = {t: heading.get(t, f"{t.capitalize()} pages") for t in order}
-    flat = _memory([(names[t], lines[t]) for t in order], [], {})
-    files: dict[str, str] = {}
+    n_kinds = len(lines.get("collection", []))
+    kinds = f"the {n_kinds:,} kinds of document, each listing its documents" if n_kinds else ""
+    flat_start = [*start, *([f"- {names['collection']}: {kinds}, under {names['collection']} below."] if kinds else [])]
+    flat = _memory([(names[t], lines[t]) for t in order], [], {}, flat_start)
+    files: dict[str, str] = {**provisions}
     if _fits(flat):
         files[MEMORY] = flat
     else:
-        files.update(_sections(pages, entries, by_type, lines, names, order))
+        files.update(_sections(pages, entries, by_type, lines, names, order, start, kinds))
     for p in pages:
         files[f"{file_stem(p.slug)}.md"] = topic_file(p, exported, about[p.slug])
     for name, text in files.items():  # the packing guarantees these; a failure here is a bug
@@ -283,9 +413,10 @@ def build_memory(pages: list[Page], rows: list[DocumentRow] | None = None) -> di
     return files
 
 
-def _sections(pages, entries, by_type, lines, names, order) -> dict[str, str]:
-    """MEMORY.md with documents first (up to DOC_SHARE of the room, more when the rest leaves room), then the
-    other pages by type, then links to section files that list every page; and those files."""
+def _sections(pages, entries, by_type, lines, names, order, start, kinds) -> dict[str, str]:
+    """MEMORY.md with what to open first (start: the provisions files; the collections' and every page's section
+    files), documents (up to DOC_SHARE of the room, more when the rest leaves room), then the other pages by type,
+    then links to section files that list every page; and those files."""
     index = build_index(
         [p.with_(title=e.title, description=e.description) for p, e in zip(pages, entries)],
         max_lines=MAX_LINES,
@@ -307,11 +438,18 @@ def _sections(pages, entries, by_type, lines, names, order) -> dict[str, str]:
     others = [t for t in order if t != "document" and lines.get(t)]
     for t in others:
         intro[names[t]] = f"{len(lines[t]):,} {names[t].lower()}, the most widely quoted first: what each holds."
+    start = list(start)
+    if kinds:  # every collection: in its section file (the first ones under Collections too)
+        if "index-collection.md" in out:
+            start.append(f"- {_md_link('index-collection', names['collection'])}: {kinds}.")
+        else:  # every page in one section file, or split by letter: the Every page links reach them
+            start.append(f"- {names['collection']}: {kinds}, under Every page below.")
+    start.append("- Every page, by type: the section files under Every page below.")
 
     def text(k_docs: int, k_other: dict[str, int]) -> str:
         groups = [(names["document"], lines.get("document", [])[:k_docs])]
         groups += [(names[t], lines[t][: k_other[t]]) for t in others]
-        return _memory(groups, hub, intro)
+        return _memory(groups, hub, intro, start)
 
     empty = dict.fromkeys(others, 0)
     room_lines = MAX_LINES - count_lines(text(0, empty)) - 2 * (len(others) + 1)
@@ -380,7 +518,8 @@ def export_claude_code(wiki, out_dir: Path, *, corpus_dir: Path | None = None) -
     except WikigenError as e:  # parties and dates come from the corpus; without it, from the pages alone
         log.warning("export without the corpus index: %s", e)
         sources = None
-    files = build_memory(pages, document_rows(pages, sources, read_table(root)))
+    table = read_table(root)
+    files = build_memory(pages, document_rows(pages, sources, table, value_chars=None), table)
     previous = _previous(out)
     foreign = sorted(n for n in files if (out / n).exists() and n not in previous)
     if foreign:
@@ -400,4 +539,5 @@ def export_claude_code(wiki, out_dir: Path, *, corpus_dir: Path | None = None) -
         confine.remove(out / name, out)
     atomic_write(out / MANIFEST, json.dumps({"files": sorted(files)}, indent=1) + "\n", root=out)
     memory = [MEMORY] + sorted(n for n in files if n.startswith("index-"))
-    return ExportReport(out, len(files) - len(memory), memory, removed, kept_out)
+    table_files = [n for n in files if n.startswith(PREFIX)]  # a kind's parts in order
+    return ExportReport(out, len(files) - len(memory) - len(table_files), memory, removed, kept_out, table_files)

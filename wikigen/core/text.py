@@ -73,6 +73,32 @@ def one_line(text: str, limit: int | None = None) -> str:
     return line
 
 
+_UNSPACED = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"  # kana and Han: written without spaces
+_WORD_END = re.compile(rf"\s|(?<=[{_UNSPACED}])(?=[{_UNSPACED}])")  # where a word ends: a space, between two ideographs
+
+
+def clip_words(text: str, limit: int, ellipsis: str = "...") -> str:
+    """The text on one line within `limit` characters, cut at the end of a word (a space, or between two
+    ideographs) with `ellipsis` added: never in the middle of a word; "" when not even its first word fits."""
+    line = " ".join(text.split())
+    if len(line) <= limit:
+        return line
+    room = limit - len(ellipsis)
+    ends = [m.start() for m in _WORD_END.finditer(line, 0, room + 1)]
+    cut = line[: ends[-1]].rstrip(" ,;:·-") if ends else ""
+    return cut + ellipsis if cut else ""
+
+
+def fit_parts(parts: list[str], limit: int, sep: str) -> str:
+    """The parts joined by `sep`, each part whole or left out: in order, every part that still fits within `limit`
+    characters (a long one is left out and a shorter one after it may take its place)."""
+    kept: list[str] = []
+    for part in (" ".join(p.split()) for p in parts):
+        if part and len(sep.join([*kept, part])) <= limit:
+            kept.append(part)
+    return sep.join(kept)
+
+
 KO_PARTICLES = sorted(  # Korean particles and endings that attach to a word, longest first
     [
         "은",

@@ -20,6 +20,7 @@ from pathlib import Path
 from wikigen.core import confine
 from wikigen.core.atomic import atomic_write
 from wikigen.core.slugs import slugify
+from wikigen.core.text import clip_words
 from wikigen.wiki.page import Page
 
 MAX_LINES = 200
@@ -54,15 +55,15 @@ class Entry:
     def line(self, link: Callable[[str, str], str] = wikilink, max_len: int | None = None) -> str:
         """`- [[slug|Title]] — description`; with max_len, the description is cut so the line fits."""
         title = " ".join(self.title.replace("|", "/").replace("[", "(").replace("]", ")").split())
-        if len(title) > TITLE_MAX:
-            title = title[: TITLE_MAX - 3] + "..."
+        if len(title) > TITLE_MAX:  # at a word's end; a title of one long word, at the limit
+            title = clip_words(title, TITLE_MAX) or title[: TITLE_MAX - 3] + "..."
         desc = " ".join(self.description.split())
         if desc.casefold() == title.casefold():
             desc = ""  # a description that only repeats the title says nothing
         head = f"- {link(self.slug, title)}"
         if desc and max_len is not None and len(head) + 3 + len(desc) > max_len:
-            room = max_len - len(head) - 3 - 3
-            desc = desc[:room].rstrip() + "..." if room >= 20 else ""
+            room = max_len - len(head) - 3  # " — "
+            desc = clip_words(desc, room) if room >= 23 else ""  # never in the middle of a word
         return f"{head} — {desc}" if desc else head
 
 
