@@ -208,3 +208,33 @@ def test_a_build_writes_its_pages_first_and_readers_say_which_vectors_are_missin
     assert "embedded 2 documents" in capsys.readouterr().out
     cli.main(["stats", str(wiki)])
     assert "passage vectors" not in capsys.readouterr().err
+
+
+def test_stats_says_how_many_passages_have_no_vector_and_why(corpus, tmp_path, capsys, real_encoder):
+    """A Korean document's passages get no vector (the English encoder cannot read them); `stats` counts them,
+    in its text and its JSON, and `index` says so."""
+    from wikigen.search.dense.store import VectorStore
+    from wikigen.search.index import CorpusIndex
+
+    _write(
+        corpus,
+        "ko.txt",
+        "제12조(준거법) 이 계약은 대한민국 법률에 따른다. 분쟁은 서울중앙지방법원의 관할로 한다.\n\n" * 30,
+    )
+    wiki = tmp_path / "wiki"
+    args = ["build", str(corpus), "--wiki", str(wiki), "--agents", "1", "--sessions", "1", "--max-ratio", "9"]
+    assert cli.main([*args, "--quiet"]) == 0
+    capsys.readouterr()
+    index = CorpusIndex.open(wiki / ".wikigen" / "index")
+    store = VectorStore(index, real_encoder)
+    ko, total = len(store.passages("ko")), sum(len(store.passages(d.doc_id)) for d in index.documents())
+    assert ko > 0 and len(store.load()[1]) == total - ko
+    assert cli.main(["stats", str(wiki), "--json"]) == 0
+    stats = json.loads(capsys.readouterr().out)
+    assert (stats["vectors"], stats["vectors_unread"]) == (total - ko, ko)
+    assert cli.main(["stats", str(wiki)]) == 0
+    line = f"vectors          {total - ko:,} passages; {ko:,} without (text the encoder cannot read: BM25 alone)"
+    assert line in capsys.readouterr().out.splitlines()
+    _write(corpus, "law.txt", "Governing law. This agreement is governed by the laws of New York. " * 12)
+    out = _index_json(corpus, wiki / ".wikigen" / "index", capsys)
+    assert any(isinstance(v, dict) and v.get("embedded_documents") == 1 and v.get("unread") == ko for v in out.values())

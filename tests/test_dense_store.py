@@ -12,7 +12,7 @@ import pytest
 np = pytest.importorskip("numpy", reason="dense search needs numpy (a core dependency)")
 
 from wikigen.search.dense.hybrid import DenseSearcher, hybrid_search, rrf_fuse  # noqa: E402
-from wikigen.search.dense.store import VectorStore, spans_key  # noqa: E402
+from wikigen.search.dense.store import STORE_VERSION, VectorStore, spans_key  # noqa: E402
 from wikigen.search.index import CorpusIndex, Hit  # noqa: E402
 
 from wikigen.core.tokens import CharCounter  # noqa: E402
@@ -250,12 +250,14 @@ def test_a_version_1_cache_is_taken_over_without_re_embedding(corpus, tmp_path):
         (store.root / "vectors" / rec["file"]).rename(store.root / "vectors" / f"{rec['sha256']}.npy")
         old["docs"][doc_id] = {"sha256": rec["sha256"], "passages": rec["passages"]}
     (store.root / "meta.json").write_text(json.dumps(old))
-    assert len(DenseSearcher.open(idx, enc)) == sum(r["passages"] for r in old["docs"].values())
+    # not searched until an update has said which of its passages the encoder cannot read (read_rule)
+    assert len(DenseSearcher.open(idx, enc)) == 0 and VectorStore(idx, enc).pending() == (4, 4)
     enc2 = FakeEncoder()
     s = VectorStore(idx, enc2).update()
     assert (s.embedded_documents, s.reused, enc2.encoded) == (0, 4, [])
     meta = json.loads((store.root / "meta.json").read_text())
-    assert meta["version"] == 2 and all(r["spans"] for r in meta["docs"].values())
+    assert meta["version"] == STORE_VERSION and all(r["spans"] for r in meta["docs"].values())
+    assert len(DenseSearcher.open(idx, enc)) == sum(r["passages"] for r in old["docs"].values())
 
 
 def test_a_document_s_vectors_are_a_plain_function_of_its_passages(corpus, tmp_path):
@@ -319,3 +321,161 @@ def test_an_index_without_vectors_opens_for_search_without_loading_the_model(cor
     searcher = service.open_dense(idx)
     assert searcher is not None and loads == [1] and len(searcher) == len(VectorStore(idx, fake).load()[1])
     assert searcher.search("royalty payment", k=1)[0].doc_id == "pay"
+
+
+# --- text the encoder cannot read: no vector, BM25 alone -------------------------------------------------------
+
+HANGUL = "\uac00-\ud7a3"
+
+
+class LatinReader(FakeEncoder):
+    """FakeEncoder that, like the real English model, cannot read Hangul (readable: more Latin letters than
+    Hangul syllables)."""
+
+    name = "fake-bag-of-words/latin-reader"
+
+    def readable(self, texts):
+        import re
+
+        return [len(re.findall("[A-Za-z]", t)) > len(re.findall(f"[{HANGUL}]", t)) for t in texts]
+
+
+def test_unread_share_of_the_model_s_own_word_pieces():
+    """The share is measured on the tokenizer's pieces: Hangul becomes single jamo and [UNK], English whole
+    words; figures and punctuation count for neither."""
+    from wikigen.search.dense.encoder import READ_LIMIT, unread_share
+
+    korean = ["[CLS]", "ᄋ", "##ᅵ", "[UNK]", "ᄃ", "##ᅢ", "##ᄒ", "##ᅡ", "##ᆫ", "[SEP]"]
+    assert unread_share(korean) == 1.0
+    assert unread_share(["[CLS]", "the", "supplier", "shall", "deliver", "goods", ".", "[SEP]"]) == 0.0
+    assert unread_share(["gr", "##o", "##ße", "cafe"]) == 0.0  # Latin pieces are read
+    assert unread_share(["д", "##о", "##г", "##ов"]) == 0.75  # Cyrillic letter by letter
+    assert unread_share(["12", ".", "30", "%"]) == 0.0 and unread_share([]) == 0.0
+    mixed = ["kx", "-", "40", "ᄆ", "##ᅦ", "##ᄋ", "the", "price"]  # mostly words the model knows
+    assert unread_share(mixed) == 0.5 and unread_share(mixed) <= READ_LIMIT
+
+
+def test_a_passage_the_encoder_cannot_read_gets_no_vector_and_bm25_alone_ranks_it(corpus, tmp_path):
+    idx = _build(corpus, tmp_path)
+    enc = LatinReader()
+    s = VectorStore(idx, enc).update()
+    store = VectorStore(idx, enc)
+    ko = store.passages("ko")
+    assert s.unread == len(ko) > 0 and not any("대한민국" in t for t in enc.encoded)
+    meta = json.loads((store.root / "meta.json").read_text())
+    assert meta["docs"]["ko"]["unread"] == list(range(len(ko))) and meta["docs"]["law"]["unread"] == []
+    assert not np.load(store.root / "vectors" / meta["docs"]["ko"]["file"]).any()  # no vector on disk either
+    matrix, rows, unread = store.load_unread()
+    assert {d for d, _, _ in rows} == {"law", "pay", "end"} and matrix.shape[0] == len(rows)
+    assert unread == [("ko", a, b) for a, b in ko]
+    assert store.counts() == (len(rows), len(ko))
+    ds = DenseSearcher.open(idx, enc)
+    # a question the encoder cannot read: no dense half; hybrid search is BM25's ranking, hit for hit
+    q = "계약 준거법"
+    assert ds.search(q, k=5) == [] and ds.span_scores(q, [("law", 0, 10), ("ko", 0, 10)]) == [None, None]
+    assert hybrid_search(idx, ds, q, k=5) == idx.search(q, k=5, keep_out=False) != []
+    # a question it reads: the unread passage is priced by nothing, yet ranked by its BM25 rank, once per list
+    assert ds.span_scores("governing law", [("ko", 0, 10)]) == [None]
+    q = "governing law 준거법"
+    bm = idx.search(q, k=100, snippets=False, keep_out=False)
+    fused = hybrid_search(idx, ds, q, k=100, snippets=False)
+    ko_rank = next(r for r, h in enumerate(bm, 1) if h.doc_id == "ko")
+    assert next(h.score for h in fused if h.doc_id == "ko") == pytest.approx(2 / (60 + ko_rank))
+
+
+def test_rrf_counts_an_unread_passage_s_first_rank_once_per_list():
+    a = [_hit("ko", 0), _hit("x", 0), _hit("y", 0)]  # BM25: the unread passage first
+    b = [_hit("x", 0), _hit("y", 0)]  # dense: it cannot rank it
+    plain = rrf_fuse([a, b], k=10)
+    assert [h.doc_id for h in plain] == ["x", "y", "ko"]  # pushed down for having no dense rank
+    fair = rrf_fuse([a, b], k=10, unread={("ko", 0, 10)})
+    assert [h.doc_id for h in fair] == ["ko", "x", "y"] and fair[0].score == pytest.approx(2 / 61)
+
+
+def test_a_version_2_cache_is_brought_to_the_read_rule_without_embedding(corpus, tmp_path):
+    """Vectors cached before the read rule (version 2) held a vector for every passage, Korean too: an update
+    zeroes and lists the rows of the passages the encoder cannot read and embeds nothing."""
+    idx = _build(corpus, tmp_path)
+    store = VectorStore(idx, LatinReader())
+    root = store.root
+    VectorStore(idx, FakeEncoder()).update()  # a vector for every passage, as before the rule
+    meta = json.loads((VectorStore(idx, FakeEncoder()).root / "meta.json").read_text())
+    root.mkdir(parents=True)
+    (VectorStore(idx, FakeEncoder()).root / "vectors").rename(root / "vectors")
+    docs = {d: {k: r[k] for k in ("sha256", "passages", "spans", "file")} for d, r in meta["docs"].items()}
+    (root / "meta.json").write_text(json.dumps(dict(meta, version=2, model=LatinReader.name, docs=docs)))
+    assert np.load(root / "vectors" / docs["ko"]["file"]).any()
+    enc = LatinReader()
+    s = VectorStore(idx, enc).update()
+    assert (s.embedded_documents, s.reused, enc.encoded, s.unread) == (0, 4, [], len(store.passages("ko")))
+    after = json.loads((root / "meta.json").read_text())
+    assert after["version"] == STORE_VERSION and after["docs"]["ko"]["unread"]
+    assert not np.load(root / "vectors" / after["docs"]["ko"]["file"]).any()
+    assert "ko" not in {d for d, _, _ in VectorStore(idx, enc).load()[1]}
+
+
+def test_the_real_model_gives_no_korean_passage_a_vector(corpus, tmp_path):
+    """The English model's own tokenizer decides: the Korean document's passages get no vector, the English ones
+    do, and a Korean question's hybrid search is its BM25 ranking."""
+    pytest.importorskip("tokenizers", reason="dense search needs tokenizers (a core dependency)")
+    from wikigen.search.dense.encoder import DenseUnavailable, load_encoder
+
+    try:
+        enc = load_encoder()
+    except DenseUnavailable as e:
+        pytest.skip(f"model package absent: {e}")
+    assert enc.readable(["이 계약은 대한민국 법률에 따른다", "This agreement is governed by Korean law."]) == [
+        False,
+        True,
+    ]
+    idx = _build(corpus, tmp_path)
+    VectorStore(idx, enc).update()
+    ds = DenseSearcher.open(idx, enc)
+    assert {d for d, _, _ in ds.rows} == {"law", "pay", "end"}
+    assert {d for d, _, _ in ds.unread} == {"ko"}
+    q = "대한민국 법률 준거법"
+    assert hybrid_search(idx, ds, q, k=3) == idx.search(q, k=3, keep_out=False) != []
+
+
+def test_the_wiki_gate_lets_a_quote_without_a_vector_through(corpus, tmp_path):
+    """The gate that lets a wiki quote into the context only when its passage is as close to the question as
+    search's best cannot judge a passage without a vector: such a quote passes, as all do without vectors."""
+    from wikigen.ask.candidates import Candidates
+    from wikigen.ask.context import Unit
+    from wikigen.ask.page_index import PageIndex
+    from wikigen.ask.params import RetrievalParams
+
+    idx = _build(corpus, tmp_path)
+    enc = LatinReader()
+    VectorStore(idx, enc).update()
+    ds = DenseSearcher.open(idx, enc)
+    cands = Candidates(idx, PageIndex.build([]), {"law", "pay", "end", "ko"}, RetrievalParams(wiki_gate_rank=1), ds)
+    _, a, b = sorted(ds.unread)[0]
+    ko = Unit("quote", "ko", a, b, idx.texts.read("ko", a, b))
+    pay = Unit("quote", "pay", 0, 40, idx.texts.read("pay", 0, 40))
+    assert cands.earned("Which law governs this agreement?", [ko, pay], k=5) == [ko]  # pay is far from the question
+
+
+def test_a_passage_without_a_vector_is_neither_raised_nor_lowered_among_its_document_s(corpus, tmp_path):
+    """Windows add their passage's cosine to the question (window_dense); a passage without a vector gets the
+    mean of its document's others, and a question the encoder cannot read adds nothing at all."""
+    from wikigen.ask.candidates import Candidates
+    from wikigen.ask.page_index import PageIndex
+    from wikigen.ask.params import RetrievalParams
+
+    english = "\n\n".join(f"Clause {i}. The law of Delaware governs; payment within 30 days. " * 12 for i in range(2))
+    _write(corpus, "mix.txt", english + "\n\n" + "\n\n".join(["준거법: 본 계약은 대한민국 법률에 따른다. " * 30] * 2))
+    idx = _build(corpus, tmp_path)
+    enc = LatinReader()
+    VectorStore(idx, enc).update()
+    ds = DenseSearcher.open(idx, enc)
+    spans = VectorStore(idx, enc).passages("mix")
+    text = idx.texts.text("mix")
+    hits = [Hit("mix", "mix.txt", a, b, text[a:b], 1.0, "") for a, b in spans]
+    unread = [("mix", a, b) in ds.unread for a, b in spans]
+    assert any(unread) and not all(unread)
+    cands = Candidates(idx, PageIndex.build([]), {"mix"}, RetrievalParams(window_dense=8.0), ds)
+    priors = cands._dense_priors("governing law", {"mix": hits}, ["mix"])["mix"]
+    read = [p for p, u in zip(priors, unread) if not u]
+    assert all(p == pytest.approx(sum(read) / len(read)) for p, u in zip(priors, unread) if u)
+    assert cands._dense_priors("준거법 대한민국", {"mix": hits}, ["mix"]) == {}

@@ -28,6 +28,8 @@ STATS_KEYS = [
     "ratio_tokens",
     "docs_total",
     "docs_cited",
+    "vectors",
+    "vectors_unread",
 ]
 
 

@@ -370,15 +370,19 @@ def cmd_check(args) -> int:
 
 def cmd_stats(args) -> int:
     _warn_if_stale(Path(args.wiki))
-    from wikigen.search.sources import open_wiki
-    from wikigen.wiki.lint import wiki_report
+    from wikigen.search.dense.service import vectors_line
+    from wikigen.search.sources import open_wiki, stats_report
 
-    stats, cov = wiki_report(open_wiki(Path(args.wiki)))
+    stats, cov = stats_report(open_wiki(Path(args.wiki)))
     if args.json:
         _print_json(stats)
         return 0
     for k, v in stats.items():
-        print(f"{k:16} {v}")
+        if not k.startswith("vectors"):
+            print(f"{k:16} {v}")
+    vectors = vectors_line(stats)
+    if vectors:
+        print(f"{'vectors':16} {vectors}")
     if stats.get("quotes_stale"):
         print(
             f"note: {stats['quotes_stale']} quotes cite sources that changed since they were indexed (not counted "

@@ -439,10 +439,10 @@ class WikiTools:
         return self.pager.items(head, "rows", out, start, budget)
 
     def stats(self, budget: int | None = None, cursor: str | None = None) -> dict:
-        from wikigen.wiki.lint import wiki_report
+        from wikigen.search.sources import stats_report
 
         budget, start = self.pager.budget(budget), _start(cursor)
-        stats, cov = self._memo("report", wiki_report, self.wiki)
+        stats, cov = self._memo("report", stats_report, self.wiki)
         head = {**stats, "docs_read": len(cov.read), "docs_uncited_total": len(cov.uncited)}
         return self.pager.items(head, "docs_uncited", [{"doc_id": d} for d in cov.uncited], start, budget)
 

@@ -30,6 +30,17 @@ the GPU when onnxruntime-gpu and an NVIDIA GPU are both present (`choose_provide
 The encoder's `name` names the model, the precision and the truncation: the vector cache is keyed by
 it (store.py), so vectors of another model or setting, such as the retired numpy encoder's, are never
 mixed with these.
+
+Text the model cannot read gets no vector (`OnnxEncoder.readable`, `unread_share`). The model is English: its
+WordPiece vocabulary breaks Hangul into single jamo and [UNK] ("이 계약은" -> 'ᄋ', '##ᅵ', '[UNK]'), Cyrillic
+into single letters, and knows few CJK ideographs, so the vector of such text says only which script it is in.
+A text is unread when more than READ_LIMIT of its word pieces (those with a letter, as the model sees them, up
+to max_tokens) are [UNK] or a single letter of a non-Latin script. Measured on the sample corpus and cuad-dev
+(bench/korean_bench.py prints the passages' shares): every English passage of the sample 0.0, every one of
+cuad-dev's 11,828 at most 0.074 (a few bullets and Chinese names); every Korean passage of the sample 0.97-1.0,
+and the 23 Korean questions of corpora/plain/acme.jsonl 0.93-1.0. READ_LIMIT = 0.5 sits in that gap: a text
+gets a vector when most of what the model sees of it is words it knows. Search ranks such passages, and answers
+such questions, by BM25 alone (hybrid.py).
 """
 
 from __future__ import annotations
@@ -38,6 +49,7 @@ import importlib.util
 import json
 import logging
 import os
+import unicodedata
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -50,16 +62,20 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_MAX_TOKENS",
     "PRECISIONS",
+    "READ_LIMIT",
+    "READ_RULE",
     "DenseUnavailable",
     "Encoder",
     "OnnxEncoder",
     "bert_graph",
+    "can_read",
     "choose_providers",
     "default_threads",
     "encoder_name",
     "int8_graph",
     "load_encoder",
     "model_files",
+    "unread_share",
 ]
 
 log = logging.getLogger(__name__)
@@ -76,6 +92,9 @@ PRECISIONS = ("float32", "int8")
 DEFAULT_MAX_TOKENS = 256
 MODEL_MAX_TOKENS = 256  # the model's own limit (sentence_bert_config.json)
 BATCH_SIZE = 1  # texts per run: one text at a time computes no padding and was fastest per passage here
+# A text whose share of unread word pieces (`unread_share`) exceeds this gets no vector: see the module docstring.
+READ_LIMIT = 0.5
+READ_RULE = f"unread-pieces>{READ_LIMIT}"  # recorded with cached vectors (store.py): a changed rule is re-applied
 
 
 class DenseUnavailable(WikigenError):
@@ -91,6 +110,33 @@ class Encoder(Protocol):
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         """L2-normalised float32 vectors, one row per text, in order."""
         ...
+
+
+def unread_share(tokens: Sequence[str]) -> float:
+    """The share of a text's word pieces (the tokenizer's, without [CLS]/[SEP]/[PAD]) that the model cannot
+    read: [UNK], or a single letter of a non-Latin script, alone or as a continuation ('ᄋ', '##ᅵ', '##о').
+    Pieces without a letter (figures, punctuation) count for neither side; 0.0 when no piece has one."""
+    seen = unread = 0
+    for tok in tokens:
+        if tok in ("[CLS]", "[SEP]", "[PAD]"):
+            continue
+        if tok == "[UNK]":
+            seen, unread = seen + 1, unread + 1
+            continue
+        piece = tok[2:] if tok.startswith("##") else tok
+        if not any(c.isalpha() for c in piece):
+            continue
+        seen += 1
+        if len(piece) == 1 and not unicodedata.name(piece, "").startswith("LATIN"):
+            unread += 1
+    return unread / seen if seen else 0.0
+
+
+def can_read(encoder: object, texts: Sequence[str]) -> list[bool]:
+    """Whether the encoder can read each text (its `readable`, for an encoder that has one; an encoder without
+    one, such as a test's stand-in, reads every text)."""
+    readable = getattr(encoder, "readable", None)
+    return [bool(r) for r in readable(texts)] if callable(readable) else [True] * len(texts)
 
 
 def _package_dir(package: str, files: tuple[str, ...], dist: str, hint: str) -> Path:
@@ -332,6 +378,16 @@ class OnnxEncoder:
     def token_ids(self, texts: Sequence[str]) -> list[list[int]]:
         """Token ids of each text with [CLS] and [SEP], truncated at max_tokens."""
         return [e.ids for e in self._tokenizer.encode_batch([t if isinstance(t, str) else "" for t in texts])]
+
+    def unread_shares(self, texts: Sequence[str]) -> list[float]:
+        """`unread_share` of each text's word pieces, as the model sees them (truncated at max_tokens)."""
+        encoded = self._tokenizer.encode_batch([t if isinstance(t, str) else "" for t in texts])
+        return [unread_share(e.tokens) for e in encoded]
+
+    def readable(self, texts: Sequence[str]) -> list[bool]:
+        """Whether the model can read each text: at most READ_LIMIT of the word pieces it sees unread
+        (`unread_shares`). Text it cannot read gets no vector (store.py) and no dense search (hybrid.py)."""
+        return [share <= READ_LIMIT for share in self.unread_shares(texts)]
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         np = self._np

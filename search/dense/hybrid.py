@@ -16,16 +16,23 @@ it ranks (rank from 1), RRF_K = 60; ties keep the BM25 order. Fusion favours pas
 so an exact lexical match only BM25 finds (a quoted phrase, a rare name) can fall below the budget's
 cut; the fused order is kept as it is all the same (putting BM25's clear leaders first cost the
 multi-document questions of a report corpus and was never turned on).
+
+Text the encoder cannot read (Korean, for the English model: encoder.py) is ranked by BM25 alone. A query it
+cannot read has no dense half: `hybrid_search` returns BM25's hits as they are, `search` finds nothing and
+`span_scores` prices nothing (None), as without vectors. A passage it cannot read has no vector (store.py);
+where it is among BM25's hits, its BM25 reciprocal rank stands in for the dense one it cannot have (it counts
+once per list), so that having no dense rank neither drops it nor pushes it below passages both lists hold.
 """
 
 from __future__ import annotations
 
+import bisect
 import logging
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 from wikigen.search.analysis import CJK_RUN
 from wikigen.search.analysis import terms as analysed_terms
-from wikigen.search.dense.encoder import Encoder
+from wikigen.search.dense.encoder import Encoder, can_read
 from wikigen.search.dense.store import VectorStore, _np
 from wikigen.search.index import CorpusIndex, Hit
 from wikigen.search.snippets import make_snippet
@@ -39,23 +46,40 @@ DEPTH = 100  # how deep each list is read before fusion
 
 
 class DenseSearcher:
-    """Cosine top-k over an index's cached passage vectors."""
+    """Cosine top-k over an index's cached passage vectors. unread: the passages (doc_id, start, end) of those
+    documents that have no vector because the encoder cannot read them (VectorStore.load_unread)."""
 
-    def __init__(self, index: CorpusIndex, encoder: Encoder, matrix, rows: list[tuple[str, int, int]]):
+    def __init__(
+        self,
+        index: CorpusIndex,
+        encoder: Encoder,
+        matrix,
+        rows: list[tuple[str, int, int]],
+        unread: Iterable[tuple[str, int, int]] = (),
+    ):
         self.index = index
         self.encoder = encoder
         self.matrix = matrix
         self.rows = rows
+        self.unread = frozenset(unread)
         self._np = _np()
         self._by_doc: dict[str, list[int]] = {}
         self._queries: dict[str, object] = {}  # the last few query vectors (scoped searches repeat them)
         for i, (doc_id, _, _) in enumerate(rows):
             self._by_doc.setdefault(doc_id, []).append(i)
+        # per document, every passage with a vector or without one, by start: (start, end, row or None)
+        self._passages: dict[str, list[tuple[int, int, int | None]]] = {}
+        for i, (doc_id, a, b) in enumerate(rows):
+            self._passages.setdefault(doc_id, []).append((a, b, i))
+        for doc_id, a, b in self.unread:
+            self._passages.setdefault(doc_id, []).append((a, b, None))
+        for spans in self._passages.values():
+            spans.sort(key=lambda p: (p[0], p[1]))
 
     @classmethod
     def open(cls, index: CorpusIndex, encoder: Encoder) -> DenseSearcher:
-        matrix, rows = VectorStore(index, encoder).load()
-        return cls(index, encoder, matrix, rows)
+        matrix, rows, unread = VectorStore(index, encoder).load_unread()
+        return cls(index, encoder, matrix, rows, unread)
 
     def __len__(self) -> int:
         return len(self.rows)
@@ -69,6 +93,8 @@ class DenseSearcher:
         if not isinstance(query, str) or not query.strip() or k <= 0 or not self.rows:
             return []
         q = self.query_vector(query)
+        if q is None:  # a query the encoder cannot read: no dense half
+            return []
         if doc_ids is not None:
             ids = [doc_ids] if isinstance(doc_ids, str) else list(doc_ids)
             sel = np.array(sorted(i for d in dict.fromkeys(ids) for i in self._by_doc.get(d, ())), dtype=np.int64)
@@ -90,45 +116,47 @@ class DenseSearcher:
                 hits.append(hit)
         return hits
 
+    def readable(self, query: str) -> bool:
+        """Whether the encoder can read the query (encoder.can_read): one it cannot has no dense half."""
+        return self.query_vector(query) is not None
+
     def query_vector(self, query: str):
-        """The query's vector, remembered for the next few calls with the same query."""
-        q = self._queries.get(query)
-        if q is None:
-            q = self.encoder.encode([query])[0].astype(self._np.float32)
-            if len(self._queries) >= 32:
-                self._queries.pop(next(iter(self._queries)))
-            self._queries[query] = q
+        """The query's vector, remembered for the next few calls with the same query; None for a query the
+        encoder cannot read (its vector would say only which script it is in: encoder.py)."""
+        if query in self._queries:
+            return self._queries[query]
+        q = self.encoder.encode([query])[0].astype(self._np.float32) if can_read(self.encoder, [query])[0] else None
+        if len(self._queries) >= 32:
+            self._queries.pop(next(iter(self._queries)))
+        self._queries[query] = q
         return q
 
     def span_scores(self, query: str, spans: Iterable[tuple[str, int, int]]) -> list[float | None]:
         """For each (doc_id, start, end): the cosine to the query of the passage that holds most of the
-        span (None when its document has no vectors). Prices any piece of source text by its passage."""
-        import bisect
-
+        span; None when that passage has no vector (its document has none yet, or the encoder cannot read
+        it) or the encoder cannot read the query. Prices any piece of source text by its passage."""
         q = self.query_vector(query) if isinstance(query, str) and query.strip() else None
         out: list[float | None] = []
         for doc_id, start, end in spans:
-            rows = self._by_doc.get(doc_id)
-            if q is None or not rows:
+            passages = self._passages.get(doc_id)
+            if q is None or not passages:
                 out.append(None)
                 continue
-            starts = self._starts(doc_id)
-            i = max(0, bisect.bisect_right(starts, start) - 1)
-            best, best_overlap = rows[i], -1
-            for r in rows[i : i + 4]:
-                _, a, b = self.rows[r]
+            i = max(0, bisect.bisect_right(self._starts(doc_id), start) - 1)
+            best, best_overlap = passages[i][2], -1
+            for a, b, row in passages[i : i + 4]:
                 if a >= end:
                     break
                 overlap = min(b, end) - max(a, start)
                 if overlap > best_overlap:
-                    best, best_overlap = r, overlap
-            out.append(float(self.matrix[best] @ q))
+                    best, best_overlap = row, overlap
+            out.append(float(self.matrix[best] @ q) if best is not None else None)
         return out
 
     def _starts(self, doc_id: str) -> list[int]:
         cache = self.__dict__.setdefault("_starts_of", {})
         if doc_id not in cache:
-            cache[doc_id] = [self.rows[r][1] for r in self._by_doc[doc_id]]
+            cache[doc_id] = [a for a, _, _ in self._passages[doc_id]]
         return cache[doc_id]
 
     def _hit(self, row: int, score: float, terms: set[str] | None, runs: list[str] | None) -> Hit | None:
@@ -145,17 +173,26 @@ class DenseSearcher:
         return Hit(doc_id, info.path, start, end, text, score, snippet)
 
 
-def rrf_fuse(lists: Iterable[list[Hit]], k: int, rrf_k: int = RRF_K) -> list[Hit]:
+def rrf_fuse(
+    lists: Iterable[list[Hit]], k: int, rrf_k: int = RRF_K, unread: Collection[tuple[str, int, int]] = ()
+) -> list[Hit]:
     """Reciprocal rank fusion of ranked hit lists; a passage is keyed by (doc_id, start, end). The
-    returned hits carry the fused score and the first list's text and snippet for that passage."""
+    returned hits carry the fused score and the first list's text and snippet for that passage.
+    unread: passages only the first list can rank (no vector: the encoder cannot read them); the first
+    list's reciprocal rank of such a passage counts once for every list."""
     lists = [list(hits) for hits in lists]
     fused: dict[tuple[str, int, int], float] = {}
     first: dict[tuple[str, int, int], Hit] = {}
     order: dict[tuple[str, int, int], int] = {}
-    for hits in lists:
+    for n, hits in enumerate(lists):
         for rank, h in enumerate(hits, 1):
             key = (h.doc_id, h.start, h.end)
-            fused[key] = fused.get(key, 0.0) + 1.0 / (rrf_k + rank)
+            if key in unread:
+                if n:
+                    continue
+                fused[key] = len(lists) / (rrf_k + rank)
+            else:
+                fused[key] = fused.get(key, 0.0) + 1.0 / (rrf_k + rank)
             if key not in first:
                 first[key] = h
                 order[key] = len(order)
@@ -186,13 +223,16 @@ def hybrid_search(
     snippets: bool = True,
 ) -> list[Hit]:
     """BM25 and dense top-`depth` lists fused by reciprocal rank, best k first (see the module docstring).
-    Snippets are made for the k fused hits only (none with snippets=False)."""
+    Snippets are made for the k fused hits only (none with snippets=False). A query the encoder cannot read
+    gets BM25's k best as they are; a passage it cannot read is ranked by its BM25 rank alone."""
     if doc_ids is not None and not isinstance(doc_ids, str):
         doc_ids = list(doc_ids)
+    if isinstance(query, str) and query.strip() and not dense.readable(query):
+        return index.search(query, k=k, doc_ids=doc_ids, snippets=snippets, keep_out=False)
     depth = max(depth, k)
     bm25 = index.search(query, k=depth, doc_ids=doc_ids, snippets=False, keep_out=False)  # ask keeps them out
     vec = dense.search(query, k=depth, doc_ids=doc_ids, snippets=False)
-    fused = rrf_fuse([bm25, vec], k, rrf_k)
+    fused = rrf_fuse([bm25, vec], k, rrf_k, dense.unread)
     if not snippets:
         return fused
     terms, runs = set(analysed_terms(query)), CJK_RUN.findall(query)

@@ -5,6 +5,7 @@
     dense = open_dense(index)                       # a DenseSearcher, or None: then search is BM25 only
     want_vectors(index)                             # a build: vectors are asked for, made after the pages
     pending_note(index)                             # "12 of 60 documents have no passage vectors yet; ..."
+    vector_counts(index)                            # {"vectors": 1234, "vectors_unread": 56}: for `stats`
 
 Where the encoder cannot run (onnxruntime, onnx, tokenizers or a model package missing, or the model
 files unreadable) none of these raises: `update_vectors` returns an outcome with `summary=None` and a
@@ -21,7 +22,7 @@ from dataclasses import dataclass
 
 from wikigen.search.dense import encoder as encoder_files  # model_files() through the module: tests stand in for it
 from wikigen.search.dense.encoder import DenseUnavailable, Encoder, encoder_name, load_encoder
-from wikigen.search.dense.store import DenseSummary, VectorStore, finish_command
+from wikigen.search.dense.store import UNREAD_REASON, DenseSummary, VectorStore, finish_command
 from wikigen.search.integrity import index_lock
 
 from wikigen.core.engine import Engine
@@ -35,6 +36,8 @@ __all__ = [
     "pending_note",
     "shared_encoder",
     "update_vectors",
+    "vector_counts",
+    "vectors_line",
     "want_vectors",
 ]
 
@@ -143,7 +146,7 @@ def open_dense(index, *, encoder: Encoder | None = None):
     from wikigen.search.dense.hybrid import DenseSearcher
 
     try:
-        matrix, rows = VectorStore(index, encoder or _Named(encoder_name())).load()
+        matrix, rows, unread = VectorStore(index, encoder or _Named(encoder_name())).load_unread()
     except (OSError, ValueError) as e:
         log.warning("dense vectors of %s unreadable (%s): search is BM25 only", index.index_dir, e)
         return None
@@ -155,4 +158,25 @@ def open_dense(index, *, encoder: Encoder | None = None):
     except DenseUnavailable as e:
         log.info("dense search off: %s", e)
         return None
-    return DenseSearcher(index, enc, matrix, rows)
+    return DenseSearcher(index, enc, matrix, rows, unread)
+
+
+def vector_counts(index) -> dict:
+    """What `wikigen stats` says of the passage vectors: {"vectors": passages with a vector (None when none
+    were made here), "vectors_unread": passages without one because the encoder cannot read their text (they
+    are searched by BM25 alone)}. From the cache's meta.json: nothing is loaded."""
+    counts = VectorStore(index, _Named(encoder_name())).counts()
+    if counts is None:
+        return {"vectors": None, "vectors_unread": 0}
+    return {"vectors": counts[0], "vectors_unread": counts[1]}
+
+
+def vectors_line(stats: dict) -> str | None:
+    """One line of `vector_counts` for people: "1,234 passages; 56 without (text the encoder cannot read: BM25
+    alone)"; None when no vectors were made."""
+    if stats.get("vectors") is None:
+        return None
+    line = f"{stats['vectors']:,} passages"
+    if stats.get("vectors_unread"):
+        line += f"; {stats['vectors_unread']:,} without ({UNREAD_REASON})"
+    return line

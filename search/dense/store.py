@@ -3,7 +3,8 @@
 Layout, under the index folder::
 
     dense/<model key>/meta.json            {"version", "model", "dim",
-                                            "docs": {doc_id: {"sha256", "passages", "spans", "file"}}}
+                                            "docs": {doc_id: {"sha256", "passages", "spans", "file",
+                                                              "unread", "read_rule"}}}
     dense/<model key>/vectors/<sha256>-<spans>.npy  float16, one row per passage of that document
 
 The passages are the index's own (`split_passages` over the TextStore's text, as the tantivy index
@@ -16,6 +17,13 @@ keyed by sha256 alone; their records are taken over once, when the passage count
 the spans of the rule in force at the upgrade.) Files and meta.json are written through a temp file and a rename; meta.json is rewritten
 after each group of documents, so an interrupted update keeps what it finished. The model key is a
 hash of the encoder's name: vectors of another model (or other settings) are never mixed in.
+
+A passage the encoder cannot read (Korean, for the English model: encoder.py, `can_read`) gets no vector: it is
+not embedded, its row of the file is zeros, "unread" lists those rows and `load` leaves them out, so search
+ranks it by BM25 alone (hybrid.py). "read_rule" names the rule that chose them (encoder.READ_RULE); a record of
+another rule, or of a version-2 cache, which had none, is brought to the rule in force by `update` without
+embedding again (the rows it now finds unread become zeros; a document with a passage it now reads is embedded
+again); until then `load` leaves its document out.
 
 Memory for search: the vectors are held as one float32 matrix, 1.5 KB a passage (384 dims), about
 1.5 GB per million passages (0.77 GB on disk as float16).
@@ -34,7 +42,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from filelock import FileLock
-from wikigen.search.dense.encoder import DenseUnavailable, Encoder
+from wikigen.search.dense.encoder import READ_RULE, DenseUnavailable, Encoder, can_read
 from wikigen.search.index import CorpusIndex
 from wikigen.search.passages import split_passages
 
@@ -48,6 +56,7 @@ if TYPE_CHECKING:  # numpy is imported when vectors are read or written
 
 __all__ = [
     "STORE_VERSION",
+    "UNREAD_REASON",
     "DenseSummary",
     "VectorStore",
     "document_vectors",
@@ -58,7 +67,7 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-STORE_VERSION = 2
+STORE_VERSION = 3  # 3: records say which passages have no vector ("unread", "read_rule"); 1 and 2 are taken over
 GROUP_PASSAGES = 256  # passages embedded together (batched by length across documents), then saved
 SLICE = 32  # passages per encoder call: the progress bar moves every second or two even on a loaded machine
 
@@ -72,6 +81,7 @@ class DenseSummary:
     reused: int = 0
     removed: int = 0
     seconds: float = 0.0
+    unread: int = 0  # passages of the index without a vector: text the encoder cannot read
 
     def to_text(self) -> str:
         rate = self.embedded_passages / self.seconds if self.seconds > 0 else 0.0
@@ -79,7 +89,11 @@ class DenseSummary:
             f"dense vectors for {self.documents} documents, {self.passages} passages: embedded "
             f"{self.embedded_documents} documents ({self.embedded_passages} passages, {rate:.1f}/s), "
             f"reused {self.reused}, removed {self.removed}, in {self.seconds:.1f} s"
+            + (f"; {self.unread} passages without a vector ({UNREAD_REASON})" if self.unread else "")
         )
+
+
+UNREAD_REASON = "text the encoder cannot read: BM25 alone"
 
 
 def _np():
@@ -121,7 +135,7 @@ class VectorStore:
         fresh = {"version": STORE_VERSION, "model": self.encoder.name, "dim": self.encoder.dim, "docs": {}}
         if (
             not isinstance(m, dict)
-            or m.get("version") not in (1, STORE_VERSION)
+            or m.get("version") not in (1, 2, STORE_VERSION)
             or m.get("model") != self.encoder.name
             or m.get("dim") != self.encoder.dim
             or not isinstance(m.get("docs"), dict)
@@ -129,7 +143,7 @@ class VectorStore:
             return fresh
         if m.get("version") == 1:  # keyed by sha256 alone: see the module docstring
             m = dict(fresh, docs={d: dict(r, legacy=True) for d, r in m["docs"].items() if isinstance(r, dict)})
-        return m
+        return dict(m, version=STORE_VERSION)  # version 2's records have no read_rule: update applies it
 
     def _write_meta(self, meta: dict) -> None:
         meta = dict(meta, docs={k: meta["docs"][k] for k in sorted(meta["docs"])})
@@ -140,13 +154,19 @@ class VectorStore:
 
     def _usable(self, rec: dict | None, sha256: str, spans: list[tuple[int, int]]) -> bool:
         """Whether rec holds vectors of exactly these passages of this document version (a version-1
-        record, keyed by sha256 alone, is taken over when its passage count matches; see the docstring)."""
+        record, keyed by sha256 alone, is taken over when its passage count matches; see the docstring),
+        whatever rule chose its unread passages (`_current`)."""
         if not isinstance(rec, dict) or rec.get("sha256") != sha256 or rec.get("passages") != len(spans):
             return False
         if rec.get("legacy"):
             rec.pop("legacy")
             rec["spans"] = spans_key(spans)
         return rec.get("spans") == spans_key(spans) and self._file(rec).is_file()
+
+    @staticmethod
+    def _current(rec: dict) -> bool:
+        """Whether the record's unread passages were chosen by the rule in force (encoder.READ_RULE)."""
+        return rec.get("read_rule") == READ_RULE and isinstance(rec.get("unread"), list)
 
     # -- update -----------------------------------------------------------------------------------
 
@@ -166,7 +186,11 @@ class VectorStore:
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return len(docs), len(docs)
         missing = sum(
-            1 for d in docs if not isinstance(recs.get(d.doc_id), dict) or recs[d.doc_id].get("sha256") != d.sha256
+            1
+            for d in docs
+            if not isinstance(recs.get(d.doc_id), dict)
+            or recs[d.doc_id].get("sha256") != d.sha256
+            or not self._current(recs[d.doc_id])
         )
         return missing, len(docs)
 
@@ -198,7 +222,7 @@ class VectorStore:
                 spans = self.passages(d.doc_id)
                 summary.passages += len(spans)
                 rec = meta["docs"].get(d.doc_id)
-                if self._usable(rec, d.sha256, spans):
+                if self._usable(rec, d.sha256, spans) and (self._current(rec) or self._apply_rule(np, d.doc_id, rec)):
                     keep[d.doc_id] = rec
                     summary.reused += 1
                 else:
@@ -215,9 +239,31 @@ class VectorStore:
                 log.info("dense: %d/%d passages embedded", counter.done, counter.total)
             self._write_meta(meta)
             self._drop_unreferenced(meta)
+        summary.unread = sum(len(r.get("unread") or ()) for r in meta["docs"].values())
         summary.seconds = time.perf_counter() - t0
         log.info("dense %s: %s", self.root, summary.to_text())
         return summary
+
+    def _apply_rule(self, np, doc_id: str, rec: dict) -> bool:
+        """Bring a record of another read rule (or none: a version-2 cache) to the rule in force without
+        embedding: the rows of the passages the encoder cannot read become zeros and are listed. False (the
+        document is embedded again) when a passage it can read has no vector, or the file cannot be read."""
+        text = self.index.texts.text(doc_id)
+        readable = can_read(self.encoder, [text[a:b] for a, b in self.passages(doc_id)])
+        try:
+            m = np.load(self._file(rec), allow_pickle=False)
+        except (OSError, ValueError):
+            return False
+        if m.shape != (len(readable), self.encoder.dim):
+            return False
+        if any(ok and not m[i].any() for i, ok in enumerate(readable)):
+            return False
+        unread = [i for i, ok in enumerate(readable) if not ok]
+        if unread:
+            m[unread] = 0
+            _save_npy(np, self._file(rec), m)
+        rec.update(unread=unread, read_rule=READ_RULE)
+        return True
 
     def _groups(self, todo: list[tuple[str, str, list[tuple[int, int]]]]) -> Iterator[list[_Doc]]:
         """The documents to embed in groups of at least GROUP_PASSAGES passages (saved together), each
@@ -235,7 +281,14 @@ class VectorStore:
         after this keeps them."""
         for doc, part in zip(group, vectors, strict=True):
             key = spans_key(doc.spans)
-            rec = {"sha256": doc.sha256, "passages": len(doc.spans), "spans": key, "file": f"{doc.sha256}-{key}.npy"}
+            rec = {
+                "sha256": doc.sha256,
+                "passages": len(doc.spans),
+                "spans": key,
+                "file": f"{doc.sha256}-{key}.npy",
+                "unread": [i for i in range(len(part)) if not part[i].any()],  # not embedded (embed_groups)
+                "read_rule": READ_RULE,
+            }
             _save_npy(np, self._file(rec), np.asarray(part, dtype=np.float16))
             meta["docs"][doc.doc_id] = rec
             summary.embedded_documents += 1
@@ -255,23 +308,34 @@ class VectorStore:
 
     def load(self) -> tuple[np.ndarray, list[tuple[str, int, int]]]:
         """(float32 matrix of every cached passage vector, [(doc_id, start, end)] per row), for the
-        documents of the index whose vectors are current. Documents without them are left out (logged)."""
+        documents of the index whose vectors are current. Documents without them are left out (logged);
+        so are the passages the encoder cannot read, which have no vector (`load_unread` names them)."""
+        matrix, rows, _ = self.load_unread()
+        return matrix, rows
+
+    def load_unread(self) -> tuple[np.ndarray, list[tuple[str, int, int]], list[tuple[str, int, int]]]:
+        """`load`, and [(doc_id, start, end)] of the passages of those documents that have no vector because
+        the encoder cannot read them (search ranks them by BM25 alone, hybrid.py)."""
         np = _np()
         meta = self._read_meta()
         mats, missing = [], 0
         rows: list[tuple[str, int, int]] = []
+        unread_rows: list[tuple[str, int, int]] = []
         for d in self.index.documents():
             rec = meta["docs"].get(d.doc_id)
             spans = self.passages(d.doc_id) if rec is not None else []
-            if not self._usable(rec, d.sha256, spans):
+            if not self._usable(rec, d.sha256, spans) or not self._current(rec):
                 missing += 1
                 continue
             m = np.load(self._file(rec), allow_pickle=False)
             if m.shape != (len(spans), self.encoder.dim):
                 missing += 1
                 continue
-            mats.append(m)
-            rows.extend((d.doc_id, s, e) for s, e in spans)
+            unread = {i for i in rec["unread"] if isinstance(i, int) and 0 <= i < len(spans)}
+            keep = [i for i in range(len(spans)) if i not in unread]
+            mats.append(m[keep] if unread else m)
+            rows.extend((d.doc_id, *spans[i]) for i in keep)
+            unread_rows.extend((d.doc_id, *spans[i]) for i in sorted(unread))
         if missing:  # every command that reads a wiki says so to its user (wikigen.search.dense.service.pending_note)
             log.info(
                 "dense: %d documents have no current vectors, so search ranks them by their words only; `%s` computes them",
@@ -279,7 +343,26 @@ class VectorStore:
                 finish_command(self.index.index_dir),
             )
         matrix = np.concatenate(mats).astype(np.float32) if mats else np.zeros((0, self.encoder.dim), np.float32)
-        return matrix, rows
+        return matrix, rows, unread_rows
+
+    def counts(self) -> tuple[int, int] | None:
+        """(passages with a vector, passages without one because the encoder cannot read them) over the
+        documents of the index whose vectors are current, from meta.json alone (nothing is split or loaded);
+        None when vectors were never made here."""
+        try:
+            meta = json.loads((self.root / "meta.json").read_text(encoding="utf-8"))
+            recs = meta["docs"] if meta.get("model") == self.encoder.name else {}
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            return None
+        with_vector = without = 0
+        for d in self.index.documents():
+            rec = recs.get(d.doc_id)
+            if not isinstance(rec, dict) or rec.get("sha256") != d.sha256 or not self._current(rec):
+                continue
+            unread = len(rec["unread"])
+            with_vector += max(0, int(rec.get("passages") or 0) - unread)
+            without += unread
+        return with_vector, without
 
 
 def finish_command(index_dir: Path | str) -> str:
@@ -339,7 +422,8 @@ def embed_groups(
     every group as one stream, so its workers never wait at a group's end, and progress(n) is called as
     each slice comes back with the passages it stood for. The groups are taken only as the engine needs
     more slices. A passage's vector does not depend on the slice or the batch it is encoded in
-    (tests/test_dense_store.py), so neither the grouping, the sharing nor the engine changes a vector."""
+    (tests/test_dense_store.py), so neither the grouping, the sharing nor the engine changes a vector.
+    A text the encoder cannot read (`can_read`) is not embedded: its row is zeros, no vector."""
     np = _np()
     pending: deque[tuple[_Group, list[int]]] = deque()  # per slice handed to the engine: its group, its rows
 
@@ -348,11 +432,13 @@ def embed_groups(
             texts = [t for d in docs for t in d.passages]
             row = {t: i for i, t in enumerate(dict.fromkeys(texts))}  # each distinct text's row, first seen first
             distinct = list(row)
-            order = sorted(range(len(distinct)), key=lambda i: len(distinct[i]))
+            readable = can_read(encoder, distinct)
+            order = sorted((i for i in range(len(distinct)) if readable[i]), key=lambda i: len(distinct[i]))
             cuts = [order[at : at + SLICE] for at in range(0, len(order), SLICE)] or [[]]  # an empty group: one
             uses = np.bincount([row[t] for t in texts], minlength=len(distinct))  # passages per distinct text
             out = np.zeros((len(distinct), encoder.dim), dtype=np.float32)
-            group = _Group(docs, out, [row[t] for t in texts], uses, len(cuts))  # empty slice
+            skipped = int(sum(uses[i] for i in range(len(distinct)) if not readable[i]))
+            group = _Group(docs, out, [row[t] for t in texts], uses, len(cuts), skipped)  # empty slice
             for idx in cuts:
                 pending.append((group, idx))
                 yield [distinct[i] for i in idx]
@@ -365,6 +451,8 @@ def embed_groups(
                 progress(int(group.uses[idx].sum()))
         group.left -= 1
         if not group.left:
+            if progress is not None and group.skipped:
+                progress(group.skipped)  # the passages not embedded are done too
             full = group.out[group.rows]
             parts, at = [], 0
             for d in group.docs:
@@ -380,6 +468,7 @@ class _Group:
     rows: list[int]  # per passage of the group's documents, in order: its text's row of out
     uses: np.ndarray  # per row of out: how many passages have that text
     left: int  # slices not yet back
+    skipped: int = 0  # passages of texts the encoder cannot read (not embedded: no vector)
 
 
 def _save_npy(np, path: Path, array) -> None:

@@ -143,7 +143,8 @@ class Candidates:
     def earned(self, question: str, units: Sequence[Unit], k: int) -> list[Unit]:
         """The units that earn a share of the budget: those whose passage is at least as close to the
         question (dense cosine) as the search passage at rank params.wiki_gate_rank among the question's
-        k best. All of them when there is no gate or no vectors."""
+        k best, and those whose passage has no vector (the gate cannot judge them: text the encoder cannot
+        read). All of them when there is no gate or no vectors, or the encoder cannot read the question."""
         rank = self.params.wiki_gate_rank
         if rank <= 0 or self.dense is None or not units:
             return list(units)
@@ -156,7 +157,7 @@ class Candidates:
             return list(units)
         bar = bar_scores[min(rank, len(bar_scores)) - 1]
         scores = self.dense.span_scores(question, [u.key() for u in units])
-        return [u for u, s in zip(units, scores) if s is not None and s >= bar]
+        return [u for u, s in zip(units, scores) if s is None or s >= bar]
 
     def open_docs(self, query: str) -> list[str]:
         """The documents of the best passages for the query, best first (at most params.open_docs)."""
@@ -244,15 +245,21 @@ class Candidates:
         """With passage vectors (and params.window_dense > 0): per document, window_dense x each of its passages'
         cosine to the query, which the passage's windows add to their score (a clause need not repeat the
         question's words to be the one it asks about). Only the query is encoded; the passages' vectors are the
-        cached ones. {} otherwise."""
+        cached ones. A passage without a vector (text the encoder cannot read) gets the mean of its document's
+        others, so that it is neither raised nor lowered among them. {} otherwise (and for a query the encoder
+        cannot read)."""
         w = self.params.window_dense
         if not w or self.dense is None:
             return {}
         out: dict[str, list[float]] = {}
+        priced = False
         for d in order:
             cos = self.dense.span_scores(query, [(h.doc_id, h.start, h.end) for h in by_doc[d]])
-            out[d] = [w * (c or 0.0) for c in cos]
-        return out
+            known = [c for c in cos if c is not None]
+            priced = priced or bool(known)
+            mean = sum(known) / len(known) if known else 0.0
+            out[d] = [w * (c if c is not None else mean) for c in cos]
+        return out if priced else {}
 
     # --- query expansion -------------------------------------------------------------------------
 
