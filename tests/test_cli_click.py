@@ -1,8 +1,10 @@
-"""What the CLI gains from click beyond the old parser: options of many values read as before, exclusive
-options refused as before, shell completion, and `-h` on every command."""
+"""The CLI on click reads what the parser before it read (options of many values, a long option by its
+start, exclusive options refused), and gains shell completion and `-h` with its positional arguments explained on every
+command."""
 
 from __future__ import annotations
 
+import click
 import pytest
 
 from wikigen import cli
@@ -23,6 +25,20 @@ def test_modes_take_several_values_after_one_option():
     parsed = _params("eval", ["--modes", "wiki", "questions.jsonl", "--wiki", "w"])
     assert parsed["modes"] == ("wiki",) and parsed["questions"] == "questions.jsonl"  # a file is not a mode
     assert _params("eval", ["q.jsonl", "--wiki", "w"])["modes"] == ("wiki+search", "search", "wiki")  # all
+
+
+def test_a_long_option_is_known_by_its_start_as_before(capsys):
+    assert _params("build", ["c", "--wiki", "w", "--agent", "3", "--max-c=1.5"])["agents"] == 3
+    assert _params("build", ["c", "--wiki", "w", "--max-c=1.5"])["max_cost"] == 1.5
+    assert (
+        _params("ask", ["--wiki", "w", "--", "--what is this"])["question"] == "--what is this"
+    )  # after --, not an option
+    with pytest.raises(SystemExit) as e:
+        cli.main(["build", "c", "--wiki", "w", "--sess", "1"])
+    assert e.value.code == 2
+    assert "Error: ambiguous option: --sess could match --sessions, --session-budget, --session-turns" in (
+        capsys.readouterr().err
+    )
 
 
 def test_exclusive_options_are_a_usage_error(capsys):
@@ -65,4 +81,9 @@ def test_every_command_has_short_and_long_help(name, capsys):
     assert e.value.code == 0
     out = capsys.readouterr().out
     assert out.startswith(f"Usage: wikigen {name} [OPTIONS]")
-    assert " ".join(cli.cli.commands[name].help.split()[:6]) in " ".join(out.split())
+    command = cli.cli.commands[name]
+    assert " ".join((command.help or "").split()[:6]) in " ".join(out.split())
+    arguments = " ".join(out.split("Positional arguments:\n", 1)[-1].split("Options:")[0].split())
+    for p in command.params:
+        if isinstance(p, click.Argument):
+            assert p.help and " ".join(p.help.split()) in arguments, p.name

@@ -187,8 +187,8 @@ class Many(click.Option):
 
 
 class Command(click.Command):
-    """A subcommand with options of many values (Many) and `exclusive`: pairs of options that cannot be given
-    together (a usage error, as before)."""
+    """A subcommand with options of many values (Many), long options known by their start, and `exclusive`:
+    pairs of options that cannot be given together (a usage error, as before)."""
 
     def __init__(self, *args: Any, exclusive: tuple[tuple[str, str], ...] = (), **kwargs: Any):
         kwargs.setdefault("context_settings", CONTEXT)  # -h too, however the command is reached
@@ -196,10 +196,28 @@ class Command(click.Command):
         self.exclusive = exclusive
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        args = self._whole_names(ctx, args)
         for p in self.params:
             if isinstance(p, Many):
                 args = p.spread(args)
         return super().parse_args(ctx, args)
+
+    def _whole_names(self, ctx: click.Context, args: list[str]) -> list[str]:
+        """Long options as the parser before click read them: the start of one (`--agent` for `--agents`) is
+        that option; the start of several is a usage error that names them."""
+        names = [o for p in self.get_params(ctx) for o in [*p.opts, *p.secondary_opts] if o.startswith("--")]
+        out: list[str] = []
+        for i, a in enumerate(args):
+            if a == "--":
+                return out + args[i:]
+            head, eq, value = a.partition("=")
+            if head.startswith("--") and head not in names:
+                hits = [n for n in names if n.startswith(head)]
+                if len(hits) > 1:
+                    raise click.UsageError(f"ambiguous option: {head} could match {', '.join(hits)}", ctx)
+                a = hits[0] + eq + value if hits else a
+            out.append(a)
+        return out
 
     def invoke(self, ctx: click.Context) -> Any:
         by_name = {p.name: p for p in self.params}
