@@ -120,3 +120,24 @@ def test_benchmarks_speak_of_the_product_only():
     assert not said, "lines about people or sessions:\n" + "\n".join(said)
     assert PEOPLE_OR_SESSIONS.search("Session 19 (2026-12-03)") and PEOPLE_OR_SESSIONS.search("a helper's eval_bench")
     assert not PEOPLE_OR_SESSIONS.search("after the 2nd of 8 build sessions; leading passages")
+
+
+def test_the_command_reference_is_written_from_the_cli():
+    """docs/reference.md's command table and every command's help are what `python -m wikigen.cli_reference`
+    writes from the CLI's own help, so a changed option or help text changes the reference with it."""
+    from wikigen.cli_reference import render
+
+    assert render(REFERENCE) == REFERENCE, "docs/reference.md is out of date: run `python -m wikigen.cli_reference`"
+    for name in cli.SECTIONS["Build the wiki"]:
+        assert f"#### `wikigen {name}`" in REFERENCE and f"Usage: wikigen {name} [OPTIONS]" in REFERENCE
+
+
+def test_every_command_is_under_one_heading_of_the_help(capsys):
+    listed = [name for names in cli.SECTIONS.values() for name in names]
+    assert sorted(listed) == sorted(cli.cli.commands)  # each command once
+    with pytest.raises(SystemExit):
+        cli.main(["--help"])
+    out = capsys.readouterr().out
+    for title, names in cli.SECTIONS.items():
+        block = out.split(f"\n{title}:\n", 1)[1].split("\n\n", 1)[0]
+        assert [line.split()[0] for line in block.splitlines() if not line.startswith("    ")] == names, title
