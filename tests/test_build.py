@@ -280,3 +280,15 @@ def test_an_agent_links_the_pages_written_before_its_turn_in_the_same_session(tm
         if link.target in new_before
     }
     assert linked, sorted(new_before)
+
+
+def test_a_build_ends_with_what_it_made_and_what_to_run_next(tmp_path, capsys):
+    corpus = make_corpus(tmp_path / "in", docs=4, schedule=20)
+    wiki = tmp_path / "wiki"
+    assert main(["build", str(corpus), "--wiki", str(wiki), "--agents", "1", "--sessions", "1"]) == 0
+    out, err = capsys.readouterr()
+    pages = int(out.strip().splitlines()[-1].split(": ", 1)[1].split(" pages")[0])  # the session line's count
+    assert f"built {wiki}: {pages} pages, " in err
+    assert f"next: `wikigen serve {wiki}` to read it" in err and f"--wiki {wiki}` to ask it" in err
+    assert main(["build", str(corpus), "--wiki", str(wiki), "--sessions", "1", "--quiet"]) == 0
+    assert "next:" not in capsys.readouterr().err  # --quiet says nothing more

@@ -567,6 +567,14 @@ def build_command(corpus, wiki, index, no_dense, dry_run, as_json, **options) ->
             from wikigen.agents.cost import PRICE_NOTE
 
             print(f"  {PRICE_NOTE}")
+    if not as_json and not config.quiet and report.sessions:
+        last = report.sessions[-1]
+        print(
+            f"built {config.wiki}: {last.pages} pages, {last.quotes} quotes, ratio {last.ratio:.2f} of the corpus.\n"
+            f'next: `wikigen serve {config.wiki}` to read it, `wikigen ask "..." --wiki {config.wiki}` to ask it, '
+            f"`wikigen check {config.wiki}` to check it",
+            file=sys.stderr,
+        )
     return 0 if report.ok else 1
 
 
