@@ -248,6 +248,7 @@ def test_the_extractive_answer_gives_one_line_per_document_only_when_many_are_as
         "Are any of our agreements governed by N.Y. law?",  # "any of our": many documents
         "New York law governs which of our contracts?",  # the value first
         "List the agreements subject to the laws of the State of New York.",
+        "show me the agreements under NY law",  # the kind's plural says many
     ],
 )
 def test_a_value_question_is_read_the_same_in_its_wordings(question):

@@ -386,6 +386,18 @@ def _asks_about(text: str, spots: list[tuple[int, int]], cond: Condition | None,
     return inside >= ASKED_SHARE * len(words)
 
 
+def _names_kind_plural(question: str, schemas: Sequence[Schema]) -> bool:
+    """Whether the question names documents of a kind in the plural, by a schema's own title word ("show me the
+    agreements under NY law", "our leases"): it asks about many of them."""
+    words = {w.casefold() for w in _QWORD.findall(question)}
+    return any(
+        f"{t}s" in words or f"{t}es" in words
+        for s in schemas
+        for t in (w.casefold() for w in s.title_words)
+        if t.isascii() and " " not in t
+    )
+
+
 def parse_query(
     question: str,
     schemas: Mapping[str, Schema],
@@ -398,7 +410,7 @@ def parse_query(
     about a field, or it asks neither of one document (the wiki scoped it to one: one_document) nor of many (many,
     or its words: wikigen.ask.wording.asks_many). The clause that asks is the last one that names a field and is
     about it (`asking_clauses`: a closing "Please list them." or "Thanks!" asks nothing of its own)."""
-    many = many or asks_many(question)
+    many = many or asks_many(question) or _names_kind_plural(question, [schemas[k] for k in kinds if k in schemas])
     if not one_document and not many:
         return None  # "this contract" with no document found: not the table's to answer
     fields = [(k, f) for k in kinds if k in schemas for f in schemas[k].fields if f.type != "figures"]
