@@ -2,7 +2,9 @@
 Playwright, against both the static site (file:// URLs) and `wikigen serve` (a real server on 127.0.0.1).
 
 Checked with screenshots and the DOM: the graph has a node per page and is not blank, and its type filter,
-search and neighbourhood work at 1,000+ pages; a quote's link opens the source view with exactly the quote's
+search and neighbourhood work at 1,000+ pages; on the sample wiki and a 600-page one the graph's labels never
+overlap, enough of them are drawn, and a page's neighbourhood (#focus=SLUG) shows that page and its
+neighbours only, each labelled; a quote's link opens the source view with exactly the quote's
 text highlighted; the home page's documents table sorts and filters; an answer is rendered markdown whose
 citations open their spans; callouts are callouts and comment markers are not shown, on every page of the
 test wiki (the cuad-dev wiki's pages: tests/test_cuad_wiki.py); the growth chart has one point per session; a hostile <script> in a
@@ -16,10 +18,11 @@ import shutil
 import threading
 from html.parser import HTMLParser
 from pathlib import Path
-from urllib.parse import unquote
+from urllib.parse import quote, unquote
 
 import pytest
-from web_helpers import HOSTILE, add_many_pages, build_web_wiki
+from shared_builds import sample_wiki
+from web_helpers import HOSTILE, add_documents, add_many_pages, build_web_wiki
 
 from wikigen.web.model import SiteData
 from wikigen.web.screenshots import CHROMIUM, CHROMIUM_ARGS
@@ -350,6 +353,88 @@ def test_graph_filters_at_a_thousand_pages(browser, big_site, tmp_path):
         assert errors == []
     finally:
         ctx.close()
+
+
+# every drawn label's box on screen, as cytoscape measures it: [id, x1, y1, x2, y2] of each shown page with a label
+LABEL_BOXES = """() => window.wikigenGraph.nodes().filter(x => x.visible() && x.style('label') && +x.style('opacity') > 0.5)
+  .map(x => { const b = x.renderedBoundingBox({includeNodes: false, includeEdges: false, includeLabels: true});
+              return [x.id(), b.x1, b.y1, b.x2, b.y2]; })"""
+
+
+def _settled_graph(browser, url: str, shot: Path):
+    """A page of the graph at url once it is drawn and its labels are placed (two frames after it is made),
+    its screenshot at shot, with every label box and the pages shown. Returns (labels, shown ids, errors)."""
+    ctx = browser.new_context(viewport={"width": 1100, "height": 800})
+    ctx.set_default_timeout(60_000)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(url)
+        page.wait_for_function("window.wikigenGraph && window.wikigenGraph.nodes().length > 0")
+        page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+        page.screenshot(path=str(shot))
+        labels = page.evaluate(LABEL_BOXES)
+        shown = page.evaluate("window.wikigenGraph.nodes().filter(x => x.visible()).map(x => x.id())")
+        return labels, set(shown), errors
+    finally:
+        ctx.close()
+
+
+def _overlapping(labels: list) -> list[tuple[str, str]]:
+    return [
+        (a[0], b[0])
+        for i, a in enumerate(labels)
+        for b in labels[i + 1 :]
+        if a[1] < b[3] and b[1] < a[3] and a[2] < b[4] and b[2] < a[4]
+    ]
+
+
+@pytest.fixture(scope="module")
+def acme_site(tmp_path_factory):
+    """The sample corpus's wiki (corpora/acme, about 60 pages) as a static site."""
+    root = sample_wiki(tmp_path_factory, tmp_path_factory.mktemp("acme-graph") / "wiki", sessions=2)
+    data = SiteData.load(root)
+    out = write_site(root, tmp_path_factory.mktemp("acme-site") / "site", data=data).out
+    return out.resolve().as_uri() + "/", data
+
+
+@pytest.fixture(scope="module")
+def six_hundred_site(tmp_path_factory):
+    """The sample wiki plus 500 generated documents in eight kinds and forty topics: a graph of about 600."""
+    root = sample_wiki(tmp_path_factory, tmp_path_factory.mktemp("six-hundred") / "wiki", sessions=2)
+    add_documents(root, 500)
+    data = SiteData.load(root)
+    out = write_site(root, tmp_path_factory.mktemp("six-hundred-site") / "site", data=data).out
+    return out.resolve().as_uri() + "/", data
+
+
+@pytest.mark.parametrize(("site", "size", "least"), [("acme_site", 55, 10), ("six_hundred_site", 550, 20)])
+def test_graph_labels_fit_without_overlap_and_a_focus_shows_the_neighbourhood(
+    browser, request, tmp_path, site, size, least
+):
+    base, data = request.getfixturevalue(site)
+    graph = data.graph()
+    assert len(graph["nodes"]) >= size
+    labels, shown, errors = _settled_graph(browser, base + "graph.html", tmp_path / "graph.png")
+    assert errors == []
+    assert len(shown) == len(graph["nodes"])
+    assert _overlapping(labels) == []  # no label drawn over another
+    assert len(labels) >= least, len(labels)
+    kinds = sorted((n for n in graph["nodes"] if n["type"] == "collection"), key=lambda n: -n["deg"])[:5]
+    named = {lab[0] for lab in labels}
+    assert kinds and all(k["id"] in named for k in kinds), (kinds, named)  # the clusters are named
+    # a document's neighbourhood, as its page links it: that page and its neighbours only, every one labelled
+    near: dict[str, set[str]] = {}
+    for e in graph["edges"]:
+        near.setdefault(e["source"], set()).add(e["target"])
+        near.setdefault(e["target"], set()).add(e["source"])
+    doc = max((n for n in graph["nodes"] if n["type"] == "document"), key=lambda n: (n["deg"], n["id"]))["id"]
+    labels, shown, errors = _settled_graph(browser, base + f"graph.html#focus={quote(doc)}", tmp_path / "focus.png")
+    assert errors == []
+    assert shown == near[doc] | {doc}
+    assert _overlapping(labels) == []
+    assert {lab[0] for lab in labels} == shown
 
 
 _UNRENDERED = re.compile(r"<!--|-->|\[![a-z]+\]", re.I)
