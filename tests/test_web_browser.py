@@ -361,9 +361,20 @@ LABEL_BOXES = """() => window.wikigenGraph.nodes().filter(x => x.visible() && x.
               return [x.id(), b.x1, b.y1, b.x2, b.y2]; })"""
 
 
+# a shown page without a label, well inside the graph's box and the window: [id, x, y] in the window, or null
+UNLABELLED_ON_SCREEN = """() => { const cy = window.wikigenGraph, box = cy.container().getBoundingClientRect();
+  const x = cy.nodes().filter(n => n.visible() && !n.style('label')).filter(n => { const p = n.renderedPosition();
+    return p.x > 20 && p.y > 20 && p.x < cy.width() - 20 && p.y < cy.height() - 20 &&
+      box.top + p.y < window.innerHeight - 20; })[0];
+  if (!x) { return null; }
+  const p = x.renderedPosition();
+  return [x.id(), box.left + p.x, box.top + p.y]; }"""
+
+
 def _settled_graph(browser, url: str, shot: Path):
     """A page of the graph at url once it is drawn and its labels are placed (two frames after it is made),
-    its screenshot at shot, with every label box and the pages shown. Returns (labels, shown ids, errors)."""
+        its screenshot at shot, with every label box and the pages shown; a page shown without a label shows it when
+    the pointer is on it. Returns (labels, shown ids, errors)."""
     ctx = browser.new_context(viewport={"width": 1100, "height": 800})
     ctx.set_default_timeout(60_000)
     page = ctx.new_page()
@@ -373,9 +384,16 @@ def _settled_graph(browser, url: str, shot: Path):
         page.goto(url)
         page.wait_for_function("window.wikigenGraph && window.wikigenGraph.nodes().length > 0")
         page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
-        page.screenshot(path=str(shot))
+        page.locator("#graph").screenshot(path=str(shot))
         labels = page.evaluate(LABEL_BOXES)
         shown = page.evaluate("window.wikigenGraph.nodes().filter(x => x.visible()).map(x => x.id())")
+        unlabelled = page.evaluate(UNLABELLED_ON_SCREEN)
+        if unlabelled:  # a page drawn without its label shows it when pointed at
+            page.mouse.move(unlabelled[1], unlabelled[2])
+            hovered = page.evaluate("window.wikigenGraph.nodes('.hover').map(x => [x.id(), x.style('label')])")
+            assert hovered and all(label for _, label in hovered), (unlabelled, hovered)
+            page.mouse.move(1, 1)
+            assert page.evaluate("window.wikigenGraph.nodes('.hover').length") == 0
         return labels, set(shown), errors
     finally:
         ctx.close()

@@ -160,6 +160,7 @@
     x.addClass("hover");
   });
   cy.on("mouseout", "node", function (evt) { evt.target.removeClass("hover"); });
+  container.addEventListener("mouseleave", function () { cy.nodes(".hover").removeClass("hover"); });
 
   // --- filters and the neighbourhood ----------------------------------------------------------------
   var focused = null;
