@@ -371,10 +371,19 @@ UNLABELLED_ON_SCREEN = """() => { const cy = window.wikigenGraph, box = cy.conta
   return [x.id(), box.left + p.x, box.top + p.y]; }"""
 
 
-def _settled_graph(browser, url: str, shot: Path):
-    """A page of the graph at url once it is drawn and its labels are placed (two frames after it is made),
-        its screenshot at shot, with every label box and the pages shown; a page shown without a label shows it when
-    the pointer is on it. Returns (labels, shown ids, errors)."""
+PLACED = "document.getElementById('graph').dataset.zoom === window.wikigenGraph.zoom().toFixed(4)"
+# [pages whose middle is on screen, their labels' font sizes on screen]
+ON_SCREEN = """(cy => { const on = cy.nodes().filter(x => { const p = x.renderedPosition();
+    return x.visible() && p.x >= 0 && p.y >= 0 && p.x <= cy.width() && p.y <= cy.height(); });
+  return [on.length, on.filter(x => x.style('label')).map(x => parseFloat(x.style('font-size')) * cy.zoom())]; })
+  (window.wikigenGraph)"""
+
+
+def _settled_graph(browser, url: str, shot: Path, zoom: float = 0.0):
+    """A page of the graph at url once it is drawn and its labels are placed for its zoom, its screenshot at
+    shot, with every label box and the pages shown; a page shown without a label shows it when the pointer is
+    on it. With zoom, the view is then zoomed by that factor about its middle. Returns (labels, shown ids, errors,
+    zoomed), zoomed with the zoom: [ON_SCREEN before, ON_SCREEN after, label boxes after]."""
     ctx = browser.new_context(viewport={"width": 1100, "height": 800})
     ctx.set_default_timeout(60_000)
     page = ctx.new_page()
@@ -383,7 +392,7 @@ def _settled_graph(browser, url: str, shot: Path):
     try:
         page.goto(url)
         page.wait_for_function("window.wikigenGraph && window.wikigenGraph.nodes().length > 0")
-        page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+        page.wait_for_function(PLACED)
         page.locator("#graph").screenshot(path=str(shot))
         labels = page.evaluate(LABEL_BOXES)
         shown = page.evaluate("window.wikigenGraph.nodes().filter(x => x.visible()).map(x => x.id())")
@@ -394,7 +403,17 @@ def _settled_graph(browser, url: str, shot: Path):
             assert hovered and all(label for _, label in hovered), (unlabelled, hovered)
             page.mouse.move(1, 1)
             assert page.evaluate("window.wikigenGraph.nodes('.hover').length") == 0
-        return labels, set(shown), errors
+        zoomed = []
+        if zoom:
+            zoomed.append(page.evaluate(ON_SCREEN))
+            page.evaluate(
+                f"(cy => cy.zoom({{level: cy.zoom() * {zoom}, renderedPosition: {{x: cy.width() / 2, y: cy.height() / 2}}}}))"
+                "(window.wikigenGraph)"
+            )
+            page.wait_for_function(PLACED)
+            zoomed += [page.evaluate(ON_SCREEN), page.evaluate(LABEL_BOXES)]
+            page.locator("#graph").screenshot(path=str(shot.with_name("zoomed-" + shot.name)))
+        return labels, set(shown), errors, zoomed
     finally:
         ctx.close()
 
@@ -434,7 +453,7 @@ def test_graph_labels_fit_without_overlap_and_a_focus_shows_the_neighbourhood(
     base, data = request.getfixturevalue(site)
     graph = data.graph()
     assert len(graph["nodes"]) >= size
-    labels, shown, errors = _settled_graph(browser, base + "graph.html", tmp_path / "graph.png")
+    labels, shown, errors, zoomed = _settled_graph(browser, base + "graph.html", tmp_path / "graph.png", zoom=3.0)
     assert errors == []
     assert len(shown) == len(graph["nodes"])
     assert _overlapping(labels) == []  # no label drawn over another
@@ -442,13 +461,18 @@ def test_graph_labels_fit_without_overlap_and_a_focus_shows_the_neighbourhood(
     kinds = sorted((n for n in graph["nodes"] if n["type"] == "collection"), key=lambda n: -n["deg"])[:5]
     named = {lab[0] for lab in labels}
     assert kinds and all(k["id"] in named for k in kinds), (kinds, named)  # the clusters are named
+    # zoomed in, labels keep their size on screen and still never overlap, and more of the pages shown have one
+    (pages, sizes), (zoomed_pages, zoomed_sizes), zoomed_labels = zoomed
+    assert _overlapping(zoomed_labels) == []
+    assert all(abs(size - sizes[0]) < 0.5 for size in sizes + zoomed_sizes), (sizes, zoomed_sizes)
+    assert len(zoomed_sizes) / zoomed_pages > len(sizes) / pages, (len(sizes), pages, len(zoomed_sizes), zoomed_pages)
     # a document's neighbourhood, as its page links it: that page and its neighbours only, every one labelled
     near: dict[str, set[str]] = {}
     for e in graph["edges"]:
         near.setdefault(e["source"], set()).add(e["target"])
         near.setdefault(e["target"], set()).add(e["source"])
     doc = max((n for n in graph["nodes"] if n["type"] == "document"), key=lambda n: (n["deg"], n["id"]))["id"]
-    labels, shown, errors = _settled_graph(browser, base + f"graph.html#focus={quote(doc)}", tmp_path / "focus.png")
+    labels, shown, errors, _ = _settled_graph(browser, base + f"graph.html#focus={quote(doc)}", tmp_path / "focus.png")
     assert errors == []
     assert shown == near[doc] | {doc}
     assert _overlapping(labels) == []

@@ -84,15 +84,19 @@
     }
     return widths[key];
   }
-  // where a node's label goes, in screen pixels: below it, or beside it in the neighbourhood's columns
+  // where a node's label goes, in screen pixels: below it, above it (the chosen page), or beside it in the
+  // neighbourhood's columns; the margins are the data fm, fmx and fmt set in placeLabels. The box is the text's
+  // plus the 2 drawing units cytoscape adds around a label, plus GAP (1 above and below) kept free.
   function labelBox(node, z) {
     var p = node.renderedPosition(), r = node.data("size") * z / 2;
     var text = node.hasClass("focus") ? node.data("label") : node.data("short");
-    var tw = textWidth(node, text) + 2 * GAP, th = LABEL_PX * 1.3 + 2;
-    if (node.hasClass("side-r")) { return {x1: p.x + r, x2: p.x + r + 4 + tw, y1: p.y - th / 2, y2: p.y + th / 2}; }
-    if (node.hasClass("side-l")) { return {x1: p.x - r - 4 - tw, x2: p.x - r, y1: p.y - th / 2, y2: p.y + th / 2}; }
-    if (node.hasClass("focus")) { return {x1: p.x - tw / 2, x2: p.x + tw / 2, y1: p.y - r - 5 - th, y2: p.y - r}; }
-    return {x1: p.x - tw / 2, x2: p.x + tw / 2, y1: p.y + r + 4, y2: p.y + r + 4 + th};
+    var tw = textWidth(node, text), th = LABEL_PX * 1.15, padX = 2 * z + GAP, padY = 2 * z + 1;
+    if (node.hasClass("side-r") || node.hasClass("side-l")) {
+      var x1 = node.hasClass("side-r") ? p.x + r + GAP + 2 : p.x - r - GAP - 4 - tw;
+      return {x1: x1 - padX, x2: x1 + tw + padX, y1: p.y - th / 2 - padY, y2: p.y + th / 2 + padY};
+    }
+    var y1 = node.hasClass("focus") ? p.y - r - GAP - 3 - th : p.y + r + GAP + 2;
+    return {x1: p.x - tw / 2 - padX, x2: p.x + tw / 2 + padX, y1: y1 - padY, y2: y1 + th + padY};
   }
   function rank(a, b) {   // the chosen page, its neighbours, the clusters' pages, then the best-linked pages
     var fa = a.hasClass("focus") ? 3 : a.hasClass("near") ? 2 : a.hasClass("hub") ? 1 : 0;
@@ -145,12 +149,12 @@
     });
     shownLabels = kept.length;
     container.setAttribute("data-labels", String(kept.length));
+    container.setAttribute("data-zoom", z.toFixed(4));   // the zoom these labels were placed for
   }
-  var pending = false;
-  function labelsSoon() {   // once per frame, however many viewport events came
-    if (pending) { return; }
-    pending = true;
-    window.requestAnimationFrame(function () { pending = false; placeLabels(); });
+  var pending = null;
+  function labelsSoon() {   // once the view stops moving: a pass over a thousand pages is tens of ms
+    window.clearTimeout(pending);
+    pending = window.setTimeout(placeLabels, 80);
   }
   cy.on("viewport", labelsSoon);
   cy.on("dragfree", "node", labelsSoon);
