@@ -371,7 +371,9 @@ UNLABELLED_ON_SCREEN = """() => { const cy = window.wikigenGraph, box = cy.conta
   return [x.id(), box.left + p.x, box.top + p.y]; }"""
 
 
-PLACED = "document.getElementById('graph').dataset.zoom === window.wikigenGraph.zoom().toFixed(4)"
+# the labels are placed for the view's zoom (a graph page that does not say so is taken as placed)
+PLACED = """window.wikigenGraph && (d => d.zoom === undefined || d.zoom === window.wikigenGraph.zoom().toFixed(4))
+  (document.getElementById('graph').dataset)"""
 # [pages whose middle is on screen, their labels' font sizes on screen]
 ON_SCREEN = """(cy => { const on = cy.nodes().filter(x => { const p = x.renderedPosition();
     return x.visible() && p.x >= 0 && p.y >= 0 && p.x <= cy.width() && p.y <= cy.height(); });
@@ -379,41 +381,41 @@ ON_SCREEN = """(cy => { const on = cy.nodes().filter(x => { const p = x.rendered
   (window.wikigenGraph)"""
 
 
-def _settled_graph(browser, url: str, shot: Path, zoom: float = 0.0):
-    """A page of the graph at url once it is drawn and its labels are placed for its zoom, its screenshot at
-    shot, with every label box and the pages shown; a page shown without a label shows it when the pointer is
-    on it. With zoom, the view is then zoomed by that factor about its middle. Returns (labels, shown ids, errors,
-    zoomed), zoomed with the zoom: [ON_SCREEN before, ON_SCREEN after, label boxes after]."""
+def _settled_graph(browser, url: str, shot: Path, zoom: float = 0.0) -> dict:
+    """The graph page at url once it is drawn and its labels are placed for its zoom, its screenshot at shot.
+    Returns labels (every label box), shown (the pages shown), errors (the page's), hover ([the pages labelled
+    while the pointer is on an unlabelled one, then once it has left the graph], or None when every page on
+    screen has a label) and, with zoom, zoomed: [ON_SCREEN, then ON_SCREEN and the label boxes once the view
+    is zoomed by that factor about its middle]."""
     ctx = browser.new_context(viewport={"width": 1100, "height": 800})
     ctx.set_default_timeout(60_000)
     page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    out: dict = {"errors": [], "hover": None, "zoomed": []}
+    page.on("pageerror", lambda e: out["errors"].append(str(e)))
+    hovering = "window.wikigenGraph.nodes('.hover').map(x => [x.id(), x.style('label')])"
     try:
         page.goto(url)
         page.wait_for_function("window.wikigenGraph && window.wikigenGraph.nodes().length > 0")
         page.wait_for_function(PLACED)
         page.locator("#graph").screenshot(path=str(shot))
-        labels = page.evaluate(LABEL_BOXES)
-        shown = page.evaluate("window.wikigenGraph.nodes().filter(x => x.visible()).map(x => x.id())")
+        out["labels"] = page.evaluate(LABEL_BOXES)
+        out["shown"] = set(page.evaluate("window.wikigenGraph.nodes().filter(x => x.visible()).map(x => x.id())"))
         unlabelled = page.evaluate(UNLABELLED_ON_SCREEN)
-        if unlabelled:  # a page drawn without its label shows it when pointed at
+        if unlabelled:
             page.mouse.move(unlabelled[1], unlabelled[2])
-            hovered = page.evaluate("window.wikigenGraph.nodes('.hover').map(x => [x.id(), x.style('label')])")
-            assert hovered and all(label for _, label in hovered), (unlabelled, hovered)
+            out["hover"] = [page.evaluate(hovering)]
             page.mouse.move(1, 1)
-            assert page.evaluate("window.wikigenGraph.nodes('.hover').length") == 0
-        zoomed = []
+            out["hover"].append(page.evaluate(hovering))
         if zoom:
-            zoomed.append(page.evaluate(ON_SCREEN))
+            out["zoomed"].append(page.evaluate(ON_SCREEN))
             page.evaluate(
                 f"(cy => cy.zoom({{level: cy.zoom() * {zoom}, renderedPosition: {{x: cy.width() / 2, y: cy.height() / 2}}}}))"
                 "(window.wikigenGraph)"
             )
             page.wait_for_function(PLACED)
-            zoomed += [page.evaluate(ON_SCREEN), page.evaluate(LABEL_BOXES)]
+            out["zoomed"] += [page.evaluate(ON_SCREEN), page.evaluate(LABEL_BOXES)]
             page.locator("#graph").screenshot(path=str(shot.with_name("zoomed-" + shot.name)))
-        return labels, set(shown), errors, zoomed
+        return out
     finally:
         ctx.close()
 
@@ -453,16 +455,20 @@ def test_graph_labels_fit_without_overlap_and_a_focus_shows_the_neighbourhood(
     base, data = request.getfixturevalue(site)
     graph = data.graph()
     assert len(graph["nodes"]) >= size
-    labels, shown, errors, zoomed = _settled_graph(browser, base + "graph.html", tmp_path / "graph.png", zoom=3.0)
-    assert errors == []
-    assert len(shown) == len(graph["nodes"])
+    seen = _settled_graph(browser, base + "graph.html", tmp_path / "graph.png", zoom=3.0)
+    labels = seen["labels"]
+    assert seen["errors"] == []
+    assert len(seen["shown"]) == len(graph["nodes"])
     assert _overlapping(labels) == []  # no label drawn over another
     assert len(labels) >= least, len(labels)
     kinds = sorted((n for n in graph["nodes"] if n["type"] == "collection"), key=lambda n: -n["deg"])[:5]
     named = {lab[0] for lab in labels}
     assert kinds and all(k["id"] in named for k in kinds), (kinds, named)  # the clusters are named
+    assert seen["hover"] is not None  # some pages go without a label; pointed at, one shows it, until it leaves
+    hovered, left = seen["hover"]
+    assert hovered and all(label for _, label in hovered) and left == [], seen["hover"]
     # zoomed in, labels keep their size on screen and still never overlap, and more of the pages shown have one
-    (pages, sizes), (zoomed_pages, zoomed_sizes), zoomed_labels = zoomed
+    (pages, sizes), (zoomed_pages, zoomed_sizes), zoomed_labels = seen["zoomed"]
     assert _overlapping(zoomed_labels) == []
     assert all(abs(size - sizes[0]) < 0.5 for size in sizes + zoomed_sizes), (sizes, zoomed_sizes)
     assert len(zoomed_sizes) / zoomed_pages > len(sizes) / pages, (len(sizes), pages, len(zoomed_sizes), zoomed_pages)
@@ -472,11 +478,11 @@ def test_graph_labels_fit_without_overlap_and_a_focus_shows_the_neighbourhood(
         near.setdefault(e["source"], set()).add(e["target"])
         near.setdefault(e["target"], set()).add(e["source"])
     doc = max((n for n in graph["nodes"] if n["type"] == "document"), key=lambda n: (n["deg"], n["id"]))["id"]
-    labels, shown, errors, _ = _settled_graph(browser, base + f"graph.html#focus={quote(doc)}", tmp_path / "focus.png")
-    assert errors == []
-    assert shown == near[doc] | {doc}
-    assert _overlapping(labels) == []
-    assert {lab[0] for lab in labels} == shown
+    seen = _settled_graph(browser, base + f"graph.html#focus={quote(doc)}", tmp_path / "focus.png")
+    assert seen["errors"] == []
+    assert seen["shown"] == near[doc] | {doc}
+    assert _overlapping(seen["labels"]) == []
+    assert {lab[0] for lab in seen["labels"]} == seen["shown"]
 
 
 _UNRENDERED = re.compile(r"<!--|-->|\[![a-z]+\]", re.I)
