@@ -2,9 +2,9 @@
 // Positions come from the page (wikigen/web/layout.py: computed once in Python), so the browser only draws
 // ("preset" layout): a force layout in the browser takes tens of seconds at a thousand pages. The layout
 // puts each document in the cluster of its kind (or topic), the cluster's page in its middle.
-// Readable at any size: a label is drawn only where it fits (the best-linked pages first, each label only
-// if its box overlaps no label already drawn; the rest on hover; zooming in makes room for more), labels
-// keep one size on screen at any zoom, and a page's neighbourhood (#focus=SLUG, a click, or the search)
+// Readable at any size: a label is drawn only where it fits (the chosen page and its neighbours first, then
+// the clusters' pages, then the best-linked, each label only if its box overlaps no label already drawn nor a
+// cluster's page; the rest on hover; zooming in makes room for more), labels keep one size on screen at any zoom, and a page's neighbourhood (#focus=SLUG, a click, or the search)
 // shows that page with its neighbours in labelled columns around it. Labels are data, never HTML.
 (function () {
   "use strict";
