@@ -137,6 +137,30 @@ def test_graph_positions_are_deterministic_and_spread():
     assert len(set(a.values())) == len(nodes)  # no two pages on the same spot
 
 
+def test_graph_positions_put_each_kind_in_a_cluster_of_its_own():
+    """Documents sit around the most specific kind they are in (not the kind every one is in), the topics
+    linking documents of every kind do not pull them apart, and no two kinds' clusters overlap."""
+    kinds = {f"kind-{k}": [f"doc-{k}-{i:02d}" for i in range(12 + 9 * k)] for k in range(5)}
+    docs = [d for members in kinds.values() for d in members]
+    edges = [(d, k) for k, members in kinds.items() for d in members] + [(d, "kind-all") for d in docs]
+    edges += [(f"topic-{t}", d) for t in range(8) for d in docs[t::5]]
+    nodes = sorted({u for e in edges for u in e}) + ["alone"]
+    hubs = {n: 1 if n.startswith("topic-") else 0 for n in nodes if not n.startswith("doc-")}
+    pos = graph_positions(nodes, edges, hubs=hubs)
+    assert pos == graph_positions(nodes, list(edges), hubs=dict(hubs))
+
+    def dist(a: str, b: str) -> float:
+        return ((pos[a][0] - pos[b][0]) ** 2 + (pos[a][1] - pos[b][1]) ** 2) ** 0.5
+
+    reach = {k: max(dist(k, d) for d in members) for k, members in kinds.items()}
+    for k, members in kinds.items():
+        for other in kinds:
+            if other != k:
+                assert dist(k, other) > reach[k] + reach[other], (k, other)  # two discs apart
+                assert all(dist(d, k) < dist(d, other) for d in members)
+    assert len(set(pos.values())) == len(nodes)
+
+
 def test_malformed_quote_is_shown_with_a_warning_not_lost():
     html, warning = body_html("> [!quote] docs/a chars 1-2\n> text\n", LINKS, lambda q: None)
     assert warning and "malformed quote header" in warning and "text" in html

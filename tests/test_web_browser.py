@@ -2,7 +2,9 @@
 Playwright, against both the static site (file:// URLs) and `wikigen serve` (a real server on 127.0.0.1).
 
 Checked with screenshots and the DOM: the graph has a node per page and is not blank, and its type filter,
-search and neighbourhood work at 1,000+ pages; a quote's link opens the source view with exactly the quote's
+search and neighbourhood work at 1,000+ pages; on the sample wiki and a 600-page one the graph's labels never
+overlap, enough of them are drawn, and a page's neighbourhood (#focus=SLUG) shows that page and its
+neighbours only, each labelled; a quote's link opens the source view with exactly the quote's
 text highlighted; the home page's documents table sorts and filters; an answer is rendered markdown whose
 citations open their spans; callouts are callouts and comment markers are not shown, on every page of the
 test wiki (the cuad-dev wiki's pages: tests/test_cuad_wiki.py); the growth chart has one point per session; a hostile <script> in a
@@ -16,10 +18,11 @@ import shutil
 import threading
 from html.parser import HTMLParser
 from pathlib import Path
-from urllib.parse import unquote
+from urllib.parse import quote, unquote
 
 import pytest
-from web_helpers import HOSTILE, add_many_pages, build_web_wiki
+from shared_builds import sample_wiki
+from web_helpers import HOSTILE, add_documents, add_many_pages, build_web_wiki
 
 from wikigen.web.model import SiteData
 from wikigen.web.screenshots import CHROMIUM, CHROMIUM_ARGS
@@ -350,6 +353,136 @@ def test_graph_filters_at_a_thousand_pages(browser, big_site, tmp_path):
         assert errors == []
     finally:
         ctx.close()
+
+
+# every drawn label's box on screen, as cytoscape measures it: [id, x1, y1, x2, y2] of each shown page with a label
+LABEL_BOXES = """() => window.wikigenGraph.nodes().filter(x => x.visible() && x.style('label') && +x.style('opacity') > 0.5)
+  .map(x => { const b = x.renderedBoundingBox({includeNodes: false, includeEdges: false, includeLabels: true});
+              return [x.id(), b.x1, b.y1, b.x2, b.y2]; })"""
+
+
+# a shown page without a label, well inside the graph's box and the window: [id, x, y] in the window, or null
+UNLABELLED_ON_SCREEN = """() => { const cy = window.wikigenGraph, box = cy.container().getBoundingClientRect();
+  const x = cy.nodes().filter(n => n.visible() && !n.style('label')).filter(n => { const p = n.renderedPosition();
+    return p.x > 20 && p.y > 20 && p.x < cy.width() - 20 && p.y < cy.height() - 20 &&
+      box.top + p.y < window.innerHeight - 20; })[0];
+  if (!x) { return null; }
+  const p = x.renderedPosition();
+  return [x.id(), box.left + p.x, box.top + p.y]; }"""
+
+
+# the labels are placed for the view's zoom (a graph page that does not say so is taken as placed)
+PLACED = """window.wikigenGraph && (d => d.zoom === undefined || d.zoom === window.wikigenGraph.zoom().toFixed(4))
+  (document.getElementById('graph').dataset)"""
+# [pages whose middle is on screen, their labels' font sizes on screen]
+ON_SCREEN = """(cy => { const on = cy.nodes().filter(x => { const p = x.renderedPosition();
+    return x.visible() && p.x >= 0 && p.y >= 0 && p.x <= cy.width() && p.y <= cy.height(); });
+  return [on.length, on.filter(x => x.style('label')).map(x => parseFloat(x.style('font-size')) * cy.zoom())]; })
+  (window.wikigenGraph)"""
+
+
+def _settled_graph(browser, url: str, shot: Path, zoom: float = 0.0) -> dict:
+    """The graph page at url once it is drawn and its labels are placed for its zoom, its screenshot at shot.
+    Returns labels (every label box), shown (the pages shown), errors (the page's), hover ([the pages labelled
+    while the pointer is on an unlabelled one, then once it has left the graph], or None when every page on
+    screen has a label) and, with zoom, zoomed: [ON_SCREEN, then ON_SCREEN and the label boxes once the view
+    is zoomed by that factor about its middle]."""
+    ctx = browser.new_context(viewport={"width": 1100, "height": 800})
+    ctx.set_default_timeout(60_000)
+    page = ctx.new_page()
+    out: dict = {"errors": [], "hover": None, "zoomed": []}
+    page.on("pageerror", lambda e: out["errors"].append(str(e)))
+    hovering = "window.wikigenGraph.nodes('.hover').map(x => [x.id(), x.style('label')])"
+    try:
+        page.goto(url)
+        page.wait_for_function("window.wikigenGraph && window.wikigenGraph.nodes().length > 0")
+        page.wait_for_function(PLACED)
+        page.locator("#graph").screenshot(path=str(shot))
+        out["labels"] = page.evaluate(LABEL_BOXES)
+        out["shown"] = set(page.evaluate("window.wikigenGraph.nodes().filter(x => x.visible()).map(x => x.id())"))
+        unlabelled = page.evaluate(UNLABELLED_ON_SCREEN)
+        if unlabelled:
+            page.mouse.move(unlabelled[1], unlabelled[2])
+            out["hover"] = [page.evaluate(hovering)]
+            page.mouse.move(1, 1)
+            out["hover"].append(page.evaluate(hovering))
+        if zoom:
+            out["zoomed"].append(page.evaluate(ON_SCREEN))
+            page.evaluate(
+                f"(cy => cy.zoom({{level: cy.zoom() * {zoom}, renderedPosition: {{x: cy.width() / 2, y: cy.height() / 2}}}}))"
+                "(window.wikigenGraph)"
+            )
+            page.wait_for_function(PLACED)
+            out["zoomed"] += [page.evaluate(ON_SCREEN), page.evaluate(LABEL_BOXES)]
+            page.locator("#graph").screenshot(path=str(shot.with_name("zoomed-" + shot.name)))
+        return out
+    finally:
+        ctx.close()
+
+
+def _overlapping(labels: list) -> list[tuple[str, str]]:
+    return [
+        (a[0], b[0])
+        for i, a in enumerate(labels)
+        for b in labels[i + 1 :]
+        if a[1] < b[3] and b[1] < a[3] and a[2] < b[4] and b[2] < a[4]
+    ]
+
+
+@pytest.fixture(scope="module")
+def acme_site(tmp_path_factory):
+    """The sample corpus's wiki (corpora/acme, about 60 pages) as a static site."""
+    root = sample_wiki(tmp_path_factory, tmp_path_factory.mktemp("acme-graph") / "wiki", sessions=2)
+    data = SiteData.load(root)
+    out = write_site(root, tmp_path_factory.mktemp("acme-site") / "site", data=data).out
+    return out.resolve().as_uri() + "/", data
+
+
+@pytest.fixture(scope="module")
+def six_hundred_site(tmp_path_factory):
+    """The sample wiki plus 500 generated documents in eight kinds and forty topics: a graph of about 600."""
+    root = sample_wiki(tmp_path_factory, tmp_path_factory.mktemp("six-hundred") / "wiki", sessions=2)
+    add_documents(root, 500)
+    data = SiteData.load(root)
+    out = write_site(root, tmp_path_factory.mktemp("six-hundred-site") / "site", data=data).out
+    return out.resolve().as_uri() + "/", data
+
+
+@pytest.mark.parametrize(("site", "size", "least"), [("acme_site", 55, 10), ("six_hundred_site", 550, 20)])
+def test_graph_labels_fit_without_overlap_and_a_focus_shows_the_neighbourhood(
+    browser, request, tmp_path, site, size, least
+):
+    base, data = request.getfixturevalue(site)
+    graph = data.graph()
+    assert len(graph["nodes"]) >= size
+    seen = _settled_graph(browser, base + "graph.html", tmp_path / "graph.png", zoom=3.0)
+    labels = seen["labels"]
+    assert seen["errors"] == []
+    assert len(seen["shown"]) == len(graph["nodes"])
+    assert _overlapping(labels) == []  # no label drawn over another
+    assert len(labels) >= least, len(labels)
+    kinds = sorted((n for n in graph["nodes"] if n["type"] == "collection"), key=lambda n: -n["deg"])[:5]
+    named = {lab[0] for lab in labels}
+    assert kinds and all(k["id"] in named for k in kinds), (kinds, named)  # the clusters are named
+    assert seen["hover"] is not None  # some pages go without a label; pointed at, one shows it, until it leaves
+    hovered, left = seen["hover"]
+    assert hovered and all(label for _, label in hovered) and left == [], seen["hover"]
+    # zoomed in, labels keep their size on screen and still never overlap, and more of the pages shown have one
+    (pages, sizes), (zoomed_pages, zoomed_sizes), zoomed_labels = seen["zoomed"]
+    assert _overlapping(zoomed_labels) == []
+    assert all(abs(size - sizes[0]) < 0.5 for size in sizes + zoomed_sizes), (sizes, zoomed_sizes)
+    assert len(zoomed_sizes) / zoomed_pages > len(sizes) / pages, (len(sizes), pages, len(zoomed_sizes), zoomed_pages)
+    # a document's neighbourhood, as its page links it: that page and its neighbours only, every one labelled
+    near: dict[str, set[str]] = {}
+    for e in graph["edges"]:
+        near.setdefault(e["source"], set()).add(e["target"])
+        near.setdefault(e["target"], set()).add(e["source"])
+    doc = max((n for n in graph["nodes"] if n["type"] == "document"), key=lambda n: (n["deg"], n["id"]))["id"]
+    seen = _settled_graph(browser, base + f"graph.html#focus={quote(doc)}", tmp_path / "focus.png")
+    assert seen["errors"] == []
+    assert seen["shown"] == near[doc] | {doc}
+    assert _overlapping(seen["labels"]) == []
+    assert {lab[0] for lab in seen["labels"]} == seen["shown"]
 
 
 _UNRENDERED = re.compile(r"<!--|-->|\[![a-z]+\]", re.I)

@@ -151,3 +151,104 @@ def add_many_pages(wiki_root: Path, n: int) -> list[str]:
         )
         (wiki_root / f"{slug}.md").write_text(render_page(page), encoding="utf-8")
     return slugs
+
+
+SYNTHETIC_KINDS = ["supply", "services", "nda", "licence", "lease", "amendment", "policy", "공급계약"]
+SYNTHETIC_TOPICS = [
+    "Term and renewal",
+    "Termination",
+    "Limitation of liability",
+    "Indemnity",
+    "Intellectual property",
+    "Confidentiality",
+    "Non-compete",
+    "Assignment",
+    "Payment terms",
+    "Governing law",
+    "Venue",
+    "Insurance",
+    "Audit rights",
+    "Data protection",
+    "Service levels",
+    "Warranties",
+    "Force majeure",
+    "Notices",
+    "Change of control",
+    "Exclusivity",
+    "Most favoured nation",
+    "Acceptance testing",
+    "Delivery",
+    "Pricing",
+    "Subcontracting",
+    "Records",
+    "Security incidents",
+    "Business continuity",
+    "Escrow",
+    "Publicity",
+    "Dispute resolution",
+    "Anti-bribery",
+    "Export control",
+    "Sanctions",
+    "Personnel",
+    "Training",
+    "해지",
+    "비밀유지",
+    "손해배상",
+    "대금 지급",
+]
+
+
+def add_documents(wiki_root: Path, n: int, *, seed: int = 7) -> list[str]:
+    """n more document pages written straight into the wiki folder, each in one of eight kinds (the contract
+    kinds also in a "Generated contracts" kind, as a built wiki's kind-contract) and linking two or three of
+    forty topics (some far more common than others), with the kind and topic pages that list them: a wiki's
+    structure at a size no test builds (the graph view's tests). Some titles are Korean. Returns every slug
+    written."""
+    import random
+
+    from wikigen.wiki.page import render_page
+
+    rng = random.Random(seed)
+    kinds: dict[str, list[str]] = {k: [] for k in SYNTHETIC_KINDS}
+    umbrella: list[str] = []
+    topics: dict[str, list[str]] = {t: [] for t in SYNTHETIC_TOPICS}
+    weights = [1.0 / (1 + i) ** 0.8 for i in range(len(SYNTHETIC_TOPICS))]
+    firms = ["Acme", "Globex", "Initech", "Umbrella", "Hooli", "Vandelay", "Stark", "Wayne", "Tyrell", "Soylent"]
+    written = []
+    for k in range(n):
+        kind = rng.choices(SYNTHETIC_KINDS, weights=[8, 7, 6, 4, 3, 4, 3, 2])[0]
+        slug = f"doc-generated-{k:04d}"
+        firm = rng.choice(firms)
+        title = (
+            f"{kind} 계약서 제{k}호 ({firm})"
+            if kind == "공급계약"
+            else f"{kind.upper()} AGREEMENT {k:04d} BETWEEN KESTREL AND {firm.upper()} HOLDINGS"
+        )
+        mine = sorted(set(rng.choices(SYNTHETIC_TOPICS, weights=weights, k=rng.choice([2, 3]))))
+        kinds[kind].append(slug)
+        links = [f"kind-generated-{SYNTHETIC_KINDS.index(kind)}"]
+        if kind not in ("policy",):
+            umbrella.append(slug)
+            links.append("kind-generated-contract")
+        for t in mine:
+            topics[t].append(slug)
+            links.append(f"topic-generated-{SYNTHETIC_TOPICS.index(t):02d}")
+        body = "In " + ", ".join(f"[[{s}]]" for s in links) + ".\n"
+        page = Page(
+            slug=slug, title=title, owner="tester", description=f"Generated document {k}", type="document", body=body
+        )
+        (wiki_root / f"{slug}.md").write_text(render_page(page), encoding="utf-8")
+        written.append(slug)
+    gathers = [(f"kind-generated-{i}", f"{k.title()} documents", "collection", kinds[k]) for i, k in enumerate(kinds)]
+    gathers.append(("kind-generated-contract", "Generated contracts", "collection", umbrella))
+    gathers += [(f"topic-generated-{i:02d}", t, "topic", topics[t]) for i, t in enumerate(SYNTHETIC_TOPICS)]
+    for slug, title, kind, members in gathers:
+        if not members:
+            continue
+        body = "".join(f"- [[{m}]]\n" for m in members)
+        page = Page(
+            slug=slug, title=title, owner="tester", description=f"{len(members)} documents", type=kind, body=body
+        )
+        (wiki_root / f"{slug}.md").write_text(render_page(page), encoding="utf-8")
+        written.append(slug)
+    return written

@@ -37,6 +37,8 @@ log = logging.getLogger(__name__)
 GENERATED_RE = re.compile(r"(index|log|conflicts|(?:index|provisions)-" + SLUG_PATTERN + ")")
 _TERM_RE = re.compile(r"\w+", re.UNICODE)
 MAX_TERMS_PER_PAGE = 2000  # the client-side search index stays small
+# the graph's clusters: a document sits beside the kind (collection) it is in, else a topic, else a figure
+HUB_RANK = {"collection": 0, "topic": 1, "figure": 2}
 
 
 @dataclass(frozen=True)
@@ -199,7 +201,10 @@ class SiteData:
         between existing pages as edges, sorted."""
         if self._graph is None:
             edges = self.edges()
-            pos = graph_positions(list(self.pages), edges)
+            hubs = {
+                s: HUB_RANK.get(p.type or "topic", len(HUB_RANK)) for s, p in self.pages.items() if p.type != "document"
+            }
+            pos = graph_positions(list(self.pages), edges, hubs=hubs)
             degree: dict[str, int] = {}
             for u, v in edges:
                 degree[u] = degree.get(u, 0) + 1
