@@ -26,8 +26,8 @@ came from search rather than the wiki, or there was none (wikigen.ask.served). A
 
 What people ask stays in the private question log: a dream writes what its sources say, named by their
 own words. A page's title, slug, description and aliases are the subject's words as its quotes write them
-(wikigen.agents.subjects.named_by: a word no quote has - a secret, a link, markup, a name of the asker's -
-is left out), and a name that holds a secret or text addressed to an AI agent (wikigen.wiki.secrets,
+(wikigen.agents.subjects.named_by: a word no quote has - a secret, a link, markup, anything only the
+asker wrote - is left out), and a name that holds a secret or text addressed to an AI agent (wikigen.wiki.secrets,
 wikigen.wiki.injection, the filters quotes pass) is not used; a subject no quote names is left alone. The
 progress log, log.md, the commits and the review's summary name the subject and count the questions;
 none holds a question.
@@ -391,7 +391,7 @@ class _Dreamer:
     # --- the page --------------------------------------------------------------------------------------
 
     def _own_page(self, subject: Subject):
-        """The dreamer's page on this subject already (by its title or the phrasings it keeps), or None."""
+        """The dreamer's page on this subject already (by its title or the names it keeps), or None."""
         best, best_score = None, 0.0
         for page in self.wiki.pages():
             if page.owner != DREAMER or page.status == "deprecated":
@@ -427,11 +427,10 @@ class _Dreamer:
                 )
         return None
 
-    def _gather(self, subject: Subject, page) -> tuple[list[tuple[str, Quote]], list[Quote]]:
+    def _gather(self, subject: Subject, page) -> list[tuple[str, Quote]]:
         """The page's quotes (each with the line shown before it, '' for none): the old page's first, then the
         questions' values and answers (an answer's best quote in each document), then the window of each other
-        document search finds the subject in; superseded text gives way to its current term. Also which of them
-        are the values and answers (what names the subject best)."""
+        document search finds the subject in; superseded text gives way to its current term."""
         have = _noted_quotes(page) if page is not None else []
         answers = self._answers(subject)
         expansion = self._learned_terms(subject, answers)
@@ -444,12 +443,10 @@ class _Dreamer:
                 best.setdefault(sp["doc_id"], sp)
             spans.extend(("", sp["doc_id"], sp["start"], sp["end"]) for sp in best.values())
         quoted = {q.doc_id for _, q in have} | {d for _, d, _, _ in spans}
-        answered = len(have) + len(spans)
         # every other document search finds the subject in: its best window (a document quoted already has its own)
         spans.extend(("", d, s, e) for d, s, e in self._windows(subject, expansion) if d not in quoted)
         out: list[tuple[str, Quote]] = []
-        answers_quoted: list[Quote] = []
-        for i, (note, d, s, e) in enumerate([(n, h.doc_id, h.start, h.end) for n, h in have] + spans):
+        for note, d, s, e in [(n, h.doc_id, h.start, h.end) for n, h in have] + spans:
             quote = self._quote(d, s, e)
             if quote is None:
                 continue
@@ -459,9 +456,7 @@ class _Dreamer:
             if any(_overlap(o, quote) for _, o in out):
                 continue  # a span already quoted (or overlapped) on the page
             out.append((note, quote))
-            if len(have) <= i < answered:
-                answers_quoted.append(quote)
-        return out, answers_quoted
+        return out
 
     def _related(self, subject: Subject) -> list[str]:
         hits = self.answerer.page_index.search(subject.words, k=20, types=["topic"])
@@ -474,15 +469,11 @@ class _Dreamer:
         said = "\n".join([*(note for note, _ in quotes), *(q.text for _, q in quotes)])
         return _safe(named_by(words, said))
 
-    def _named(
-        self, subject: Subject, quotes: list[tuple[str, Quote]], answers: list[Quote], related: list[str]
-    ) -> str:
-        """The subject's name on its page: its words as the quoted values and answers write them, else as any
-        of the page's quotes do, else the title of the first topic page on it (the first related); '' for none."""
-        kept = {(q.doc_id, q.start, q.end) for _, q in quotes}
-        for said in ([("", q) for q in answers if (q.doc_id, q.start, q.end) in kept], quotes):
-            if name := self._name(subject.words, said):
-                return name
+    def _named(self, subject: Subject, quotes: list[tuple[str, Quote]], related: list[str]) -> str:
+        """The subject's name: its words as the quotes found for it write them, else the title of the first topic
+        page on it (the first related); '' for none."""
+        if name := self._name(subject.words, quotes):
+            return name
         pages = self.answerer.pages
         return next((t for s in related if (t := _safe(pages[s].title))), "")
 
@@ -500,25 +491,11 @@ class _Dreamer:
         """Write or extend the dreamer's page on the subject; the change, or None when nothing was added (or no
         quote names the subject)."""
         page = self._own_page(subject)
-        quotes, answers = self._gather(subject, page)
-        old_quotes = len(page.quotes()) if page is not None else 0
-        old_chars = len(self.wiki.path(page.slug).read_text(encoding="utf-8")) if page is not None else 0
-        if len(quotes) <= old_quotes:
-            return None
-        n_asked = len(subject.questions)
+        quotes = self._gather(subject, page)
         related = self._related(subject)
-        # within the room left: the old quotes and the answers first, the lowest-ranked windows go first
-        while len(quotes) > old_quotes:
-            name = self._named(subject, quotes, answers, related)
-            body = self._body(name, quotes, related, n_asked)
-            est = len(body) + sum(len(d) + 80 for d in dict.fromkeys(q.doc_id for _, q in quotes)) + 400
-            if est - old_chars <= room.left:
-                break
-            quotes = quotes[: max(old_quotes, int(len(quotes) * 0.8))]
-        else:
-            return None
+        name = self._named(subject, quotes, related)
         if not name:
-            log.info("dreaming: a subject that no quote of its page names is left alone")
+            log.info("dreaming: a subject that no quote found for it names is left alone")
             return None
         slug = page.slug if page is not None else dream_slug(name)
         if page is None and self.wiki.exists(slug):
@@ -526,6 +503,23 @@ class _Dreamer:
             if other.owner != DREAMER:  # a person took the page over: the subject is theirs now
                 self.left.append(other.slug)
                 return None
+            if other.status != "deprecated":  # its page on the subject under the same name: extended, not replaced
+                page = other
+                quotes = self._gather(subject, page)
+        old_quotes = len(page.quotes()) if page is not None else 0
+        old_chars = len(self.wiki.path(page.slug).read_text(encoding="utf-8")) if page is not None else 0
+        if len(quotes) <= old_quotes:
+            return None
+        n_asked = len(subject.questions)
+        # within the room left: the old quotes and the answers first, the lowest-ranked windows go first
+        while len(quotes) > old_quotes:
+            body = self._body(name, quotes, related, n_asked)
+            est = len(body) + sum(len(d) + 80 for d in dict.fromkeys(q.doc_id for _, q in quotes)) + 400
+            if est - old_chars <= room.left:
+                break
+            quotes = quotes[: max(old_quotes, int(len(quotes) * 0.8))]
+        else:
+            return None
         title = (page.title if page is not None else name[:1].upper() + name[1:])[:100]
         # the page is found by the subject's names as its sources write them, never by the words that named the
         # documents asked about nor by words only a person used

@@ -271,6 +271,24 @@ def test_superseded_text_gives_way_to_the_current_term(wiki):
     assert logged and logged[0]["pages"] == [page.slug]
 
 
+def test_a_dream_page_of_the_subjects_name_is_extended_never_replaced(asked_wiki, tmp_path):
+    """A page is named by its quotes' words, so a later session may not find it by its names; a dreamer's page
+    under the very name a subject gets is that subject's page all the same: extended, its quotes kept."""
+    outcome, _ = _session(copy_wiki(asked_wiki, tmp_path / "first"))
+    slug = next(c.page for c in outcome.changes if c.action == "wrote")
+    root = copy_wiki(asked_wiki, tmp_path / "second")
+    w = open_wiki(root)
+    doc = "contracts/msa-brightline-logistics"
+    kept = Quote(doc, 48, 142, w.sources.texts.text(doc)[48:142])
+    w.write(
+        Page(slug, "Unrelated name", DREAMER, "Asked once", body=format_quote(kept) + "\n"), agent=DREAMER, session=1
+    )
+    outcome, _ = _session(root)
+    assert [c.action for c in outcome.changes if c.page == slug] == ["extended"]
+    quotes = parse_page((root / f"{slug}.md").read_text(encoding="utf-8")).quotes()
+    assert (kept.doc_id, kept.start, kept.end) in {(q.doc_id, q.start, q.end) for q in quotes} and len(quotes) > 1
+
+
 def test_pages_that_answer_the_same_thing_are_merged(wiki):
     w = open_wiki(wiki)
     text = w.sources.texts.text("contracts/msa-brightline-logistics")
