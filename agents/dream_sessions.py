@@ -12,9 +12,9 @@ the run early.
 
 With review, nothing of the wiki changes: the sessions run in a second working tree of the wiki's
 repository (wikigen.wiki.history.start_review, WIKI/.wikigen/review) and end as one commit on the branch
-`wikigen-review`, whose message summarises every change and the questions behind it. The wiki's own
-branch, its history and its working pages stay as they were until `apply_dream` fast-forwards the wiki to
-that commit. Pages a person edited and did not commit yet would be left behind by a review, so a review
+`wikigen-review`, whose message summarises every change (its subject and how many questions were behind
+it). The wiki's own branch, its history and its working pages stay as they were until `apply_dream`
+fast-forwards the wiki to that commit. Pages a person edited and did not commit yet would be left behind by a review, so a review
 refuses to start until they are committed (a plain `wikigen dream` or build keeps them first).
 
 One build or dream at a time per wiki (the build lock). Nothing is printed: each finished session goes
@@ -107,13 +107,12 @@ class DreamReport:
 
 
 def _summary(outcomes: list[DreamOutcome]) -> str:
-    """The review commit's body: each change with the questions that caused it."""
+    """The review commit's body: each change with its subject (as the documents name it) and how many questions
+    caused it; the questions stay in the private question log."""
     lines = []
     for o in outcomes:
         lines.append(f"Session {o.session}: {o.weak} questions served weakly, {o.worked} subjects worked on.")
-        for c in o.changes:
-            asked = "; ".join(c.questions[:3]) + (f" (+{len(c.questions) - 3} more)" if len(c.questions) > 3 else "")
-            lines.append(f"- {c.text()}" + (f": {asked}" if asked else ""))
+        lines += [f"- {c.text()}" + (f": {c.subject}" if c.subject else "") for c in o.changes]
     return "\n".join(lines)
 
 

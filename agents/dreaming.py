@@ -16,13 +16,21 @@ came from search rather than the wiki, or there was none (wikigen.ask.served). A
    sentences per document for the subject's words, expanded with the words the found answers share, the
    best `max_docs`; the room left takes the lowest ranked first);
 3. writes the dreamer's page on the subject (`dream-<subject>`, type topic, owner "dreamer"), extending
-   the page it wrote before on that subject or writing a new one: its aliases are the phrasings people
-   used (the page index finds the page by them), it links the topic pages on the subject, and a quote of
-   text that a newer amendment superseded (WIKI/.wikigen/amendments.json) gives way to the amendment's
-   current term, on new quotes and on quotes the page already had;
+   the page it wrote before on that subject or writing a new one: it links the topic pages on the subject,
+   and a quote of text that a newer amendment superseded (WIKI/.wikigen/amendments.json) gives way to the
+   amendment's current term, on new quotes and on quotes the page already had;
 4. merges its pages that answer the same thing (most of one's quotes are the other's spans:
    wikigen.wiki.merge);
-5. logs each change in the progress log with the questions that caused it (action "dream: ...").
+5. logs each change in the progress log with its subject and how many questions caused it (action
+   "dream: ...").
+
+What people ask stays in the private question log: a dream writes what its sources say, named by their
+own words. A page's title, slug, description and aliases are the subject's words as its quotes write them
+(wikigen.agents.subjects.named_by: a word no quote has - a secret, a link, markup, anything only the
+asker wrote - is left out), and a name that holds a secret or text addressed to an AI agent (wikigen.wiki.secrets,
+wikigen.wiki.injection, the filters quotes pass) is not used; a subject no quote names is left alone. The
+progress log, log.md, the commits and the review's summary name the subject and count the questions;
+none holds a question.
 
 Every write goes through the agents' ToolBox and so the store: quotes verified, ownership (a person's
 page is never written: a person who edits a dream page owns it from then on), the size guard; and the
@@ -42,6 +50,7 @@ from wikigen.agents.subjects import (
     AskedQuestion,
     Subject,
     group_subjects,
+    named_by,
     subject_match,
     subject_of,
     without_common,
@@ -52,6 +61,7 @@ from wikigen.core.errors import WikigenError
 from wikigen.core.slugs import dream_slug
 from wikigen.core.text import trim_span
 from wikigen.wiki.human import DREAMER
+from wikigen.wiki.injection import find_instructions
 from wikigen.wiki.markup import Quote, format_quote
 from wikigen.wiki.question_log import Asked
 from wikigen.wiki.secrets import find_secrets
@@ -103,27 +113,30 @@ class NoValues:
 
 @dataclass
 class Change:
-    """One change of a session, with the questions that caused it."""
+    """One change of a session: its subject (as the documents name it) and how many questions caused it. The
+    questions themselves stay in the private question log: nothing a change writes or reports holds one."""
 
     action: str  # wrote | extended | merged | replaced superseded
     page: str
-    questions: list[str]
+    subject: str  # the page's title: the subject in its sources' words
+    asked: int  # how many questions caused it
     docs: list[str] = field(default_factory=list)
     quotes: int = 0  # quotes added (or moved, for a merge)
     into: str = ""  # for a merge: the page kept
 
     def text(self) -> str:
         where = f"{self.page} into {self.into}" if self.into else self.page
-        return f"{self.action} {where} ({self.quotes} quotes, {len(self.questions)} questions)"
+        return f"{self.action} {where} ({self.quotes} quotes, {self.asked} questions)"
 
     def to_dict(self) -> dict:
         return {
             "action": self.action,
             "page": self.page,
             "into": self.into,
+            "subject": self.subject,
             "quotes": self.quotes,
             "docs": len(self.docs),
-            "questions": list(self.questions),
+            "questions": self.asked,
         }
 
 
@@ -378,7 +391,7 @@ class _Dreamer:
     # --- the page --------------------------------------------------------------------------------------
 
     def _own_page(self, subject: Subject):
-        """The dreamer's page on this subject already (by its title or the phrasings it keeps), or None."""
+        """The dreamer's page on this subject already (by its title or the names it keeps), or None."""
         best, best_score = None, 0.0
         for page in self.wiki.pages():
             if page.owner != DREAMER or page.status == "deprecated":
@@ -414,10 +427,10 @@ class _Dreamer:
                 )
         return None
 
-    def _gather(self, subject: Subject, page) -> tuple[list[tuple[str, Quote]], list[str]]:
+    def _gather(self, subject: Subject, page) -> list[tuple[str, Quote]]:
         """The page's quotes (each with the line shown before it, '' for none): the old page's first, then the
         questions' values and answers (an answer's best quote in each document), then the window of each other
-        document search finds the subject in; superseded text gives way to its current term. Also the queries run."""
+        document search finds the subject in; superseded text gives way to its current term."""
         have = _noted_quotes(page) if page is not None else []
         answers = self._answers(subject)
         expansion = self._learned_terms(subject, answers)
@@ -443,17 +456,29 @@ class _Dreamer:
             if any(_overlap(o, quote) for _, o in out):
                 continue  # a span already quoted (or overlapped) on the page
             out.append((note, quote))
-        queries = [subject.words + (" " + " ".join(expansion) if expansion else "")]
-        return out, queries
+        return out
 
     def _related(self, subject: Subject) -> list[str]:
         hits = self.answerer.page_index.search(subject.words, k=20, types=["topic"])
         pages = self.answerer.pages  # as the session began: the pages written since are not in its page index
         return [h.slug for h in hits if h.slug in pages and pages[h.slug].owner != DREAMER][: self.params.related]
 
-    def _body(self, subject: Subject, quotes: list[tuple[str, Quote]], related: list[str], n_asked: int) -> str:
-        examples = "; ".join(f'"{a}"' for a in subject.phrasings[:2])
-        lines = [f"{INTRO} ({n_asked} asked), such as {examples}. One of the [[{HUB}]].", ""]
+    def _name(self, words: str, quotes: list[tuple[str, Quote]]) -> str:
+        """Subject words as the page's quotes (and the labels above them) write them, '' when they write none of
+        them or the name would hold a secret or text addressed to an AI agent (the filters every quote passes)."""
+        said = "\n".join([*(note for note, _ in quotes), *(q.text for _, q in quotes)])
+        return _safe(named_by(words, said))
+
+    def _named(self, subject: Subject, quotes: list[tuple[str, Quote]], related: list[str]) -> str:
+        """The subject's name: its words as the quotes found for it write them, else the title of the first topic
+        page on it (the first related); '' for none."""
+        if name := self._name(subject.words, quotes):
+            return name
+        pages = self.answerer.pages
+        return next((t for s in related if (t := _safe(pages[s].title))), "")
+
+    def _body(self, name: str, quotes: list[tuple[str, Quote]], related: list[str], n_asked: int) -> str:
+        lines = [f"{INTRO} ({n_asked} asked), on {name}. One of the [[{HUB}]].", ""]
         if related:
             lines += ["Related: " + ", ".join(f"[[{s}]]" for s in related) + ".", ""]
         for note, q in quotes:
@@ -463,61 +488,74 @@ class _Dreamer:
         return "\n".join(lines)
 
     def work(self, subject: Subject, room: _Room) -> Change | None:
-        """Write or extend the dreamer's page on the subject; the change, or None when nothing was added."""
+        """Write or extend the dreamer's page on the subject; the change, or None when nothing was added (or no
+        quote names the subject)."""
         page = self._own_page(subject)
-        if page is None and self.wiki.exists(dream_slug(subject.words)):
-            other = self.wiki.read(dream_slug(subject.words))
+        quotes = self._gather(subject, page)
+        related = self._related(subject)
+        name = self._named(subject, quotes, related)
+        if not name:
+            log.info("dreaming: a subject that no quote found for it names is left alone")
+            return None
+        slug = page.slug if page is not None else dream_slug(name)
+        if page is None and self.wiki.exists(slug):
+            other = self.wiki.read(slug)
             if other.owner != DREAMER:  # a person took the page over: the subject is theirs now
                 self.left.append(other.slug)
                 return None
-        quotes, queries = self._gather(subject, page)
+            if other.status != "deprecated":  # its page on the subject under the same name: extended, not replaced
+                page = other
+                quotes = self._gather(subject, page)
         old_quotes = len(page.quotes()) if page is not None else 0
         old_chars = len(self.wiki.path(page.slug).read_text(encoding="utf-8")) if page is not None else 0
         if len(quotes) <= old_quotes:
             return None
-        questions = [q.question for q in subject.questions]
-        # the page is found by the subject's words, never by the words that named the documents asked about
-        aliases = list(dict.fromkeys([*(page.aliases if page else []), *subject.names]))[: self.params.max_aliases]
-        n_asked = len(questions)
-        related = self._related(subject)
-        slug = page.slug if page is not None else dream_slug(subject.words)
-        title = page.title if page is not None else subject.words[:1].upper() + subject.words[1:]
+        n_asked = len(subject.questions)
         # within the room left: the old quotes and the answers first, the lowest-ranked windows go first
         while len(quotes) > old_quotes:
-            body = self._body(subject, quotes, related, n_asked)
+            body = self._body(name, quotes, related, n_asked)
             est = len(body) + sum(len(d) + 80 for d in dict.fromkeys(q.doc_id for _, q in quotes)) + 400
             if est - old_chars <= room.left:
                 break
             quotes = quotes[: max(old_quotes, int(len(quotes) * 0.8))]
         else:
             return None
-        description = f"Asked {'once' if n_asked == 1 else f'{n_asked} times'}, e.g. {subject.phrasings[0]}"
+        title = (page.title if page is not None else name[:1].upper() + name[1:])[:100]
+        # the page is found by the subject's names as its sources write them, never by the words that named the
+        # documents asked about nor by words only a person used
+        names = [self._name(a, quotes) for a in [*(page.aliases if page else []), *subject.names]]
+        aliases = [a for a in dict.fromkeys(names) if a and a.casefold() != title.casefold() and len(a) <= 300]
+        asked = "once" if n_asked == 1 else f"{n_asked} times"
+        description = f"What the documents state on {name} (asked {asked})"
         if len(description) > MAX_DESCRIPTION:
             description = description[: MAX_DESCRIPTION - 3].rstrip() + "..."
         result = self.tools.write_page(
             slug,
-            title[:100],
+            title,
             " ".join(description.split()),
             body,
             type="topic",
-            aliases=[a for a in aliases if a and a.casefold() != title.casefold() and len(a) <= 300],
+            aliases=aliases[: self.params.max_aliases],
         )
         room.take(result.chars - old_chars)
         docs = list(dict.fromkeys(q.doc_id for _, q in quotes))
-        change = Change("extended" if page is not None else "wrote", slug, questions, docs, len(quotes) - old_quotes)
-        self._log(change, queries)
+        change = Change(
+            "extended" if page is not None else "wrote", slug, title, n_asked, docs, len(quotes) - old_quotes
+        )
+        self._log(change)
         return change
 
-    def _log(self, change: Change, queries: Sequence[str] = ()) -> None:
+    def _log(self, change: Change) -> None:
+        """The change in the progress log (and so log.md and the commit): its subject and how many questions
+        caused it, never the questions."""
         self.progress.append(
             session=self.session,
             agent=DREAMER,
             action=f"dream: {change.action}",
             pages=[change.page] + ([change.into] if change.into else []),
-            queries=list(queries),
             docs=change.docs,
-            questions=change.questions[:50],
-            n_questions=len(change.questions),
+            subject=change.subject,
+            n_questions=change.asked,
             quotes_added=change.quotes,
         )
 
@@ -578,7 +616,8 @@ class _Dreamer:
             change = Change(
                 "replaced superseded",
                 page.slug,
-                _questions_of(self.progress, page.slug),
+                page.title,
+                _asked_of(self.progress, page.slug),
                 [q.doc_id for q in quotes],
                 replaced,
             )
@@ -617,7 +656,8 @@ class _Dreamer:
                 change = Change(
                     "merged",
                     other.slug,
-                    _questions_of(self.progress, other.slug),
+                    other.title,
+                    _asked_of(self.progress, other.slug),
                     [q.doc_id for q in oq],
                     report.quotes_moved,
                     into=keep.slug,
@@ -660,10 +700,17 @@ def _overlap(a: Quote, b: Quote) -> bool:
     return a.doc_id == b.doc_id and a.start < b.end and b.start < a.end
 
 
-def _questions_of(progress, slug: str) -> list[str]:
-    """The questions a dream page was written or extended for (its progress-log entries)."""
-    out: list[str] = []
+def _asked_of(progress, slug: str) -> int:
+    """How many questions a dream page was written for: the most that one of its progress-log entries counts."""
+    counts = [0]
     for e in progress.read().entries:
         if e.get("agent") == DREAMER and (e.get("pages") or [None])[0] == slug:
-            out.extend(q for q in e.get("questions") or [] if isinstance(q, str) and q not in out)
-    return out
+            n = e.get("n_questions")
+            counts.append(n if isinstance(n, int) and not isinstance(n, bool) else len(e.get("questions") or []))
+    return max(counts)
+
+
+def _safe(name: str) -> str:
+    """The name, one line, or '' when it holds a secret or text addressed to an AI agent or a tool."""
+    name = " ".join(name.split())
+    return "" if find_secrets(name) or find_instructions(name) else name

@@ -31,12 +31,24 @@ from wikigen.ask.page_index import QUESTION_WORDS, terms
 from wikigen.ask.periods import WORD
 from wikigen.ask.scope import reduce_query
 from wikigen.ask.wording import range_words
+from wikigen.core.text import without_particle
+from wikigen.wiki.secrets import MARK as SECRET_MARK
 
-__all__ = ["AskedQuestion", "Subject", "group_subjects", "subject_match", "subject_of", "without_common"]
+__all__ = [
+    "AskedQuestion",
+    "Subject",
+    "group_subjects",
+    "named_by",
+    "subject_match",
+    "subject_of",
+    "without_common",
+]
 
 # "this agreement", "these reports", "이 계약": the word after a deictic names the document in scope
 _DEICTIC = re.compile(r"\b(?:this|that|these|those|its)\s+(\w+)|(?<![가-힣])이\s*([가-힣]+)", re.I)
 MAX_PHRASE_WORDS = 8
+# what a question holds that is no subject: the mark a redacted secret left (the question log redacts them) and a URL
+_NO_SUBJECT = re.compile(rf"{re.escape(SECRET_MARK)}[^\]]*\]?|\b[a-z][a-z0-9+.-]*://\S*", re.I)
 
 
 @dataclass
@@ -79,10 +91,11 @@ class Subject:
 
 def subject_of(question: str, record: dict, answerer) -> AskedQuestion:
     """The subject of one question, with the scope the wiki (`answerer`, a wikigen.ask.retrieval.Answerer)
-    resolves for it now."""
-    hits = answerer.page_index.search(question, k=answerer.params.page_hits)
-    scope = answerer.scopes.resolve(question, hits)
-    asking = asking_part(question).strip()
+    resolves for it now. A redacted secret's mark and a URL in it name no subject."""
+    said = " ".join(_NO_SUBJECT.sub(" ", question).split())
+    hits = answerer.page_index.search(said, k=answerer.params.page_hits)
+    scope = answerer.scopes.resolve(said, hits)
+    asking = asking_part(said).strip()
     pointed = {t for m in _DEICTIC.finditer(asking) for t in terms(m.group(1) or m.group(2) or "")}
     content = " ".join(w for w in WORD.findall(asking) if w.lower() not in STOPWORDS)  # "did", "has", "any"
     ranged = set(terms(" ".join(range_words(asking))))  # "how many", "all 252 contracts": which documents, not what
@@ -154,3 +167,35 @@ def group_subjects(asked: Iterable[AskedQuestion], similarity: float) -> list[Su
 def subject_match(subject_terms: frozenset[str], names: Sequence[str]) -> float:
     """How well page names (a title, its aliases) name a subject: the best Jaccard of their terms."""
     return max((_jaccard(subject_terms, frozenset(terms(n)) - QUESTION_WORDS) for n in names), default=0.0)
+
+
+def named_by(words: str, text: str) -> str:
+    """A subject's words ("terminating convenience") as `text` (what its sources say: the quotes of its page)
+    writes them ("terminate convenience"): each word the text has, as it is; else the text's commonest word with
+    the same terms (another form of the stem: their terms' Jaccard is at least a half); a word of an uncased
+    script (Korean) without its particle when a word of the text starts with it ("계약의" -> "계약", the text
+    having "계약을"). The words the text lacks are left out, '' when it has none. What a dream writes is named
+    so: by the documents' own words, never by the words a person asked with (a secret, a link, markup)."""
+    source = Counter(w.lower() if not w.isupper() else w for w in WORD.findall(text))
+    folded: dict[str, str] = {}
+    for w, _ in source.most_common():  # a word as the text writes it most ("insurance", not a heading's "INSURANCE")
+        folded.setdefault(w.casefold(), w)
+    source_terms: dict[str, frozenset[str]] = {}
+    out: list[str] = []
+    for w in WORD.findall(words):
+        found = folded.get(w.casefold(), "")
+        if not found and w.lower() == w.upper():  # uncased: a particle attaches to the word's end
+            bare = without_particle(w)
+            found = bare if len(bare) >= 2 and any(c.startswith(bare) for c in source) else ""
+        if not found and (want := frozenset(terms(w))):
+            best = (0.0, 0)
+            for cand, n in source.items():
+                have = source_terms.get(cand)
+                if have is None:
+                    have = source_terms[cand] = frozenset(terms(cand))
+                key = (_jaccard(have, want), n) if have & want else (0.0, 0)
+                if key[0] >= 0.5 and key > best:
+                    found, best = cand, key
+        if found:
+            out.append(found)
+    return " ".join(list(dict.fromkeys(out))[:MAX_PHRASE_WORDS])

@@ -150,8 +150,17 @@ def test_coverage(tmp_path):
 
 def test_log_md_shows_a_long_list_field_by_its_first_items(tmp_path):
     log = ProgressLog(tmp_path, clock=lambda: "2025-01-02T03:04:05.000Z")
-    asked = [f"Question {i}?" for i in range(10)]
-    log.append(session=2, agent="dreamer", action="dream: wrote", pages=["dream-x"], questions=asked, n_questions=10)
+    kinds = [f"kind-{i}" for i in range(10)]
+    log.append(session=2, agent="agent-1", action="classified", pages=["doc-x"], kinds=kinds, n_kinds=10)
     text = render_log(log.read())
-    assert "questions: ['Question 0?', 'Question 1?'] +8 more, n_questions: 10" in text
-    assert "Question 9?" not in text and log.read().entries[0]["questions"] == asked  # the record keeps them all
+    assert "kinds: ['kind-0', 'kind-1'] +8 more, n_kinds: 10" in text
+    assert "kind-9" not in text and log.read().entries[0]["kinds"] == kinds  # the record keeps them all
+
+
+def test_log_md_never_shows_the_questions_an_older_dreamer_logged(tmp_path):
+    log = ProgressLog(tmp_path, clock=lambda: "2025-01-02T03:04:05.000Z")
+    asked = ["What is the password for the reporting database?", "Is [[index]] <b>up</b>?"]
+    log.append(session=2, agent="dreamer", action="dream: wrote", pages=["dream-x"], questions=asked, n_questions=2)
+    text = render_log(log.read())
+    assert "dream: wrote (1 page: [[dream-x]]; n_questions: 2)" in text
+    assert "password" not in text and "[[index]]" not in text and "<b>" not in text

@@ -565,3 +565,50 @@ def test_print_shows_the_content_without_navigation(page, base, web):
     page.goto(base + "index.html")
     page.emulate_media(media="print")
     assert not page.locator("#doc-filter").is_visible() and page.locator("#documents").is_visible()
+
+
+def test_the_static_site_keeps_the_served_views_csp_from_disk(browser, web, tmp_path):
+    """A page's text that makes an image of another host (a question copied into a page, a document's markdown)
+    loads nothing from a static site opened from disk, as from `wikigen serve`; the site's own scripts still run."""
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    from wikigen.wiki.page import Page, render_page
+
+    hits: list[str] = []
+
+    class Counter(BaseHTTPRequestHandler):
+        def do_GET(self):
+            hits.append(self.path)
+            self.send_response(200)
+            self.send_header("Content-Type", "image/png")
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Counter)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    root = tmp_path / "wiki"
+    shutil.copytree(web.root, root, symlinks=True)
+    url = f"http://127.0.0.1:{server.server_address[1]}/x.png"
+    page_md = Page("topic-image", "An image", "tester", "An image from another host", body=f"![p]({url})\n")
+    (root / "topic-image.md").write_text(render_page(page_md), encoding="utf-8")
+    base = write_site(root, tmp_path / "site").out.resolve().as_uri() + "/"
+    ctx = browser.new_context()
+    ctx.set_default_timeout(10_000)
+    pg = ctx.new_page()
+    refused: list[str] = []
+    pg.on("console", lambda m: refused.append(m.text) if "Content Security Policy" in m.text else None)
+    try:
+        pg.goto(base + "pages/topic-image.html")
+        assert pg.locator(f'article img[src="{url}"]').count() == 1  # the markdown made an image ...
+        pg.wait_for_timeout(500)
+        assert hits == [] and any(url in m for m in refused)  # ... that the policy refused to load
+        pg.goto(base + "graph.html")  # the site's own scripts run under the same policy
+        pg.wait_for_function("window.wikigenGraph && window.wikigenGraph.nodes().length > 0")
+    finally:
+        ctx.close()
+        server.shutdown()
+        server.server_close()
+        thread.join(5)

@@ -11,5 +11,6 @@
     screenshots.py  PNGs of the demo wiki's home, a page, an answer, the graph and growth views (docs/)
 
 Text from documents and pages is data: jinja2 escapes it, markdown is rendered with raw HTML off, and
-the scripts in static/ build the DOM with textContent, never innerHTML.
+the scripts in static/ build the DOM with textContent, never innerHTML. Every page carries the
+Content-Security-Policy (views.CSP) in a <meta>, and the server sends it as a header too.
 """

@@ -10,8 +10,9 @@ figure that is not known is None, and the row says which are missing.
 
 Dreaming (wikigen.agents.dreaming) shows too: a `wikigen dream` session's summary has kind "dream", a build
 session that also dreamed carries a "dream" field, and each change the dreamer made is its own progress-log
-entry (agent "dreamer", action "dream: wrote" / "extended" / "merged" / "replaced superseded", with the
-questions that caused it): `SessionRow.dream_changes`.
+entry (agent "dreamer", action "dream: wrote" / "extended" / "merged" / "replaced superseded", with how
+many questions caused it): `SessionRow.dream_changes`. The questions themselves are never shown: they stay in
+the wiki's private question log (an entry an older dreamer wrote with its questions is shown without them).
 """
 
 from __future__ import annotations
@@ -89,18 +90,15 @@ class DreamChange:
 
     action: str  # wrote | extended | merged | replaced superseded
     pages: tuple[str, ...]  # the page (and, for a merge, the page kept)
-    questions: tuple[str, ...]  # the questions that caused it (the first few)
-    n_questions: int
+    n_questions: int  # how many questions caused it
     quotes: int
 
 
 def _dream_change(e: dict) -> DreamChange:
-    questions = tuple(q for q in (e.get("questions") or []) if isinstance(q, str))
     return DreamChange(
         str(e.get("action", ""))[len(DREAM_ACTION) :],
         tuple(p for p in (e.get("pages") or []) if isinstance(p, str)),
-        questions[:3],
-        _int(e.get("n_questions")) or len(questions),
+        _int(e.get("n_questions")) or len(e.get("questions") or []),
         _int(e.get("quotes_added")) or 0,
     )
 

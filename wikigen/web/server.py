@@ -12,7 +12,8 @@ whenever the wiki's files change, plus what needs the server:
 
 Read-only: GET and HEAD only; nothing is written but the page-index cache `ask` keeps under
 WIKI/.wikigen and, for each question asked, a record in the wiki's question log (WIKI/.wikigen/questions.jsonl;
-off with log=False, `wikigen serve --no-log`, or the wiki's config). Responses carry a Content-Security-Policy that allows only the package's own scripts,
+off with log=False, `wikigen serve --no-log`, or the wiki's config). Responses carry a Content-Security-Policy that allows only the package's own scripts
+(wikigen.web.views.CSP; every page carries it in a <meta> as well, so the static site has it too),
 and a request whose Host is not 127.0.0.1 or localhost is refused (DNS rebinding).
 
 Each connection has a thread; a client that opens one and sends nothing (or half a request) would hold
@@ -45,7 +46,7 @@ from wikigen.core.errors import WikigenError
 from wikigen.core.text import normalize_newlines
 from wikigen.web.model import SiteData
 from wikigen.web.site import static_bytes
-from wikigen.web.views import Views, environment
+from wikigen.web.views import CSP, Views, environment
 from wikigen.wiki.freshness import STALE_CHECK_SECONDS
 from wikigen.wiki.store import fingerprint
 
@@ -59,10 +60,6 @@ MAX_CONNECTIONS = 64  # connections served at once (a thread each)
 ROOM_WAIT = 5.0  # seconds a new connection waits for the slot of the connection let go to make room for it
 BUSY = b"HTTP/1.0 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
 SPAN_CHARS = 1200  # longest quote text shown per span in an answer
-CSP = (
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
-)
 TYPES = {
     ".html": "text/html; charset=utf-8",
     ".css": "text/css; charset=utf-8",

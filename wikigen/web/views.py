@@ -30,6 +30,15 @@ from wikigen.web.growth import growth_chart
 from wikigen.web.model import SiteData
 from wikigen.web.render import answer_html, body_html, markdown_html, snippet_html
 
+# The Content-Security-Policy of every page: only the package's own scripts, styles and images run or load (a
+# link, an image or a script in a page's text - a question a person asked, a document's own HTML - does nothing).
+# `wikigen serve` sends CSP as a header; each page carries CSP_META in a <meta http-equiv>, so the static site
+# has it too, from disk or any host. A <meta> cannot carry frame-ancestors (browsers ignore it there).
+CSP_META = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; form-action 'self'; base-uri 'none'"
+)
+CSP = CSP_META + "; frame-ancestors 'none'"
 STATIC_FILES = (
     "wikigen.css",
     "graph.js",
@@ -57,6 +66,7 @@ def environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    env.globals["csp"] = CSP_META  # base.html's <meta http-equiv="Content-Security-Policy">
     env.filters["snippet"] = snippet_html
     env.filters["json_script"] = json_script
     env.filters["thousands"] = lambda v: "—" if v is None else f"{v:,}"

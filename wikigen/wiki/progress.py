@@ -101,11 +101,14 @@ class ProgressLog:
 
 
 LOG_MD_PAGES = 2  # slugs shown per log.md entry; the full list stays in progress.jsonl
+# what people asked is never shown: log.md is part of the wiki and its history (an older dreamer logged the
+# questions behind each change; the dreamer now logs their number and the subject, as its sources name it)
+NOT_SHOWN = ("questions",)
 
 
 def _short(v):
-    """A list extra as its first few items and how many more (the questions behind a dreaming change can be
-    dozens); anything else as it is."""
+    """A list extra as its first few items and how many more (the documents a change read can be dozens);
+    anything else as it is."""
     if isinstance(v, list) and len(v) > LOG_MD_PAGES:
         return f"{v[:LOG_MD_PAGES]} +{len(v) - LOG_MD_PAGES} more"
     return v
@@ -123,7 +126,7 @@ def _entry_md(e: dict) -> str:
         details.append(f"queries: {len(e['queries'])}")
     if e.get("docs"):
         details.append(f"docs read: {len(e['docs'])}")
-    extra = {k: _short(v) for k, v in e.items() if k not in RESERVED}
+    extra = {k: _short(v) for k, v in e.items() if k not in RESERVED and k not in NOT_SHOWN}
     if e.get("agent") == SUMMARY_AGENT and e.get("action") == SUMMARY_ACTION:
         extra = {k: v for k, v in extra.items() if k not in SUMMARY_WIKI_SIZE}
     if extra:
