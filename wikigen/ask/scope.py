@@ -89,6 +89,18 @@ def _initials(text: str) -> list[str]:
     return out
 
 
+def _plural_head(question: str, phrase: Sequence[str]) -> bool:
+    """Whether the question writes the last word of a kind's phrase (its head noun: "agreement" of "marketing
+    agreement") in the plural ("agreements"): it asks about the kind's members, not one of them."""
+    if not phrase:
+        return False
+    for w in WORD.findall(question):
+        low = w.casefold()
+        if low.endswith("s") and not low.endswith("ss") and terms(w) == [phrase[-1]] == terms(w[:-1]):
+            return True
+    return False
+
+
 def _phrase_in(name_terms: list[str], q_terms: list[str]) -> bool:
     n = len(name_terms)
     return n > 0 and any(q_terms[i : i + n] == name_terms for i in range(len(q_terms) - n + 1))
@@ -188,9 +200,10 @@ class ScopeResolver:
         aliases, description with its parties, file name) held by at most rare_df of the members: "the FibroGen
         collaboration agreement" is the Collaboration agreement whose name says FibroGen. Any case ("netgear"):
         among a kind's members a rare word of their names is a name. Words of the kind's phrase and the schemas'
-        own words name no member. None when no word narrows the collection to max_doc_scope pages or fewer."""
+        own words name no member. None when the question names the kind in the plural ("Which Marketing agreements
+        ...?" asks about them all), or no word narrows the collection to max_doc_scope pages or fewer."""
         pages = list(dict.fromkeys(self.doc_page_of[d] for d in coll.doc_ids if d in self.doc_page_of))
-        if len(pages) < 2:
+        if len(pages) < 2 or _plural_head(question, coll.phrase):
             return None
         q_terms = (
             {
