@@ -89,14 +89,18 @@ def _initials(text: str) -> list[str]:
     return out
 
 
-def _plural_head(question: str, phrase: Sequence[str]) -> bool:
-    """Whether the question writes the last word of a kind's phrase (its head noun: "agreement" of "marketing
-    agreement") in the plural ("agreements"): it asks about the kind's members, not one of them."""
-    if not phrase:
-        return False
+def _plural_of(question: str, kind_terms: set[str]) -> bool:
+    """Whether the question writes a word of a kind's name in the plural ("Supply agreements", "licenses"): it
+    asks about the kind's members, not one of them."""
     for w in WORD.findall(question):
         low = w.casefold()
-        if low.endswith("s") and not low.endswith("ss") and terms(w) == [phrase[-1]] == terms(w[:-1]):
+        if (
+            low.endswith("s")
+            and not low.endswith("ss")
+            and (t := terms(w))
+            and t == terms(w[:-1])
+            and t[0] in kind_terms
+        ):
             return True
     return False
 
@@ -203,7 +207,9 @@ class ScopeResolver:
         own words name no member. None when the question names the kind in the plural ("Which Marketing agreements
         ...?" asks about them all), or no word narrows the collection to max_doc_scope pages or fewer."""
         pages = list(dict.fromkeys(self.doc_page_of[d] for d in coll.doc_ids if d in self.doc_page_of))
-        if len(pages) < 2 or _plural_head(question, coll.phrase):
+        kind = self.pages.get(coll.pages[0]) if coll.pages else None
+        names = [kind.title or "", *(kind.aliases or [])] if kind is not None else []
+        if len(pages) < 2 or _plural_of(question, {t for n in names for t in terms(n)} | set(coll.phrase)):
             return None
         q_terms = (
             {
