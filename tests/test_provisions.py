@@ -377,3 +377,13 @@ def test_a_korean_question_about_many_contracts_is_not_held_to_one_by_the_domain
     assert scope.doc_ids == ["ko/hanbit-supply-contract"]
     _, _, scope = answerer.retrieve("비밀유지계약서의 유효기간은?", "wiki+search", 3000)
     assert scope.doc_ids == ["ko/hanbit-nda"]
+
+
+def test_a_plain_list_question_names_its_kind_in_the_plural(wiki, answerer):
+    """ "show me the agreements under NY law": no "which", no "list", yet many documents: the kind's own title word
+    in the plural; the abbreviation is New York."""
+    want = _governed_by(read_table(wiki), "New York")
+    assert want
+    r = answerer.ask("show me the agreements under NY law", mode="wiki")
+    assert r.answer.startswith(f"{len(want)} of ")
+    assert {s["doc_id"] for s in r.answer_spans} == want

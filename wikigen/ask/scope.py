@@ -89,6 +89,22 @@ def _initials(text: str) -> list[str]:
     return out
 
 
+def _plural_of(question: str, kind_terms: set[str]) -> bool:
+    """Whether the question writes a word of a kind's name in the plural ("Supply agreements", "licenses"): it
+    asks about the kind's members, not one of them."""
+    for w in WORD.findall(question):
+        low = w.casefold()
+        if (
+            low.endswith("s")
+            and not low.endswith("ss")
+            and (t := terms(w))
+            and t == terms(w[:-1])
+            and t[0] in kind_terms
+        ):
+            return True
+    return False
+
+
 def _phrase_in(name_terms: list[str], q_terms: list[str]) -> bool:
     n = len(name_terms)
     return n > 0 and any(q_terms[i : i + n] == name_terms for i in range(len(q_terms) - n + 1))
@@ -188,9 +204,12 @@ class ScopeResolver:
         aliases, description with its parties, file name) held by at most rare_df of the members: "the FibroGen
         collaboration agreement" is the Collaboration agreement whose name says FibroGen. Any case ("netgear"):
         among a kind's members a rare word of their names is a name. Words of the kind's phrase and the schemas'
-        own words name no member. None when no word narrows the collection to max_doc_scope pages or fewer."""
+        own words name no member. None when the question names the kind in the plural ("Which Marketing agreements
+        ...?" asks about them all), or no word narrows the collection to max_doc_scope pages or fewer."""
         pages = list(dict.fromkeys(self.doc_page_of[d] for d in coll.doc_ids if d in self.doc_page_of))
-        if len(pages) < 2:
+        kind = self.pages.get(coll.pages[0]) if coll.pages else None
+        names = [kind.title or "", *(kind.aliases or [])] if kind is not None else []
+        if len(pages) < 2 or _plural_of(question, {t for n in names for t in terms(n)} | set(coll.phrase)):
             return None
         q_terms = (
             {

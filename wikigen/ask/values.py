@@ -506,7 +506,10 @@ def _schema_of(kind: str, spec: Mapping, schema: Schema | None) -> Schema:
         )
         for f in spec.get("fields") or []
     )
-    return Schema(kind, str(spec.get("label") or kind), (), fields, schema.source if schema else "the provisions table")
+    title_words = schema.title_words if schema is not None else ()
+    return Schema(
+        kind, str(spec.get("label") or kind), title_words, fields, schema.source if schema else "the provisions table"
+    )
 
 
 class TableAnswers:
