@@ -263,3 +263,20 @@ def test_a_bound_still_compares_where_the_value_is_ordered():
     assert q.condition.value is not None and q.condition.value.type == "duration"
     cal = _query("Which agreements are under Cal. law?")
     assert cal is not None and (cal.condition.op, cal.condition.value.norm) == ("eq", "California")
+
+
+def test_a_clause_that_only_names_the_document_asks_nothing_when_a_question_follows():
+    """'Consider the X between A ("Party") and B (the "Parties"). What licenses are granted under this contract?'
+    asks about licenses, not the parties: the naming sentence has no question mark, the asking one has."""
+    q = 'Consider the Endorsement Agreement between Geno Auriemma; Berkshire Bank (the "Parties"). What licenses are granted under this contract?'
+    assert _query(q, one_document=True) is None or _query(q, one_document=True).field.name != "parties"
+    named = _query(
+        "Consider the Endorsement Agreement between A; B. Who are the parties to this contract?", one_document=True
+    )
+    assert named is not None and named.field.name == "parties"  # when the question asks it, it is read
+    follows = _query("Which contracts have a non-compete? Please list them.")
+    assert follows is not None and follows.field.name == "non_compete"
+
+
+def test_this_contract_is_one_document_though_it_names_licenses():
+    assert _query("Are the licenses granted under this contract non-transferable?") is None

@@ -28,7 +28,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from wikigen.ask.page_index import terms
-from wikigen.ask.wording import asking_clauses, asks_many
+from wikigen.ask.wording import asking_clauses, asks_many, points_at_one
 from wikigen.core.text import one_line
 from wikigen.search.values import Value, compare_key, parse_value
 from wikigen.search.values.schema import PRESENCE, Field, Schema, Signals
@@ -410,7 +410,8 @@ def parse_query(
     about a field, or it asks neither of one document (the wiki scoped it to one: one_document) nor of many (many,
     or its words: wikigen.ask.wording.asks_many). The clause that asks is the last one that names a field and is
     about it (`asking_clauses`: a closing "Please list them." or "Thanks!" asks nothing of its own)."""
-    many = many or asks_many(question) or _names_kind_plural(question, [schemas[k] for k in kinds if k in schemas])
+    kinds_named = _names_kind_plural(question, [schemas[k] for k in kinds if k in schemas])
+    many = many or asks_many(question) or (kinds_named and not points_at_one(question))  # "this contract": one
     if not one_document and not many:
         return None  # "this contract" with no document found: not the table's to answer
     fields = [(k, f) for k in kinds if k in schemas for f in schemas[k].fields if f.type != "figures"]

@@ -101,13 +101,15 @@ _AFTER_VERB = re.compile(r"\s*(?:if|when|whenever|unless|to|as)\b", re.I)
 
 
 def asking_clauses(question: str) -> list[str]:
-    """The question's sentences or clauses in the order they are likely to ask: those that end with a question
-    mark, then the others, each group the last first. The one that asks is most often the last ("Consider the X
-    agreement between A and B. Is there a cap on liability?"), but a sentence can follow a question and ask
-    nothing of its own ("Which contracts have a non-compete? Please list them.", "...? Thanks!")."""
+    """The question's clauses that may ask, the last first: those that end with a question mark when there are
+    any, else all of them. The one that asks is most often the last ("Consider the X agreement between A and B.
+    Is there a cap on liability?"), but a sentence can follow a question and ask nothing of its own ("Which
+    contracts have a non-compete? Please list them.", "...? Thanks!"); a clause that only names the document
+    ("Consider the X agreement between A and B (the "Parties").") asks nothing when a question follows it."""
     cuts = [0, *(m.end() for m in _CLAUSE_END.finditer(question.rstrip()))]
     clauses = [question[a:b] for a, b in reversed(list(itertools.pairwise([*cuts, len(question)])))]
-    return sorted(clauses, key=lambda c: not c.rstrip().endswith(("?", "？")))  # a stable sort keeps last-first
+    asked = [c for c in clauses if c.rstrip().endswith(("?", "？"))]
+    return asked or clauses
 
 
 def ask_clause(question: str) -> str:
