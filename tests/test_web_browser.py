@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 import shutil
 import threading
+import time
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import quote, unquote
@@ -28,6 +29,18 @@ from wikigen.web.model import SiteData
 from wikigen.web.screenshots import CHROMIUM, CHROMIUM_ARGS
 from wikigen.web.server import make_server
 from wikigen.web.site import write_site
+
+
+def _wait_until(page, expression: str, timeout: float = 30.0) -> None:
+    """Wait until a JavaScript expression is truthy in the page. Playwright's wait_for_function compiles its
+    predicate with eval in the page when it has to poll, which the pages' Content-Security-Policy refuses
+    (script-src 'self'); page.evaluate runs through the devtools protocol, which the policy does not govern."""
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(expression):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for: {expression}")
+        time.sleep(0.05)
+
 
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(),
@@ -112,7 +125,7 @@ def _pwned(page) -> list[str]:
 
 def test_graph_has_a_node_per_page_and_is_drawn(page, base, data, tmp_path):
     page.goto(base + "graph.html")
-    page.wait_for_function("window.wikigenGraph && window.wikigenGraph.nodes().length > 0")
+    _wait_until(page, "window.wikigenGraph && window.wikigenGraph.nodes().length > 0")
     cy = page.evaluate("[window.wikigenGraph.nodes().length, window.wikigenGraph.edges().length]")
     assert cy == [len(data.pages), len(data.graph()["edges"])] and cy[1] > 0
     assert page.locator("#graph canvas").count() >= 1
@@ -323,7 +336,7 @@ def test_graph_filters_at_a_thousand_pages(browser, big_site, tmp_path):
     page.on("pageerror", lambda e: errors.append(str(e)))
     try:
         page.goto(base + "graph.html")
-        page.wait_for_function("window.wikigenGraph && window.wikigenGraph.nodes().length > 0")
+        _wait_until(page, "window.wikigenGraph && window.wikigenGraph.nodes().length > 0")
         shown = "window.wikigenGraph.nodes().filter(x => x.visible()).length"
         assert page.evaluate(shown) == n
         assert page.locator("#graph-status").inner_text().startswith(f"{n} of {n} pages shown")
@@ -395,8 +408,8 @@ def _settled_graph(browser, url: str, shot: Path, zoom: float = 0.0) -> dict:
     hovering = "window.wikigenGraph.nodes('.hover').map(x => [x.id(), x.style('label')])"
     try:
         page.goto(url)
-        page.wait_for_function("window.wikigenGraph && window.wikigenGraph.nodes().length > 0")
-        page.wait_for_function(PLACED)
+        _wait_until(page, "window.wikigenGraph && window.wikigenGraph.nodes().length > 0")
+        _wait_until(page, PLACED)
         page.locator("#graph").screenshot(path=str(shot))
         out["labels"] = page.evaluate(LABEL_BOXES)
         out["shown"] = set(page.evaluate("window.wikigenGraph.nodes().filter(x => x.visible()).map(x => x.id())"))
@@ -412,7 +425,7 @@ def _settled_graph(browser, url: str, shot: Path, zoom: float = 0.0) -> dict:
                 f"(cy => cy.zoom({{level: cy.zoom() * {zoom}, renderedPosition: {{x: cy.width() / 2, y: cy.height() / 2}}}}))"
                 "(window.wikigenGraph)"
             )
-            page.wait_for_function(PLACED)
+            _wait_until(page, PLACED)
             out["zoomed"] += [page.evaluate(ON_SCREEN), page.evaluate(LABEL_BOXES)]
             page.locator("#graph").screenshot(path=str(shot.with_name("zoomed-" + shot.name)))
         return out
@@ -606,7 +619,7 @@ def test_the_static_site_keeps_the_served_views_csp_from_disk(browser, web, tmp_
         pg.wait_for_timeout(500)
         assert hits == [] and any(url in m for m in refused)  # ... that the policy refused to load
         pg.goto(base + "graph.html")  # the site's own scripts run under the same policy
-        pg.wait_for_function("window.wikigenGraph && window.wikigenGraph.nodes().length > 0")
+        _wait_until(pg, "window.wikigenGraph && window.wikigenGraph.nodes().length > 0")
     finally:
         ctx.close()
         server.shutdown()
