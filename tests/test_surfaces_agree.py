@@ -9,17 +9,14 @@ from __future__ import annotations
 
 import html as html_lib
 import json
-import os
 import re
-import sys
 import threading
 import urllib.request
 from pathlib import Path
 
-import anyio
 import pytest
-from mcp import ClientSession, StdioServerParameters, stdio_client
 from shared_builds import sample_wiki
+from test_trust_keepout import _mcp_calls
 from wikigen.search.sources import open_wiki
 
 import wikigen
@@ -80,25 +77,7 @@ def _web(wiki: Path, paths: list[str]) -> list[str]:
 
 
 def _mcp(wiki: Path, questions: list[str]) -> list[dict]:
-    params = StdioServerParameters(
-        command=sys.executable,
-        args=["-m", "wikigen.cli", "mcp", str(wiki)],
-        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
-        cwd=str(wiki.parent),
-    )
-    replies: list[dict] = []
-
-    async def run():
-        with anyio.fail_after(300):
-            async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
-                await session.initialize()
-                for q in questions:
-                    result = await session.call_tool("ask", {"question": q})
-                    assert not result.is_error, result.content
-                    replies.append(json.loads(result.content[0].text))
-
-    anyio.run(run)
-    return replies
+    return _mcp_calls(wiki, [("ask", {"question": q}) for q in questions], timeout=300)
 
 
 def _answer_section(page: str) -> str:

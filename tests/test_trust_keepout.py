@@ -86,7 +86,7 @@ def test_cli_search_and_ask_keep_secrets_out_with_spans_that_verify(kw, checker,
         assert checker.ask(json.loads(out), f"cli ask {mode}") == []
 
 
-def _mcp_calls(wiki: Path, calls: list[tuple[str, dict]]) -> list[dict]:
+def _mcp_calls(wiki: Path, calls: list[tuple[str, dict]], timeout: float = 180) -> list[dict]:
     params = StdioServerParameters(
         command=sys.executable,
         args=["-m", "wikigen.cli", "mcp", str(wiki)],
@@ -96,7 +96,7 @@ def _mcp_calls(wiki: Path, calls: list[tuple[str, dict]]) -> list[dict]:
     out: list[dict] = []
 
     async def run():
-        with anyio.fail_after(180):
+        with anyio.fail_after(timeout):
             async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
                 await session.initialize()
                 for name, args in calls:
