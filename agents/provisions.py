@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from wikigen.agents.catalog import Catalog, Topic
-from wikigen.search.values.extract import NOT_READ, NOT_STATED, STATED, document_kind, extract_values
+from wikigen.search.values.extract import NOT_READ, NOT_STATED, POSSIBLE, STATED, document_kind, extract_values
 from wikigen.search.values.schema import Schema, load_schemas, user_schemas
 
 from wikigen.core.engine import Parallel, engine_for
@@ -50,7 +50,7 @@ def document_values(
         return row
     for name, cell in extract_values(text, schemas[kind]).items():
         d = cell.to_dict()
-        if cell.stated and cell.quote:
+        if cell.quote and cell.status in (STATED, POSSIBLE):
             s, e = cell.quote
             if secrets_in_quote(doc_id, s, text[s:e]):
                 d = {"field": name, "status": NOT_READ, "why": "its quote would hold a secret"}

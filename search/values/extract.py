@@ -47,10 +47,10 @@ from wikigen.search.values.terms import add_duration, term_options
 from wikigen.core.pages import furniture
 from wikigen.core.sentences import LONGEST_SENTENCE, SENTENCE, heading_like, sentences
 from wikigen.core.text import trim_span
+from wikigen.wiki.provisions import NOT_READ, NOT_STATED, POSSIBLE, STATED
 
-__all__ = ["NOT_READ", "NOT_STATED", "STATED", "Cell", "document_kind", "extract_values"]
+__all__ = ["NOT_READ", "NOT_STATED", "POSSIBLE", "STATED", "Cell", "document_kind", "extract_values"]
 
-STATED, NOT_STATED, NOT_READ = "stated", "not stated", "not read"
 QUOTE_CAP = 600  # a long sentence (a table row run together) is quoted around what it states, about this long
 CUE_CHARS = 60  # a value follows an `after` word, or precedes a `before` word, within this many characters
 HEADING_CHARS = 80  # a sentence "opens with" a heading when the heading's words are in its first characters
@@ -75,7 +75,7 @@ class Cell:
     value's own words; both are character offsets into the document's extracted text."""
 
     field: str
-    status: str  # STATED | NOT_STATED | NOT_READ
+    status: str  # STATED | POSSIBLE (a clause quoted, no value claimed) | NOT_STATED | NOT_READ
     display: str = ""  # what a reader sees: "Delaware", "successive 1 year", "Yes", "Yes: USD 1,000,000"
     norm: str = ""  # the comparable form ("" for a bare yes)
     type: str = ""  # the value's type, or "presence" for a bare yes
@@ -90,6 +90,9 @@ class Cell:
 
     def to_dict(self) -> dict:
         d: dict = {"field": self.field, "status": self.status}
+        if self.status == POSSIBLE:
+            d.update(display=self.display, type=self.type, parts=dict(self.parts))
+            d["quote"] = list(self.quote) if self.quote else None
         if self.stated:
             d.update(display=self.display, norm=self.norm, type=self.type, parts=dict(self.parts))
             d["quote"] = list(self.quote) if self.quote else None

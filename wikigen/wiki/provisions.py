@@ -45,6 +45,7 @@ __all__ = [
     "FORMAT",
     "NOT_READ",
     "NOT_STATED",
+    "POSSIBLE",
     "PREFIX",
     "STATED",
     "STORE",
@@ -63,6 +64,8 @@ STORE = Path(".wikigen") / "values.json"
 FORMAT = 1
 PREFIX = "provisions-"
 STATED, NOT_STATED, NOT_READ = "stated", "not stated", "not read"
+# "not sure": a clause that may state the field is quoted, no value is claimed (a reviewer checks it)
+POSSIBLE = "possible"
 MAX_LINES = 200
 MAX_CHARS = 24_000
 CELL_CHARS = 40  # a cell's value in the table (the document page shows it whole)
