@@ -33,6 +33,7 @@ from wikigen.core.slugs import doc_slug, slugify
 from wikigen.core.text import one_line, trim_span
 from wikigen.wiki.markup import WIKI_RE, Quote, format_quote
 from wikigen.wiki.page import Page, parse_page
+from wikigen.wiki.provisions import CHECK, NOT_STATED, POSSIBLE, STATED, mark
 from wikigen.wiki.secrets import redact, secrets_in_quote
 
 if TYPE_CHECKING:
@@ -301,28 +302,36 @@ class PageMaker:
     def _provisions(self, doc_id: str) -> list[str]:
         """A "Provisions" section: the values the document states, one line each (the provisions table's row,
         wikigen.agents.provisions; each value's quote is in the table, `wikigen table`), and the fields it does not
-        state. Short: the page's quotes stay with its key passages."""
+        state. Short: the page's quotes stay with its key passages; but a possible cell (a clause that may state the
+        field, no value claimed) is marked in the list and its clause quoted under the field's heading, for the
+        reader to check."""
         row, fields = self.tools.document_values(doc_id)
         cells = row.get("cells") or {}
         if not row.get("kind") or not cells:
             return []
-        lines, missing = [], []
+        lines, missing, possible = [], [], []
         for f in fields:
             cell = cells.get(f["name"]) or {}
-            if cell.get("status") == "stated":
+            if cell.get("status") == POSSIBLE and cell.get("quote"):
+                s, e = cell["quote"]
+                q = self.quote(doc_id, int(s), int(e), implicit=True)  # read again through the tools: it verifies
+                if q:
+                    lines.append(f"- {self.label(f['label'])}: {mark(POSSIBLE)} ({CHECK} below)")
+                    possible.append(f"### {self.label(f['label'])}\n\nPossibly ({CHECK}):\n\n{q}")
+            elif cell.get("status") == STATED:
                 line = f"- {self.label(f['label'])}: {self.label(redact(str(cell.get('display') or 'Yes')))}"
                 also = [redact(str(o.get("norm") or "")) for o in cell.get("others") or ()]
                 if also:  # another sentence states another value: the reader sees both ("Stated differently")
                     line += " (another sentence says " + self.label(", ".join(also)) + ")"
                 lines.append(line)
-            elif cell.get("status") == "not stated":
+            elif cell.get("status") == NOT_STATED:
                 missing.append(f["label"])
         if not lines and not missing:
             return []
         text = "\n".join(["## Provisions", "", *lines])
         if missing:
             text += ("\n\n" if lines else "") + "Not stated: " + ", ".join(missing) + "."
-        return [text]
+        return ["\n\n".join([text, *possible])]
 
     def doc_body(self, doc_id: str) -> str:
         outline = self.cat.outlines.get(doc_id)

@@ -17,8 +17,10 @@ This is the one place the web view's home table, the export's MEMORY.md lines an
 from: a further column is added to `extra` here, and every surface shows it. The provisions table's values
 (`wikigen.wiki.provisions`, given as `table`) are such columns: each stated value of the document's kind, by
 its field's label, in the kind's field order (the order its schema lists the provisions a reviewer looks for
-first), with the span of its quote; `columns(rows)` orders them for a table, the fullest first. Left out: a
-party field (the Parties column shows them) and a column that only repeats the Date column.
+first), with the span of its quote; `columns(rows)` orders them for a table, the fullest first. A possible cell
+(a clause that may state the field is quoted, no value claimed) is such a column too, its value the table's mark
+("possible") and `possible` set: it links its clause, and is never said as a value (`DocumentRow.values`). Left
+out: a party field (the Parties column shows them) and a column that only repeats the Date column.
 
 `label` is a title that tells same-titled documents apart: the title alone when it is unique, else the
 title with the parties and the date (and the doc id when even those are the same).
@@ -39,7 +41,7 @@ from wikigen.search.facts.title import self_noun
 from wikigen.core.errors import PageError
 from wikigen.core.text import one_line
 from wikigen.wiki.page import Page
-from wikigen.wiki.provisions import STATED, Table, records
+from wikigen.wiki.provisions import POSSIBLE, STATED, Table, mark, records
 from wikigen.wiki.secrets import find_secrets
 
 __all__ = ["Cell", "DocumentRow", "columns", "document_rows", "page_facts", "provision_cells"]
@@ -61,11 +63,14 @@ class Cell:
     start: int | None = None
     end: int | None = None
     label: str = ""  # what the value is ("Effective date"), for cells listed without a column
+    possible: bool = False  # a clause that may state it, no value claimed (value: the table's mark)
 
     def to_dict(self) -> dict:
         d: dict = {"value": self.value}
         if self.label:
             d["label"] = self.label
+        if self.possible:
+            d["possible"] = True
         if self.start is not None:
             d["start"], d["end"] = self.start, self.end
         return d
@@ -96,12 +101,12 @@ class DocumentRow:
         """The values a reader most needs after title, parties and date: the extra columns first, then the
         page's key facts on something else (not the title, the parties or an extra column's field); a value
         already said (the date, an effective date equal to the agreement date) is not said again, though a
-        bare "Yes" (a provision the document has) may be said of several."""
+        bare "Yes" (a provision the document has) may be said of several; a possible cell claims no value."""
         labels = {"title", "parties", *(k.casefold() for k in self.extra)}
         said = {self.date.value} if self.date is not None else set()
         out: list[Cell] = []
         for c in [*self.extra.values(), *(f for f in self.facts if f.label.casefold() not in labels)]:
-            if c.value in said:
+            if c.value in said or c.possible:
                 continue
             out.append(c)
             if c.value.casefold() != "yes":
@@ -170,20 +175,26 @@ def _split_facts(heading: str) -> list[tuple[str, str]]:
 
 def provision_cells(table: Table, value_chars: int | None = VALUE_CHARS) -> dict[str, dict[str, Cell]]:
     """doc id -> {field label: Cell} of every value the provisions table states for the document, in its kind's
-    field order, each with its quote's span; a party field is left out (the documents table has its column).
+    field order, each with its quote's span, and of every possible cell (its clause's span, `possible` set); a
+    party field is left out (the documents table has its column).
     value_chars: a value longer than this is cut to it (a cell's width); None keeps each value whole."""
     out: dict[str, dict[str, Cell]] = {}
     for rec in records(table):
         cells: dict[str, Cell] = {}
         for f in table.fields(rec["kind"]):
             entry = rec.get(f["name"]) or {}
-            if f.get("type") in ("party", "figures") or entry.get("status") != STATED:
+            quote = entry.get("quote") or {}
+            label = str(f.get("label") or f["name"])
+            if f.get("type") in ("party", "figures"):
+                continue
+            if entry.get("status") == POSSIBLE and quote:  # its clause, a click away; no value claimed
+                cells[label] = Cell(mark(POSSIBLE), quote.get("start"), quote.get("end"), label, possible=True)
+                continue
+            if entry.get("status") != STATED:
                 continue
             value = str(entry.get("value") or "Yes")
             if len(value) > SHORT_VALUE and entry.get("norm"):
                 value = str(entry["norm"])
-            quote = entry.get("quote") or {}
-            label = str(f.get("label") or f["name"])
             cells[label] = Cell(one_line(value, value_chars), quote.get("start"), quote.get("end"), label)
         out[rec["doc_id"]] = cells
     return out
@@ -193,7 +204,8 @@ def _drop_date_copies(rows: list[DocumentRow]) -> None:
     """Leave out an extra column whose every value is its row's date: it would only repeat the Date column."""
     for name in columns(rows):
         cells = [(r, r.extra[name]) for r in rows if name in r.extra]
-        if all(r.date is not None and c.value == r.date.value for r, c in cells):
+        stated = [(r, c) for r, c in cells if not c.possible]  # a possible cell says no date
+        if stated and all(r.date is not None and c.value == r.date.value for r, c in stated):
             for r, _ in cells:
                 del r.extra[name]
 

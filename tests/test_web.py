@@ -424,3 +424,50 @@ def test_cli_serve_prints_its_address_and_stops_on_ctrl_c(web):
     finally:
         proc.send_signal(signal.SIGINT)
         assert proc.wait(20) == 0
+
+
+def test_the_documents_table_and_the_provisions_pages_show_a_possible_cell_as_such(web, tmp_path):
+    """A possible cell (a clause that may state the field, no value claimed) is a "possible" link to its clause in
+    the home page's documents table, never sorted among the values, with the note saying what it means; the
+    provisions page's row marks it "possible" under the legend that says so."""
+    from wikigen.search.sources import open_wiki
+
+    from wikigen.web.render import source_key
+    from wikigen.wiki.provisions import NOT_STATED, POSSIBLE, read_table, write_pages, write_table
+
+    copy = tmp_path / "wiki"
+    shutil.copytree(web.root, copy)
+    table = read_table(copy)
+    doc = "contracts/supply-acme"
+    assert (
+        table.cell(doc, "termination_for_convenience")["status"] == NOT_STATED
+    )  # a breach clause: not for convenience
+    text = open_wiki(copy).sources.texts.text(doc)
+    s = text.index("Either party may terminate this Agreement by written notice")
+    e = text.index("notice of the breach.", s) + len("notice of the breach.")
+    cells = table.documents[doc]["cells"]
+    cells["termination_for_convenience"] = {
+        "field": "termination_for_convenience",
+        "status": POSSIBLE,
+        "display": "",
+        "type": "presence",
+        "parts": {"score": 0.41},
+        "quote": [s, e],
+        "text": text[s:e],
+    }
+    write_table(copy, table)
+    write_pages(copy, table)
+    views = Views(SiteData.load(copy), live=False)
+    home = views.render("index.html")
+    row = home.split(f'<tr data-doc="{doc}"', 1)[1].split("</tr>", 1)[0]
+    href = f"sources/{source_key(doc)}.html#chars={s}-{e}"
+    link = f'<a class="cell-source possible" title="not sure; check the clause" href="{href}">possible</a></td>'
+    assert re.search(r'<td class="c-value[^"]*" data-sort="">' + re.escape(link), row)  # sorted with the empty ones
+    assert (
+        "possible where a clause that may state it is quoted but no value is claimed: not sure; check the clause"
+        in home
+    )
+    risk = views.render("pages/provisions-contract-risk.html")
+    assert "possible: a clause that may state it is quoted on the document's page, no value claimed" in risk
+    line = risk.split('href="../pages/doc-contracts-supply-acme.html"', 1)[1].split("</tr>", 1)[0]
+    assert re.findall(r"<td>([^<]*)</td>", line)[0] == "possible"  # the first field's column: termination

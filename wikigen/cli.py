@@ -774,7 +774,7 @@ def check_command(wiki, as_json) -> int:
 @json_option("one record a document, each value with its quote (not with --csv)")
 def table_command(wiki, kind, csv, as_json) -> int:
     from wikigen.search.sources import open_wiki
-    from wikigen.wiki.provisions import records, to_csv
+    from wikigen.wiki.provisions import CHECK, POSSIBLE, STATED, records, to_csv
 
     table = open_wiki(Path(wiki)).table()  # stale documents marked: their records carry `stale`
     if not table.documents:
@@ -796,7 +796,9 @@ def table_command(wiki, kind, csv, as_json) -> int:
             print(f"  ! stale: {rec['stale']}; these values may no longer be what it says")
         for f in fields:
             e = rec.get(f["name"]) or {}
-            shown = e.get("value") if e.get("status") == "stated" else e.get("status")
+            shown = e.get("value") if e.get("status") == STATED else e.get("status")
+            if e.get("status") == POSSIBLE:
+                shown = f"{shown} ({CHECK})"  # a clause that may state it, no value claimed
             where = f"  (chars {e['quote']['start']}-{e['quote']['end']})" if e.get("quote") else ""
             print(f"  {f['label']:<28} {shown}{where}")
     return 0

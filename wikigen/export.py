@@ -54,7 +54,7 @@ from wikigen.search.documents import DocumentRow, document_rows
 from wikigen.wiki.index_page import Entry, build_index, count_lines
 from wikigen.wiki.markup import WIKI_RE, body_links, explicit_quotes, split_target
 from wikigen.wiki.page import Page, dump_front_matter
-from wikigen.wiki.provisions import PREFIX, STATED, Table, read_table, records
+from wikigen.wiki.provisions import CHECK, POSSIBLE, PREFIX, STATED, Table, mark, read_table, records
 from wikigen.wiki.secrets import find_secrets, page_secrets
 from wikigen.wiki.summary import page_summary, quoted_docs
 
@@ -269,7 +269,8 @@ def _fits(text: str) -> bool:
 
 PROVISIONS_NOTE = (
     "Each document, then each value it states, whole, with the characters of its document's text that state it "
-    "(`doc id`, chars START-END: the quote; `wikigen table --json` prints it); a field not listed is not stated."
+    "(`doc id`, chars START-END: the quote; `wikigen table --json` prints it); a field not listed is not stated; "
+    f"a field marked {mark(POSSIBLE)}: a clause that may state it, no value claimed ({CHECK})."
 )
 
 
@@ -292,20 +293,28 @@ def _provisions_blocks(table: Table, kind: str, links: dict[str, str], exported:
         slug = links.get(doc_id)
         name = _md_link(slug, title.replace("[", "(").replace("]", ")")) if slug in exported else title
         block = [f"- {name} · `{doc_id}`"]
+        stated = 0
         for f in fields:
             entry = rec.get(f["name"]) or {}
+            field_label = " ".join(str(f.get("label") or f["name"]).split())
+            q = entry.get("quote")
+            if entry.get("status") == POSSIBLE and q:  # the clause that may state it: no value claimed
+                block.append(
+                    f"  - {field_label}: {mark(POSSIBLE)}, no value claimed ({CHECK}: chars {q['start']}-{q['end']})"
+                )
+                continue
             if entry.get("status") != STATED or find_secrets(str(entry.get("value") or "")):
                 continue  # not stated; or a secret, never shown (as on every surface)
-            q = entry.get("quote")
+            stated += 1
             where = f"chars {q['start']}-{q['end']}" if q else "no quote kept"
-            line = f"  - {' '.join(str(f.get('label') or f['name']).split())}: {one_line(str(entry.get('value') or 'Yes'))} ({where})"
+            line = f"  - {field_label}: {one_line(str(entry.get('value') or 'Yes'))} ({where})"
             also = [
                 f"{one_line(str(o.get('value') or ''))} (chars {o['quote']['start']}-{o['quote']['end']})"
                 for o in entry.get("others") or []
                 if not find_secrets(str(o.get("value") or ""))
             ]
             block.append(line + (f"; another sentence states {', '.join(also)}" if also else ""))
-        if len(block) == 1:
+        if not stated:
             block[0] += " · no value stated"
         blocks.append(block)
     return blocks

@@ -366,7 +366,7 @@ class WikiTools:
                 "parties": r.names,
                 "date": r.date.value if r.date else None,
                 "kind": r.kind,
-                "facts": {name: c.value for name, c in r.extra.items()},
+                "facts": {name: c.value for name, c in r.extra.items() if not c.possible},  # `table` has the rest
             }
             if r.stale:
                 row["stale"] = r.stale
@@ -394,8 +394,9 @@ class WikiTools:
     ) -> dict:
         """The provisions table's rows (of one kind), each a document's stated values. field (a name or label):
         only that field, each value with its quote (doc span and text); value: only the documents whose value of
-        it holds these words. Without a field, every stated value with its quote's span."""
-        from wikigen.wiki.provisions import STATED, records
+        it holds these words. Without a field, every stated value with its quote's span, and under `possible` each
+        field a clause may state (its quote's span; no value claimed: not sure, a person checks the clause)."""
+        from wikigen.wiki.provisions import POSSIBLE, STATED, records
 
         budget, start = self.pager.budget(budget), _start(cursor)
         table, rows = self._memo("table", lambda k: (t := self.wiki.table(), records(t, k)), kind)
@@ -431,7 +432,12 @@ class WikiTools:
                 for n, c in rec.items()
                 if isinstance(c, dict) and c.get("status") == STATED and c.get("quote")
             }
-            out.append({**head, "values": stated})
+            possible = {
+                n: {"quote": [c["quote"]["start"], c["quote"]["end"]]}
+                for n, c in rec.items()
+                if isinstance(c, dict) and c.get("status") == POSSIBLE and c.get("quote")
+            }
+            out.append({**head, "values": stated, **({"possible": possible} if possible else {})})
         head = {"kind": kind, "field": name, "value": value, "total": len(out)}
         stale = self._stale(r["doc_id"] for r in out if r.get("stale"))
         if stale:
@@ -602,7 +608,8 @@ def make_server(root: Path, *, log: bool = True):
 
     @tool(
         "The provisions table: per document its stated values (governing law, renewal term, notice, dates, ...), "
-        "each with its quote. kind: only that kind; field: one field (name or label), each value with its quote's "
+        "each with its quote; under `possible`, fields a quoted clause may state (no value claimed: not sure, check "
+        "the clause). kind: only that kind; field: one field (name or label), each value with its quote's "
         "text; value: only documents whose value of that field holds these words (e.g. field 'governing law', "
         "value 'Delaware')."
     )

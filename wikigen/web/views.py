@@ -29,6 +29,7 @@ from wikigen.core.text import normalize_newlines
 from wikigen.web.growth import growth_chart
 from wikigen.web.model import SiteData
 from wikigen.web.render import answer_html, body_html, markdown_html, snippet_html
+from wikigen.wiki.provisions import CHECK, POSSIBLE, mark
 
 # The Content-Security-Policy of every page: only the package's own scripts, styles and images run or load (a
 # link, an image or a script in a page's text - a question a person asked, a document's own HTML - does nothing).
@@ -150,6 +151,8 @@ class Views:
             stale=[r for r in d.rows if r.stale],
             extra=d.extra_columns(),
             shown=EXTRA_SHOWN,
+            possible=mark(POSSIBLE),
+            check=CHECK,
             kinds=sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0].casefold())),
             sections=sections,
         )

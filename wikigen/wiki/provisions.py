@@ -17,8 +17,9 @@ Pages, per document kind with values (`provisions-<kind>`):
   "Stated differently": a document one sentence of which gives a field one value and another a different one;
 * ``provisions-contract-<group>[-N].md`` — one row per document, one column per field of the group ("law":
   governing law, venue), each cell the value (its quote is on the document's page, under the field's heading),
-  "—" where the document does not state it and "?" where it was not read; split into parts within the page
-  limits (MAX_LINES lines, MAX_CHARS characters) when the corpus is large.
+  "—" where the document does not state it, "?" where it was not read and "possible" where a clause that may
+  state it is quoted but no value is claimed (`mark`: how a cell without a value reads on every surface); split
+  into parts within the page limits (MAX_LINES lines, MAX_CHARS characters) when the corpus is large.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from wikigen.wiki.markup import table_row, wikilink
 log = logging.getLogger(__name__)
 
 __all__ = [
+    "CHECK",
     "FORMAT",
     "NOT_READ",
     "NOT_STATED",
@@ -51,6 +53,7 @@ __all__ = [
     "STORE",
     "Table",
     "is_provisions_slug",
+    "mark",
     "read_table",
     "records",
     "render_pages",
@@ -70,10 +73,23 @@ MAX_LINES = 200
 MAX_CHARS = 24_000
 CELL_CHARS = 40  # a cell's value in the table (the document page shows it whole)
 SHORT_CELL = 24  # a longer value shows its canonical form in a cell ("2026-03-01" for "2026-03-01 (3 years from ...)")
+# how a cell that claims no value reads, on every surface (`mark`); a possible cell reads as its status word
+MARKS = {NOT_STATED: "—", NOT_READ: "?", POSSIBLE: POSSIBLE}
+CHECK = "not sure; check the clause"  # what a possible cell asks of its reader, wherever its clause is shown
+LEGEND = (
+    f"{MARKS[NOT_STATED]} not stated, {MARKS[NOT_READ]} not read, {MARKS[POSSIBLE]}: a clause that may state it is "
+    f"quoted on the document's page, no value claimed ({CHECK})"
+)
 NOTE = (
     "_Generated after each session from the documents' values (`wikigen table` prints them whole); each value is "
-    "quoted on its document's page under the field's heading; — not stated, ? not read._"
+    f"quoted on its document's page under the field's heading; {LEGEND}._"
 )
+
+
+def mark(status: object) -> str:
+    """How a cell that claims no value reads in a table, on every surface: "—" not stated, "possible" (a clause
+    that may state it is quoted, no value claimed), "?" not read (and any status this version does not know)."""
+    return MARKS.get(str(status), MARKS[NOT_READ])
 
 
 def is_provisions_slug(slug: str) -> bool:
@@ -113,14 +129,23 @@ class Table:
             if (cell := (row.get("cells") or {}).get(f["name"]) or {}).get("status") == STATED and cell.get("others")
         ]
 
-    def filled(self) -> tuple[int, int]:
-        """(stated cells, all cells) over every document with a kind: how much of the table is filled."""
-        stated = total = 0
+    def statuses(self, kind: str | None = None, field: str | None = None) -> Counter:
+        """How many cells have each status, over every document with a kind (of `kind`; of one `field`); a cell
+        its row lacks counts as not read."""
+        names = {k: [f["name"] for f in self.fields(k) if field is None or f["name"] == field] for k in self.kinds}
+        c: Counter = Counter()
         for row in self.documents.values():
-            for name in (f["name"] for f in self.fields(row.get("kind", ""))):
-                total += 1
-                stated += (row.get("cells") or {}).get(name, {}).get("status") == STATED
-        return stated, total
+            if kind is not None and row.get("kind") != kind:
+                continue
+            for name in names.get(row.get("kind") or "", []):
+                c[((row.get("cells") or {}).get(name) or {}).get("status") or NOT_READ] += 1
+        return c
+
+    def filled(self) -> tuple[int, int]:
+        """(stated cells, all cells) over every document with a kind: how much of the table is filled. A possible
+        cell (a clause quoted, no value claimed) is a cell, neither stated nor not stated."""
+        c = self.statuses()
+        return c[STATED], sum(c.values())
 
 
 def read_table(root, sources=None) -> Table:
@@ -157,7 +182,7 @@ def write_table(root, table: Table) -> Path:
 
 def _cell_text(cell: Mapping) -> str:
     """A cell's text: the value as a reader sees it when short, else its canonical form (the document's page and
-    `wikigen table` show it whole); "—" not stated, "?" not read."""
+    `wikigen table` show it whole); a cell without a value, its `mark`."""
     status = cell.get("status")
     if status == STATED:
         shown = str(cell.get("display") or "Yes")
@@ -166,7 +191,7 @@ def _cell_text(cell: Mapping) -> str:
         if cell.get("type") == "party":
             shown = "; ".join(str(n) for n in (cell.get("parts") or {}).get("names", [])[:2]) or shown
         return _safe(one_line(shown, CELL_CHARS))
-    return "—" if status == NOT_STATED else "?"
+    return mark(status)
 
 
 def _safe(text: str) -> str:
@@ -230,6 +255,15 @@ def _by_value_label(slug: str, table: Table, kind: str) -> str:
     return slug
 
 
+def _links_lines(head: str, docs: list[str]) -> list[str]:
+    """ "- HEAD (N): [[doc]], ..." lines, a long list running on over several lines."""
+    out = []
+    for i in range(0, len(docs), LINKS_A_LINE):
+        more = " (continued)" if i else f" ({len(docs)})"
+        out.append(f"- {head}{more}: " + ", ".join(f"[[{doc_slug(d)}]]" for d in docs[i : i + LINKS_A_LINE]))
+    return out
+
+
 def _by_value_pages(table: Table, kind: str, label: str, hub: str) -> dict[str, str]:
     """Per field with values worth grouping (a jurisdiction, a duration, an amount, ...): the documents grouped by
     the value they state, the most common value first ("Delaware (3): ..."), then those that state none."""
@@ -239,11 +273,13 @@ def _by_value_pages(table: Table, kind: str, label: str, hub: str) -> dict[str, 
         if f.get("type") not in GROUPED_TYPES or f.get("type") == "date":
             continue
         groups: dict[str, list[str]] = {}
-        silent = []
+        possible, silent = [], []
         for doc_id, row in rows:
             cell = (row.get("cells") or {}).get(f["name"]) or {}
             if cell.get("status") == STATED and cell.get("norm"):
                 groups.setdefault(_safe(one_line(str(cell["norm"]), 60)), []).append(doc_id)
+            elif cell.get("status") == POSSIBLE:
+                possible.append(doc_id)
             else:
                 silent.append(doc_id)
         if len(groups) < 1:
@@ -251,10 +287,9 @@ def _by_value_pages(table: Table, kind: str, label: str, hub: str) -> dict[str, 
         head = [f"# {label} by {str(f['label']).lower()}", "", f"_Generated; see [[{hub}]]._", ""]
         body = []
         for value, docs in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0])):
-            for i in range(0, len(docs), LINKS_A_LINE):  # a long group runs on over several lines
-                more = " (continued)" if i else f" ({len(docs)})"
-                links = ", ".join(f"[[{doc_slug(d)}]]" for d in docs[i : i + LINKS_A_LINE])
-                body.append(f"- **{value}**{more}: {links}")
+            body += _links_lines(f"**{value}**", docs)
+        if possible:  # no value claimed: apart from the values, for a person to check
+            body += _links_lines(f"{mark(POSSIBLE)}, no value claimed ({CHECK})", possible)
         body.append(f"- not stated or not read ({len(silent)})")
         parts = _pack(head, body)
         base = f"{hub}-by-{f['name'].replace('_', '-')}"
@@ -278,7 +313,7 @@ def render_pages(table: Table) -> dict[str, str]:
             head = [
                 f"# {label}: {group}",
                 "",
-                f"_Generated; see [[{hub}]]. — not stated, ? not read._",
+                f"_Generated; see [[{hub}]]. {LEGEND}._",
                 "",
                 table_row(["document", *(_safe(f["label"]) for f in fields)]),
                 "|---|" + "---|" * len(fields),
@@ -307,7 +342,9 @@ def render_pages(table: Table) -> dict[str, str]:
             more = f", and {len(counts) - 8} more values" if len(counts) > 8 else ""
             grouped = common and counts.keys() != {"Yes"} and f.get("type") != "party"
             said = f": {common}{more}" if grouped else ""
-            hub_lines.append(f"- **{_safe(f['label'])}**: stated by {stated} of {len(rows)}{said}.")
+            possible = table.statuses(kind, f["name"])[POSSIBLE]
+            maybe = f"; {mark(POSSIBLE)} in {possible} (a clause quoted, no value claimed)" if possible else ""
+            hub_lines.append(f"- **{_safe(f['label'])}**: stated by {stated} of {len(rows)}{said}{maybe}.")
         hub_lines += _differing_lines(
             table, kind, MAX_LINES - len(hub_lines) - 4, MAX_CHARS - len("\n".join(hub_lines))
         )
@@ -370,8 +407,8 @@ def table_rows(table: Table, kind: str) -> Iterable[tuple[str, dict[str, dict]]]
 
 def records(table: Table, kind: str | None = None) -> list[dict]:
     """One record a document (of `kind`, or of every kind): {doc_id, title, kind, [stale,] <field>: {status, value,
-    norm, quote: {start, end, text}, others: [{value, quote}] when other sentences state another value}}: what
-    `wikigen table --json` prints. `stale` (why) when the document's corpus file changed since it was indexed
+    norm, quote: {start, end, text}, others: [{value, quote}] when other sentences state another value}} (a possible
+    cell: {status, quote}, the clause that may state it, no value claimed): what `wikigen table --json` prints. `stale` (why) when the document's corpus file changed since it was indexed
     (Table.stale): its values were read from the old text. UsageError for a kind with no documents."""
     kinds = [kind] if kind else sorted(table.kinds)
     if kind is not None and not table.rows(kind):
@@ -396,6 +433,9 @@ def records(table: Table, kind: str | None = None) -> list[dict]:
                             for o in cell["others"]
                             for a, b in [o["quote"]]
                         ]
+                elif cell.get("status") == POSSIBLE and cell.get("quote"):  # no value claimed: the clause to check
+                    s, e = cell["quote"]
+                    entry["quote"] = {"start": s, "end": e, "text": cell.get("text", "")}
                 rec[name] = entry
             out.append(rec)
     return out
@@ -403,7 +443,8 @@ def records(table: Table, kind: str | None = None) -> list[dict]:
 
 def to_csv(table: Table, kind: str) -> str:
     """The table of one kind as CSV: doc_id, title, then one column per field (its value; empty where not stated,
-    "?" where not read), then `stale`: why the document's values may be old (its file changed), else empty."""
+    else the cell's `mark`: "?" not read, "possible"), then `stale`: why the document's values may be old (its file
+    changed), else empty."""
     import csv
     import io
 
@@ -415,6 +456,7 @@ def to_csv(table: Table, kind: str) -> str:
         row = [rec["doc_id"], rec["title"]]
         for name in fields:
             e = rec.get(name) or {}
-            row.append(e.get("value", "") if e.get("status") == STATED else "?" if e.get("status") == NOT_READ else "")
+            status = e.get("status")
+            row.append(e.get("value", "") if status == STATED else "" if status == NOT_STATED else mark(status))
         w.writerow([*row, rec.get("stale", "")])
     return buf.getvalue()
