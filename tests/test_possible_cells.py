@@ -1,7 +1,8 @@
 """A "possible" cell of the provisions table (a clause that may state the field is quoted, no value claimed) on
 every surface: the generated table pages and their legend, the hub's counts, the document page (the clause quoted
 under the field's heading), `wikigen table` (text, --json, --csv), MCP `table` and `list_documents`, the Claude
-Code export.
+Code export and the answers to a question the table answers, where possible documents are listed apart from the
+ones that state the field, each with its clause as a span.
 
 The wiki is built for real; the values stage's reader is wrapped so that one document's cell of a presence field
 comes out possible, as a reader that is unsure of a clause makes it (the build keeps, shows and answers from what
@@ -16,10 +17,12 @@ from pathlib import Path
 
 import pytest
 import wikigen.agents.provisions as values_stage
+from span_check import SpanChecker
 from wikigen.agents.orchestrate import BuildConfig, build
 from wikigen.search.sources import open_wiki
 from wikigen.search.values.extract import Cell
 
+from wikigen.ask.retrieval import Answerer
 from wikigen.cli import main
 from wikigen.wiki.lint import check_wiki
 from wikigen.wiki.provisions import NOT_STATED, POSSIBLE, STATED, read_table
@@ -178,3 +181,58 @@ def test_the_export_lists_the_field_as_possible_with_its_clauses_chars(built, tm
     assert f"  - {LABEL}: possible, no value claimed (not sure; check the clause: chars {s}-{e})" in block
     assert "a field marked possible: a clause that may state it, no value claimed" in text
     assert f"{LABEL}: Yes" in text.split("`supply-alder`", 1)[1].split("\n- ", 1)[0]
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["Which contracts can be terminated for convenience?", "How many contracts can be terminated for convenience?"],
+)
+def test_a_table_answer_lists_possible_documents_apart_with_their_clause(built, question, capsys):
+    wiki, corpus = built
+    s, e = _span()
+    api = Answerer.open(wiki).ask(question)
+    lines = api.answer.splitlines()
+    assert lines[0] == f"1 of 3 contracts have {LABEL}: stated."  # never counted among the Yes documents
+    cedar = read_table(wiki).documents[UNSURE_DOC]["title"]
+    assert f"And 1 possible (a clause that may state it, not sure; check the clause): {cedar}." in lines
+    assert f'- {cedar}: possible — "{UNSURE}" ({UNSURE_DOC}, chars {s}-{e})' in lines
+    assert not any(line.startswith(f"- {cedar}: Yes") for line in lines)
+    spans = [(sp["doc_id"], sp["start"], sp["end"]) for sp in api.answer_spans]
+    assert spans[0][0] == "supply-alder" and (UNSURE_DOC, s, e) in spans
+    checker = SpanChecker(lambda d: (corpus / f"{d}.txt").read_text(encoding="utf-8"))
+    assert checker.within(api.answer_spans, api.answer, "answer", collapse=True) == []  # each span verifies
+    capsys.readouterr()
+    assert main(["ask", question, "--wiki", str(wiki), "--json"]) == 0
+    cli = json.loads(capsys.readouterr().out)
+    assert cli["answer"] == api.answer and cli["answer_spans"] == api.answer_spans  # one code path
+
+
+def test_a_negated_question_keeps_the_possible_document_apart_too(built):
+    wiki, _ = built
+    r = Answerer.open(wiki).ask("Which contracts have no termination for convenience?")
+    cedar = read_table(wiki).documents[UNSURE_DOC]["title"]
+    lines = r.answer.splitlines()
+    assert lines[0] == f"1 of 3 contracts have {LABEL}: not stated."
+    assert any(line.startswith("And 1 possible (") and line.endswith(f": {cedar}.") for line in lines)
+
+
+def test_a_question_about_the_one_document_gets_its_clause_not_a_value(built):
+    """Asked of the one document (as when the wiki scopes the question to it), the answer says "possible" and
+    quotes the clause; its one span is the clause's."""
+    from wikigen.search.values.schema import load_schemas
+
+    from wikigen.ask.values import TableAnswers
+
+    wiki, _ = built
+    s, e = _span()
+    answers = TableAnswers(read_table(wiki), load_schemas())
+    q = answers.parse("Can it be terminated for convenience?", one_document=True)
+    assert q is not None and q.field.name == FIELD and q.want == "value"
+    r = answers.answer(q, [UNSURE_DOC])
+    assert r.matches == [] and [d for d, _ in r.possible] == [UNSURE_DOC]
+    assert answers.text(r) == (
+        f'{LABEL}: possible, no value claimed (not sure; check the clause).\n"{UNSURE}" ({UNSURE_DOC}, chars {s}-{e})'
+    )
+    assert answers.spans(r) == [{"doc_id": UNSURE_DOC, "start": s, "end": e}]
+    stated = answers.answer(q, ["supply-alder"])  # a stated value is answered as before
+    assert answers.text(stated).startswith(f"{LABEL}: Yes: 90 days.\n") and stated.possible == []

@@ -23,7 +23,7 @@ import wikigen
 from wikigen.cli import main
 from wikigen.web.render import source_key
 from wikigen.web.server import make_server
-from wikigen.wiki.provisions import read_table
+from wikigen.wiki.provisions import NOT_STATED, POSSIBLE, STATED, read_table, write_pages, write_table
 from wikigen.wiki.question_log import QuestionLog
 
 QUESTIONS = [
@@ -122,6 +122,39 @@ def test_cli_web_mcp_and_api_give_the_same_answer_and_spans(wiki, capsys):
     expected = [(q, _spans(a["answer_spans"])) for q, a in zip(QUESTIONS, by_api, strict=True)]
     assert {via: logged.get(via) for via in ("cli", "web", "mcp")} == dict.fromkeys(("cli", "web", "mcp"), expected)
     assert set(logged) == {"cli", "web", "mcp"}
+
+
+def test_every_surface_lists_a_possible_document_apart_alike(tmp_path_factory, capsys):
+    """A contract whose audit rights the table holds as possible (a clause quoted, no value claimed): the count
+    question gets one answer on every surface, that contract apart from the ones that have audit rights ("And 1
+    possible: ..."), its clause among the answer's spans."""
+    wiki = sample_wiki(tmp_path_factory, tmp_path_factory.mktemp("possible") / "wiki", sessions=1)
+    table = read_table(wiki)
+    doc, cells = next(
+        (d, r["cells"])
+        for d, r in table.rows("contract")
+        if r["cells"]["audit_rights"]["status"] == NOT_STATED
+        and any(c["status"] == STATED and c.get("quote") for c in r["cells"].values())
+    )
+    clause = next(c for c in cells.values() if c["status"] == STATED and c.get("quote"))  # the document's own text
+    cells["audit_rights"] = {"field": "audit_rights", "status": POSSIBLE, "display": "", "type": "presence"}
+    cells["audit_rights"].update(parts={"score": 0.41}, quote=clause["quote"], text=clause["text"])
+    write_table(wiki, table)
+    write_pages(wiki, table)
+    question = QUESTIONS[1]  # "How many contracts have audit rights?"
+    api = wikigen.Answerer.open(wiki).ask(question).to_dict()
+    title = table.documents[doc]["title"]
+    assert f"\nAnd 1 possible (a clause that may state it, not sure; check the clause): {title}." in api["answer"]
+    assert (doc, *clause["quote"]) in _spans(api["answer_spans"])
+    assert f"- {title}: Yes" not in api["answer"]  # never among those that have them
+    cli = _cli(wiki, capsys, "ask", question)
+    (page,) = _web(wiki, [f"ask.html?q={urllib.request.quote(question)}&mode=wiki%2Bsearch"])
+    data = re.search(r'<script type="application/json" id="answer-data">(.*?)</script>', page, re.S)
+    assert data
+    (mcp,) = _mcp(wiki, [question])
+    for surface, got in (("cli", cli), ("web", json.loads(data.group(1))), ("mcp", mcp)):
+        assert got["answer"] == api["answer"], (surface, got["answer"][:400])
+        assert _spans(got["answer_spans"]) == _spans(api["answer_spans"]), surface
 
 
 def test_the_web_search_lists_the_cli_search_hits(wiki, capsys):

@@ -68,7 +68,7 @@ from wikigen.core.tokens import TokenCounter, default_counter
 from wikigen.search.values.schema import vocabulary
 from wikigen.wiki.freshness import SourceWatch, stale_note
 from wikigen.wiki.human import DREAMER
-from wikigen.wiki.provisions import PREFIX
+from wikigen.wiki.provisions import CHECK, POSSIBLE, PREFIX, mark
 from wikigen.wiki.question_log import QuestionLog, open_question_log
 
 log = logging.getLogger(__name__)
@@ -257,15 +257,18 @@ class Answerer:
         return items, n, scope
 
     def _table_units(self, result: TableResult) -> list[Unit]:
-        """The quotes of the table's answer (each matching document's cell), as units of its document's page."""
+        """The quotes of the table's answer (each matching document's cell, then each possible one's clause, so
+        labelled), as units of its document's page."""
         out = []
-        for doc_id, cell in result.matches:
+        for doc_id, cell in [*result.matches, *result.possible]:
             q, text = cell.get("quote"), cell.get("text")
             if not q or not text or doc_id not in self.known_docs:
                 continue
             slug = doc_slug(doc_id)
             page = slug if slug in self.pages else f"{PREFIX}{result.query.kind}"
-            label = f"{result.query.field.label}: {one_line(str(cell.get('display') or 'Yes'), 60)}"
+            possible = cell.get("status") == POSSIBLE  # no value claimed: a reader (or a model) checks the clause
+            said = f"{mark(POSSIBLE)} ({CHECK})" if possible else one_line(str(cell.get("display") or "Yes"), 60)
+            label = f"{result.query.field.label}: {said}"
             out.append(Unit("quote", doc_id, int(q[0]), int(q[1]), str(text), page=page, label=label))
         return out
 

@@ -16,7 +16,10 @@ Everything here comes from the table and the schemas, never from the wording of 
 * **the answer wanted**: "how many" counts; a superlative ("longest", "earliest", "highest") sorts; a question
   about one document (the wiki's scope) asks for its value; otherwise the matching documents are listed.
 
-Documents whose cell is "not read" are neither counted in nor out: the answer says how many there are.
+Documents whose cell is "not read" are neither counted in nor out: the answer says how many there are. A
+"possible" cell (a clause that may state the field is quoted, no value claimed) meets no condition either: the
+answer lists such documents apart ("and 2 possible: ..."), each with its clause as a span, never among those that
+state the field.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from wikigen.ask.wording import asking_clauses, asks_many, points_at_one
 from wikigen.core.text import one_line
 from wikigen.search.values import Value, compare_key, parse_value
 from wikigen.search.values.schema import PRESENCE, Field, Schema, Signals
-from wikigen.wiki.provisions import NOT_READ, NOT_STATED, STATED, Table
+from wikigen.wiki.provisions import CHECK, NOT_READ, NOT_STATED, POSSIBLE, STATED, Table, mark
 
 __all__ = ["Condition", "TableAnswers", "TableQuery", "TableResult", "parse_query"]
 
@@ -100,6 +103,7 @@ class TableResult:
     query: TableQuery
     matches: list[tuple[str, dict]] = field(default_factory=list)  # (doc id, cell)
     unknown: list[str] = field(default_factory=list)  # not read
+    possible: list[tuple[str, dict]] = field(default_factory=list)  # (doc id, cell): a clause quoted, no value claimed
     total: int = 0  # documents of the kind in scope
 
     @property
@@ -542,6 +546,10 @@ class TableAnswers:
         out.total = len(rows)
         for doc_id, row in rows:
             cell = (row.get("cells") or {}).get(q.field.name) or {"status": NOT_READ}
+            if cell.get("status") == POSSIBLE:  # meets no condition: shown apart, with its clause, where it may matter
+                if cell.get("quote") and q.want not in ("max", "min"):
+                    out.possible.append((doc_id, cell))
+                continue
             if q.want == "value":
                 if cell.get("status") == STATED:
                     out.matches.append((doc_id, cell))
@@ -574,13 +582,13 @@ class TableAnswers:
         docs = self.kind_label(q.kind)
         lines = []
         if q.want == "value":
-            if not r.matches:
+            if not r.matches and not r.possible:
                 return ""
-            doc_id, cell = r.matches[0]
-            lines.append(f"{label}: {cell.get('display') or 'Yes'}.")
-            lines.append(
-                f'"{one_line(str(cell.get("text", "")), 400)}" ({doc_id}, chars {cell["quote"][0]}-{cell["quote"][1]})'
-            )
+            doc_id, cell = (r.matches or r.possible)[0]
+            said = (cell.get("display") or "Yes") if r.matches else f"{mark(POSSIBLE)}, no value claimed ({CHECK})"
+            lines.append(f"{label}: {said}.")
+            quote = one_line(str(cell.get("text", "")), 400 if r.matches else None)  # a clause to check: whole
+            lines.append(f'"{quote}" ({doc_id}, chars {cell["quote"][0]}-{cell["quote"][1]})')
             return "\n".join(lines)
         cond = q.condition.describe() if q.condition is not None and q.want not in ("max", "min") else "stated"
         what = f"{label}: {cond}" if cond else label
@@ -608,12 +616,22 @@ class TableAnswers:
             )
         if n > shown:
             lines.append(f"... and {n - shown} more (`wikigen table` lists them all).")
+        if r.possible:  # apart, never among the documents that state it: a clause quoted, no value claimed
+            titles = "; ".join(self.title(d) for d, _ in r.possible[:shown])
+            more = f"; and {len(r.possible) - shown} more" if len(r.possible) > shown else ""
+            lines.append(
+                f"And {len(r.possible)} {mark(POSSIBLE)} (a clause that may state it, {CHECK}): {titles}{more}."
+            )
+            for doc_id, cell in r.possible[:shown]:
+                s, e = cell["quote"]
+                quote = one_line(str(cell.get("text", "")))  # whole: the clause to check is the answer's span
+                lines.append(f'- {self.title(doc_id)}: {mark(POSSIBLE)} — "{quote}" ({doc_id}, chars {s}-{e})')
         return "\n".join(lines)
 
     @staticmethod
     def spans(r: TableResult, *, shown: int = 40) -> list[dict]:
+        """The answer's spans: each listed document's quote, then each possible document's clause."""
+        listed = (r.matches or r.possible)[:1] if r.one else [*r.matches[:shown], *r.possible[:shown]]
         return [
-            {"doc_id": d, "start": int(c["quote"][0]), "end": int(c["quote"][1])}
-            for d, c in r.matches[: (1 if r.one else shown)]
-            if c.get("quote")
+            {"doc_id": d, "start": int(c["quote"][0]), "end": int(c["quote"][1])} for d, c in listed if c.get("quote")
         ]
