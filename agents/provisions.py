@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from wikigen.agents.catalog import Catalog, Topic
+from wikigen.search.values.clauses import MODEL_PATH
 from wikigen.search.values.extract import NOT_READ, NOT_STATED, POSSIBLE, STATED, document_kind, extract_values
 from wikigen.search.values.schema import Schema, load_schemas, user_schemas
 
@@ -68,12 +69,15 @@ def document_values(
     return row
 
 
-READER = 2  # the values' reader (wikigen.search.values.extract): a new version reads every document again
+READER = 3  # the values' reader (wikigen.search.values.extract): a new version reads every document again
 
 
 def signature(schemas: Mapping[str, Schema]) -> str:
-    """What made the values: the reader's version and every schema's fields and signals."""
-    raw = json.dumps([READER, sorted((k, repr(s.fields), s.title_words) for k, s in schemas.items())], default=str)
+    """What made the values: the reader's version, the clause model's file, and every schema's fields and signals."""
+    model = hashlib.sha256(MODEL_PATH.read_bytes()).hexdigest()[:16] if MODEL_PATH.is_file() else ""
+    raw = json.dumps(
+        [READER, model, sorted((k, repr(s.fields), s.title_words) for k, s in schemas.items())], default=str
+    )
     return hashlib.sha256(raw.encode()).hexdigest()[:16]
 
 

@@ -75,10 +75,14 @@ def test_a_right_to_terminate_on_breach_is_no_termination_for_convenience():
     convenience = (
         "Either party may terminate this Agreement at any time on thirty (30) days' written notice to the other."
     )
-    assert (
-        extract_values(breach, CONTRACT, fields={"termination_for_convenience"})["termination_for_convenience"].status
+    assert (  # the schema's rule: a breach word makes the sentence another provision
+        extract_values(breach, CONTRACT, fields={"termination_for_convenience"}, model=None)[
+            "termination_for_convenience"
+        ].status
         == NOT_STATED
     )
+    judged = extract_values(breach, CONTRACT, fields={"termination_for_convenience"})["termination_for_convenience"]
+    assert judged.status != STATED  # the clause model: at most "possible", never a "Yes"
     cell = extract_values(convenience, CONTRACT, fields={"termination_for_convenience"})["termination_for_convenience"]
     assert cell.status == STATED and cell.display == "Yes: 30 days"
 

@@ -21,8 +21,14 @@ How a field is found, for every field the same way (no rule of one field in code
    quote: two quotes that disagree are shown side by side for a person to check (the provisions page lists
    them under "Stated differently").
 
-A presence field ("Is there a non-compete?") is stated when a candidate exists: "Yes" with the clause as its
-quote, and the value of its `value` type in that clause when there is one ("Yes: USD 1,000,000"). A term
+A presence field ("Is there a non-compete?") is judged by the clause model (`wikigen.search.values.clauses`),
+which scores every sentence for how likely it is to grant, restrict or oblige as the field says (a heading "for
+convenience of reference only" is not termination for convenience): the sentence it scores highest, among the
+candidates and any it scores at the field's `possible` threshold, makes the cell "stated" ("Yes" with the clause
+as its quote, and the value of its `value` type in that clause when there is one: "Yes: USD 1,000,000") at the
+field's `stated` threshold, "possible" (the clause quoted, no value claimed) at the `possible` one, else "not
+stated". Text the model cannot read (Korean, say) and fields it does not know keep the rule: stated when a
+candidate exists. A term
 (expiration) is a date, a duration (with the end date it gives from the date it runs from) or "perpetual", as
 `wikigen.search.values.terms` reads a sentence; a document's own date is the one its opening introduces in a
 sentence naming it, else the one where it is signed (`_own_dates`).
@@ -35,12 +41,13 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from dataclasses import field as dataclass_field
 
 from wikigen.search.facts.dates import introduced_as_own
 from wikigen.search.facts.parties import find_parties
 from wikigen.search.values import Value, find_values
+from wikigen.search.values.clauses import ClauseModel, section_headings, sentence_features
 from wikigen.search.values.schema import PRESENCE, Field, Schema
 from wikigen.search.values.terms import add_duration, term_options
 
@@ -56,7 +63,8 @@ CUE_CHARS = 60  # a value follows an `after` word, or precedes a `before` word, 
 HEADING_CHARS = 80  # a sentence "opens with" a heading when the heading's words are in its first characters
 KIND_HEAD = 1500  # where a document says what it is: its title and first lines
 OWN_CHARS = 3000  # where a document states its own date: its opening, or its closing lines (signatures)
-SIGNATURE_CHARS = 2500  # the signature block after "In witness whereof": where the signing dates are
+SIGNATURE_CHARS = 2500
+CHOICE_MARGIN = 0.1  # a value field's candidates scored within this of the clause model's best are weighed by evidence  # the signature block after "In witness whereof": where the signing dates are
 
 _EFFECTIVE_ON_SIGNING = re.compile(
     r"\b(?:effective|commenc\w*|take\s+effect|enters?\s+into\s+force|become\s+effective|begin\w*)\W+(?:[\w\"”']+\W+){0,6}?"
@@ -83,6 +91,7 @@ class Cell:
     span: tuple[int, int] | None = None
     parts: Mapping[str, object] = dataclass_field(default_factory=dict)
     others: tuple[tuple[str, int, int], ...] = ()  # (value, quote start, quote end) other sentences state instead
+    score: float | None = None  # the clause model's probability that the quoted sentence states the field
 
     @property
     def stated(self) -> bool:
@@ -99,6 +108,8 @@ class Cell:
             d["span"] = list(self.span) if self.span else None
             if self.others:
                 d["others"] = [{"norm": n, "quote": [a, b]} for n, a, b in self.others]
+        if self.score is not None and self.status in (STATED, POSSIBLE):
+            d["score"] = round(self.score, 3)
         return d
 
     @classmethod
@@ -114,6 +125,7 @@ class Cell:
             (int(s[0]), int(s[1])) if s else None,
             dict(d.get("parts") or {}),
             tuple((str(o["norm"]), int(o["quote"][0]), int(o["quote"][1])) for o in d.get("others") or ()),
+            float(d["score"]) if d.get("score") is not None else None,
         )
 
 
@@ -144,6 +156,14 @@ class _Doc:
         self.starts = [s for s, _ in self.sents]
         self._heads: dict[re.Pattern, list[int]] = {}
         self.furniture = furniture(text)  # page furniture: a running header's date or number is no value
+        self._features: list[list[str]] | None = None
+
+    def features(self) -> list[list[str]]:
+        """Each sentence's features for the clause model (its words, word pairs, and its section heading's)."""
+        if self._features is None:
+            heads = section_headings(self.text, self.sents)
+            self._features = [sentence_features(self.text[s:e], h) for (s, e), h in zip(self.sents, heads, strict=True)]
+        return self._features
 
     def on_furniture(self, v: Value) -> bool:
         return any(a <= v.start and v.end <= b for a, b in self.furniture)
@@ -181,6 +201,41 @@ class _Candidate:
     @property
     def score(self) -> float:
         return len(set(self.signals)) + (1.5 if self.heading else 0.0) + (1.0 if self.cue else 0)
+
+
+class _Judge:
+    """The clause model's reading of one document: each sentence's probability of stating a field, for the fields
+    of the document's kind the model knows (`wikigen.search.values.clauses`), computed once per field."""
+
+    def __init__(self, doc: _Doc, model: ClauseModel | None, kind: str):
+        self.doc, self.model, self.kind = doc, model, kind
+        self._rows: list[list[int]] | None = None
+        self._scores: dict[str, list[float | None]] = {}
+
+    def knows(self, f: Field) -> bool:
+        return self.model is not None and self.model.knows(self.key(f))
+
+    def key(self, f: Field) -> str:
+        return f"{self.kind}/{f.name}"
+
+    def thresholds(self, f: Field) -> tuple[float, float]:
+        assert self.model is not None
+        k = self.key(f)
+        return self.model.threshold(k, "stated"), self.model.threshold(k, "possible")
+
+    def scores(self, f: Field) -> list[float | None]:
+        """One score per sentence (None where the model cannot read it); a candidate of the schema's signals
+        carries the model's `CANDIDATE` feature."""
+        assert self.model is not None
+        if f.name not in self._scores:
+            if self._rows is None:
+                self._rows = [self.model.rows(feats) for feats in self.doc.features()]
+            cands = {c.index for c in _candidates(self.doc, f)}
+            key = self.key(f)
+            self._scores[f.name] = [
+                self.model.score(key, rows, candidate=i in cands) for i, rows in enumerate(self._rows)
+            ]
+        return self._scores[f.name]
 
 
 def _inside(span: tuple[int, int], spans: list[tuple[int, int]]) -> bool:
@@ -249,6 +304,17 @@ def _pick_value(doc: _Doc, c: _Candidate, f: Field, vtype: str) -> None:
         return
     ranked.sort(key=lambda r: r[:3])
     c.value, c.cue = ranked[0][3], ranked[0][4]
+    within = _subdivision(c.value, [r[3] for r in ranked])
+    if within is not None:  # "the laws of the United States and the State of Florida": Florida's law
+        c.value = within
+
+
+def _subdivision(v: Value, values: list[Value]) -> Value | None:
+    """The first of `values` that is a part of the country `v` names (a state, a province), else None."""
+    if v.type != "jurisdiction" or v.parts.get("kind") != "country":
+        return None
+    code = str(v.parts.get("code") or "")
+    return next((o for o in values if code and str(o.parts.get("code") or "").startswith(code + "-")), None)
 
 
 def _quote(doc: _Doc, c: _Candidate) -> tuple[int, int]:
@@ -293,10 +359,37 @@ def _choose(doc: _Doc, f: Field, cands: list[_Candidate]) -> Cell:
     return _cell(doc, f, best, others)
 
 
-def _field_cell(doc: _Doc, f: Field, where=None) -> Cell:
+def _presence_cell(doc: _Doc, f: Field, cands: list[_Candidate], judge: _Judge, where=None) -> Cell | None:
+    """A presence field as the clause model reads it: the sentence it scores highest, among the schema's
+    candidates and any sentence it scores at least the field's `possible` threshold, is "stated" at the `stated`
+    threshold, "possible" at the `possible` one; else not stated. None when the model reads none of the
+    candidates and scores no other sentence that high (text it cannot read: the schema's rule decides)."""
+    scores = judge.scores(f)
+    stated_at, possible_at = judge.thresholds(f)
+    pool = {c.index: c for c in cands if scores[c.index] is not None}
+    for i, p in enumerate(scores):
+        if p is not None and p >= possible_at and i not in pool and (where is None or where(doc.sents[i][0])):
+            pool[i] = _Candidate(i, [], False)
+    best = max(pool.values(), key=lambda c: (scores[c.index], -c.index), default=None)
+    p = scores[best.index] if best is not None else None
+    if best is None or p is None or p < possible_at:
+        return None if any(scores[c.index] is None for c in cands) else Cell(f.name, NOT_STATED)
+    if p < stated_at:
+        return Cell(f.name, POSSIBLE, "", "", PRESENCE, _quote(doc, best), score=p)
+    if f.value_type is not None:
+        _pick_value(doc, best, f, f.value_type)
+    return replace(_cell(doc, f, best, ()), score=p)
+
+
+def _field_cell(doc: _Doc, f: Field, where=None, judge: _Judge | None = None) -> Cell:
     cands = _candidates(doc, f)
     if where is not None:
         cands = [c for c in cands if where(doc.sents[c.index][0])]
+    if f.type == PRESENCE and judge is not None and judge.knows(f):
+        judged = _presence_cell(doc, f, cands, judge, where)
+        if judged is not None:
+            return judged
+        cands = [c for c in cands if judge.scores(f)[c.index] is None]  # the text the model cannot read
     vtype = f.value_type
     if vtype is None:
         return _choose(doc, f, cands)
@@ -465,10 +558,19 @@ def _ordered(fields: list[Field]) -> list[Field]:
     return done
 
 
-def extract_values(text: str, schema: Schema, *, fields: set[str] | None = None) -> dict[str, Cell]:
+_SHIPPED = object()
+
+
+def extract_values(
+    text: str, schema: Schema, *, fields: set[str] | None = None, model: ClauseModel | object | None = _SHIPPED
+) -> dict[str, Cell]:
     """Every field of the schema (or only `fields`) in the document: {field name: Cell}. Fields of type
-    `figures` come from the build's figure detection, not from here."""
+    `figures` come from the build's figure detection, not from here. `model` is the clause model that judges
+    the sentences (default: the shipped one; None: the schema's signals alone)."""
     doc = _Doc(text)
+    clause_model = ClauseModel.shipped() if model is _SHIPPED else model
+    assert clause_model is None or isinstance(clause_model, ClauseModel)
+    judge = _Judge(doc, clause_model, schema.kind) if clause_model is not None else None
     out: dict[str, Cell] = {}
     wanted = [f for f in schema.fields if f.type != "figures" and (fields is None or f.name in fields)]
     needed = {n for f in wanted for n in f.needs}
@@ -490,5 +592,5 @@ def extract_values(text: str, schema: Schema, *, fields: set[str] | None = None)
             made = out.get(start.fallback) if start is not None and start.fallback else None
             out[f.name] = _term_cell(doc, f, out.get(f.start_from) if f.start_from else None, made)
         else:
-            out[f.name] = _field_cell(doc, f)
+            out[f.name] = _field_cell(doc, f, judge=judge)
     return {f.name: out[f.name] for f in wanted}
