@@ -314,6 +314,15 @@ def report(name: str, s: dict) -> list[str]:
     mean = sum(f1s) / len(f1s) if f1s else 0.0
     sd = math.sqrt(sum((x - mean) ** 2 for x in f1s) / (len(f1s) - 1)) if len(f1s) > 1 else 0.0
     lines.append(f"  presence mean F1 over {len(f1s)} fields: {mean:.3f} (sd across fields {sd:.3f})")
+    big = [s[f] for f in PRESENCE_FIELDS if s[f]["n"] >= 20]
+    stated = sum(r["stated"] for r in big)
+    right = sum(r["precision"] * r["stated"] for r in big)
+    found = sum(r["recall"] * r["n"] for r in big)
+    lines.append(
+        f"  presence, the same fields pooled: precision {right / stated if stated else 0:.3f} ({stated} stated), "
+        f"recall {found / sum(r['n'] for r in big) if big else 0:.3f}; fields at precision >= 0.90 and recall >= 0.60: "
+        f"{sum(r['precision'] >= 0.9 and r['recall'] >= 0.6 for r in big)} of {len(big)}"
+    )
     return lines
 
 
