@@ -111,7 +111,10 @@ def test_dreaming_makes_the_wiki_alone_serve_the_questions(wiki, capsys):
     assert {e["pages"][0] for e in changes} == {p.slug for p in pages}
     titles = {p.slug: p.title for p in pages}
     assert all(e["subject"] == titles[e["pages"][0]] and e["n_questions"] >= 1 for e in changes)
-    assert sum(e["n_questions"] for e in changes) == len(QUESTIONS) and "questions" not in changes[0]
+    # one change per question (each asks of its own subject); a subject whose clause the wiki's pages already
+    # quote (the IP clause is among its contract's provisions) may get none
+    assert sum(e["n_questions"] for e in changes) == len(changes) >= len(QUESTIONS) - 1
+    assert "questions" not in changes[0]
     summary = [e for e in ProgressLog(wiki).read().entries if e["action"] == "session summary"][-1]
     assert summary["session"] == 2 and summary["kind"] == "dream" and summary["dream"]["changes"]["wrote"] == len(pages)
     # the session is committed like a build's
@@ -141,8 +144,11 @@ def test_a_second_session_extends_or_leaves_served_subjects_alone(wiki):
     line = second.sessions[0]
     assert line.served_now + line.worked == first.sessions[0].subjects
     assert line.served_now >= 1
-    assert set(line.changes) <= {"extended", "merged", "replaced superseded"}  # no second page on a subject
-    assert {p.slug for p in _dream_pages(wiki)} <= slugs
+    # no second page on a subject: a page is written only for a subject the first session left without one (a
+    # subject whose clause the wiki already quoted may have got none then)
+    assert set(line.changes) <= {"wrote", "extended", "merged", "replaced superseded"}
+    new = {p.slug for p in _dream_pages(wiki)} - slugs
+    assert line.changes.get("wrote", 0) == len(new) <= first.sessions[0].worked - len(slugs)
 
 
 def test_a_page_a_person_edited_stays_theirs(wiki):
