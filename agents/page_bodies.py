@@ -302,22 +302,19 @@ class PageMaker:
     def _provisions(self, doc_id: str) -> list[str]:
         """A "Provisions" section: the values the document states, one line each (the provisions table's row,
         wikigen.agents.provisions; each value's quote is in the table, `wikigen table`), and the fields it does not
-        state. Short: the page's quotes stay with its key passages; but a possible cell (a clause that may state the
-        field, no value claimed) is marked in the list and its clause quoted under the field's heading, for the
-        reader to check."""
+        state. Short: the page's quotes stay with its key passages; a possible cell (a clause that may state the
+        field, no value claimed) is marked in the list with where its clause is, quoted in the table like a value's
+        (a page quoting every possible clause grew past its corpus on small ones)."""
         row, fields = self.tools.document_values(doc_id)
         cells = row.get("cells") or {}
         if not row.get("kind") or not cells:
             return []
-        lines, missing, possible = [], [], []
+        lines, missing = [], []
         for f in fields:
             cell = cells.get(f["name"]) or {}
             if cell.get("status") == POSSIBLE and cell.get("quote"):
                 s, e = cell["quote"]
-                q = self.quote(doc_id, int(s), int(e), implicit=True)  # read again through the tools: it verifies
-                if q:
-                    lines.append(f"- {self.label(f['label'])}: {mark(POSSIBLE)} ({CHECK} below)")
-                    possible.append(f"### {self.label(f['label'])}\n\nPossibly ({CHECK}):\n\n{q}")
+                lines.append(f"- {self.label(f['label'])}: {mark(POSSIBLE)} ({CHECK}: chars {int(s)}-{int(e)})")
             elif cell.get("status") == STATED:
                 line = f"- {self.label(f['label'])}: {self.label(redact(str(cell.get('display') or 'Yes')))}"
                 also = [redact(str(o.get("norm") or "")) for o in cell.get("others") or ()]
@@ -331,7 +328,7 @@ class PageMaker:
         text = "\n".join(["## Provisions", "", *lines])
         if missing:
             text += ("\n\n" if lines else "") + "Not stated: " + ", ".join(missing) + "."
-        return ["\n\n".join([text, *possible])]
+        return [text]
 
     def doc_body(self, doc_id: str) -> str:
         outline = self.cat.outlines.get(doc_id)
