@@ -17,6 +17,7 @@ from eval_corpora import eval_corpus
 from shared_builds import SAMPLE, build_once, shared_folder
 from wikigen.agents.document_facts import with_provisions
 from wikigen.search.facts.sheet import fact_sheet
+from wikigen.search.values.dates import find_date_values
 from wikigen.search.values.schema import load_schemas, read_schema
 
 from wikigen.core.errors import SchemaError
@@ -268,3 +269,17 @@ def test_a_schema_field_names_only_known_key_facts(tmp_path):
     )
     with pytest.raises(SchemaError, match="ending"):
         read_schema(bad)
+
+
+def test_every_sample_policy_states_its_effective_date_in_the_table(tmp_path_factory):
+    """The page states a policy's effective date as the table does: the table reads it as the sample's
+    policies write it ("Version 1.4 - effective 2 September 2024", "Effective: 1 January 2024", "approved by the
+    Board on 12 September 2024", "Approved 14 February 2024")."""
+    wiki = build_once(shared_folder(tmp_path_factory), "sample-2", SAMPLE, agents=2, sessions=2)
+    table = json.loads((wiki / ".wikigen" / "values.json").read_text(encoding="utf-8"))["documents"]
+    policies = {d: row for d, row in table.items() if d.startswith("policies/")}  # each dated where it opens
+    assert len(policies) == 9 and all(row["kind"] == "policy" for row in policies.values())
+    for doc, row in policies.items():
+        cell = row["cells"]["effective_date"]
+        assert cell["status"] == "stated", doc
+        assert cell["norm"] in {v.norm for v in find_date_values(cell["text"])}, (doc, cell)
