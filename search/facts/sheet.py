@@ -10,6 +10,11 @@ Dates are classified by the words of their own sentence before them (English gra
 particles, no clause list): "effective", "commence", "from" -> effective; "expire", "terminate", "until"
 -> expiry; "dated", "made", "signed" -> dated. Durations are a term when their sentence speaks of a term
 or period, a notice period when it speaks of notice.
+
+A fact's role (FACT_ROLES: parties, dated, effective, expiry, term, notice, period) is what it says of the
+document; a field of a schema that says the same names it (its `facts`), and `settled` gives the sheet that
+states such a fact as that field's cell does (`wikigen.agents.document_facts.with_provisions`): a document page
+states one value per fact.
 """
 
 from __future__ import annotations
