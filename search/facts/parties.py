@@ -18,7 +18,7 @@ import re
 
 from wikigen.search.facts.numbers import Mention
 
-__all__ = ["OPENING", "find_entities", "find_parties", "find_terms", "name_at", "party_role"]
+__all__ = ["OPENING", "find_entities", "find_parties", "find_terms", "introduced_at", "name_at", "party_role"]
 
 OPENING = 4000  # where a document names its parties
 _Q1, _Q2 = "[\"“”'‘]", "[\"”“'’]"
@@ -157,6 +157,12 @@ def name_at(text: str, pos: int = 0) -> tuple[int, int] | None:
     "This", "Section ..."), or None: a party named alone, as in a table cell or a question."""
     span = _name_forward(text, pos)
     return span if span and _plausible(text[span[0] : span[1]]) else None
+
+
+def introduced_at(text: str, pos: int) -> bool:
+    """Whether a name ending at pos is introduced as a party there: what a legal person is called follows it
+    (", a Michigan corporation") or its alias does ('("Agency")', '(the "Company")')."""
+    return bool(_DESCRIPTOR.match(text, pos) or _ALIAS.match(text, pos + len(text[pos:]) - len(text[pos:].lstrip())))
 
 
 def party_role(m: Mention) -> str | None:
