@@ -9,7 +9,12 @@ Parties come from the grammar of a preamble: "between X and Y", "Parties: X and 
 ", a/an ... corporation|company|partnership|..." (what a legal person is called in English), numbered
 party lists, and in Korean "X(이하 \"갑\"이라 한다)와 Y(이하 \"을\"...)". A party's short name is the
 quoted alias after it ("(the \"Company\")", "(\"Kestrel\")"). No list of names: a name is a run of
-capitalised words, joined by "of", "&", "and" only where the next word is capitalised as well.
+capitalised words ("iShip.com" counts: a capital inside), joined by "of", "&", "and" only where the next word
+is capitalised as well; it does not reach back over a paragraph break (a title above the preamble), nor take
+in a place that ends the clause before it ("the laws of Singapore and Acme Ltd": the gazetteer of
+search/values/places.py says what a place is); a place alone is no party, but the end of a name with a comma
+("Town of Vinton, Virginia"), as is a comma after the first word of a name that follows "and"
+("and Stratton, Cheeseman & Walsh, Inc.").
 """
 
 from __future__ import annotations
@@ -54,7 +59,11 @@ _KO_LEAD = re.compile(r"^(?:(?:와|과|및|는|은|그리고)\s+)+")
 
 def _capitalised(tok: str) -> bool:
     t = tok.lstrip('("“[')
-    return bool(t) and (t[0].isupper() or (t[0].isdigit() and any(c.isalpha() for c in t)))
+    return bool(t) and (
+        t[0].isupper()
+        or (t[0].isdigit() and any(c.isalpha() for c in t))
+        or (t[0].islower() and t[:1].isalpha() and any(c.isupper() for c in t[1:5]))  # "iShip.com", "eBay"
+    )
 
 
 def _name_forward(text: str, pos: int, limit: int = 10) -> tuple[int, int] | None:
@@ -93,12 +102,21 @@ def _name_backward(text: str, pos: int, limit: int = 10) -> tuple[int, int] | No
     start, count = None, 0
     for i in range(len(toks) - 1, -1, -1):
         tok = toks[i].group()
+        if i < len(toks) - 1 and re.search(r"\n[ \t]*\n", text[toks[i].end() : toks[i + 1].start()]):
+            break  # a paragraph's start: a heading or a title above is not part of the name
         if (
             i < len(toks) - 1
             and re.search(r"[,;:)\]]$|\.$(?<!\b[A-Z]\.)", tok)
             and not _LEGAL_FORM.match(tok)
             and not (tok.endswith(",") and _LEGAL_FORM.match(toks[i + 1].group()))
         ):  # "Acme, Inc."
+            if (
+                tok.endswith(",")
+                and _capitalised(tok)
+                and i > 0
+                and re.fullmatch(r"and|AND|between|BETWEEN|.*\)", toks[i - 1].group())
+            ):
+                start = toks[i].start()  # "and Stratton, Cheeseman & Walsh, Inc.": a comma inside the name
             break  # the previous clause ended here
         if re.search(r"[\"“”()]", tok):
             break  # an alias or a bracket: not part of a name
@@ -117,13 +135,37 @@ def _name_backward(text: str, pos: int, limit: int = 10) -> tuple[int, int] | No
     if start is None:
         return None
     s = start + (1 if text[start] in '("“' else 0)
-    return (s, pos) if pos > s else None
+    return _not_a_place(text, s, pos) if pos > s else None
+
+
+def _place(words: list[str]) -> bool:
+    """Whether these words name a country, state or region (the gazetteer the jurisdiction values read)."""
+    from wikigen.search.values.places import english_key, gazetteer  # lazily: search.values builds on this module
+
+    return bool(words) and english_key(words) in gazetteer().english
+
+
+def _not_a_place(text: str, s: int, e: int) -> tuple[int, int] | None:
+    """The name at [s, e) without a place that ends the clause before it ("laws of Singapore and Acme Ltd");
+    a place alone is no party, but the end of one whose name has a comma ("Town of Vinton, Virginia")."""
+    lead = re.match(r"(.+?)\s+(?:and|AND)\s+(?=\S)", text[s:e])
+    if lead and _place(lead.group(1).split()):
+        s += lead.end()
+    if not _place(text[s:e].split()):
+        return (s, e)
+    before = text[max(0, s - 200) : s].rstrip()
+    if not before.endswith(","):
+        return None
+    wider = _name_backward(text, s - (len(text[max(0, s - 200) : s]) - len(before)) - 1)
+    return (wider[0], e) if wider else None
 
 
 def _plausible(name: str) -> bool:
     words = re.findall(r"[^\W\d_]+", name)
     if not words or len(name) < 2:
         return False
+    if all(_LEGAL_FORM.match(w) for w in name.split()):
+        return False  # "Inc.": the end of a name whose start was not read
     first = words[0].lower()
     return first not in {
         "this",
@@ -187,13 +229,12 @@ def find_entities(text: str, start: int = 0, end: int | None = None) -> list[Men
     """Every name introduced as a legal person (", a Delaware corporation", ", a company incorporated
     in ..."), in text order, with the alias that follows it."""
     stop = len(text) if end is None else min(end, len(text))
+    spans = [sp for m in _DESCRIPTOR.finditer(text, start, stop) if (sp := _name_backward(text, m.start()))]
     out = []
-    for m in _DESCRIPTOR.finditer(text, start, stop):
-        span = _name_backward(text, m.start())
-        if span:
-            got = _party(text, span, stop)
-            if got:
-                out.append(got._replace(kind="entity"))
+    for i, span in enumerate(spans):  # a name's alias comes before the next name ("(MICOA) and Beta, a ...")
+        got = _party(text, span, spans[i + 1][0] if i + 1 < len(spans) else stop)
+        if got:
+            out.append(got._replace(kind="entity"))
     return out
 
 

@@ -1,0 +1,58 @@
+"""A party is an organisation's or a person's name as a reviewer reads it (search/facts/parties.py): not a
+place, not the title above it, a comma inside a name kept; small synthetic preambles, one per slip."""
+
+from __future__ import annotations
+
+from wikigen.search.facts.parties import find_parties
+
+
+def _values(text: str) -> list[str]:
+    return [m.value for m in find_parties(text)]
+
+
+def test_a_place_ending_the_clause_before_a_name_is_not_part_of_it():
+    text = (
+        'This Services Agreement is made by and between [***] (the "Provider"), and KESTREL PTE, LTD., a company '
+        "organized and existing under the laws of Singapore and Quillfeather Computer & Software Industries Ltd, "
+        'a company organized and existing under the laws of the State of Israel (each of them "Recipient").'
+    )
+    values = _values(text)
+    assert values[:2] == ["KESTREL PTE, LTD.", "Quillfeather Computer & Software Industries Ltd"]
+    assert not any("Singapore" in v for v in values)
+
+
+def test_a_title_above_the_preamble_is_not_part_of_the_first_name_and_each_alias_stays_with_its_name():
+    text = (
+        "EXHIBIT 10.26                MUTUAL                AGENCY AGREEMENT\n\n"
+        "         Mutual Assurance Corporation of Ohio, an Ohio insurance corporation (MUTUAL) and Stratton, "
+        'Cheeseman & Walsh-Nevada, Inc., a Nevada corporation, ("Agency"), agree as follows:\n\n'
+        "A.       AUTHORITY OF AGENCY\n"
+    )
+    assert _values(text) == [
+        "Mutual Assurance Corporation of Ohio",
+        "Stratton, Cheeseman & Walsh-Nevada, Inc. (\u201cAgency\u201d)",
+    ]
+
+
+def test_a_name_that_ends_in_a_place_after_a_comma_is_kept_whole():
+    text = (
+        "THIS AGREEMENT, made this 17th day of November, 2015, by and between the TOWN OF ELMWOOD, VIRGINIA, a "
+        'Virginia municipal corporation ("Grantor"), and BLUE RIDGE GAS COMPANY, a Virginia corporation ("Grantee").'
+    )
+    assert _values(text) == [
+        "TOWN OF ELMWOOD, VIRGINIA (\u201cGrantor\u201d)",
+        "BLUE RIDGE GAS COMPANY (\u201cGrantee\u201d)",
+    ]
+
+
+def test_a_name_written_with_a_small_first_letter_is_read_whole():
+    text = (
+        "This Agreement is made as of April 27, 1999 by and between eWidget.com, Inc., a Washington corporation (the "
+        '"Company"), and Kestrel Labs, Inc., a California corporation ("Kestrel").'
+    )
+    assert _values(text) == ["eWidget.com, Inc. (\u201cCompany\u201d)", "Kestrel Labs, Inc. (\u201cKestrel\u201d)"]
+
+
+def test_korean_parties_still_read():
+    text = '가나전자 주식회사(이하 "갑"이라 한다)와 다라상사 주식회사(이하 "을"이라 한다)는 다음과 같이 계약한다.'
+    assert _values(text) == ["가나전자 주식회사 (\u201c갑\u201d)", "다라상사 주식회사 (\u201c을\u201d)"]
