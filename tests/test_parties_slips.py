@@ -56,3 +56,25 @@ def test_a_name_written_with_a_small_first_letter_is_read_whole():
 def test_korean_parties_still_read():
     text = '가나전자 주식회사(이하 "갑"이라 한다)와 다라상사 주식회사(이하 "을"이라 한다)는 다음과 같이 계약한다.'
     assert _values(text) == ["가나전자 주식회사 (\u201c갑\u201d)", "다라상사 주식회사 (\u201c을\u201d)"]
+
+
+def test_a_role_the_document_gives_a_party_is_not_a_name():
+    text = (
+        'SERVICE AGREEMENT\n\nThis Service Agreement (this "Agreement") is entered into by and between:\n\n'
+        'Party A: Kestrel (Tianjin) Education Consulting Co., Ltd. ("Service Provider")\n\nAddress: Room 209, '
+        'Tianjin, China\n\nParty B: [*] ("Service Recipient")\n\nAddress: [*]\n\nWhereas: Service Provider '
+        "teaches children.\n\nThis Agreement is entered into by and between Service Provider and Service Recipient "
+        '(each a "Party" and collectively, the "Parties") upon mutual consultation.\n'
+    )
+    names = [m.text for m in find_parties(text)]
+    assert not any(set(n.split()) <= {"Service", "Provider", "Recipient", "and"} for n in names)
+
+
+def test_and_with_a_comma_before_the_second_party():
+    text = (
+        'This Co-Branding Agreement (this "Agreement") is made by and between Snapdragon Technologies, Inc. a '
+        'California corporation having its place of business at 111 Townsend St. ("Snap"), and, Blue Airlines, '
+        'Inc., a Delaware corporation having its place of business at 1200 Algonquin Road ("Sponsor").\n\n'
+        "RECITALS\n\nA. Snap runs a website.\n\nB. Sponsor runs an airline.\n"
+    )
+    assert [v.split(" (")[0] for v in _values(text)] == ["Snapdragon Technologies, Inc.", "Blue Airlines, Inc."]

@@ -14,11 +14,13 @@ is capitalised as well; it does not reach back over a paragraph break (a title a
 in a place that ends the clause before it ("the laws of Singapore and Acme Ltd": the gazetteer of
 search/values/places.py says what a place is); a place alone is no party, but the end of a name with a comma
 ("Town of Vinton, Virginia"), as is a comma after the first word of a name that follows "and"
-("and Stratton, Cheeseman & Walsh, Inc.").
+("and Stratton, Cheeseman & Walsh, Inc."). A name made only of the roles the text gives its parties
+("Company", "Service Provider and Service Recipient") is a role, not a name.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 
 from wikigen.search.facts.numbers import Mention
@@ -40,7 +42,7 @@ _DESCRIPTOR = re.compile(
     re.I,
 )
 _CUE = re.compile(r"\b(?:by\s+and\s+)?between\s*:?\s*(?:\(1\)\s*)?|\bparties\s*(?:are|:)\s*|\bamong\s*:?\s*", re.I)
-_NEXT_PARTY = re.compile(r"[),;]\s*(?:and|AND)\s*:?\s+(?:\(\d\)\s*)?(?=[A-Z0-9\[])|\(2\)\s+(?=[A-Z])")
+_NEXT_PARTY = re.compile(r"[),;]\s*(?:and|AND)\s*[:,]?\s+(?:\(\d\)\s*)?(?=[A-Z0-9\[])|\(2\)\s+(?=[A-Z])")
 _AND = re.compile(r"\s+(?:and|AND)\s+(?=[A-Z0-9])")
 _NUMBERED = re.compile(r"^[ \t]*\((?P<n>[1-9])\)[ \t]+", re.M)
 _ROLE_LINE = re.compile(r"^[ \t*#-]*(?P<label>[A-Z][\w-]*(?:[ \t][A-Za-z][\w-]*){0,2})[ \t]*:[ \t*]*(?=\S)", re.M)
@@ -183,6 +185,8 @@ def _plausible(name: str) -> bool:
         "appendix",
         "page",
         "table",
+        "party",
+        "parties",
     }
 
 
@@ -215,12 +219,33 @@ def party_role(m: Mention) -> str | None:
     return rest[3:-2] if rest.startswith(" (“") and rest.endswith("”)") else None
 
 
+@functools.lru_cache(maxsize=8)
+def _alias_words(text: str) -> frozenset[str]:
+    """The words of the roles the opening gives its parties ("Company", "Service Provider"): aliases that are
+    not a short form of the name before them ('Bank of America, N.A. ("Bank of America")')."""
+    out: set[str] = set()
+    for m in _ALIAS.finditer(text, 0, min(len(text), OPENING)):
+        words = re.findall(r"[^\W\d_]+", (m.group("alias") or m.group("alias2") or "").casefold())
+        if not set(words) <= set(re.findall(r"[^\W\d_]+", text[max(0, m.start() - 120) : m.start()].casefold())):
+            out.update(words)
+    return frozenset(out)
+
+
+def _a_role(text: str, name: str) -> bool:
+    """Whether a name is made only of the document's aliases ("Company", "Developer and Client"): a role the
+    text gives a party, not the party's name."""
+    words = [w for w in re.findall(r"[^\W\d_]+", name.casefold()) if w not in ("and", "or")]
+    return bool(words) and all(w in _alias_words(text) for w in words)
+
+
 def _party(text: str, span: tuple[int, int], stop: int) -> Mention | None:
     s, e = span
     name = " ".join(text[s:e].split()).rstrip(",")
     if not _plausible(name):
         return None
     alias = _alias_after(text, e, stop)
+    if not alias and _a_role(text, name):
+        return None
     value = f"{name} (\u201c{alias}\u201d)" if alias and alias.casefold() != name.casefold() else name
     return Mention(s, e, "party", value, text[s:e])
 
