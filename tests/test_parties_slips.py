@@ -78,3 +78,21 @@ def test_and_with_a_comma_before_the_second_party():
         "RECITALS\n\nA. Snap runs a website.\n\nB. Sponsor runs an airline.\n"
     )
     assert [v.split(" (")[0] for v in _values(text)] == ["Snapdragon Technologies, Inc.", "Blue Airlines, Inc."]
+
+
+def test_a_paragraph_that_opens_with_a_legal_persons_name_names_the_parties():
+    text = (
+        "Exhibit 10.7\n\nCONSULTING AGREEMENT\n\nKestrel Biotech, Inc., with a place of business at 740 Heinz Avenue, "
+        'Berkeley, CA 94710 ("Kestrel") and NORTHWIND B.V having an address at Staalwijk 16, Leiden, the '
+        'Netherlands, represented by Jane Roe, ("Consultant") agree to all terms of this Consulting Agreement.\n\n'
+        "1. Services. Consultant will advise Kestrel.\n"
+    )
+    assert _values(text) == ["Kestrel Biotech, Inc. (\u201cKestrel\u201d)", "NORTHWIND B.V (\u201cConsultant\u201d)"]
+
+
+def test_a_paragraph_that_opens_with_a_title_names_no_party():
+    text = (
+        'SERVICE AGREEMENT This Agreement ("Agreement") is made between the parties named below.\n\n'
+        'Northwind Portfolios ("Trust") and Kestrel Life Co. ("Administrator") agree.\n'
+    )
+    assert not any("AGREEMENT" in v for v in _values(text))

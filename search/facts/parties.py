@@ -7,7 +7,8 @@
 
 Parties come from the grammar of a preamble: "between X and Y", "Parties: X and Y", a name followed by
 ", a/an ... corporation|company|partnership|..." (what a legal person is called in English), numbered
-party lists, and in Korean "X(이하 \"갑\"이라 한다)와 Y(이하 \"을\"...)". A party's short name is the
+party lists, a paragraph that opens with a legal person's name ("Acme Inc., with a place of business at ...
+(\"Acme\") and Beta B.V ..."), and in Korean "X(이하 \"갑\"이라 한다)와 Y(이하 \"을\"...)". A party's short name is the
 quoted alias after it ("(the \"Company\")", "(\"Kestrel\")"). No list of names: a name is a run of
 capitalised words ("iShip.com" counts: a capital inside), joined by "of", "&", "and" only where the next word
 is capitalised as well; it does not reach back over a paragraph break (a title above the preamble), nor take
@@ -376,10 +377,11 @@ def _korean(text: str, stop: int) -> list[Mention]:
 def find_parties(text: str, within: int = OPENING) -> list[Mention]:
     """The parties a document names in its opening (first `within` characters), in text order, each with
     its alias: a numbered party list, role lines ("Customer: NAME, ..."), "between X and Y", lines ending
-    in an alias, the legal persons introduced there (", a Delaware corporation"), or the Korean form."""
+    in an alias, the legal persons introduced there (", a Delaware corporation"), a paragraph opening with a
+    legal person's name and naming a second after its clause, or the Korean form."""
     stop = min(len(text), within)
     best: list[Mention] = []
-    for way in (_numbered, _role_lines, _between, _listed, _alias_lines, _described, _korean):
+    for way in (_numbered, _role_lines, _between, _listed, _alias_lines, _described, _paragraph_start, _korean):
         found = way(text, stop)
         if len(found) >= 2:
             return sorted(found, key=lambda m: m.start)[:4]
@@ -398,6 +400,25 @@ def _listed(text: str, stop: int) -> list[Mention]:
             spans.append(sp)
         if len(spans) >= 2:
             return _parties_at(text, spans, stop)
+    return []
+
+
+def _paragraph_start(text: str, stop: int) -> list[Mention]:
+    """A paragraph that opens with a legal person's name and names the second after its clause: 'Acme Inc., with
+    a place of business at ... ("Acme") and Beta B.V having an address at ... ("Consultant") agree ...'."""
+    for para in re.finditer(r"(?:^|\n[ \t]*\n)[ \t]*(?=[A-Z])", text[:stop]):
+        first = _name_forward(text, para.end())
+        if first is None:
+            continue
+        words = text[first[0] : first[1]].split()
+        if len(words) < 2 or not _LEGAL_FORM.match(words[-1]):
+            continue  # the paragraph does not open with a legal person's name ("Acme Inc.")
+        nxt = _NEXT_PARTY.search(text, first[1], min(stop, first[1] + 600))
+        second = _name_forward(text, nxt.end()) if nxt else None
+        if second and _legal_person(text, second):
+            found = _parties_at(text, [first, second], stop)
+            if len(found) == 2:
+                return found
     return []
 
 
