@@ -15,11 +15,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from wikigen.agents.figures import Figure, FigureParams, find_figures
-from wikigen.search.facts.sheet import FactSheet, fact_sheet
+from wikigen.search.facts.sheet import Fact, FactSheet, fact_sheet, settled
 
 from wikigen.core.engine import Parallel, engine_for
+from wikigen.wiki.provisions import NOT_STATED, POSSIBLE, STATED
 
-__all__ = ["FACTS_CHARS", "DocumentFacts", "detect_facts", "document_sheet"]
+__all__ = ["FACTS_CHARS", "DocumentFacts", "detect_facts", "document_sheet", "provisions_said", "with_provisions"]
 
 FACTS_CHARS = 60000  # of a document's text read for its fact sheet
 
@@ -27,6 +28,38 @@ FACTS_CHARS = 60000  # of a document's text read for its fact sheet
 def document_sheet(text: str, title: str = "") -> FactSheet:
     """One document's fact sheet, from the start of its text (`title`: the title its outline gives)."""
     return fact_sheet(text[:FACTS_CHARS], title)
+
+
+def provisions_said(row: Mapping, fields: list[dict]) -> dict[str, Fact | None]:
+    """What a document's row of the provisions table says of its key facts, by role: for each field that states
+    key facts too (its schema's `facts`), the cell's value with its quote where it is stated, None where the
+    table says it is not stated or only possibly (the page says so under Provisions); a cell not read says
+    nothing. A document of no kind, or a kind whose fields state no key fact, keeps its key facts."""
+    cells = row.get("cells") or {}
+    out: dict[str, Fact | None] = {}
+    for f in fields:
+        cell = cells.get(f["name"]) or {}
+        status = cell.get("status")
+        said: Fact | None
+        if status == STATED and cell.get("quote"):
+            qs, qe = (int(x) for x in cell["quote"])
+            s, e = (int(x) for x in cell.get("span") or (qs, qe))
+            said = Fact(
+                f.get("type") or "", f["label"], str(cell.get("display") or cell.get("norm") or ""), s, e, (qs, qe)
+            )
+        elif status in (STATED, NOT_STATED, POSSIBLE):  # stated without a quote: no key fact can quote it
+            said = None
+        else:
+            continue
+        for role in f.get("facts") or ():
+            out.setdefault(role, said)
+    return out
+
+
+def with_provisions(sheet: FactSheet, row: Mapping, fields: list[dict]) -> FactSheet:
+    """The sheet whose key facts say what the provisions table says (`provisions_said`): one value per fact on
+    a document's page, the table's, with its quote."""
+    return settled(sheet, provisions_said(row, fields))
 
 
 def _sheet_of(doc_id: str, texts: Mapping[str, str], titles: Mapping[str, str]) -> FactSheet:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from wikigen.agents.base import SessionOutcome
 from wikigen.agents.budget import Plan, document_budget, facts_budget, key_passage_count, opening_cap, passages_budget
 from wikigen.agents.catalog import Catalog, Outline, Topic
-from wikigen.agents.document_facts import FACTS_CHARS, document_sheet
+from wikigen.agents.document_facts import FACTS_CHARS, document_sheet, with_provisions
 from wikigen.agents.flagged import flagged_section
 from wikigen.agents.params import OfflineParams
 from wikigen.agents.topics import related
@@ -107,6 +107,7 @@ class PageMaker:
         self.known = Known()
         self._titles: dict[str, str] = {}
         self._sheets: dict[str, FactSheet] = {} if sheets is None else sheets  # shared by a build's sessions
+        self._settled: dict[str, FactSheet] = {}  # the sheets with the provisions table's values
 
     def link(self, slug: str, text: str) -> str:
         return link(slug, text, self.p.max_title)
@@ -135,7 +136,15 @@ class PageMaker:
         return self._titles[doc_id]
 
     def sheet(self, doc_id: str) -> FactSheet:
-        """The document's fact sheet (title, description, key facts): made before the sessions by the build
+        """The document's fact sheet (title, description, key facts), its key facts as the provisions table says
+        them where its kind's fields state them too (`with_provisions`: the page states one value per fact)."""
+        if doc_id not in self._settled:
+            row, fields = self.tools.document_values(doc_id)
+            self._settled[doc_id] = with_provisions(self._sheet(doc_id), row, fields)
+        return self._settled[doc_id]
+
+    def _sheet(self, doc_id: str) -> FactSheet:
+        """The document's fact sheet as its text gives it: made before the sessions by the build
         (`wikigen.agents.document_facts`), else here from its text read through the tools."""
         if doc_id not in self._sheets:
             outline = self.cat.outlines.get(doc_id)

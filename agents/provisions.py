@@ -84,7 +84,16 @@ def signature(schemas: Mapping[str, Schema]) -> str:
 def _spec(schema: Schema) -> dict:
     return {
         "label": schema.label,
-        "fields": [{"name": f.name, "label": f.label, "type": f.type, "group": f.group} for f in schema.fields],
+        "fields": [
+            {
+                "name": f.name,
+                "label": f.label,
+                "type": f.type,
+                "group": f.group,
+                **({"facts": list(f.facts)} if f.facts else {}),
+            }
+            for f in schema.fields
+        ],
     }
 
 

@@ -17,7 +17,16 @@ from typing import NamedTuple
 
 from wikigen.search.facts.dates import find_dates
 
-__all__ = ["NUMBER_WORDS", "Mention", "find_amounts", "find_durations", "find_percentages", "word_number"]
+__all__ = [
+    "NUMBER_PHRASE",
+    "NUMBER_WORDS",
+    "Mention",
+    "find_amounts",
+    "find_durations",
+    "find_percentages",
+    "ordinal_number",
+    "word_number",
+]
 
 
 class Mention(NamedTuple):
@@ -62,6 +71,7 @@ _TENS = {
 NUMBER_WORDS = sorted([*_UNITS, *_TENS, "hundred", "thousand"], key=len, reverse=True)
 _WORD = r"(?:" + "|".join(NUMBER_WORDS) + r")"
 _WORDS = rf"(?:{_WORD}(?:(?:\s+and\s+|\s*-\s*|\s+){_WORD})*)"
+NUMBER_PHRASE = _WORDS  # a number in words ("one hundred and twenty", "thirty-five"), as a pattern to build on
 _NUM = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
 
 
@@ -84,6 +94,29 @@ def word_number(words: str) -> int | None:
             return None
         seen = True
     return total + current if seen else None
+
+
+# the ordinals not made by adding "th" to their cardinal ("fifth", not "fiveth")
+_ORDINAL = {
+    "first": "one",
+    "second": "two",
+    "third": "three",
+    "fifth": "five",
+    "eighth": "eight",
+    "ninth": "nine",
+    "twelfth": "twelve",
+}
+
+
+def ordinal_number(said: str) -> int | None:
+    """'fifth' -> 5, 'twenty-first' -> 21, '5th' / '5t h' -> 5; None when the words are not an ordinal."""
+    digits = re.match(r"\d+", said)
+    if digits:
+        return int(digits.group())
+    words = re.split(r"[-\s]+", said.lower())
+    last = words[-1]
+    card = _ORDINAL.get(last) or (last[:-4] + "y" if last.endswith("ieth") else last[:-2])
+    return word_number(" ".join([*words[:-1], card]))
 
 
 def _fmt(x: float) -> str:

@@ -7,18 +7,26 @@
 
 Parties come from the grammar of a preamble: "between X and Y", "Parties: X and Y", a name followed by
 ", a/an ... corporation|company|partnership|..." (what a legal person is called in English), numbered
-party lists, and in Korean "X(이하 \"갑\"이라 한다)와 Y(이하 \"을\"...)". A party's short name is the
+party lists, a paragraph that opens with a legal person's name ("Acme Inc., with a place of business at ...
+(\"Acme\") and Beta B.V ..."), and in Korean "X(이하 \"갑\"이라 한다)와 Y(이하 \"을\"...)". A party's short name is the
 quoted alias after it ("(the \"Company\")", "(\"Kestrel\")"). No list of names: a name is a run of
-capitalised words, joined by "of", "&", "and" only where the next word is capitalised as well.
+capitalised words ("iShip.com" counts: a capital inside), joined by "of", "&", "and" only where the next word
+is capitalised as well; it does not reach back over a paragraph break (a title above the preamble), nor take
+in a place that ends the clause before it ("the laws of Singapore and Acme Ltd": the gazetteer of
+search/values/places.py says what a place is); a place alone is no party, but the end of a name with a comma
+("Town of Vinton, Virginia"), as is a comma after the first word of a name that follows "and"
+("and Stratton, Cheeseman & Walsh, Inc."). A name made only of the roles the text gives its parties
+("Company", "Service Provider and Service Recipient") is a role, not a name.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 
 from wikigen.search.facts.numbers import Mention
 
-__all__ = ["OPENING", "find_entities", "find_parties", "find_terms", "name_at", "party_role"]
+__all__ = ["OPENING", "find_entities", "find_parties", "find_terms", "introduced_at", "name_at", "party_role"]
 
 OPENING = 4000  # where a document names its parties
 _Q1, _Q2 = "[\"“”'‘]", "[\"”“'’]"
@@ -35,7 +43,7 @@ _DESCRIPTOR = re.compile(
     re.I,
 )
 _CUE = re.compile(r"\b(?:by\s+and\s+)?between\s*:?\s*(?:\(1\)\s*)?|\bparties\s*(?:are|:)\s*|\bamong\s*:?\s*", re.I)
-_NEXT_PARTY = re.compile(r"[),;]\s*(?:and|AND)\s*:?\s+(?:\(\d\)\s*)?(?=[A-Z0-9\[])|\(2\)\s+(?=[A-Z])")
+_NEXT_PARTY = re.compile(r"[),;]\s*(?:and|AND)\s*[:,]?\s+(?:\(\d\)\s*)?(?=[A-Z0-9\[])|\(2\)\s+(?=[A-Z])")
 _AND = re.compile(r"\s+(?:and|AND)\s+(?=[A-Z0-9])")
 _NUMBERED = re.compile(r"^[ \t]*\((?P<n>[1-9])\)[ \t]+", re.M)
 _ROLE_LINE = re.compile(r"^[ \t*#-]*(?P<label>[A-Z][\w-]*(?:[ \t][A-Za-z][\w-]*){0,2})[ \t]*:[ \t*]*(?=\S)", re.M)
@@ -54,7 +62,11 @@ _KO_LEAD = re.compile(r"^(?:(?:와|과|및|는|은|그리고)\s+)+")
 
 def _capitalised(tok: str) -> bool:
     t = tok.lstrip('("“[')
-    return bool(t) and (t[0].isupper() or (t[0].isdigit() and any(c.isalpha() for c in t)))
+    return bool(t) and (
+        t[0].isupper()
+        or (t[0].isdigit() and any(c.isalpha() for c in t))
+        or (t[0].islower() and t[:1].isalpha() and any(c.isupper() for c in t[1:5]))  # "iShip.com", "eBay"
+    )
 
 
 def _name_forward(text: str, pos: int, limit: int = 10) -> tuple[int, int] | None:
@@ -93,12 +105,21 @@ def _name_backward(text: str, pos: int, limit: int = 10) -> tuple[int, int] | No
     start, count = None, 0
     for i in range(len(toks) - 1, -1, -1):
         tok = toks[i].group()
+        if i < len(toks) - 1 and re.search(r"\n[ \t]*\n", text[toks[i].end() : toks[i + 1].start()]):
+            break  # a paragraph's start: a heading or a title above is not part of the name
         if (
             i < len(toks) - 1
             and re.search(r"[,;:)\]]$|\.$(?<!\b[A-Z]\.)", tok)
             and not _LEGAL_FORM.match(tok)
             and not (tok.endswith(",") and _LEGAL_FORM.match(toks[i + 1].group()))
         ):  # "Acme, Inc."
+            if (
+                tok.endswith(",")
+                and _capitalised(tok)
+                and i > 0
+                and re.fullmatch(r"and|AND|between|BETWEEN|.*\)", toks[i - 1].group())
+            ):
+                start = toks[i].start()  # "and Stratton, Cheeseman & Walsh, Inc.": a comma inside the name
             break  # the previous clause ended here
         if re.search(r"[\"“”()]", tok):
             break  # an alias or a bracket: not part of a name
@@ -117,13 +138,37 @@ def _name_backward(text: str, pos: int, limit: int = 10) -> tuple[int, int] | No
     if start is None:
         return None
     s = start + (1 if text[start] in '("“' else 0)
-    return (s, pos) if pos > s else None
+    return _not_a_place(text, s, pos) if pos > s else None
+
+
+def _place(words: list[str]) -> bool:
+    """Whether these words name a country, state or region (the gazetteer the jurisdiction values read)."""
+    from wikigen.search.values.places import english_key, gazetteer  # lazily: search.values builds on this module
+
+    return bool(words) and english_key(words) in gazetteer().english
+
+
+def _not_a_place(text: str, s: int, e: int) -> tuple[int, int] | None:
+    """The name at [s, e) without a place that ends the clause before it ("laws of Singapore and Acme Ltd");
+    a place alone is no party, but the end of one whose name has a comma ("Town of Vinton, Virginia")."""
+    lead = re.match(r"(.+?)\s+(?:and|AND)\s+(?=\S)", text[s:e])
+    if lead and _place(lead.group(1).split()):
+        s += lead.end()
+    if not _place(text[s:e].split()):
+        return (s, e)
+    before = text[max(0, s - 200) : s].rstrip()
+    if not before.endswith(","):
+        return None
+    wider = _name_backward(text, s - (len(text[max(0, s - 200) : s]) - len(before)) - 1)
+    return (wider[0], e) if wider else None
 
 
 def _plausible(name: str) -> bool:
     words = re.findall(r"[^\W\d_]+", name)
     if not words or len(name) < 2:
         return False
+    if all(_LEGAL_FORM.match(w) for w in name.split()):
+        return False  # "Inc.": the end of a name whose start was not read
     first = words[0].lower()
     return first not in {
         "this",
@@ -141,6 +186,8 @@ def _plausible(name: str) -> bool:
         "appendix",
         "page",
         "table",
+        "party",
+        "parties",
     }
 
 
@@ -159,6 +206,12 @@ def name_at(text: str, pos: int = 0) -> tuple[int, int] | None:
     return span if span and _plausible(text[span[0] : span[1]]) else None
 
 
+def introduced_at(text: str, pos: int) -> bool:
+    """Whether a name ending at pos is introduced as a party there: what a legal person is called follows it
+    (", a Michigan corporation") or its alias does ('("Agency")', '(the "Company")')."""
+    return bool(_DESCRIPTOR.match(text, pos) or _ALIAS.match(text, pos + len(text[pos:]) - len(text[pos:].lstrip())))
+
+
 def party_role(m: Mention) -> str | None:
     """The role (the alias) of a party or entity mention: "Supplier" of 'Acme Corp. (“Supplier”)', None
     when it has none. The inverse of the value `_party` writes."""
@@ -167,12 +220,33 @@ def party_role(m: Mention) -> str | None:
     return rest[3:-2] if rest.startswith(" (“") and rest.endswith("”)") else None
 
 
+@functools.lru_cache(maxsize=8)
+def _alias_words(text: str) -> frozenset[str]:
+    """The words of the roles the opening gives its parties ("Company", "Service Provider"): aliases that are
+    not a short form of the name before them ('Bank of America, N.A. ("Bank of America")')."""
+    out: set[str] = set()
+    for m in _ALIAS.finditer(text, 0, min(len(text), OPENING)):
+        words = re.findall(r"[^\W\d_]+", (m.group("alias") or m.group("alias2") or "").casefold())
+        if not set(words) <= set(re.findall(r"[^\W\d_]+", text[max(0, m.start() - 120) : m.start()].casefold())):
+            out.update(words)
+    return frozenset(out)
+
+
+def _a_role(text: str, name: str) -> bool:
+    """Whether a name is made only of the document's aliases ("Company", "Developer and Client"): a role the
+    text gives a party, not the party's name."""
+    words = [w for w in re.findall(r"[^\W\d_]+", name.casefold()) if w not in ("and", "or")]
+    return bool(words) and all(w in _alias_words(text) for w in words)
+
+
 def _party(text: str, span: tuple[int, int], stop: int) -> Mention | None:
     s, e = span
     name = " ".join(text[s:e].split()).rstrip(",")
     if not _plausible(name):
         return None
     alias = _alias_after(text, e, stop)
+    if not alias and _a_role(text, name):
+        return None
     value = f"{name} (\u201c{alias}\u201d)" if alias and alias.casefold() != name.casefold() else name
     return Mention(s, e, "party", value, text[s:e])
 
@@ -181,13 +255,12 @@ def find_entities(text: str, start: int = 0, end: int | None = None) -> list[Men
     """Every name introduced as a legal person (", a Delaware corporation", ", a company incorporated
     in ..."), in text order, with the alias that follows it."""
     stop = len(text) if end is None else min(end, len(text))
+    spans = [sp for m in _DESCRIPTOR.finditer(text, start, stop) if (sp := _name_backward(text, m.start()))]
     out = []
-    for m in _DESCRIPTOR.finditer(text, start, stop):
-        span = _name_backward(text, m.start())
-        if span:
-            got = _party(text, span, stop)
-            if got:
-                out.append(got._replace(kind="entity"))
+    for i, span in enumerate(spans):  # a name's alias comes before the next name ("(MICOA) and Beta, a ...")
+        got = _party(text, span, spans[i + 1][0] if i + 1 < len(spans) else stop)
+        if got:
+            out.append(got._replace(kind="entity"))
     return out
 
 
@@ -304,10 +377,11 @@ def _korean(text: str, stop: int) -> list[Mention]:
 def find_parties(text: str, within: int = OPENING) -> list[Mention]:
     """The parties a document names in its opening (first `within` characters), in text order, each with
     its alias: a numbered party list, role lines ("Customer: NAME, ..."), "between X and Y", lines ending
-    in an alias, the legal persons introduced there (", a Delaware corporation"), or the Korean form."""
+    in an alias, the legal persons introduced there (", a Delaware corporation"), a paragraph opening with a
+    legal person's name and naming a second after its clause, or the Korean form."""
     stop = min(len(text), within)
     best: list[Mention] = []
-    for way in (_numbered, _role_lines, _between, _listed, _alias_lines, _described, _korean):
+    for way in (_numbered, _role_lines, _between, _listed, _alias_lines, _described, _paragraph_start, _korean):
         found = way(text, stop)
         if len(found) >= 2:
             return sorted(found, key=lambda m: m.start)[:4]
@@ -326,6 +400,25 @@ def _listed(text: str, stop: int) -> list[Mention]:
             spans.append(sp)
         if len(spans) >= 2:
             return _parties_at(text, spans, stop)
+    return []
+
+
+def _paragraph_start(text: str, stop: int) -> list[Mention]:
+    """A paragraph that opens with a legal person's name and names the second after its clause: 'Acme Inc., with
+    a place of business at ... ("Acme") and Beta B.V having an address at ... ("Consultant") agree ...'."""
+    for para in re.finditer(r"(?:^|\n[ \t]*\n)[ \t]*(?=[A-Z])", text[:stop]):
+        first = _name_forward(text, para.end())
+        if first is None:
+            continue
+        words = text[first[0] : first[1]].split()
+        if len(words) < 2 or not _LEGAL_FORM.match(words[-1]):
+            continue  # the paragraph does not open with a legal person's name ("Acme Inc.")
+        nxt = _NEXT_PARTY.search(text, first[1], min(stop, first[1] + 600))
+        second = _name_forward(text, nxt.end()) if nxt else None
+        if second and _legal_person(text, second):
+            found = _parties_at(text, [first, second], stop)
+            if len(found) == 2:
+                return found
     return []
 
 

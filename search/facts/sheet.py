@@ -10,12 +10,18 @@ Dates are classified by the words of their own sentence before them (English gra
 particles, no clause list): "effective", "commence", "from" -> effective; "expire", "terminate", "until"
 -> expiry; "dated", "made", "signed" -> dated. Durations are a term when their sentence speaks of a term
 or period, a notice period when it speaks of notice.
+
+A fact's role (FACT_ROLES: parties, dated, effective, expiry, term, notice, period) is what it says of the
+document; a field of a schema that says the same names it (its `facts`), and `settled` gives the sheet that
+states such a fact as that field's cell does (`wikigen.agents.document_facts.with_provisions`): a document page
+states one value per fact.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 
 from wikigen.search.facts.dates import DateMention, document_date, find_dates
 from wikigen.search.facts.numbers import Mention, find_amounts, find_durations, find_percentages
@@ -24,7 +30,17 @@ from wikigen.search.facts.title import document_title, self_noun
 
 from wikigen.core.sentences import sentence_span
 
-__all__ = ["QUOTE_CAP", "Fact", "FactSheet", "date_role", "duration_role", "fact_sheet", "kind_of"]
+__all__ = [
+    "FACT_ROLES",
+    "QUOTE_CAP",
+    "Fact",
+    "FactSheet",
+    "date_role",
+    "duration_role",
+    "fact_sheet",
+    "kind_of",
+    "settled",
+]
 
 DATES_CHARS = 30000  # where effective and expiry dates are looked for
 QUOTE_CAP = 320  # a fact's quote: the sentence that states it, at most about this long
@@ -38,6 +54,10 @@ _EXPIRY = re.compile(r"\b(?:expir\w*|terminat\w*|until|end(?:s|ing)?\s+on|throug
 _DATED = re.compile(r"\b(?:dated|made|signed|executed|entered\s+into|date)\b|작성|체결|일자", re.I)
 _TERM = re.compile(r"\b(?:term|period|renew\w*|duration)\b|기간|갱신", re.I)
 _NOTICE = re.compile(r"\bnotice\b|통지|통보", re.I)
+# what a key fact says of its document, where a field of a schema may say it too (the schema's `facts`): its
+# parties, its own date, the date it takes effect, the date it expires, its term, a notice period, a report's period
+FACT_ROLES = frozenset({"parties", "dated", "effective", "expiry", "term", "notice", "period"})
+_DATE_LABELS = {"dated": "Date", "effective": "Effective date", "expiry": "Expiry date", "period": "Period ended"}
 
 
 @dataclass(frozen=True)
@@ -48,6 +68,7 @@ class Fact:
     start: int  # the mention's span (for parties: from the first to the last name)
     end: int
     quote: tuple[int, int]  # the sentence (or clause) that states it, whole
+    role: str = ""  # what it says of the document (FACT_ROLES), "" for a title, an amount, a percentage, a term defined
 
 
 @dataclass
@@ -102,8 +123,8 @@ def _quote(text: str, s: int, e: int) -> tuple[int, int]:
     return sentence_span(text, s, e, QUOTE_CAP)
 
 
-def _fact(text: str, kind: str, label: str, value: str, s: int, e: int) -> Fact:
-    return Fact(kind, label, value, s, e, _quote(text, s, e))
+def _fact(text: str, kind: str, label: str, value: str, s: int, e: int, role: str = "") -> Fact:
+    return Fact(kind, label, value, s, e, _quote(text, s, e), role)
 
 
 def kind_of(title: str, noun: str = "") -> str:
@@ -139,17 +160,14 @@ def _dates(text: str) -> list[Fact]:
     if own:
         role = date_role(text, own) or "dated"
         roles_seen.add(role)
-        label = {"effective": "Effective date", "expiry": "Expiry date", "period": "Period ended"}.get(role, "Date")
-        out.append(_fact(text, "date", label, own.iso, own.start, own.end))
+        out.append(_fact(text, "date", _DATE_LABELS[role], own.iso, own.start, own.end, role))
     for d in _cued_dates(text):
         if len(d.iso) != 10 or (own and d.start == own.start):
             continue
         role = date_role(text, d)
         if role in ("effective", "expiry") and role not in roles_seen:
             roles_seen.add(role)
-            out.append(
-                _fact(text, "date", "Effective date" if role == "effective" else "Expiry date", d.iso, d.start, d.end)
-            )
+            out.append(_fact(text, "date", _DATE_LABELS[role], d.iso, d.start, d.end, role))
     return out
 
 
@@ -159,7 +177,8 @@ def _durations(text: str) -> list[Fact]:
         role = duration_role(text, m)
         if role and role not in seen:
             seen.add(role)
-            out.append(_fact(text, "duration", "Term" if role == "term" else "Notice period", m.value, m.start, m.end))
+            label = "Term" if role == "term" else "Notice period"
+            out.append(_fact(text, "duration", label, m.value, m.start, m.end, role))
     return out
 
 
@@ -186,7 +205,15 @@ def key_facts(
     parties = find_parties(text)
     if parties:
         facts.append(
-            _fact(text, "parties", "Parties", "; ".join(p.value for p in parties), parties[0].start, parties[-1].end)
+            _fact(
+                text,
+                "parties",
+                "Parties",
+                "; ".join(p.value for p in parties),
+                parties[0].start,
+                parties[-1].end,
+                "parties",
+            )
         )
     facts += _dates(text)
     facts += _durations(text)
@@ -223,8 +250,10 @@ def describe(text: str, kind: str, facts: list[Fact], limit: int = 160, title: s
     elif names:
         parts.append(f" of {names[0]}")
     if date:
-        said = {"Effective date": "effective", "Period ended": "period ended", "Expiry date": "expiring"}
-        parts.append(f", {said.get(date.label, 'dated')} {date.value}")
+        said = {"effective": "effective", "period": "period ended", "expiry": "expiring"}
+        role = date.role or next((r for r, x in _DATE_LABELS.items() if x == date.label), "")
+        value = date.value.split(" (", 1)[0]  # the date, without what a reading adds of it ("(3 years from ...)")
+        parts.append(f", {said.get(role, 'dated')} {value}")
     line = "".join(parts)
     if title and kind.casefold() == title.casefold() and len(names) >= 2 and not re.search(r"[가-힣]", kind):
         line = "".join(parts[1:]).lstrip(" ,")
@@ -268,3 +297,34 @@ def fact_sheet(text: str, given_title: str = "") -> FactSheet:
     kind = kind_of(title, self_noun(text))
     short = describe(text, kind, [f for f in facts if f.kind != "parties"])
     return FactSheet(title, describe(text, kind, facts, title=title), facts, kind, short)
+
+
+def settled(sheet: FactSheet, said: Mapping[str, Fact | None]) -> FactSheet:
+    """The sheet with its key facts as another reading says them, by role (FACT_ROLES): said[role] a Fact (the
+    value, span and quote that reading gives; the first of the sheet's facts of that role, or of another role said
+    by the same fact, takes it, the others are left out), or None (that reading says the document does not state
+    it, or only may: the fact is left out). A role not in `said` keeps its facts. The description is made again
+    from the facts left, so it states no other value."""
+    facts: list[Fact] = []
+    taken: set[int] = set()  # the said facts already on the sheet (one fact may say two roles: expiry and term)
+    title = next((f for f in sheet.facts if f.kind == "title"), None)
+    for f in sheet.facts:
+        if f.role not in said:
+            facts.append(f)
+            continue
+        new = said[f.role]
+        if new is None or id(new) in taken:
+            continue
+        taken.add(id(new))
+        quote = new.quote
+        if f.quote[0] <= new.start and new.end <= f.quote[1]:
+            quote = f.quote  # the sentence that states the fact states the value read: its quote is the closer
+        elif title and quote[0] < title.end <= new.start:
+            quote = (title.end, quote[1])  # the title has its own heading
+        facts.append(replace(f, label=new.label, value=new.value, start=new.start, end=new.end, quote=quote))
+    if facts == sheet.facts:
+        return sheet
+    if not any(f.kind in ("parties", "date") for f in sheet.facts):  # its description does not come from its facts
+        return replace(sheet, facts=facts)
+    short = describe("", sheet.kind, [f for f in facts if f.kind != "parties"])
+    return replace(sheet, facts=facts, description=describe("", sheet.kind, facts, title=sheet.title), short=short)

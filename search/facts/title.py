@@ -6,9 +6,13 @@
 The opening lines are scored by generic statistics, no vocabulary: a title is short, its words are
 mostly capitalised, it is not a bracketed placeholder ("[LOGO]"), an exhibit or schedule marker with
 its number, an address or phone line, a date, or a line repeated through the document (a page header);
-it is helped by naming what the document calls itself ("this Agreement", "this Policy", "본 계약": the
-noun that most often follows "this"). Flattened text (a whole page on one line) is read as runs of
-capitalised words. When nothing reads as a title, the first line with a letter is the title.
+nor a legend ("[***] = ..."), a statement in capitals ("... HAS BEEN OMITTED"), the label of a dated field
+line ("Effective Dates: ..."); a run cut before its object ("ADDENDUM TO") is a title only when nothing
+better is near. It is helped by naming what the document calls itself ("this Agreement", "this Policy",
+"본 계약": the noun that most often follows "this"), and ends there when the words after it are a party's
+name introduced as one ("AGENCY AGREEMENT Mutual Insurance Corporation of America, a Michigan ...").
+Flattened text (a whole page on one line) is read as runs of capitalised words, a quoted term not among
+them. When nothing reads as a title, the first line with a letter is the title.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import re
 from collections import Counter
 
 from wikigen.search.facts.dates import find_dates
+from wikigen.search.facts.parties import introduced_at
 
 __all__ = ["TITLE_CHARS", "document_title", "first_line", "self_noun"]
 
@@ -75,6 +80,18 @@ _NUMBERED = re.compile(
 )
 _LEGAL_END = re.compile(r"(?:\b(?:plc|ltd|inc|llc|llp|corp|corporation|limited|gmbh|ag|sa|co)\.?|주식회사|㈜)$", re.I)
 _WORD = re.compile(r"[^\W_]+(?:['’.-][^\W_]+)*")
+# a legend explains a mark ("[***] = Confidential treatment requested", "[*]: omitted"), or says what one
+# thing equals
+_LEGEND = re.compile(r"^[\[{<(][^\]}>)]{0,10}[\]}>)]\s*[=:]|\s=\s")
+_EMPTY_MARK = re.compile(r"\s*[\[{<]\s*[\]}>]$")  # a redaction mark left at a title's end ("{***}" once * is gone)
+# a statement, not a name: an auxiliary verb ("... HAS BEEN OMITTED", "INFORMATION IS MARKED BY")
+_FINITE = re.compile(r"\b(?:is|are|was|were|be|been|being|has|have|had)\b", re.I)
+# a fragment: a run cut before its object ("ADDENDUM TO", "CERTAIN INFORMATION CONTAINED IN"), or after its
+# head ("OF REGULATION S-K, CERTAIN ..."), or inside a bracket ("LAWS) AGENTS' CERTIFICATE", "Bancorp (Nasdaq")
+_DANGLING = re.compile(
+    r"\b(?:to|of|in|into|by|with|at|on|for|from|the|a|an|and|or)$|^(?:to|of|in|into|by|with|at|on|for|from|and|or)\b",
+    re.I,
+)
 
 
 def first_line(text: str, limit: int = TITLE_CHARS) -> str:
@@ -109,17 +126,30 @@ def self_noun(text: str) -> str:
 def _clean(line: str) -> str:
     line = " ".join(line.replace("*", " ").replace("_", " ").split()).strip(" #>-–—:|")
     line = re.sub(r"^(?:THIS|This)\s+(?=\S+\s+\S)", "", _MARKER_PREFIX.sub("", line)).strip()
+    line = _EMPTY_MARK.sub("", line)
+    half = line.split()
+    if len(half) >= 2 and len(half) % 2 == 0 and half[: len(half) // 2] == half[len(half) // 2 :]:
+        line = " ".join(half[: len(half) // 2])  # "SERVICES AGREEMENT SERVICES AGREEMENT": a title and its echo
     return re.sub(r"(?:\s+(?:and|of|for|to|the|&|-|–|—))+$", "", line)
 
 
 def _rejected(line: str, repeated: Counter) -> bool:
-    if not line or not any(c.isalpha() for c in line) or _PLACEHOLDER.match(line) or _MARKER.match(line):
+    if not line or not re.search(r"[^\W\d_]{2}", line) or _PLACEHOLDER.match(line) or _MARKER.match(line):
         return True
     if _CONTACT.search(line) or _NUMBERED.match(line) or re.search(r"\s[>»]\s", line):
         return True
+    if _LEGEND.search(line) or (len(line.split()) >= 3 and line.upper() == line and _FINITE.search(line)):
+        return True  # a legend, or a stamp stated in capitals ("... HAS BEEN OMITTED"): a statement, not a name
     dates = sum(d.end - d.start for d in find_dates(line))
     digits = sum(c.isdigit() for c in line)
     return dates > 0.5 * len(line) or digits > 0.25 * len(line)
+
+
+def _field_line(line: str) -> bool:
+    """A "Label: value" line whose value holds a date ("Effective Dates: September 1, 2006", "Source: ACME INC.,
+    10-K, 1/12/2018"): its label is a field's name, not a title."""
+    label, sep, rest = line.partition(": ")
+    return bool(sep) and len(label.split()) <= 3 and bool(find_dates(rest))
 
 
 def _score(line: str, index: int, noun: str, repeats: int = 0) -> float:
@@ -150,6 +180,8 @@ def _score(line: str, index: int, noun: str, repeats: int = 0) -> float:
         score -= 0.5
     if re.search(r"(?<![\w-])(?!(?:19|20)\d\d\b)\d{3,}(?![\w-])", line):
         score -= 1.0  # a street number, postcode or share count: an address or cover line
+    if _DANGLING.search(line) or line.count("(") != line.count(")"):
+        score -= 1.0  # a run cut before its object: a title only when nothing better is near
     if repeats >= 3 and not (noun and noun in line.casefold()):
         score -= 1.5  # a page header, unless it names what the document calls itself (a running title)
     return score
@@ -164,8 +196,9 @@ def _named_runs(head: str, noun: str) -> list[str]:
     rx = re.compile(rf"(?<![\w'’]){word}(?:[ ](?:(?:of|and|to|the|for|on|in)[ ])*(?:{word}|[#\d][\w.-]*)){{1,9}}")
     out = []
     for m in rx.finditer(head):
-        if re.search(rf"\b(?i:{re.escape(noun)})\b", m.group()):
-            out.append(m.group())
+        for part in re.split(r"(?<=[^\W\d_]{4}\.)\s+", m.group()):  # a sentence's end ("DISCLOSED.") ends a run
+            if re.search(rf"\b(?i:{re.escape(noun)})\b", part):
+                out.append(_clean(part))
     return out[:5]
 
 
@@ -187,15 +220,32 @@ def _candidates(head: str) -> list[str]:
                 out.append(seg)
                 continue
             for m in _RUN.finditer(seg):
+                if m.start() and seg[m.start() - 1] in "\"“‘'":
+                    continue  # a quoted term ('(THE "CONFIDENTIAL INFORMATION")'), not a title
                 out.extend(_clean(part) for part in re.split(r"(?<=[A-Z]{4}\.)\s+", m.group()))
     more: list[str] = []
     for c in out:  # "X AGREEMENT BY AND BETWEEN A AND B, dated ...": the title is what comes before
         cut = re.split(r"\s+(?:by\s+and\s+)?between\b|,?\s+dated\b|\s+among\b", c, maxsplit=1, flags=re.I)[0]
         more += [cut, c] if cut and cut != c else [c]
         head_ = c.split(": ", 1)[0]  # "Runbook: Deploy" keeps its whole line first; "Name: key = ..." its name
-        if head_ != c:
+        if head_ != c and not _field_line(c):  # "Effective Dates: September 1, 2006": no title in the label
             more.append(head_)
     return [c for c in more if c]
+
+
+def _before_party(head: str, line: str, noun: str) -> str:
+    """The line up to what the document calls itself, when the words after that are a party's name that the
+    text introduces as one ("AGENCY AGREEMENT Mutual Insurance Corporation of America, a Michigan
+    corporation"): a title does not run on into the first party's name."""
+    if not noun:
+        return line
+    at = [m.end() for m in re.finditer(rf"\b{re.escape(noun)}\b", line, re.I)]
+    if not at or at[-1] == len(line) or not re.match(r"\s+\w", line[at[-1] :]):
+        return line
+    m = re.search(r"\W+".join(re.escape(w) for w in line.split()), head)
+    if not m or not introduced_at(head, m.end()):
+        return line
+    return line[: at[-1]]
 
 
 def document_title(text: str, given: str = "", limit: int = TITLE_CHARS) -> str:
@@ -212,6 +262,7 @@ def document_title(text: str, given: str = "", limit: int = TITLE_CHARS) -> str:
     best, best_score = "", 0.0
     cands = _candidates(head)[:40]
     cands += [r for r in _named_runs(head, noun) if r not in cands]
+    cands = [_before_party(head, c, noun) for c in cands]
     for i, line in enumerate(cands):
         if _rejected(line, repeated):
             continue

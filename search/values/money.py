@@ -21,13 +21,12 @@ from __future__ import annotations
 
 import re
 
-from wikigen.search.facts.numbers import NUMBER_WORDS, find_amounts, word_number
+from wikigen.search.facts.numbers import NUMBER_PHRASE, find_amounts, find_durations, word_number
 from wikigen.search.values.value import Value
 
 __all__ = ["find_money_values", "parse_money"]
 
-_WORD = "(?:" + "|".join(NUMBER_WORDS) + ")"
-_WORDS = rf"(?:{_WORD}(?:(?:\s+and\s+|\s*-\s*|\s+){_WORD})*)"
+_WORDS = NUMBER_PHRASE
 _NUMBER = r"\d+(?:\.\d+)?"
 _MULTIPLIER = (
     rf"(?:(?P<mwords>{_WORDS})\s*(?:\((?P<mparen>{_NUMBER})\)\s*)?(?:times|x)\b"
@@ -135,14 +134,10 @@ def _multiplier(m: re.Match) -> float | None:
     return None
 
 
-def _period_words(n: str, unit: str) -> str | None:
-    """'twelve (12)', 'months' -> '12 months'."""
-    paren = re.search(r"\((\d+)\)", n)
-    k = int(paren.group(1)) if paren else (int(n) if n.isdigit() else word_number(n))
-    if not k:
-        return None
-    unit = unit.lower().rstrip("s")
-    return f"{k} {unit if k == 1 else unit + 's'}"
+def _period_words(said: str) -> str | None:
+    """'twelve (12) months' -> '12 months': the one duration rule (`find_durations`), a length of none left out."""
+    found = find_durations(said)
+    return found[0].value if found and not found[0].value.startswith("0 ") else None
 
 
 def _fees_phrases(text: str, start: int, stop: int):
@@ -172,7 +167,7 @@ def _english(text: str, start: int, stop: int) -> list[Value]:
         end = m.end()
         tail_stop = _TAIL_END.search(text, end, min(stop, end + 160))
         period = _PERIOD.match(text, end, tail_stop.start() if tail_stop else min(stop, end + 160))
-        words = _period_words(period.group("n"), period.group("unit")) if period else None
+        words = _period_words(text[period.start("n") : period.end("unit")]) if period else None
         if period and words and (period.group("pre") or period.group("post")):
             of += f" in the prior {words}"
             end = period.end()

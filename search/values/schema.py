@@ -24,6 +24,7 @@ from functools import cached_property
 from pathlib import Path
 
 import yaml
+from wikigen.search.facts.sheet import FACT_ROLES
 
 from wikigen.core.errors import SchemaError
 
@@ -44,7 +45,20 @@ SHIPPED = Path(__file__).resolve().parent / "schemas"
 TYPES = frozenset({"date", "duration", "money", "percentage", "jurisdiction", "party", "term", "presence", "figures"})
 PRESENCE = "presence"
 _SIGNAL_KEYS = ("phrases", "headings", "not", "avoid", "after", "before", "not_after", "requires", "also")
-_FIELD_KEYS = {"name", "label", "type", "group", "signals", "value", "ask", "source", "fallback", "from", "needs_cue"}
+_FIELD_KEYS = {
+    "name",
+    "label",
+    "type",
+    "group",
+    "signals",
+    "value",
+    "ask",
+    "source",
+    "fallback",
+    "from",
+    "needs_cue",
+    "facts",
+}
 SOURCES = frozenset({"opening"})  # a value the document states about itself where it opens (its own date, its parties)
 _NAME = re.compile(r"^[a-z][a-z0-9_]{0,40}$")
 _UNCASED = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
@@ -94,6 +108,7 @@ class Field:
     fallback: str | None = None  # another date field this one equals when the document says it takes effect on signing
     start_from: str | None = None  # a term's duration runs from this date field (its end date is computed)
     needs_cue: bool = False  # only a value following an `after` word or preceding a `before` word is this field's
+    facts: tuple[str, ...] = ()  # the key facts (`wikigen.search.facts.sheet.FACT_ROLES`) this field states too
 
     @property
     def needs(self) -> tuple[str, ...]:
@@ -185,6 +200,11 @@ def _field(raw, where: str) -> Field:
         raise SchemaError(f"{where}: `fallback` (another date field) is for a date field")
     if start is not None and ftype != "term":
         raise SchemaError(f"{where}: `from` (the date field a term runs from) is for a term field")
+    facts = _strings(raw.get("facts"), f"{where} facts")
+    if set(facts) - FACT_ROLES:
+        raise SchemaError(
+            f"{where}: facts {sorted(set(facts) - FACT_ROLES)} are not key facts ({', '.join(sorted(FACT_ROLES))})"
+        )
     label = str(raw.get("label") or name.replace("_", " ").capitalize())
     return Field(
         name,
@@ -198,6 +218,7 @@ def _field(raw, where: str) -> Field:
         str(fallback) if fallback else None,
         str(start) if start else None,
         bool(raw.get("needs_cue", False)),
+        facts,
     )
 
 

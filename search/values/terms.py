@@ -39,7 +39,7 @@ import re
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from wikigen.search.facts.numbers import word_number
+from wikigen.search.facts.numbers import ordinal_number, word_number
 from wikigen.search.values.dates import find_date_values
 from wikigen.search.values.durations import DAYS, find_duration_values
 from wikigen.search.values.value import Value
@@ -110,15 +110,6 @@ _EFFECTIVE = re.compile(
 _KO_START_BEFORE = re.compile(r"(?P<what>\S*?)(?:일)?\s*(?:로)?부터\s*$")
 _KO_MADE = re.compile(r"체결|서명|계약일|작성")
 _KO_EFFECTIVE = re.compile(r"효력\s*발생|시행|개시|발효")
-_ORDINAL = {
-    "first": "one",
-    "second": "two",
-    "third": "three",
-    "fifth": "five",
-    "eighth": "eight",
-    "ninth": "nine",
-    "twelfth": "twelve",
-}
 _ORD_WORD = r"(?:(?:twenty|thirty|forty|fifty)[-\s]?)?(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|\w+teenth|twentieth|thirtieth|fortieth|fiftieth)"
 _ORD_NUM = r"\d{1,3}\s?(?:st|nd|rd|th|s\s?t|n\s?d|r\s?d|t\s?h)"
 _ANNIVERSARY = re.compile(
@@ -142,23 +133,12 @@ class TermOption:
     # length merely mentioned in the sentence
 
 
-def _ordinal(said: str) -> int | None:
-    """'fifth' -> 5, 'twenty-first' -> 21, '5th' / '5t h' -> 5."""
-    digits = re.match(r"\d+", said)
-    if digits:
-        return int(digits.group())
-    words = re.split(r"[-\s]+", said.lower())
-    last = words[-1]
-    card = _ORDINAL.get(last) or (last[:-4] + "y" if last.endswith("ieth") else last[:-2])
-    return word_number(" ".join([*words[:-1], card]))
-
-
 def _anniversaries(text: str, start: int, end: int) -> list[Value]:
     """The anniversaries in text[start:end], each as the years it lies after its start."""
     out = []
     for m in _ANNIVERSARY.finditer(text, start, end):
         if m.group("word") or m.group("num"):
-            n = _ordinal(m.group("word") or m.group("num"))
+            n = ordinal_number(m.group("word") or m.group("num"))
         elif m.group("ko"):
             n = int(m.group("ko"))
         else:

@@ -18,9 +18,9 @@ from datetime import date, timedelta
 
 from wikigen.ask.page_index import terms
 from wikigen.search.facts.dates import document_date
+from wikigen.search.facts.numbers import ordinal_number
 from wikigen.search.facts.sheet import date_role
 
-_ORDINAL = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
 _FISCAL = r"(?:(?:FY|fiscal(?:\s+year)?)\s*)"
 _YEAR = r"'?(?:(?:19|20)\d\d)"
 # "Q2 2023", "Q2 FY2023", "Q2 fiscal 2023", "Q2 FY23", "2023 Q2", "FY23 Q2", "2Q23", "2Q 2023",
@@ -63,7 +63,7 @@ def quarter_labels(text: str) -> Counter:
     for m in QUARTER.finditer(text):
         g = m.groupdict()
         year = next(y for k in ("y1", "y1s", "y2", "y2s", "y3", "y4", "y5") if (y := g[k]))
-        q = _ORDINAL[g["o3"].lower()] if g["o3"] else int(next(g[k] for k in ("q1", "q2", "q2s", "q4", "q5") if g[k]))
+        q = ordinal_number(g["o3"]) if g["o3"] else int(next(g[k] for k in ("q1", "q2", "q2s", "q4", "q5") if g[k]))
         y = int(year.lstrip("'"))
         out[(y + 2000 if y < 100 else y, q)] += 1
     return out
