@@ -167,3 +167,35 @@ def test_another_value_stated_in_another_sentence_is_kept_with_its_own_quote():
     assert norm == "New York" and text[s:e].startswith("Each order") and text[s:e].rstrip().endswith("New York.")
     again = type(law).from_dict(law.to_dict())
     assert again.others == law.others
+
+
+@pytest.mark.parametrize(
+    ("sentence", "said"),
+    [
+        (
+            "This Agreement may be renewed for successive one (1) year periods upon mutual written agreement of the "
+            "parties.",
+            "successive 1 year (by mutual agreement, not automatic)",
+        ),
+        (
+            "Licensee shall have the option to renew this Agreement for an additional term of two (2) years.",
+            "2 years (at a party's option, not automatic)",
+        ),
+        (
+            "This Agreement shall automatically renew for successive one (1) year terms unless terminated by mutual "
+            "agreement.",
+            "successive 1 year",
+        ),
+    ],
+)
+def test_a_renewal_by_agreement_or_option_says_it_is_not_automatic(sentence, said):
+    cell = extract_values(sentence, CONTRACT, fields={"renewal_term"})["renewal_term"]
+    assert cell.status == STATED and cell.display == said
+    assert cell.parts.get("qualifier") == (said.split(" (", 1)[1].rstrip(")") if " (" in said else None)
+
+
+def test_a_qualifier_in_a_schema_is_checked():
+    from wikigen.search.values.schema import SchemaError, _field
+
+    with pytest.raises(SchemaError, match="qualifiers"):
+        _field({"name": "x", "type": "duration", "signals": {"phrases": ["x"]}, "qualifiers": [{"label": "y"}]}, "t")

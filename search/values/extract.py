@@ -48,7 +48,7 @@ from wikigen.search.facts.dates import introduced_as_own
 from wikigen.search.facts.parties import find_parties
 from wikigen.search.values import Value, find_values
 from wikigen.search.values.clauses import ClauseModel, section_headings, sentence_features
-from wikigen.search.values.schema import PRESENCE, Field, Schema
+from wikigen.search.values.schema import PRESENCE, Field, Schema, phrase_regex
 from wikigen.search.values.terms import add_duration, term_options
 
 from wikigen.core.pages import furniture
@@ -593,4 +593,17 @@ def extract_values(
             out[f.name] = _term_cell(doc, f, out.get(f.start_from) if f.start_from else None, made)
         else:
             out[f.name] = _field_cell(doc, f, judge=judge)
-    return {f.name: out[f.name] for f in wanted}
+    return {f.name: _qualified(doc, f, out[f.name]) for f in wanted}
+
+
+def _qualified(doc: _Doc, f: Field, cell: Cell) -> Cell:
+    """A stated value said with the first of its field's qualifiers whose phrases its sentence holds (and none
+    of whose `not` phrases): "successive 1 year (by mutual agreement, not automatic)"."""
+    if not cell.stated or not cell.quote or not f.qualifiers:
+        return cell
+    said = doc.text[cell.quote[0] : cell.quote[1]]
+    for label, phrases, nots in f.qualifiers:
+        rx, nx = phrase_regex(phrases), phrase_regex(nots)
+        if rx is not None and rx.search(said) and (nx is None or not nx.search(said)):
+            return replace(cell, display=f"{cell.display} ({label})", parts={**cell.parts, "qualifier": label})
+    return cell

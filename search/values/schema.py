@@ -58,6 +58,7 @@ _FIELD_KEYS = {
     "from",
     "needs_cue",
     "facts",
+    "qualifiers",
 }
 SOURCES = frozenset({"opening"})  # a value the document states about itself where it opens (its own date, its parties)
 _NAME = re.compile(r"^[a-z][a-z0-9_]{0,40}$")
@@ -109,6 +110,9 @@ class Field:
     start_from: str | None = None  # a term's duration runs from this date field (its end date is computed)
     needs_cue: bool = False  # only a value following an `after` word or preceding a `before` word is this field's
     facts: tuple[str, ...] = ()  # the key facts (`wikigen.search.facts.sheet.FACT_ROLES`) this field states too
+    # (label, phrases, not): a stated value whose sentence holds one of the phrases, and none of `not`, is said
+    # with the label ("successive 1 year (by mutual agreement, not automatic)")
+    qualifiers: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = ()
 
     @property
     def needs(self) -> tuple[str, ...]:
@@ -205,6 +209,14 @@ def _field(raw, where: str) -> Field:
         raise SchemaError(
             f"{where}: facts {sorted(set(facts) - FACT_ROLES)} are not key facts ({', '.join(sorted(FACT_ROLES))})"
         )
+    qualifiers = []
+    for i, q in enumerate(raw.get("qualifiers") or []):
+        if not isinstance(q, Mapping) or not q.get("label") or set(q) - {"label", "phrases", "not"}:
+            raise SchemaError(f"{where}: qualifiers[{i}] is a mapping of label, phrases and not")
+        phrases = _strings(q.get("phrases"), f"{where} qualifiers[{i}].phrases")
+        if not phrases:
+            raise SchemaError(f"{where}: qualifiers[{i}] needs phrases")
+        qualifiers.append((str(q["label"]), phrases, _strings(q.get("not"), f"{where} qualifiers[{i}].not")))
     label = str(raw.get("label") or name.replace("_", " ").capitalize())
     return Field(
         name,
@@ -219,6 +231,7 @@ def _field(raw, where: str) -> Field:
         str(start) if start else None,
         bool(raw.get("needs_cue", False)),
         facts,
+        tuple(qualifiers),
     )
 
 

@@ -186,8 +186,9 @@ def _cell_text(cell: Mapping) -> str:
     status = cell.get("status")
     if status == STATED:
         shown = str(cell.get("display") or "Yes")
+        qualifier = (cell.get("parts") or {}).get("qualifier")
         if len(shown) > SHORT_CELL and cell.get("norm") and cell.get("type") != "party":
-            shown = str(cell["norm"])
+            shown = str(cell["norm"]) + (f" ({qualifier})" if qualifier else "")  # how it is meant stays in view
         if cell.get("type") == "party":
             shown = "; ".join(str(n) for n in (cell.get("parts") or {}).get("names", [])[:2]) or shown
         return _safe(one_line(shown, CELL_CHARS))
