@@ -48,7 +48,7 @@ from wikigen.search.facts.dates import introduced_as_own
 from wikigen.search.facts.parties import find_parties
 from wikigen.search.values import Value, find_values
 from wikigen.search.values.clauses import ClauseModel, section_headings, sentence_features
-from wikigen.search.values.schema import PRESENCE, Field, Schema, phrase_regex
+from wikigen.search.values.schema import PRESENCE, Field, Schema
 from wikigen.search.values.terms import add_duration, term_options
 
 from wikigen.core.pages import furniture
@@ -223,14 +223,14 @@ class _Judge:
         k = self.key(f)
         return self.model.threshold(k, "stated"), self.model.threshold(k, "possible")
 
-    def scores(self, f: Field) -> list[float | None]:
-        """One score per sentence (None where the model cannot read it); a candidate of the schema's signals
-        carries the model's `CANDIDATE` feature."""
+    def scores(self, f: Field, candidates: list[_Candidate]) -> list[float | None]:
+        """One score per sentence (None where the model cannot read it); the field's candidates (all of them,
+        as `_candidates` finds them) carry the field's candidate weight."""
         assert self.model is not None
         if f.name not in self._scores:
             if self._rows is None:
                 self._rows = [self.model.rows(feats) for feats in self.doc.features()]
-            cands = {c.index for c in _candidates(self.doc, f)}
+            cands = {c.index for c in candidates}
             key = self.key(f)
             self._scores[f.name] = [
                 self.model.score(key, rows, candidate=i in cands) for i, rows in enumerate(self._rows)
@@ -359,12 +359,13 @@ def _choose(doc: _Doc, f: Field, cands: list[_Candidate]) -> Cell:
     return _cell(doc, f, best, others)
 
 
-def _presence_cell(doc: _Doc, f: Field, cands: list[_Candidate], judge: _Judge, where=None) -> Cell | None:
+def _presence_cell(
+    doc: _Doc, f: Field, cands: list[_Candidate], scores: list[float | None], judge: _Judge, where=None
+) -> Cell | None:
     """A presence field as the clause model reads it: the sentence it scores highest, among the schema's
     candidates and any sentence it scores at least the field's `possible` threshold, is "stated" at the `stated`
     threshold, "possible" at the `possible` one; else not stated. None when the model reads none of the
     candidates and scores no other sentence that high (text it cannot read: the schema's rule decides)."""
-    scores = judge.scores(f)
     stated_at, possible_at = judge.thresholds(f)
     pool = {c.index: c for c in cands if scores[c.index] is not None}
     for i, p in enumerate(scores):
@@ -382,14 +383,14 @@ def _presence_cell(doc: _Doc, f: Field, cands: list[_Candidate], judge: _Judge, 
 
 
 def _field_cell(doc: _Doc, f: Field, where=None, judge: _Judge | None = None) -> Cell:
-    cands = _candidates(doc, f)
-    if where is not None:
-        cands = [c for c in cands if where(doc.sents[c.index][0])]
+    found = _candidates(doc, f)
+    cands = found if where is None else [c for c in found if where(doc.sents[c.index][0])]
     if f.type == PRESENCE and judge is not None and judge.knows(f):
-        judged = _presence_cell(doc, f, cands, judge, where)
+        scores = judge.scores(f, found)
+        judged = _presence_cell(doc, f, cands, scores, judge, where)
         if judged is not None:
             return judged
-        cands = [c for c in cands if judge.scores(f)[c.index] is None]  # the text the model cannot read
+        cands = [c for c in cands if scores[c.index] is None]  # the text the model cannot read
     vtype = f.value_type
     if vtype is None:
         return _choose(doc, f, cands)
@@ -602,8 +603,7 @@ def _qualified(doc: _Doc, f: Field, cell: Cell) -> Cell:
     if not cell.stated or not cell.quote or not f.qualifiers:
         return cell
     said = doc.text[cell.quote[0] : cell.quote[1]]
-    for label, phrases, nots in f.qualifiers:
-        rx, nx = phrase_regex(phrases), phrase_regex(nots)
+    for label, rx, nx in f.qualifier_rx:
         if rx is not None and rx.search(said) and (nx is None or not nx.search(said)):
             return replace(cell, display=f"{cell.display} ({label})", parts={**cell.parts, "qualifier": label})
     return cell

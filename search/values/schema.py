@@ -135,6 +135,11 @@ class Field:
         return compiled[which]
 
     @cached_property
+    def qualifier_rx(self) -> tuple[tuple[str, re.Pattern | None, re.Pattern | None], ...]:
+        """(label, phrases, not) of each qualifier, compiled once per field object."""
+        return tuple((label, phrase_regex(ps), phrase_regex(ns)) for label, ps, ns in self.qualifiers)
+
+    @cached_property
     def _compiled(self) -> dict[str, re.Pattern | None]:
         return {}
 
