@@ -1,14 +1,13 @@
 """Offline answers: answer recall of ExtractiveAnswer beside context recall, on the dev and holdout halves.
 
     .venv/bin/python bench/answer_bench.py --wiki bench-out/cuad-wiki --data ../shared/eval/cuad-dev --limit 500
-    .venv/bin/python bench/answer_bench.py --wiki bench-out/cuad-wiki --limit 500 --dense      # also with the encoder
     .venv/bin/python bench/answer_bench.py --wiki bench-out/cuad-wiki --limit 500 --passages   # with passage vectors
     .venv/bin/python bench/answer_bench.py --wiki bench-out/sec10q-wiki --data ../shared/eval/sec10q-dev
 
 The wiki must be built already (bench/eval_bench.py or `wikigen build`). Each question's context is
 retrieved once (wiki+search, 4,000 tokens) and saved to --contexts (reused when it exists, so the
 answer composition can be re-scored quickly); then every generator answers from the same context:
-`lexical` (no encoder) and, with --dense, `dense` (the MiniLM encoder re-ranks the candidate sentences).
+`lexical` (words alone) and, with --passages, `passages` (each sentence also weighs its passage's vector).
 Answer recall scores the answer's own spans (wikigen.ask.evaluate.answer_context) like a context:
 a gold span counts when the answer's quotes cover half of it; a key-facts question counts the facts
 in the answer's text. Also printed: mean quotes per answer and how many answers are "Not found".
@@ -84,7 +83,6 @@ def main(argv=None) -> int:
     ap.add_argument("--limit", type=int, default=None, help="a deterministic sample of N questions per half")
     ap.add_argument("--budget", type=int, default=4000)
     ap.add_argument("--contexts", default=None, help="cache of the retrieved contexts (default: next to the wiki)")
-    ap.add_argument("--dense", action="store_true", help="also score the generator with the dense encoder")
     ap.add_argument(
         "--passages",
         action="store_true",
@@ -113,10 +111,6 @@ def main(argv=None) -> int:
             print("--passages: the index has no passage vectors or the encoder cannot run; skipped", file=sys.stderr)
         else:
             generators["passages"] = ExtractiveAnswer(passages=dense)
-    if args.dense:
-        from wikigen.search.dense.encoder import load_encoder
-
-        generators["dense"] = ExtractiveAnswer(encoder=load_encoder())
     print(
         f"{'generator':<9} {'half':<8} {'kind':<10} {'n':>4} {'context':>8} {'answer':>7} {'quotes':>6} "
         f"{'not found':>9} {'s/q':>5}"

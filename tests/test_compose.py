@@ -5,6 +5,7 @@ from wikigen.ask.compose import asking_part, question_terms
 from wikigen.ask.context import ContextItem
 from wikigen.ask.generate import ExtractiveAnswer
 from wikigen.ask.page_index import terms
+from wikigen.ask.params import RetrievalParams
 from wikigen.ask.scope import Scope
 from wikigen.ask.wording import asks_many
 
@@ -18,6 +19,7 @@ SUPPLY = (
     "The Supplier delivers the goods within ten days. This Agreement is governed by the laws of "
     "the State of New York. Either party may end it on thirty days' notice."
 )
+ONE_QUOTE = RetrievalParams(answer_quotes=1)
 
 
 def passage(doc_id: str, text: str, start: int = 0) -> ContextItem:
@@ -90,13 +92,13 @@ def test_passage_vectors_break_a_tie_between_sentences_that_hold_the_same_words(
     b = "The fee is payable on delivery of the software."
     q = "When is the fee payable?"
     items = [passage("one", a), passage("two", b)]
-    plain = ExtractiveAnswer(1).answer(q, items, Scope(""))
+    plain = ExtractiveAnswer(ONE_QUOTE).answer(q, items, Scope(""))
     assert plain.spans[0]["doc_id"] == "one"  # the same words: the first context item wins
     vecs = PassageVectors({"one": 0.1, "two": 0.6})
-    g = ExtractiveAnswer(1, passages=vecs).answer(q, items, Scope(""))
+    g = ExtractiveAnswer(ONE_QUOTE, passages=vecs).answer(q, items, Scope(""))
     assert g.spans[0]["doc_id"] == "two" and vecs.calls == 1
     # a document without vectors scores as before; nothing that answers stays not found
-    assert ExtractiveAnswer(1, passages=PassageVectors({})).answer(q, items, Scope("")).spans == plain.spans
+    assert ExtractiveAnswer(ONE_QUOTE, passages=PassageVectors({})).answer(q, items, Scope("")).spans == plain.spans
     assert ExtractiveAnswer(passages=vecs).answer("What is the revenue?", items).text == "Not found in the corpus."
 
 

@@ -3,18 +3,19 @@
 A candidate is one sentence (wikigen.core.sentences, the project's one boundary rule) of a context
 piece, with its exact span in its document. Its score is
 
-    coverage + RANK_WEIGHT / (1 + item rank)  [+ PASSAGE_WEIGHT x cosine(question, sentence's passage)]
-                                              [+ DENSE_WEIGHT x cosine(question, sentence)]
+    coverage + heading_weight x named + rank_weight / (1 + item rank)
+             [+ passage_weight x cosine(question, sentence's passage)]
 
 where `coverage` is the share of the question's weight the sentence holds: each question term (the
 terms that named the document scope left out) weighs its inverse frequency among all the candidate
-sentences of the context (a term every sentence holds says nothing), so coverage lies in [0, 1]. The
-item rank is the place of the sentence's context item (retrieval put the best first). With the index's
-passage vectors (a DenseSearcher, as `Answerer.ask` passes), each sentence adds the cosine of the
-indexed passage that holds it: no sentence is encoded, only the question (once, and retrieval already
-did); `bench/answer_bench.py --passages` measures what the passage vectors add. With a sentence
-encoder, the `DENSE_POOL` candidates best by that score are re-ranked with their cosine to the
-question. No sentence with a coverage of `MIN_SCORE` or more: the answer is `NOT_FOUND`.
+sentences of the context (a term every sentence holds says nothing), so coverage lies in [0, 1];
+`named` is the share held by the sentence's heading ("7.3 Audit Rights."). The item rank is the place
+of the sentence's context item (retrieval put the best first). With the index's passage vectors (a
+DenseSearcher, as `Answerer.ask` passes), each sentence adds the cosine of the indexed passage that
+holds it: no sentence is encoded, only the question (once, and retrieval already did);
+`bench/answer_bench.py --passages` measures what the passage vectors add. No sentence with a coverage
+of `min_coverage` or more: the answer is `NOT_FOUND`. The weights are `RetrievalParams` fields
+(wikigen.ask.params), each with its reason and measured effect in docs/benchmarks.md.
 """
 
 from __future__ import annotations
@@ -26,19 +27,11 @@ from dataclasses import dataclass, replace
 
 from wikigen.ask.context import ContextItem, Unit
 from wikigen.ask.page_index import terms
+from wikigen.ask.params import DEFAULT_PARAMS, RetrievalParams
 from wikigen.ask.windows import lead
 from wikigen.core.sentences import SENTENCE, sentences
 
 NOT_FOUND = "Not found in the corpus."
-MAX_QUOTES = 3  # quotes in an answer about one document
-QUOTE_CHARS = 500  # a quote is its sentence, widened with the next ones up to about this many characters
-MIN_SCORE = 0.2  # the least coverage of the question by the best sentence (measured: bench/answer_bench.py)
-RANK_WEIGHT = 0.3
-DENSE_WEIGHT = 1.0
-DENSE_POOL = 24
-PASSAGE_WEIGHT = 1.0  # with passage vectors: this much of the cosine of the sentence's passage to the question
-HEADING_WEIGHT = 0.5  # more for the question's terms in the sentence's heading ("7.3 Audit Rights.")
-CONTEXT_WEIGHT = 0.25  # the weight of a question term outside the sentence that asks
 
 
 @dataclass(frozen=True, eq=False)
@@ -132,16 +125,18 @@ _QUESTION_WORDS = re.compile(
 )
 
 
-def question_terms(question: str, removed: Iterable[str] = ()) -> dict[str, float]:
+def question_terms(
+    question: str, removed: Iterable[str] = (), context_weight: float = DEFAULT_PARAMS.context_weight
+) -> dict[str, float]:
     """The question's distinct terms with their weight, without its question words and without the terms
     that named its scope (all of them if nothing is left): 1 for a term of the part that asks
-    (`asking_part`), CONTEXT_WEIGHT for a term only in the sentences around it (the document or setting
+    (`asking_part`), context_weight for a term only in the sentences around it (the document or setting
     the question names)."""
     every = list(dict.fromkeys(terms(_QUESTION_WORDS.sub(" ", question)))) or list(dict.fromkeys(terms(question)))
     gone = set(removed)
     kept = [t for t in every if t not in gone] or every
     asking = set(terms(asking_part(question)))
-    return {t: 1.0 if t in asking else CONTEXT_WEIGHT for t in kept}
+    return {t: 1.0 if t in asking else context_weight for t in kept}
 
 
 def score_candidates(
@@ -149,19 +144,13 @@ def score_candidates(
     q_terms: dict[str, float],
     cands: Sequence[Candidate],
     *,
-    encoder=None,
-    rank_weight: float | None = None,
-    dense_weight: float | None = None,
-    dense_pool: int | None = None,
+    params: RetrievalParams = DEFAULT_PARAMS,
     passages=None,
-    passage_weight: float | None = None,
 ) -> list[Scored]:
-    """The candidates with their coverage and score, best first (see the module docstring).
+    """The candidates with their coverage and score, best first (see the module docstring; the weights
+    are params' rank_weight, heading_weight and passage_weight).
     passages: a DenseSearcher (wikigen.search.dense); each candidate then also scores passage_weight x
     the cosine to the question of the indexed passage that holds it (vectors already computed)."""
-    rank_weight = RANK_WEIGHT if rank_weight is None else rank_weight
-    dense_weight = DENSE_WEIGHT if dense_weight is None else dense_weight
-    dense_pool = DENSE_POOL if dense_pool is None else dense_pool
     if not cands or not q_terms:
         return []
     sets = [set(terms(c.text)) for c in cands]
@@ -172,37 +161,24 @@ def score_candidates(
         if df:
             weight[t] = q_terms[t] * math.log(1 + n / df)
     total = sum(weight.values()) or 1.0
-    near = _passage_cosines(question, cands, passages, passage_weight)
+    near = _passage_cosines(question, cands, passages, params.passage_weight)
     scored = []
     for c, s, p in zip(cands, sets, near):
         cov = sum(w for t, w in weight.items() if t in s) / total
-        head = set(terms(lead(c.text))) if HEADING_WEIGHT else set()
+        head = set(terms(lead(c.text))) if params.heading_weight else set()
         named = sum(w for t, w in weight.items() if t in head) / total
-        scored.append(Scored(c, cov, cov + HEADING_WEIGHT * named + rank_weight / (1 + c.rank) + p))
+        score = cov + params.heading_weight * named + params.rank_weight / (1 + c.rank) + p
+        scored.append(Scored(c, cov, score))
     scored.sort(key=lambda x: -x.score)
-    if encoder is not None and dense_weight:
-        scored = _rerank(question, scored, encoder, dense_weight, dense_pool)
     return scored
 
 
-def _passage_cosines(question: str, cands: Sequence[Candidate], passages, weight: float | None) -> list[float]:
+def _passage_cosines(question: str, cands: Sequence[Candidate], passages, weight: float) -> list[float]:
     """weight x the cosine to the question of the passage holding each candidate (0 without vectors)."""
-    weight = PASSAGE_WEIGHT if weight is None else weight
     if passages is None or not weight:
         return [0.0] * len(cands)
     cos = passages.span_scores(question, [(c.doc_id, c.start, c.end) for c in cands])
     return [weight * c if c is not None else 0.0 for c in cos]
-
-
-def _rerank(question: str, scored: list[Scored], encoder, weight: float, pool: int) -> list[Scored]:
-    """The best `pool` candidates re-scored with weight x their cosine to the question."""
-    head, tail = scored[:pool], scored[pool:]
-    vecs = encoder.encode([asking_part(question)] + [s.cand.text for s in head])
-    q, rest = vecs[0], vecs[1:]
-    cos = [float(v @ q) for v in rest]  # the encoder's vectors are unit length
-    head = [replace(s, score=s.score + weight * c) for s, c in zip(head, cos)]
-    head.sort(key=lambda x: -x.score)
-    return head + tail
 
 
 def pick_quotes(scored: Sequence[Scored], n: int, max_chars: int, min_score: float) -> list[Scored]:

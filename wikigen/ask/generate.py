@@ -14,10 +14,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from wikigen.ask.compose import (
-    MAX_QUOTES,
-    MIN_SCORE,
     NOT_FOUND,
-    QUOTE_CHARS,
     Scored,
     candidates,
     pick_quotes,
@@ -25,6 +22,7 @@ from wikigen.ask.compose import (
     score_candidates,
 )
 from wikigen.ask.context import ContextItem
+from wikigen.ask.params import DEFAULT_PARAMS, RetrievalParams
 from wikigen.ask.scope import Scope
 from wikigen.ask.wording import asks_many
 
@@ -48,51 +46,29 @@ class AnswerGenerator(Protocol):
 
 class ExtractiveAnswer:
     """An answer made of the context's sentences that answer the question, each quoted with its document
-    and span. About one document: its best sentences (at most `max_quotes` quotes). Across documents:
-    one line per document with its deciding quote. `NOT_FOUND` when no sentence scores `min_score`
-    (the share of the question's weighted terms a sentence holds, see wikigen.ask.compose).
+    and span. About one document: its best sentences (at most `params.answer_quotes` quotes). Across
+    documents: one line per document with its deciding quote (at most `params.answer_docs`). `NOT_FOUND`
+    when no sentence reaches `params.min_coverage` (the share of the question's weighted terms a sentence
+    holds, see wikigen.ask.compose). The Answerer makes it with its own RetrievalParams.
 
-    encoder: an optional sentence encoder (wikigen.search.dense.Encoder); when given, the candidates
-    best by words are re-ranked with their similarity to the question (a few sentences encoded per question).
     passages: an optional DenseSearcher over the index's passage vectors; when given, each sentence also
     scores the similarity of its passage to the question (no sentence is encoded: only the question, once)."""
 
     name = "offline"
 
-    def __init__(
-        self,
-        n: int = MAX_QUOTES,
-        *,
-        max_chars: int = QUOTE_CHARS,
-        min_score: float = MIN_SCORE,
-        encoder=None,
-        max_docs: int = 40,
-        passages=None,
-    ):
-        self.n = n
-        self.max_chars = max_chars
-        self.min_score = min_score
-        self.encoder = encoder
-        self.max_docs = max_docs
+    def __init__(self, params: RetrievalParams = DEFAULT_PARAMS, *, passages=None):
+        self.params = params
         self.passages = passages
 
     def with_passages(self, passages) -> ExtractiveAnswer:
         """This generator scoring with the passage vectors of `passages` (unless it has some already)."""
-        if self.passages is not None:
-            return self
-        return ExtractiveAnswer(
-            self.n,
-            max_chars=self.max_chars,
-            min_score=self.min_score,
-            encoder=self.encoder,
-            max_docs=self.max_docs,
-            passages=passages,
-        )
+        return self if self.passages is not None else ExtractiveAnswer(self.params, passages=passages)
 
     def answer(self, question: str, items: Sequence[ContextItem], scope: Scope | None = None) -> GeneratedAnswer:
-        q_terms = question_terms(question, scope.removed if scope is not None else ())
-        scored = score_candidates(question, q_terms, candidates(items), encoder=self.encoder, passages=self.passages)
-        if not scored or max(s.coverage for s in scored) < self.min_score:
+        p = self.params
+        q_terms = question_terms(question, scope.removed if scope is not None else (), p.context_weight)
+        scored = score_candidates(question, q_terms, candidates(items), params=p, passages=self.passages)
+        if not scored or max(s.coverage for s in scored) < p.min_coverage:
             return GeneratedAnswer(NOT_FOUND)
         if asks_many(question, scope):  # one line per document (wikigen.ask.wording)
             return self._across(scored)
@@ -100,7 +76,7 @@ class ExtractiveAnswer:
             # the question names its document: quote it alone, others only when the context holds none of it
             named = set(scope.doc_ids)
             scored = [s for s in scored if s.doc_id in named] or scored
-        quotes = pick_quotes(scored, self.n, self.max_chars, self.min_score)
+        quotes = pick_quotes(scored, p.answer_quotes, p.quote_chars, p.min_coverage)
         lines = [f"{i}. {q.cite()}" for i, q in enumerate(quotes, 1)]
         return GeneratedAnswer("\n".join(lines), spans=tuple(sp for q in quotes for sp in q.spans()))
 
@@ -108,9 +84,9 @@ class ExtractiveAnswer:
         """One line per document, best document first, each with its best sentence (its deciding quote)."""
         best: dict[str, Scored] = {}
         for s in scored:
-            if s.coverage >= self.min_score and s.doc_id not in best and len(best) < self.max_docs:
+            if s.coverage >= self.params.min_coverage and s.doc_id not in best and len(best) < self.params.answer_docs:
                 best[s.doc_id] = s
-        quotes = [s.widened(self.max_chars) for s in best.values()]
+        quotes = [s.widened(self.params.quote_chars) for s in best.values()]
         lines = [f"Found in {len(quotes)} document{'s' if len(quotes) != 1 else ''}:"]
         lines.extend(f"- {q.doc_id}: {q.cite(with_doc=False)}" for q in quotes)
         return GeneratedAnswer("\n".join(lines), spans=tuple(sp for q in quotes for sp in q.spans()))

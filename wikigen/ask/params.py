@@ -1,4 +1,4 @@
-"""The tuning knobs of retrieval, in one frozen object passed to the `Answerer` (never module globals).
+"""The tuning knobs of retrieval and of the extractive answer, in one frozen object passed to the `Answerer` (never module globals).
 
 `RetrievalParams()` holds the values the benchmarks were measured with; a caller that wants other
 values builds its own, e.g. `RetrievalParams(max_doc_scope=1)`, and passes it to `Answerer.open`.
@@ -17,7 +17,9 @@ class RetrievalParams:
     page_hits: int = 20  # pages looked at per question
     topic_pages: int = 6  # topic pages whose quotes are used
     max_doc_scope: int = 3  # documents a question can name at once
+    scope_ratio: float = 0.75  # ... those named at least this share as strongly as the best-named one
     rare_df: int = 2  # a word in at most this many document pages' identity text identifies a document
+    rare_df_share: float = 0.01  # ... and in at most this share of them (at least one page)
     opening_chars: int = 1500  # the opening of a document that identifies it (title, parties, date)
     common_kind_ratio: int = 5  # a collection is not named by a word found in 5x more documents than it has members
     # shares of the budget that topic quotes may take
@@ -60,6 +62,16 @@ class RetrievalParams:
     open_windows: bool = True  # an open question about many documents: one window per document first, when
     # its best passages' documents outnumber the whole passages the budget holds
     # (Answerer._spreads; a corpus of a few reports keeps whole passages)
+    # the extractive answer (wikigen.ask.compose, wikigen.ask.generate.ExtractiveAnswer): a sentence's score is
+    # its coverage of the question's weighted terms plus the weights below
+    answer_quotes: int = 3  # quotes in an answer about one document
+    answer_docs: int = 40  # documents an answer across documents lists at most, one line each
+    quote_chars: int = 500  # a quote is its sentence, widened with the next ones up to about this many characters
+    min_coverage: float = 0.2  # the best sentence holds at least this share of the question's weight, else "Not found"
+    rank_weight: float = 0.3  # + this / (1 + the place of the sentence's context item)
+    passage_weight: float = 1.0  # + this x the cosine of the sentence's passage to the question (with vectors)
+    heading_weight: float = 0.5  # + this x the share of the question's weight in the sentence's heading
+    context_weight: float = 0.25  # a question term outside the sentence that asks weighs this (1 inside it)
 
 
 DEFAULT_PARAMS = RetrievalParams()

@@ -483,7 +483,7 @@ class Answerer:
         if not isinstance(question, str) or not question.strip():
             raise WikigenError("the question is empty")
         items, n, scope, table = self._retrieve(question, mode, budget)
-        generator = generator or ExtractiveAnswer()
+        generator = generator or ExtractiveAnswer(self.params)
         if isinstance(generator, ExtractiveAnswer) and self.dense is not None:
             generator = generator.with_passages(self.dense)
         generated = generator.answer(question, items, scope)

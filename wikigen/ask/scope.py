@@ -240,7 +240,7 @@ class ScopeResolver:
         if not strength:
             return None
         best = max(strength.values())
-        chosen = sorted((s for s in strength if strength[s] >= 0.75 * best), key=lambda s: -strength[s])
+        chosen = sorted((s for s in strength if strength[s] >= self.params.scope_ratio * best), key=lambda s: -strength[s])
         if len(chosen) > self.params.max_doc_scope:
             return None
         docs = [d for s in chosen for d in self.pages[s].sources or [] if d in self.known_docs]
@@ -254,7 +254,7 @@ class ScopeResolver:
     def _document_candidates(self, question: str, q_set: set[str], hits) -> list[DocCandidate]:
         """Document pages named by their title, plus rare identifying words of their identity text."""
         n_docs = max(1, len(self._head_terms))
-        rare_df = max(1, min(self.params.rare_df, int(n_docs * 0.01)))
+        rare_df = max(1, min(self.params.rare_df, int(n_docs * self.params.rare_df_share)))
         # identifying words are written like names: not all lower case (capitals, digits, or an uncased script)
         names = {t for w in WORD.findall(question) if not w.islower() and not self._domain_word(w) for t in terms(w)}
         cand_slugs = [h.slug for h in hits if h.type == "document"]
@@ -350,7 +350,7 @@ class ScopeResolver:
             return None
         cands.sort(key=lambda c: (-c.strength, -c.score))
         best = cands[0]
-        chosen = [c for c in cands if c.strength >= best.strength * 0.75][: self.params.max_doc_scope]
+        chosen = [c for c in cands if c.strength >= best.strength * self.params.scope_ratio][: self.params.max_doc_scope]
         docs: list[str] = []
         removed: set[str] = set()
         for c in chosen:
