@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from html.parser import HTMLParser
 
-from wikigen.search.facts.title import document_title, first_line
+from wikigen.search.facts.title import TITLE_CHARS, document_title, first_line
 
 from wikigen.core.errors import ExtractError
 
@@ -48,13 +48,12 @@ _HINTS = {
     ".odt": f"OpenDocument text is not supported: {_CONVERT}",
     ".docm": "macro-enabled Word files are not read: save it as .docx (macros removed)",
 }
-DEFAULT_MAX_BYTES = 20 * 1024 * 1024
+DEFAULT_MAX_BYTES = 20 * 1024 * 1024  # a file larger than this is skipped and reported (`--max-bytes` changes it)
 # A .docx is a zip: a few hundred KB can unpack to gigabytes (a zip bomb), and python-docx holds every part
 # in memory, parsing the XML ones (about 9 MB of memory per MB of XML, measured). A Word file unpacks to
 # at most this much; its parts' sizes are read from the zip's directory before anything is unpacked
 # (zipfile never unpacks more than a part's stated size, so a directory that lies makes the file unreadable).
 MAX_UNPACKED_BYTES = 32 * 1024 * 1024
-TITLE_CHARS = 120
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +93,9 @@ def decode_text(data: bytes) -> tuple[str, str]:
 # (the bytes of "naïve" are valid in all of them). Among its candidates that are about as clean as
 # the best one, prefer these common Windows code pages, in this order.
 _PREFERRED_SINGLE_BYTE = ("cp1252", "cp1250")
-_CHAOS_TOLERANCE = 0.1
+_CHAOS_TOLERANCE = (
+    0.1  # "about as clean": within this much of the best candidate's chaos (charset-normalizer's measure)
+)
 
 
 def _decode_legacy(data: bytes) -> tuple[str, str]:

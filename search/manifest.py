@@ -11,7 +11,7 @@ from wikigen.search.schema import SCHEMA_VERSION
 from wikigen.core.atomic import atomic_write
 from wikigen.core.errors import SearchIndexError
 
-MANIFEST_VERSION = 1
+MANIFEST_VERSION = 1  # the manifest's format: another version is rebuilt, never misread
 
 
 def tantivy_exists(tdir: Path) -> bool:

@@ -8,7 +8,7 @@ from collections.abc import Set as AbstractSet
 
 from wikigen.search.analysis import ANALYZER
 
-SNIPPET_CHARS = 200
+SNIPPET_CHARS = 200  # a search hit's snippet shown by `wikigen search` and MCP: about this many characters
 
 
 def highlight_ranges(text: str, terms: AbstractSet[str], runs: Iterable[str] = ()) -> list[tuple[int, int]]:

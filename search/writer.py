@@ -17,8 +17,8 @@ from wikigen.core.tokens import TokenCounter, default_counter
 
 log = logging.getLogger(__name__)
 
-WRITER_HEAP = 128_000_000
-WRITER_THREADS = 0
+WRITER_HEAP = 128_000_000  # tantivy's writer memory: a segment is flushed when it is full
+WRITER_THREADS = 0  # 0: tantivy picks its indexing threads from the cores
 
 
 class WriteJob:

@@ -33,8 +33,8 @@ from wikigen.core.sentences import sentence_span
 
 __all__ = ["Conflict", "Side", "find_conflicts", "labelled_figures"]
 
-QUOTE_CAP = 320
-LABEL_WORDS = 3
+QUOTE_CAP = 320  # a side's quote: its sentence, cut to about this many characters on the page
+LABEL_WORDS = 3  # a figure's label: at most this many words before it ("non-renewal at least 90 days")
 _STOP = re.compile(r"[.;:!?()\[\]\"“”]|\n")
 _JOINERS = frozenset({"of", "for", "to", "the", "a", "an"})
 _WORD = re.compile(r"[^\W\d_][\w'’-]*")

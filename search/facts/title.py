@@ -25,7 +25,7 @@ from wikigen.search.facts.parties import introduced_at
 
 __all__ = ["TITLE_CHARS", "document_title", "first_line", "self_noun"]
 
-TITLE_CHARS = 120
+TITLE_CHARS = 120  # a title longer than this is a sentence or a run-on line, not a title
 _HEAD = 3000  # the opening the title is looked for in
 _SMALL = frozenset(
     [

@@ -19,8 +19,8 @@ from collections.abc import Sequence
 
 __all__ = ["SHORT_ANSWER_CHARS", "context_text", "fact_found", "key_facts", "score_keyfacts"]
 
-SHORT_ANSWER_CHARS = 40
-MIN_DIGITS = 3
+SHORT_ANSWER_CHARS = 40  # the README grading rule: a short answer (at most this long) is a key fact as it is
+MIN_DIGITS = 3  # ... and a number of fewer digits (or a bare year) says too little to count as one
 # a number: digits with thousands separators and an optional decimal part (a trailing comma or full
 # stop is punctuation, not part of it)
 _NUMBER = re.compile(r"\d(?:[\d,]*\d)?(?:\.\d+)?")

@@ -8,11 +8,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from wikigen.search.dense.hybrid import DEPTH, RRF_K
+from wikigen.search.index import PHRASE_BOOST, TITLE_BOOST
+
 DEFAULT_BUDGET = 4000  # tokens of assembled context, when the caller names no budget
 
 
 @dataclass(frozen=True)
 class RetrievalParams:
+    # the BM25 query (wikigen.search.index.CorpusIndex.search)
+    title_boost: float = TITLE_BOOST  # a question term in a document's title weighs this much more than in its body
+    phrase_boost: float = PHRASE_BOOST  # a quoted phrase of the question found as a phrase weighs this much
     # pages and scope
     page_hits: int = 20  # pages looked at per question
     topic_pages: int = 6  # topic pages whose quotes are used
@@ -51,7 +57,8 @@ class RetrievalParams:
     prf_weight: float = 0.3  # ... weighing this much of a query term of the same idf
     prf_search: int = 3  # >0: also this many passages per document from the expanded query
     # dense vectors (used only where the index has them; search/dense)
-    dense_depth: int = 100  # how deep the BM25 and dense lists are read before reciprocal rank fusion
+    dense_depth: int = DEPTH  # how deep the BM25 and dense lists are read before reciprocal rank fusion
+    rrf_k: int = RRF_K  # ... each list adding 1 / (rrf_k + rank) for a passage (Cormack et al.'s constant)
     hybrid_scoped: bool = True  # passages inside a scope of a few documents: fused, not BM25 alone (a
     # many-document scope's sentence windows always come from BM25's passages)
     hybrid_open_docs: bool = True  # the documents of an open question about many documents: fused
