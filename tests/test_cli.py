@@ -204,6 +204,8 @@ def test_build_shows_an_indexing_bar_on_a_terminal(tmp_path, monkeypatch):
     assert cli.main(["build", str(ACME), "--wiki", str(tmp_path / "wiki"), "--sessions", "1"]) == 0
     assert re.search(r"indexing: +\d+%.*43/43", term.getvalue())
     assert re.search(r"\d+/2 \[", term.getvalue())  # the agent-session bar (2 agents x 1 session)
+    # topic discovery reads each of the 43 documents twice and says it counts readings, not documents
+    assert re.search(r"topic discovery: +100%.*86/86 .*reading", term.getvalue())
 
 
 def test_claude_without_a_key_and_a_busy_port_are_refused_before_any_heavy_step(tmp_path, capsys):

@@ -66,7 +66,8 @@ def _version() -> str:
         return __version__
 
 
-UNITS = {"indexing": "file", "embedding": "passage", "page writing": "agent-session"}
+# what each stage counts; topic discovery reads every document twice (agents/topics.py), so it counts readings
+UNITS = {"indexing": "file", "embedding": "passage", "page writing": "agent-session", "topic discovery": "reading"}
 INTERRUPTED = "interrupted: what was finished is kept; run the same command again to go on from there"
 
 
