@@ -28,6 +28,9 @@ class RetrievalParams:
     rare_df_share: float = 0.01  # ... and in at most this share of them (at least one page)
     opening_chars: int = 1500  # the opening of a document that identifies it (title, parties, date)
     common_kind_ratio: int = 5  # a collection is not named by a word found in 5x more documents than it has members
+    named_share: float = 0.5  # a topic page is named by the question when it holds this share of its title's terms
+    asked_share: float = 1 / 3  # the table answers when the field's and its value's words are this share of the
+    # asking clause's content words (wikigen.ask.values)
     # shares of the budget that topic quotes may take
     doc_quote_share: float = 0.25  # in a scope of a few named documents
     doc_figure_rows: bool = True  # ... the topic quotes taken in turn with those documents' figure-page lines

@@ -75,7 +75,6 @@ log = logging.getLogger(__name__)
 
 # A question names a page when it holds at least this share of the page's title or alias terms
 # (PageIndex.title_match): such a topic speaks for a clause inside a scope, and a dreamer's page in wiki mode.
-NAMED_SHARE = 0.5
 
 
 @dataclass
@@ -180,7 +179,7 @@ class Answerer:
         self.index = index
         self.wiki_root = wiki_root  # named in the command that refreshes stale sources
         self._watch = SourceWatch(index)
-        self.values = TableAnswers(table, schemas or {}) if table is not None and schemas else None
+        self.values = TableAnswers(table, schemas or {}, params) if table is not None and schemas else None
         self.question_log = question_log  # each answer's record is appended here (None: nothing is logged)
         self.supersede = supersessions  # wikigen.ask.supersede.Supersessions, or None
         self.dense = dense
@@ -365,13 +364,13 @@ class Answerer:
             cb.add(u)
 
     def _unnamed_dreams(self, query: str) -> set[str]:
-        """The dreamer's pages the query does not name (title/alias share under NAMED_SHARE): they
+        """The dreamer's pages the query does not name (title/alias share under params.named_share): they
         quote a subject people asked about in every document that states it, and are found by the words of
         whole questions, so a question on another subject would meet them before the pages on its own."""
         if not self.dream_slugs:
             return set()
         q_set = set(terms(query))
-        return {s for s in self.dream_slugs if self.page_index.title_match(s, q_set)[0] < NAMED_SHARE}
+        return {s for s in self.dream_slugs if self.page_index.title_match(s, q_set)[0] < self.params.named_share}
 
     def _fill_scoped(self, cb: ContextBuilder, query: str, hits, scope: Scope, k: int) -> None:
         """wiki+search inside a scope: when it names a few documents, topic quotes first (in turn with the
@@ -383,7 +382,11 @@ class Answerer:
         many = len(scope.doc_ids) > p.max_doc_scope and scope.kind != "series"
         # only topics the query names well (title/alias) speak for a clause inside a scope
         q_set = set(terms(query))
-        named = [h for h in hits if h.type != "topic" or self.page_index.title_match(h.slug, q_set)[0] >= NAMED_SHARE]
+        named = [
+            h
+            for h in hits
+            if h.type != "topic" or self.page_index.title_match(h.slug, q_set)[0] >= self.params.named_share
+        ]
         quotes = self.candidates.topic_quotes(query, named, scope, extra_slugs=self._linked_slugs(hits, scope))
         if p.doc_figure_rows and not many and self.figure_slugs:
             rows = interleave(

@@ -31,6 +31,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from wikigen.ask.page_index import terms
+from wikigen.ask.params import DEFAULT_PARAMS, RetrievalParams
 from wikigen.ask.wording import asking_clauses, asks_many, points_at_one
 from wikigen.core.text import one_line
 from wikigen.search.values import Value, compare_key, parse_value
@@ -362,12 +363,11 @@ def _asking_word(w: str) -> bool:
     return w in _ASKING_WORDS or any(w == k or (len(k) > 1 and w.startswith(k)) for k in _KOREAN_ASKING)
 
 
-ASKED_SHARE = 1 / 3  # the field's and its value's words must be at least this share of the asking clause's words
-
-
-def _asks_about(text: str, spots: list[tuple[int, int]], cond: Condition | None, schema: Schema) -> bool:
+def _asks_about(
+    text: str, spots: list[tuple[int, int]], cond: Condition | None, schema: Schema, asked_share: float
+) -> bool:
     """Whether the asking clause is about the field: its words and the value the question names cover at least
-    ASKED_SHARE of the clause's content words (words of asking and the kind's own name, "contracts", left out).
+    asked_share (RetrievalParams) of the clause's content words (words of asking and the kind's own name, "contracts", left out).
     A question that merely holds a field's word among many others asks something the table does not hold."""
     generic = set(_phrase_words(f"{schema.kind} {schema.label}".replace("-", " ")))
     words = [
@@ -387,7 +387,7 @@ def _asks_about(text: str, spots: list[tuple[int, int]], cond: Condition | None,
             covered.append((at, at + len(cond.words)))
     # a word the field's words or the value touch counts: a Korean word carries its particle ("1년인" holds "1년")
     inside = sum(1 for a, b in words if any(x < b and a < y for x, y in covered))
-    return inside >= ASKED_SHARE * len(words)
+    return inside >= asked_share * len(words)
 
 
 def _names_kind_plural(question: str, schemas: Sequence[Schema]) -> bool:
@@ -409,6 +409,7 @@ def parse_query(
     *,
     one_document: bool = False,
     many: bool = False,
+    asked_share: float = DEFAULT_PARAMS.asked_share,
 ) -> TableQuery | None:
     """The question as a query of the provisions table (fields of the given kinds), or None when no clause of it asks
     about a field, or it asks neither of one document (the wiki scoped it to one: one_document) nor of many (many,
@@ -425,7 +426,7 @@ def parse_query(
             continue
         kind, f, spots = found
         cond = _condition(text, f, spots)
-        if not _asks_about(text, spots, cond, schemas[kind]):
+        if not _asks_about(text, spots, cond, schemas[kind], asked_share):
             continue  # the field's words are a small part of what is asked ("the Receiving Party shall not ...")
         span = (min(a for a, _ in spots), max(b for _, b in spots))  # in the asking clause
         want = _want(text, one_document)
@@ -520,15 +521,18 @@ def _schema_of(kind: str, spec: Mapping, schema: Schema | None) -> Schema:
 class TableAnswers:
     """Answers from one wiki's provisions table."""
 
-    def __init__(self, table: Table, schemas: Mapping[str, Schema]):
+    def __init__(self, table: Table, schemas: Mapping[str, Schema], params: RetrievalParams = DEFAULT_PARAMS):
         self.table = table
+        self.asked_share = params.asked_share
         self.schemas = {k: _schema_of(k, spec, schemas.get(k)) for k, spec in table.kinds.items()}
         self.kinds = [k for k in table.kinds if table.rows(k)]
 
     def parse(self, question: str, *, one_document: bool = False, many: bool = False) -> TableQuery | None:
         if not self.kinds:
             return None
-        return parse_query(question, self.schemas, self.kinds, one_document=one_document, many=many)
+        return parse_query(
+            question, self.schemas, self.kinds, one_document=one_document, many=many, asked_share=self.asked_share
+        )
 
     def names_kind(self, phrase: Sequence[str], kind: str) -> bool:
         """Whether a collection phrase the question used ("contracts") is the kind's own name: the question then
