@@ -234,14 +234,41 @@ def cross_validate(corpus: Corpus, log=print) -> tuple[dict[str, dict[str, dict]
     return cells, oof
 
 
+def _cells_key(data: Path) -> str:
+    """A digest of what the cross-validated cells depend on: this script, the code that reads values (search/ and
+    wikigen/core, with the schemas), the labels and the documents (names and sizes)."""
+    import hashlib
+
+    h = hashlib.sha256()
+    code = [Path(__file__)]
+    for folder in (ROOT / "search", ROOT / "wikigen" / "core"):
+        code += sorted(p for p in folder.rglob("*") if p.suffix in (".py", ".yaml"))
+    for path in code:
+        h.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes())
+    h.update((data / "questions.jsonl").read_bytes())
+    for doc in sorted((data / "docs").glob("*.txt")):
+        h.update(f"{doc.name}:{doc.stat().st_size}\n".encode())
+    return h.hexdigest()[:16]
+
+
 def cross_validated_table(wiki_root: Path, data: Path, log=print) -> int:
     """Give a built wiki of these contracts the presence cells a model that never saw each contract reads
     (`cross_validate`), in place of the shipped model's (trained on them all): what eval_bench measures on the
-    corpus the model was trained on. The table and its pages are rewritten; the number of cells replaced."""
+    corpus the model was trained on. The table and its pages are rewritten; the number of cells replaced.
+    The cells are kept in the wiki's .wikigen folder under a key of everything that makes them (this script, the
+    values code and schemas, the labels and the documents), so the next run on the same wiki reads them back."""
     from wikigen.wiki.provisions import read_table, write_pages, write_table
 
     corpus = load_corpus(data)
-    cells, _ = cross_validate(corpus, log)
+    saved = wiki_root / ".wikigen" / f"cv-cells-{_cells_key(data)}.json"
+    if saved.is_file():
+        cells = json.loads(saved.read_text(encoding="utf-8"))
+    else:
+        cells, _ = cross_validate(corpus, log)
+        saved.parent.mkdir(parents=True, exist_ok=True)
+        tmp = saved.with_suffix(".tmp")
+        tmp.write_text(json.dumps(cells, ensure_ascii=False), encoding="utf-8")
+        tmp.replace(saved)
     table = read_table(wiki_root)
     n = 0
     for doc_id, row in table.documents.items():
