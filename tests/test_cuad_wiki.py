@@ -66,11 +66,15 @@ def test_no_literal_comments_or_callout_markers_on_any_page_of_the_cuad_wiki(bro
         assert text.strip(), slug
         found = _UNRENDERED.search(text)
         assert found is None, (slug, found and found.group(0))
+    tabled = [s for s in slugs if "\n|---" in (data.pages[s].body if s in data.pages else data.generated[s])]
+    assert tabled  # the provisions pages
     sample = list(dict.fromkeys(marked[: BROWSER_SAMPLE // 2] + slugs[:: max(1, len(slugs) // (BROWSER_SAMPLE // 2))]))
     ctx = browser.new_context(viewport={"width": 1100, "height": 800})
     page = ctx.new_page()
     try:
         _pages_render_markup(page, out.resolve().as_uri() + "/", sample[:BROWSER_SAMPLE])
+        _, tables = _pages_render_markup(page, out.resolve().as_uri() + "/", tabled)
+        assert tables >= len(tabled)
     finally:
         ctx.close()
 

@@ -501,20 +501,31 @@ def test_graph_labels_fit_without_overlap_and_a_focus_shows_the_neighbourhood(
 _UNRENDERED = re.compile(r"<!--|-->|\[![a-z]+\]", re.I)
 
 
-def _pages_render_markup(page, site: str, slugs: list[str]) -> int:
-    """Open every page; none shows a comment marker or a callout's [!type] as text. Returns the callouts seen."""
-    callouts = 0
+_TABLE_CELLS = "() => [...document.querySelectorAll('main table')].map(t => [...t.rows].map(r => r.cells.length))"
+
+
+def _pages_render_markup(page, site: str, slugs: list[str]) -> tuple[int, int]:
+    """Open every page; none shows a comment marker, a callout's [!type] or a wiki link's "[[" as text, and every
+    row of every table has as many cells as its header (a link's "|" in a cell split none). Returns the callouts
+    and the tables seen."""
+    callouts = tables = 0
     for slug in slugs:
         page.goto(site + f"pages/{slug}.html")
         text = page.locator("main").inner_text()
         found = _UNRENDERED.search(text)
         assert found is None, (slug, found and found.group(0))
+        assert "[[" not in text, slug
+        for rows in page.evaluate(_TABLE_CELLS):
+            assert all(n == rows[0] for n in rows), (slug, rows)
+            tables += 1
         callouts += page.locator("aside.callout").count()
-    return callouts
+    return callouts, tables
 
 
 def test_callouts_render_and_comments_do_not_show(page, base, data, web):
-    assert _pages_render_markup(page, base, list(data.pages)) >= 2
+    callouts, tables = _pages_render_markup(page, base, list(data.pages) + list(data.generated))
+    assert callouts >= 2
+    assert tables >= 3  # the provisions table and its groups' pages render with one cell per column
     page.goto(base + f"pages/{web.page_slug}.html")
     note = page.locator("aside.callout-note")
     assert note.locator(".callout-label").inner_text().lower() == "note"
