@@ -166,15 +166,6 @@ class Candidates:
         scores = self.dense.span_scores(question, [u.key() for u in units])
         return [u for u, s in zip(units, scores) if s is None or s >= bar]
 
-    def open_docs(self, query: str) -> list[str]:
-        """The documents of the best passages for the query, best first (at most params.open_docs)."""
-        out: dict[str, None] = {}
-        for h in self.search(query, self.params.open_search_k, hybrid=self.params.hybrid_open_docs):
-            out.setdefault(h.doc_id, None)
-            if len(out) >= self.params.open_docs:
-                break
-        return list(out)
-
     def _passages_by_doc(self, query: str, doc_ids: Sequence[str], k_doc: int, hybrid: bool) -> dict[str, list]:
         """Each in-scope document's best `k_doc` passages for the query."""
         by_doc: dict[str, list] = {}

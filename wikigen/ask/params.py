@@ -40,11 +40,6 @@ class RetrievalParams:
     # sentence windows
     window_chars: int = 600  # in a many-document scope, windows of whole sentences of about this many characters
     scope_passages: int = 5  # ... taken from each in-scope document's best passages
-    open_window_chars: int = 400  # with no scope: windows of about this many characters, one per document first
-    open_docs: int = 30  # ... from at most this many documents
-    open_search_k: int = 300  # ... of the best passages
-    open_per_doc: int = 2
-    open_passages: int = 3
     heading_bonus: float = 0.5  # a query term in the heading that opens a window counts this much more
     window_passage_weight: float = (
         2.0  # a window's score: its query terms (idf) plus this much of its passage's relative BM25
@@ -64,14 +59,10 @@ class RetrievalParams:
     rrf_k: int = RRF_K  # ... each list adding 1 / (rrf_k + rank) for a passage (Cormack et al.'s constant)
     hybrid_scoped: bool = True  # passages inside a scope of a few documents: fused, not BM25 alone (a
     # many-document scope's sentence windows always come from BM25's passages)
-    hybrid_open_docs: bool = True  # the documents of an open question about many documents: fused
     # the wiki's share must be earned (needs the dense vectors; without them every quote is offered)
     wiki_gate_rank: int = 1  # >0: a topic quote for a question with no scope enters only when its passage is
     #     as close to the question (dense cosine) as the search passage at this
     #     rank; 0: no gate
-    open_windows: bool = True  # an open question about many documents: one window per document first, when
-    # its best passages' documents outnumber the whole passages the budget holds
-    # (Answerer._spreads; a corpus of a few reports keeps whole passages)
     # the extractive answer (wikigen.ask.compose, wikigen.ask.generate.ExtractiveAnswer): a sentence's score is
     # its coverage of the question's weighted terms plus the weights below
     answer_quotes: int = 3  # quotes in an answer about one document

@@ -419,27 +419,13 @@ class Answerer:
             cb.add(u, trim=False)
 
     def _fill_open(self, cb: ContextBuilder, question: str, query: str, hits, scope: Scope, k: int) -> None:
-        """wiki+search with no scope: topic quotes and search, interleaved; for a question about many
-        documents, search gives many documents one short window each (the best first), then second windows."""
+        """wiki+search with no scope: topic quotes and search's whole passages, interleaved. (One short window per
+        document for a question about many documents reached more documents but cost more precision than it
+        gained recall: docs/benchmarks.md, Knobs.)"""
         p = self.params
         quotes = self.candidates.earned(question, self.candidates.topic_quotes(query, hits, scope), k)
         quote_cap = int(cb.budget * p.max_quote_share)
-        docs = (
-            self.candidates.open_docs(query)
-            if p.open_windows and p.open_window_chars and asks_many(question or query, scope)
-            else []
-        )
         passages = self.candidates.search_units(query, k)
-        if docs and self._spreads(passages[:10], docs, cb.budget):
-            rounds = self.candidates.scoped_passages(
-                query,
-                docs,
-                per_doc=p.open_per_doc,
-                window=p.open_window_chars,
-                passages=p.open_passages,
-                expansion=self.candidates.expansion_terms(query, hits),
-            )
-            passages = [u for rnd in rounds for u in rnd]
         qi = pi = 0
         while (qi < len(quotes) or pi < len(passages)) and not cb.full:
             if qi < len(quotes) and (cb.used < quote_cap or pi >= len(passages)):
@@ -448,16 +434,6 @@ class Answerer:
             if pi < len(passages):
                 cb.add(passages[pi])
                 pi += 1
-
-    def _spreads(self, top: Sequence[Unit], docs: Sequence[str], budget: int) -> bool:
-        """Whether the documents of the question's best passages outnumber the whole passages the budget
-        holds (`top`: the best passages, their mean size): only then do short windows, one per document,
-        reach documents that passages cannot. (A corpus of a few long reports never spreads so: its best
-        passages stay whole.)"""
-        if not top:
-            return False
-        per_passage = sum(self.counter.count(u.text) for u in top) / len(top)
-        return len(docs) > budget / max(1.0, per_passage)
 
     # --- answering -----------------------------------------------------------------------------
 
