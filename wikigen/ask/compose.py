@@ -3,14 +3,12 @@
 A candidate is one sentence (wikigen.core.sentences, the project's one boundary rule) of a context
 piece, with its exact span in its document. Its score is
 
-    coverage + heading_weight x named + rank_weight / (1 + item rank)
-             [+ passage_weight x cosine(question, sentence's passage)]
+    coverage [+ passage_weight x cosine(question, sentence's passage)]
 
 where `coverage` is the share of the question's weight the sentence holds: each question term (the
 terms that named the document scope left out) weighs its inverse frequency among all the candidate
-sentences of the context (a term every sentence holds says nothing), so coverage lies in [0, 1];
-`named` is the share held by the sentence's heading ("7.3 Audit Rights."). The item rank is the place
-of the sentence's context item (retrieval put the best first). With the index's passage vectors (a
+sentences of the context (a term every sentence holds says nothing), so coverage lies in [0, 1]; sentences
+of equal score keep their context order (retrieval put the best first). With the index's passage vectors (a
 DenseSearcher, as `Answerer.ask` passes), each sentence adds the cosine of the indexed passage that
 holds it: no sentence is encoded, only the question (once, and retrieval already did);
 `bench/answer_bench.py --passages` measures what the passage vectors add. No sentence with a coverage
@@ -28,7 +26,6 @@ from dataclasses import dataclass, replace
 from wikigen.ask.context import ContextItem, Unit
 from wikigen.ask.page_index import terms
 from wikigen.ask.params import DEFAULT_PARAMS, RetrievalParams
-from wikigen.ask.windows import lead
 from wikigen.core.sentences import SENTENCE, sentences
 
 NOT_FOUND = "Not found in the corpus."
@@ -147,8 +144,8 @@ def score_candidates(
     params: RetrievalParams = DEFAULT_PARAMS,
     passages=None,
 ) -> list[Scored]:
-    """The candidates with their coverage and score, best first (see the module docstring; the weights
-    are params' rank_weight, heading_weight and passage_weight).
+    """The candidates with their coverage and score, best first, ties in context order (see the module
+    docstring; the weight is params.passage_weight).
     passages: a DenseSearcher (wikigen.search.dense); each candidate then also scores passage_weight x
     the cosine to the question of the indexed passage that holds it (vectors already computed)."""
     if not cands or not q_terms:
@@ -165,10 +162,7 @@ def score_candidates(
     scored = []
     for c, s, p in zip(cands, sets, near):
         cov = sum(w for t, w in weight.items() if t in s) / total
-        head = set(terms(lead(c.text))) if params.heading_weight else set()
-        named = sum(w for t, w in weight.items() if t in head) / total
-        score = cov + params.heading_weight * named + params.rank_weight / (1 + c.rank) + p
-        scored.append(Scored(c, cov, score))
+        scored.append(Scored(c, cov, cov + p))
     scored.sort(key=lambda x: -x.score)
     return scored
 
