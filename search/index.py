@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import logging
 import math
-import re
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
@@ -60,11 +59,8 @@ log = logging.getLogger(__name__)
 
 CHECKPOINT_CHARS = 32_000_000  # commit and write the manifest after this much new text: a run that is
 # interrupted resumes from there instead of redoing finished documents
-TITLE_BOOST = 1.5  # a query term in a document's title weighs this much more than in its body (RetrievalParams)
-PHRASE_BOOST = 2.0  # a quoted phrase of the query matched as a phrase weighs this much (RetrievalParams)
 MAX_QUERY_TERMS = 256  # a longer query keeps its first terms: tantivy's query grows with each
 TIE_REACH = 256  # at most this many passages past the k-th are read to order a tie at the cut (_top)
-_QUOTED = re.compile(r'"([^"]+)"')
 
 
 @dataclass(frozen=True, slots=True)
@@ -443,35 +439,19 @@ class CorpusIndex:
         *,
         snippets: bool = True,
         keep_out: bool = True,
-        title_boost: float = TITLE_BOOST,
-        phrase_boost: float = PHRASE_BOOST,
     ) -> list[Hit]:
-        """BM25 over passages (body + CJK grams + title), best first. Never raises on user input.
-        title_boost: a term in the document's title counts this much more; phrase_boost: a quoted phrase of
-        the query found as a phrase (RetrievalParams passes its own, measured values).
-        snippets=False leaves each hit's snippet empty (faster, for callers that read only the text).
-        keep_out=False: each hit's text is exactly the document's text at its span, secrets and all, for the
-        library's own retrieval (offsets into the text); what a reader sees keeps them out (the default)."""
+        """BM25 over passages (body + CJK grams + title), best first. Never raises on user input."""
         if not isinstance(query, str) or k <= 0:
             return []
         terms = analysed_terms(query)[:MAX_QUERY_TERMS]
         clauses: list[tuple[Occur, Query]] = []
         for t in terms:
             clauses.append((Occur.Should, Query.term_query(self._schema, "body", t)))
-            clauses.append((Occur.Should, Query.boost_query(Query.term_query(self._schema, "title", t), title_boost)))
+            clauses.append((Occur.Should, Query.term_query(self._schema, "title", t)))
         for run in CJK_RUN.findall(query)[:MAX_QUERY_TERMS]:
             q = self._cjk_query(run)
             if q is not None:
                 clauses.append((Occur.Should, q))
-        for phrase in _QUOTED.findall(query)[:16]:
-            words: list[str | tuple[int, str]] = list(ANALYZER.analyze(phrase)[:64])
-            if len(words) >= 2:
-                clauses.append(
-                    (
-                        Occur.Should,
-                        Query.boost_query(Query.phrase_query(self._schema, "body", words), phrase_boost),
-                    )
-                )
         if not clauses:
             return []
         q = Query.boolean_query(clauses)

@@ -221,19 +221,16 @@ def hybrid_search(
     depth: int = DEPTH,
     rrf_k: int = RRF_K,
     snippets: bool = True,
-    boosts: dict[str, float] | None = None,
 ) -> list[Hit]:
     """BM25 and dense top-`depth` lists fused by reciprocal rank, best k first (see the module docstring).
     Snippets are made for the k fused hits only (none with snippets=False). A query the encoder cannot read
-    gets BM25's k best as they are; a passage it cannot read is ranked by its BM25 rank alone. boosts: the
-    BM25 query's title_boost and phrase_boost (CorpusIndex.search's keywords), when the caller has its own."""
-    boosts = boosts or {}
+    gets BM25's k best as they are; a passage it cannot read is ranked by its BM25 rank alone."""
     if doc_ids is not None and not isinstance(doc_ids, str):
         doc_ids = list(doc_ids)
     if isinstance(query, str) and query.strip() and not dense.readable(query):
-        return index.search(query, k=k, doc_ids=doc_ids, snippets=snippets, keep_out=False, **boosts)
+        return index.search(query, k=k, doc_ids=doc_ids, snippets=snippets, keep_out=False)
     depth = max(depth, k)
-    bm25 = index.search(query, k=depth, doc_ids=doc_ids, snippets=False, keep_out=False, **boosts)  # ask keeps them out
+    bm25 = index.search(query, k=depth, doc_ids=doc_ids, snippets=False, keep_out=False)  # ask keeps them out
     vec = dense.search(query, k=depth, doc_ids=doc_ids, snippets=False)
     fused = rrf_fuse([bm25, vec], k, rrf_k, dense.unread)
     if not snippets:

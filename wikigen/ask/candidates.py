@@ -135,14 +135,8 @@ class Candidates:
                 depth=self.params.dense_depth,
                 rrf_k=self.params.rrf_k,
                 snippets=False,
-                boosts=self._boosts,
             )
-        return self.index.search(query, k=k, doc_ids=doc_ids, snippets=False, keep_out=False, **self._boosts)
-
-    @property
-    def _boosts(self) -> dict[str, float]:
-        """The BM25 query's boosts (CorpusIndex.search's keywords) from the params."""
-        return {"title_boost": self.params.title_boost, "phrase_boost": self.params.phrase_boost}
+        return self.index.search(query, k=k, doc_ids=doc_ids, snippets=False, keep_out=False)
 
     def search_units(self, query: str, k: int, doc_ids=None) -> list[Unit]:
         return [Unit("passage", h.doc_id, h.start, h.end, h.text) for h in self.search(query, k, doc_ids)]
@@ -189,7 +183,6 @@ class Candidates:
             k=min(2000, n * len(doc_ids)),
             doc_ids=doc_ids,
             keep_out=False,
-            **self._boosts,
         )
         for h in extra:
             lst = by_doc.setdefault(h.doc_id, [])

@@ -9,16 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from wikigen.search.dense.hybrid import DEPTH, RRF_K
-from wikigen.search.index import PHRASE_BOOST, TITLE_BOOST
 
 DEFAULT_BUDGET = 4000  # tokens of assembled context, when the caller names no budget
 
 
 @dataclass(frozen=True)
 class RetrievalParams:
-    # the BM25 query (wikigen.search.index.CorpusIndex.search)
-    title_boost: float = TITLE_BOOST  # a question term in a document's title weighs this much more than in its body
-    phrase_boost: float = PHRASE_BOOST  # a quoted phrase of the question found as a phrase weighs this much
     # pages and scope
     page_hits: int = 20  # pages looked at per question
     topic_pages: int = 6  # topic pages whose quotes are used
