@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from wikigen.ask.context import ContextItem, Unit
 from wikigen.ask.page_index import terms
@@ -67,18 +67,6 @@ class Scored:
 
     def spans(self) -> list[dict]:
         return self.cand.spans()
-
-    def widened(self, max_chars: int) -> Scored:
-        """The quote widened with the sentences after it in its piece while it stays within max_chars."""
-        c = self.cand
-        piece, a, b = c.unit.text, c.a, c.b
-        base = b
-        for _, e in sentences(piece[base:], kinds=SENTENCE):
-            if base + e - a > max_chars:
-                break
-            b = base + e
-        wide = _candidate(c.unit, a, b, c.rank) if b != c.b else None
-        return self if wide is None else replace(self, cand=wide)
 
     def cite(self, with_doc: bool = True) -> str:
         text = " ".join(self.cand.text.split())
@@ -175,16 +163,15 @@ def _passage_cosines(question: str, cands: Sequence[Candidate], passages, weight
     return [weight * c if c is not None else 0.0 for c in cos]
 
 
-def pick_quotes(scored: Sequence[Scored], n: int, max_chars: int, min_score: float) -> list[Scored]:
-    """The best `n` quotes (widened, not overlapping), of the document of the best sentence first."""
+def pick_quotes(scored: Sequence[Scored], n: int, min_score: float) -> list[Scored]:
+    """The best `n` sentences (not overlapping), of the document of the best sentence first."""
     out: list[Scored] = []
     for s in scored:
         if len(out) >= n:
             break
         if s.coverage < min_score and out:
             continue
-        w = s.widened(max_chars)
-        if any(o.doc_id == w.doc_id and o.cand.start < w.cand.end and w.cand.start < o.cand.end for o in out):
+        if any(o.doc_id == s.doc_id and o.cand.start < s.cand.end and s.cand.start < o.cand.end for o in out):
             continue
-        out.append(w)
+        out.append(s)
     return out
