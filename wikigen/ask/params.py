@@ -19,7 +19,6 @@ class RetrievalParams:
     page_hits: int = 20  # pages looked at per question
     topic_pages: int = 6  # topic pages whose quotes are used
     max_doc_scope: int = 3  # documents a question can name at once
-    scope_ratio: float = 0.75  # ... those named at least this share as strongly as the best-named one
     rare_df: int = 2  # a word in at most this many document pages' identity text identifies a document
     rare_df_share: float = 0.01  # ... and in at most this share of them (at least one page)
     opening_chars: int = 1500  # the opening of a document that identifies it (title, parties, date)
