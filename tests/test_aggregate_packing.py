@@ -1,6 +1,5 @@
-"""Packing a question about many documents: sentence windows chosen with a prior, a window's passage closeness by
-meaning (dense cosine, where the index has vectors) in its score, and the wiki alone filling its budget by
-meaning. Small corpora built here, real index."""
+"""The wiki alone fills its budget with the quotes closest to the question by meaning (dense cosine, where the
+index has vectors). A small corpus built here, real index."""
 
 from __future__ import annotations
 
@@ -11,37 +10,16 @@ import pytest
 
 np = pytest.importorskip("numpy", reason="dense search needs numpy (a core dependency)")
 
-from test_dense_store import FakeEncoder  # noqa: E402  (a bag of known words, as the sentence model)
 from wikigen.search.dense.hybrid import DenseSearcher  # noqa: E402
 from wikigen.search.dense.store import VectorStore  # noqa: E402
-from wikigen.search.index import CorpusIndex, Hit  # noqa: E402
+from wikigen.search.index import CorpusIndex  # noqa: E402
 
-from wikigen.ask.candidates import Candidates  # noqa: E402
-from wikigen.ask.page_index import PageIndex  # noqa: E402
-from wikigen.ask.params import RetrievalParams  # noqa: E402
 from wikigen.ask.retrieval import Answerer  # noqa: E402
-from wikigen.ask.windows import pick_windows  # noqa: E402
 
 FILLER = (
     "The parties shall cooperate in good faith on the matters described in the schedule. "
     "Each party bears its own costs of preparing this document. "
 )
-
-
-def _hit(start: int, text: str, score: float) -> Hit:
-    return Hit("d", "d.txt", start, start + len(text), text, score, "")
-
-
-def test_a_prior_decides_between_windows_with_the_same_terms():
-    a = _hit(0, "Orion may audit the records once a year.", 10.0)
-    b = _hit(500, "Beta may audit the books on notice.", 10.0)
-    weights = {"audit": 3.0}
-    first = pick_windows([a, b], weights, 200, 1)
-    assert [(u.start, u.text) for u in first] == [(0, a.text)]  # a tie keeps the better-ranked passage
-    second = pick_windows([a, b], weights, 200, 1, priors=[0.0, 1.0])
-    assert [(u.start, u.text) for u in second] == [(500, b.text)]
-    both = pick_windows([a, b], weights, 200, 2, priors=[0.0, 1.0])
-    assert [u.start for u in both] == [500, 0]
 
 
 def _corpus(root: Path, docs: dict[str, str]) -> CorpusIndex:
@@ -54,39 +32,6 @@ def _corpus(root: Path, docs: dict[str, str]) -> CorpusIndex:
 
 
 WORDS = ["terminate", "agreement", "law", "governs", "delaware", "england", "notice", "days", "payment", "royalty"]
-
-
-def test_windows_weigh_their_passage_closeness_by_meaning(tmp_path):
-    """Two clauses hold the question's one word once each; BM25 prefers the shorter passage, whose words are
-    about other things (law, notice, payment); the passage closest to the question by meaning wins once
-    its cosine counts (window_dense), and only then."""
-    near_words = "The supply runs for the initial period agreed. " * 22
-    far_words = "The law of Delaware governs notice, payment and royalty days under this agreement. " * 10
-    doc = (
-        "1. NOTICES. The supplier may terminate the supply. "
-        + far_words
-        + "\n\n"
-        + "9. ENDING. Either party may terminate for convenience. "
-        + near_words
-        + "\n"
-    )
-    idx = _corpus(tmp_path, {"d": doc})
-    enc = FakeEncoder(WORDS)
-    VectorStore(idx, enc).update()
-    dense = DenseSearcher.open(idx, enc)
-    pages = PageIndex.build([])
-    known = {"d"}
-
-    passages = idx.search("terminate", k=5, doc_ids=["d"], snippets=False)
-    assert [h.text[:11] for h in passages] == ["1. NOTICES.", "9. ENDING. "]  # BM25: the shorter passage first
-
-    def best(params):
-        cands = Candidates(idx, pages, known, params, dense=dense)
-        rounds = cands.scoped_passages("terminate", ["d"], per_doc=1, window=60)
-        return rounds[0][0].text
-
-    assert "The supplier may terminate the supply." in best(RetrievalParams(window_dense=0.0))
-    assert "Either party may terminate for convenience." in best(RetrievalParams(window_dense=8.0))
 
 
 class SynonymEncoder:

@@ -125,9 +125,9 @@ def test_compare_eval_calls_one_question_moved_the_same_and_prints_small_differe
 def test_eval_bench_set_types_each_override_from_its_field():
     """--set NAME=VALUE overrides RetrievalParams fields, each value typed as its field is."""
     parse = _eval_bench().parse_overrides
-    got = parse(["prf_terms=0", "window_dense=0", "doc_figure_rows=false", "hybrid_scoped=Yes"])
-    assert got == {"prf_terms": 0, "window_dense": 0.0, "doc_figure_rows": False, "hybrid_scoped": True}
-    assert isinstance(got["prf_terms"], int) and isinstance(got["window_dense"], float)
+    got = parse(["prf_terms=0", "passage_weight=0", "doc_figure_rows=false", "hybrid_scoped=Yes"])
+    assert got == {"prf_terms": 0, "passage_weight": 0.0, "doc_figure_rows": False, "hybrid_scoped": True}
+    assert isinstance(got["prf_terms"], int) and isinstance(got["passage_weight"], float)
     assert parse([]) == {}
 
 

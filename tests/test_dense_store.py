@@ -454,28 +454,3 @@ def test_the_wiki_gate_lets_a_quote_without_a_vector_through(corpus, tmp_path):
     ko = Unit("quote", "ko", a, b, idx.texts.read("ko", a, b))
     pay = Unit("quote", "pay", 0, 40, idx.texts.read("pay", 0, 40))
     assert cands.earned("Which law governs this agreement?", [ko, pay], k=5) == [ko]  # pay is far from the question
-
-
-def test_a_passage_without_a_vector_is_neither_raised_nor_lowered_among_its_document_s(corpus, tmp_path):
-    """Windows add their passage's cosine to the question (window_dense); a passage without a vector gets the
-    mean of its document's others, and a question the encoder cannot read adds nothing at all."""
-    from wikigen.ask.candidates import Candidates
-    from wikigen.ask.page_index import PageIndex
-    from wikigen.ask.params import RetrievalParams
-
-    english = "\n\n".join(f"Clause {i}. The law of Delaware governs; payment within 30 days. " * 12 for i in range(2))
-    _write(corpus, "mix.txt", english + "\n\n" + "\n\n".join(["준거법: 본 계약은 대한민국 법률에 따른다. " * 30] * 2))
-    idx = _build(corpus, tmp_path)
-    enc = LatinReader()
-    VectorStore(idx, enc).update()
-    ds = DenseSearcher.open(idx, enc)
-    spans = VectorStore(idx, enc).passages("mix")
-    text = idx.texts.text("mix")
-    hits = [Hit("mix", "mix.txt", a, b, text[a:b], 1.0, "") for a, b in spans]
-    unread = [("mix", a, b) in ds.unread for a, b in spans]
-    assert any(unread) and not all(unread)
-    cands = Candidates(idx, PageIndex.build([]), {"mix"}, RetrievalParams(window_dense=8.0), ds)
-    priors = cands._dense_priors("governing law", {"mix": hits}, ["mix"])["mix"]
-    read = [p for p, u in zip(priors, unread) if not u]
-    assert all(p == pytest.approx(sum(read) / len(read)) for p, u in zip(priors, unread) if u)
-    assert cands._dense_priors("준거법 대한민국", {"mix": hits}, ["mix"]) == {}

@@ -216,7 +216,6 @@ class Candidates:
                 self._add_expanded(by_doc, query, expansion, doc_ids, k_doc)
         order = sorted((d for d in by_doc if by_doc[d]), key=lambda d: -by_doc[d][0].score)
         if window:
-            priors = self._dense_priors(query, by_doc, order)
             units_of = {
                 d: pick_windows(
                     by_doc[d],
@@ -224,8 +223,6 @@ class Candidates:
                     window,
                     per_doc,
                     passage_weight=p.window_passage_weight,
-                    heading_bonus=p.heading_bonus,
-                    priors=priors.get(d),
                 )
                 for d in order
             }
@@ -235,26 +232,6 @@ class Candidates:
                 d: [Unit("passage", h.doc_id, h.start, h.end, h.text) for h in by_doc[d][:per_doc]] for d in order
             }
         return [[units_of[d][r] for d in order if len(units_of[d]) > r] for r in range(per_doc)]
-
-    def _dense_priors(self, query: str, by_doc: dict[str, list], order: Sequence[str]) -> dict[str, list[float]]:
-        """With passage vectors (and params.window_dense > 0): per document, window_dense x each of its passages'
-        cosine to the query, which the passage's windows add to their score (a clause need not repeat the
-        question's words to be the one it asks about). Only the query is encoded; the passages' vectors are the
-        cached ones. A passage without a vector (text the encoder cannot read) gets the mean of its document's
-        others, so that it is neither raised nor lowered among them. {} otherwise (and for a query the encoder
-        cannot read)."""
-        w = self.params.window_dense
-        if not w or self.dense is None:
-            return {}
-        out: dict[str, list[float]] = {}
-        priced = False
-        for d in order:
-            cos = self.dense.span_scores(query, [(h.doc_id, h.start, h.end) for h in by_doc[d]])
-            known = [c for c in cos if c is not None]
-            priced = priced or bool(known)
-            mean = sum(known) / len(known) if known else 0.0
-            out[d] = [w * (c if c is not None else mean) for c in cos]
-        return out if priced else {}
 
     # --- query expansion -------------------------------------------------------------------------
 

@@ -35,13 +35,9 @@ class RetrievalParams:
     # sentence windows
     window_chars: int = 600  # in a many-document scope, windows of whole sentences of about this many characters
     scope_passages: int = 5  # ... taken from each in-scope document's best passages
-    heading_bonus: float = 0.5  # a query term in the heading that opens a window counts this much more
     window_passage_weight: float = (
         2.0  # a window's score: its query terms (idf) plus this much of its passage's relative BM25
     )
-    window_dense: float = 8.0  # ... plus this much of its passage's cosine to the question (where the index has
-    #     vectors; 0: off); adding each document's densest passages as window
-    #     sources changed nothing
     # pseudo-relevance feedback from the wiki
     prf_terms: int = 8  # expansion terms from the named topics' quotes (0: none)
     prf_topics: int = 3

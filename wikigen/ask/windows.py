@@ -30,9 +30,7 @@ def lead(sentence: str) -> str:
     return head if 0 < len(head) <= 60 and len(head.split()) <= 8 else ""
 
 
-def sentence_windows(
-    text: str, weights: dict[str, float], width: int, heading_bonus: float = DEFAULT_PARAMS.heading_bonus
-) -> list[tuple[int, int, float]]:
+def sentence_windows(text: str, weights: dict[str, float], width: int) -> list[tuple[int, int, float]]:
     """Windows of consecutive whole sentences of text (each at most about `width` characters, or one
     longer sentence), with their score: the idf weights of the query terms they hold, a little more
     for a repeated term. Only windows that hold a query term."""
@@ -40,18 +38,16 @@ def sentence_windows(
     if not sents:
         return []
     sterms = [terms(text[a:b]) for a, b in sents]
-    heads = [set(terms(lead(text[a:b]))) if heading_bonus else set() for a, b in sents]
     out = []
     for i in range(len(sents)):
         counts: dict[str, int] = {}
-        bonus = heading_bonus * sum(weights.get(t, 0.0) for t in heads[i])
         j = i
         while j < len(sents) and (j == i or sents[j][1] - sents[i][0] <= width):
             for t in sterms[j]:
                 if t in weights:
                     counts[t] = counts.get(t, 0) + 1
             j += 1
-            score = sum(weights[t] * (1 + 0.25 * math.log(n)) for t, n in counts.items()) + bonus
+            score = sum(weights[t] * (1 + 0.25 * math.log(n)) for t, n in counts.items())
             if score > 0:
                 out.append((sents[i][0], sents[j - 1][1], score))
     return out
@@ -72,20 +68,17 @@ def pick_windows(
     per_doc: int,
     *,
     passage_weight: float = DEFAULT_PARAMS.window_passage_weight,
-    heading_bonus: float = DEFAULT_PARAMS.heading_bonus,
-    priors: Sequence[float] | None = None,
 ) -> list[Unit]:
     """A document's best `per_doc` non-overlapping sentence windows among its passages `hits` (best first).
     A window scores its query terms, plus passage_weight x its passage's BM25 score relative to the best
-    one, plus its passage's entry in `priors` (one number per hit, e.g. its closeness by meaning)."""
+    one."""
     if not hits:
         return []
     top = hits[0].score or 1.0
-    priors = priors or [0.0] * len(hits)
     cands = [
-        WindowCandidate(sc + passage_weight * h.score / top + priors[rank], rank, h, a, b)
+        WindowCandidate(sc + passage_weight * h.score / top, rank, h, a, b)
         for rank, h in enumerate(hits)
-        for a, b, sc in sentence_windows(h.text, weights, width, heading_bonus)
+        for a, b, sc in sentence_windows(h.text, weights, width)
     ]
     cands.sort(key=lambda c: (-c.score, c.rank))
     picked: list[Unit] = []
