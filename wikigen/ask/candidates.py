@@ -222,7 +222,6 @@ class Candidates:
                     weights,
                     window,
                     per_doc,
-                    passage_weight=p.window_passage_weight,
                 )
                 for d in order
             }

@@ -35,9 +35,6 @@ class RetrievalParams:
     # sentence windows
     window_chars: int = 600  # in a many-document scope, windows of whole sentences of about this many characters
     scope_passages: int = 5  # ... taken from each in-scope document's best passages
-    window_passage_weight: float = (
-        2.0  # a window's score: its query terms (idf) plus this much of its passage's relative BM25
-    )
     # pseudo-relevance feedback from the wiki
     prf_terms: int = 8  # expansion terms from the named topics' quotes (0: none)
     prf_topics: int = 3

@@ -13,7 +13,6 @@ from typing import NamedTuple
 
 from wikigen.ask.context import Unit
 from wikigen.ask.page_index import terms
-from wikigen.ask.params import DEFAULT_PARAMS
 from wikigen.core.sentences import sentences
 from wikigen.search.index import Hit
 
@@ -54,7 +53,7 @@ def sentence_windows(text: str, weights: dict[str, float], width: int) -> list[t
 
 
 class WindowCandidate(NamedTuple):
-    score: float  # the window's own score plus its passage's relative BM25 score
+    score: float  # the window's own score (its query terms)
     rank: int  # the passage's rank in its document (ties: the better passage first)
     hit: Hit  # the passage
     start: int  # the window's span inside the passage's text
@@ -66,17 +65,13 @@ def pick_windows(
     weights: dict[str, float],
     width: int,
     per_doc: int,
-    *,
-    passage_weight: float = DEFAULT_PARAMS.window_passage_weight,
 ) -> list[Unit]:
     """A document's best `per_doc` non-overlapping sentence windows among its passages `hits` (best first).
-    A window scores its query terms, plus passage_weight x its passage's BM25 score relative to the best
-    one."""
+    A window scores its query terms; of equal windows, the one in the better-ranked passage comes first."""
     if not hits:
         return []
-    top = hits[0].score or 1.0
     cands = [
-        WindowCandidate(sc + passage_weight * h.score / top, rank, h, a, b)
+        WindowCandidate(sc, rank, h, a, b)
         for rank, h in enumerate(hits)
         for a, b, sc in sentence_windows(h.text, weights, width)
     ]
