@@ -3,12 +3,14 @@
 A candidate is one sentence (wikigen.core.sentences, the project's one boundary rule) of a context
 piece, with its exact span in its document. Its score is
 
-    coverage [+ passage_weight x cosine(question, sentence's passage)]
+    coverage + heading_weight x named + rank_weight / (1 + item rank)
+             [+ passage_weight x cosine(question, sentence's passage)]
 
 where `coverage` is the share of the question's weight the sentence holds: each question term (the
 terms that named the document scope left out) weighs its inverse frequency among all the candidate
-sentences of the context (a term every sentence holds says nothing), so coverage lies in [0, 1]; sentences
-of equal score keep their context order (retrieval put the best first). With the index's passage vectors (a
+sentences of the context (a term every sentence holds says nothing), so coverage lies in [0, 1];
+`named` is the share held by the sentence's heading ("7.3 Audit Rights."). The item rank is the place
+of the sentence's context item (retrieval put the best first). With the index's passage vectors (a
 DenseSearcher, as `Answerer.ask` passes), each sentence adds the cosine of the indexed passage that
 holds it: no sentence is encoded, only the question (once, and retrieval already did);
 `bench/answer_bench.py --passages` measures what the passage vectors add. No sentence with a coverage
@@ -21,11 +23,12 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from wikigen.ask.context import ContextItem, Unit
 from wikigen.ask.page_index import terms
 from wikigen.ask.params import DEFAULT_PARAMS, RetrievalParams
+from wikigen.ask.windows import lead
 from wikigen.core.sentences import SENTENCE, sentences
 
 NOT_FOUND = "Not found in the corpus."
@@ -67,6 +70,18 @@ class Scored:
 
     def spans(self) -> list[dict]:
         return self.cand.spans()
+
+    def widened(self, max_chars: int) -> Scored:
+        """The quote widened with the sentences after it in its piece while it stays within max_chars."""
+        c = self.cand
+        piece, a, b = c.unit.text, c.a, c.b
+        base = b
+        for _, e in sentences(piece[base:], kinds=SENTENCE):
+            if base + e - a > max_chars:
+                break
+            b = base + e
+        wide = _candidate(c.unit, a, b, c.rank) if b != c.b else None
+        return self if wide is None else replace(self, cand=wide)
 
     def cite(self, with_doc: bool = True) -> str:
         text = " ".join(self.cand.text.split())
@@ -132,8 +147,8 @@ def score_candidates(
     params: RetrievalParams = DEFAULT_PARAMS,
     passages=None,
 ) -> list[Scored]:
-    """The candidates with their coverage and score, best first, ties in context order (see the module
-    docstring; the weight is params.passage_weight).
+    """The candidates with their coverage and score, best first (see the module docstring; the weights
+    are params' rank_weight, heading_weight and passage_weight).
     passages: a DenseSearcher (wikigen.search.dense); each candidate then also scores passage_weight x
     the cosine to the question of the indexed passage that holds it (vectors already computed)."""
     if not cands or not q_terms:
@@ -150,7 +165,10 @@ def score_candidates(
     scored = []
     for c, s, p in zip(cands, sets, near):
         cov = sum(w for t, w in weight.items() if t in s) / total
-        scored.append(Scored(c, cov, cov + p))
+        head = set(terms(lead(c.text))) if params.heading_weight else set()
+        named = sum(w for t, w in weight.items() if t in head) / total
+        score = cov + params.heading_weight * named + params.rank_weight / (1 + c.rank) + p
+        scored.append(Scored(c, cov, score))
     scored.sort(key=lambda x: -x.score)
     return scored
 
@@ -163,15 +181,16 @@ def _passage_cosines(question: str, cands: Sequence[Candidate], passages, weight
     return [weight * c if c is not None else 0.0 for c in cos]
 
 
-def pick_quotes(scored: Sequence[Scored], n: int, min_score: float) -> list[Scored]:
-    """The best `n` sentences (not overlapping), of the document of the best sentence first."""
+def pick_quotes(scored: Sequence[Scored], n: int, max_chars: int, min_score: float) -> list[Scored]:
+    """The best `n` quotes (widened, not overlapping), of the document of the best sentence first."""
     out: list[Scored] = []
     for s in scored:
         if len(out) >= n:
             break
         if s.coverage < min_score and out:
             continue
-        if any(o.doc_id == s.doc_id and o.cand.start < s.cand.end and s.cand.start < o.cand.end for o in out):
+        w = s.widened(max_chars)
+        if any(o.doc_id == w.doc_id and o.cand.start < w.cand.end and w.cand.start < o.cand.end for o in out):
             continue
-        out.append(s)
+        out.append(w)
     return out

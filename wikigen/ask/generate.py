@@ -76,7 +76,7 @@ class ExtractiveAnswer:
             # the question names its document: quote it alone, others only when the context holds none of it
             named = set(scope.doc_ids)
             scored = [s for s in scored if s.doc_id in named] or scored
-        quotes = pick_quotes(scored, p.answer_quotes, p.min_coverage)
+        quotes = pick_quotes(scored, p.answer_quotes, p.quote_chars, p.min_coverage)
         lines = [f"{i}. {q.cite()}" for i, q in enumerate(quotes, 1)]
         return GeneratedAnswer("\n".join(lines), spans=tuple(sp for q in quotes for sp in q.spans()))
 
@@ -86,7 +86,7 @@ class ExtractiveAnswer:
         for s in scored:
             if s.coverage >= self.params.min_coverage and s.doc_id not in best and len(best) < self.params.answer_docs:
                 best[s.doc_id] = s
-        quotes = list(best.values())
+        quotes = [s.widened(self.params.quote_chars) for s in best.values()]
         lines = [f"Found in {len(quotes)} document{'s' if len(quotes) != 1 else ''}:"]
         lines.extend(f"- {q.doc_id}: {q.cite(with_doc=False)}" for q in quotes)
         return GeneratedAnswer("\n".join(lines), spans=tuple(sp for q in quotes for sp in q.spans()))

@@ -55,8 +55,11 @@ class RetrievalParams:
     # its coverage of the question's weighted terms plus the weights below
     answer_quotes: int = 3  # quotes in an answer about one document
     answer_docs: int = 40  # documents an answer across documents lists at most, one line each
+    quote_chars: int = 500  # a quote is its sentence, widened with the next ones up to about this many characters
     min_coverage: float = 0.2  # the best sentence holds at least this share of the question's weight, else "Not found"
+    rank_weight: float = 0.3  # + this / (1 + the place of the sentence's context item)
     passage_weight: float = 1.0  # + this x the cosine of the sentence's passage to the question (with vectors)
+    heading_weight: float = 0.5  # + this x the share of the question's weight in the sentence's heading
     context_weight: float = 0.25  # a question term outside the sentence that asks weighs this (1 inside it)
 
 
