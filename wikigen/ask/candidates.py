@@ -269,4 +269,4 @@ class Candidates:
             idf = self.idf(t)
             cands.append(ExpansionTerm(n / len(quotes) * idf, t, idf))
         cands.sort(key=lambda c: (c.value, c.term, c.idf), reverse=True)
-        return {c.term: p.prf_weight * c.idf for c in cands[: p.prf_terms]}
+        return {c.term: c.idf for c in cands[: p.prf_terms]}

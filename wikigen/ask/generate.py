@@ -47,7 +47,7 @@ class AnswerGenerator(Protocol):
 class ExtractiveAnswer:
     """An answer made of the context's sentences that answer the question, each quoted with its document
     and span. About one document: its best sentences (at most `params.answer_quotes` quotes). Across
-    documents: one line per document with its deciding quote (at most `params.answer_docs`). `NOT_FOUND`
+    documents: one line per document with its deciding quote. `NOT_FOUND`
     when no sentence reaches `params.min_coverage` (the share of the question's weighted terms a sentence
     holds, see wikigen.ask.compose). The Answerer makes it with its own RetrievalParams.
 
@@ -84,7 +84,7 @@ class ExtractiveAnswer:
         """One line per document, best document first, each with its best sentence (its deciding quote)."""
         best: dict[str, Scored] = {}
         for s in scored:
-            if s.coverage >= self.params.min_coverage and s.doc_id not in best and len(best) < self.params.answer_docs:
+            if s.coverage >= self.params.min_coverage and s.doc_id not in best:
                 best[s.doc_id] = s
         quotes = [s.widened(self.params.quote_chars) for s in best.values()]
         lines = [f"Found in {len(quotes)} document{'s' if len(quotes) != 1 else ''}:"]

@@ -40,7 +40,6 @@ class RetrievalParams:
     prf_topics: int = 3
     prf_min_idf: float = 1.5  # ... named by title terms whose idf adds up to at least this
     prf_min_share: float = 0.1  # ... each in at least this share of those quotes
-    prf_weight: float = 0.3  # ... weighing this much of a query term of the same idf
     prf_search: int = 3  # >0: also this many passages per document from the expanded query
     # dense vectors (used only where the index has them; search/dense)
     dense_depth: int = DEPTH  # how deep the BM25 and dense lists are read before reciprocal rank fusion
@@ -54,7 +53,6 @@ class RetrievalParams:
     # the extractive answer (wikigen.ask.compose, wikigen.ask.generate.ExtractiveAnswer): a sentence's score is
     # its coverage of the question's weighted terms plus the weights below
     answer_quotes: int = 3  # quotes in an answer about one document
-    answer_docs: int = 40  # documents an answer across documents lists at most, one line each
     quote_chars: int = 500  # a quote is its sentence, widened with the next ones up to about this many characters
     min_coverage: float = 0.2  # the best sentence holds at least this share of the question's weight, else "Not found"
     rank_weight: float = 0.3  # + this / (1 + the place of the sentence's context item)
