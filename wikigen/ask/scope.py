@@ -240,7 +240,7 @@ class ScopeResolver:
         if not strength:
             return None
         best = max(strength.values())
-        chosen = sorted((s for s in strength if strength[s] >= best), key=lambda s: -strength[s])
+        chosen = [s for s in strength if strength[s] == best]  # the best-named, ties in the order found
         if len(chosen) > self.params.max_doc_scope:
             return None
         docs = [d for s in chosen for d in self.pages[s].sources or [] if d in self.known_docs]
@@ -350,7 +350,7 @@ class ScopeResolver:
             return None
         cands.sort(key=lambda c: (-c.strength, -c.score))
         best = cands[0]
-        chosen = [c for c in cands if c.strength >= best.strength][: self.params.max_doc_scope]
+        chosen = [c for c in cands if c.strength == best.strength][: self.params.max_doc_scope]
         docs: list[str] = []
         removed: set[str] = set()
         for c in chosen:
