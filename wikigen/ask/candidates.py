@@ -17,6 +17,10 @@ from wikigen.ask.scope import Scope
 from wikigen.ask.windows import pick_windows
 from wikigen.core.slugs import doc_slug
 
+PER_DOC_SEARCHES = 40  # a scope of up to this many documents is searched one document at a time (each gets its
+# best passages; a search takes a few milliseconds); a larger one with one search over the scope, which reads
+MAX_SCOPE_HITS = 2000  # at most this many hits (a document beyond them gets none: the scope's weakest)
+
 
 def diversify(units: Sequence[Unit]) -> list[Unit]:
     """Keep the order, but one unit per document first, then a second per document, and so on
@@ -89,7 +93,9 @@ class Candidates:
         slugs.extend(s for s in extra_slugs if s not in slugs)
         if not slugs:
             return []
-        return self.quotes(query, 400, slugs=slugs, doc_ids=scope.doc_ids if scope.doc_ids else None)
+        return self.quotes(
+            query, self.params.quote_depth, slugs=slugs, doc_ids=scope.doc_ids if scope.doc_ids else None
+        )
 
     def quotes_by_meaning(
         self, query: str, doc_ids: Sequence[str] | None = None, slugs: Sequence[str] | None = None
@@ -163,11 +169,11 @@ class Candidates:
     def _passages_by_doc(self, query: str, doc_ids: Sequence[str], k_doc: int, hybrid: bool) -> dict[str, list]:
         """Each in-scope document's best `k_doc` passages for the query."""
         by_doc: dict[str, list] = {}
-        if len(doc_ids) <= 40:
+        if len(doc_ids) <= PER_DOC_SEARCHES:
             for d in doc_ids:
                 by_doc[d] = self.search(query, k_doc, [d], hybrid=hybrid)
         else:
-            for h in self.search(query, min(2000, k_doc * len(doc_ids)), doc_ids, hybrid=hybrid):
+            for h in self.search(query, min(MAX_SCOPE_HITS, k_doc * len(doc_ids)), doc_ids, hybrid=hybrid):
                 lst = by_doc.setdefault(h.doc_id, [])
                 if len(lst) < k_doc:
                     lst.append(h)
@@ -180,7 +186,7 @@ class Candidates:
         n = self.params.prf_search
         extra = self.index.search(
             query + " " + " ".join(expansion),
-            k=min(2000, n * len(doc_ids)),
+            k=min(MAX_SCOPE_HITS, n * len(doc_ids)),
             doc_ids=doc_ids,
             keep_out=False,
         )
@@ -242,7 +248,8 @@ class Candidates:
                 continue
             share, matched = self.page_index.title_match(h.slug, q_set)
             weight = sum(self.idf(t) for t in matched)
-            if share >= 0.5 and weight >= self.params.prf_min_idf:  # a topic named by common words only says little
+            # named as a topic page is (named_share), and not by common words only: those say little
+            if share >= self.params.named_share and weight >= self.params.prf_min_idf:
                 named.append(NamedTopic(weight, h.score, h.slug))
         named.sort(key=lambda n: (-n.weight, -n.score, n.slug))
         return [n.slug for n in named[: self.params.prf_topics]]
@@ -256,7 +263,7 @@ class Candidates:
             return {}
         q_set = set(terms(query))
         quotes = [u for s in self._named_topics(q_set, hits) for u in self.page_index.units_about.get(s, [])]
-        if len(quotes) < 3:
+        if len(quotes) < 3:  # terms that two quotes share are no evidence of how the subject is written
             return {}
         qdf: dict[str, int] = {}
         for u in quotes:
@@ -264,7 +271,7 @@ class Candidates:
                 qdf[t] = qdf.get(t, 0) + 1
         cands = []
         for t, n in qdf.items():
-            if t in q_set or n < max(2, p.prf_min_share * len(quotes)) or not t.isalpha():
+            if t in q_set or n < max(2, p.prf_min_share * len(quotes)) or not t.isalpha():  # shared: in two at least
                 continue
             idf = self.idf(t)
             cands.append(ExpansionTerm(n / len(quotes) * idf, t, idf))

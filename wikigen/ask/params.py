@@ -17,6 +17,8 @@ DEFAULT_BUDGET = 4000  # tokens of assembled context, when the caller names no b
 class RetrievalParams:
     # pages and scope
     page_hits: int = 20  # pages looked at per question
+    hit_tokens: int = 100  # search passages read per question: ten, and one more per this many tokens of budget
+    quote_depth: int = 400  # wiki quotes ranked per question by words (every quote of a subject, on 252 contracts)
     topic_pages: int = 6  # topic pages whose quotes are used
     max_doc_scope: int = 3  # documents a question can name at once
     rare_df: int = 2  # a word in at most this many document pages' identity text identifies a document
@@ -35,6 +37,7 @@ class RetrievalParams:
     # sentence windows
     window_chars: int = 600  # in a many-document scope, windows of whole sentences of about this many characters
     scope_passages: int = 5  # ... taken from each in-scope document's best passages
+    max_per_doc: int = 12  # in a scope of a few documents, each one's best passages read at most (at least two)
     # pseudo-relevance feedback from the wiki
     prf_terms: int = 8  # expansion terms from the named topics' quotes (0: none)
     prf_topics: int = 3

@@ -282,7 +282,7 @@ class Answerer:
             self.page_titles,
             texts=self.index.texts.text if hasattr(self.index, "texts") else None,
         )
-        k = max(10, budget // 100 + 10)
+        k = 10 + max(0, budget) // self.params.hit_tokens
         scope = Scope("")
         if mode == "search":
             for u in self.candidates.search_units(question, k):
@@ -354,7 +354,7 @@ class Answerer:
         later = self._unnamed_dreams(query)
         linked = self._linked_slugs(hits, scope)
         best = self.candidates.topic_quotes(query, [h for h in hits if h.slug not in later], scope, extra_slugs=linked)
-        anywhere = self.candidates.quotes(query, 400, doc_ids=scope.doc_ids or None)
+        anywhere = self.candidates.quotes(query, self.params.quote_depth, doc_ids=scope.doc_ids or None)
         units = interleave(best, [u for u in anywhere if u.page not in later])
         units += self.candidates.quotes_by_meaning(query, scope.doc_ids or None)  # then the closest by meaning
         units = [u for u in units if u.page not in later] + [u for u in anywhere if u.page in later]
@@ -390,7 +390,7 @@ class Answerer:
         quotes = self.candidates.topic_quotes(query, named, scope, extra_slugs=self._linked_slugs(hits, scope))
         if p.doc_figure_rows and not many and self.figure_slugs:
             rows = interleave(
-                self.candidates.quotes(query, 400, slugs=self.figure_slugs, doc_ids=scope.doc_ids),
+                self.candidates.quotes(query, self.params.quote_depth, slugs=self.figure_slugs, doc_ids=scope.doc_ids),
                 self.candidates.quotes_by_meaning(query, scope.doc_ids, slugs=self.figure_slugs),
             )
             quotes = interleave(quotes, rows)
@@ -400,7 +400,7 @@ class Answerer:
                 if cb.used >= quote_cap:
                     break
                 cb.add(u, trim=False)
-        per_doc = max(2, min(12, k // max(1, len(scope.doc_ids))))
+        per_doc = max(2, min(p.max_per_doc, k // max(1, len(scope.doc_ids))))
         rounds = self.candidates.scoped_passages(
             query,
             scope.doc_ids,
