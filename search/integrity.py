@@ -40,7 +40,7 @@ __all__ = ["LOCK_NAME", "Damage", "find_damage", "index_lock", "repair"]
 log = logging.getLogger(__name__)
 
 LOCK_NAME = ".write.lock"  # hidden: an index folder that is also the corpus folder does not scan it
-REPAIR_HEAP = 50_000_000
+REPAIR_HEAP = 50_000_000  # tantivy's writer memory for a repair, which only deletes (tantivy's floor is 15 MB)
 
 
 @contextmanager

@@ -63,8 +63,8 @@ CUE_CHARS = 60  # a value follows an `after` word, or precedes a `before` word, 
 HEADING_CHARS = 80  # a sentence "opens with" a heading when the heading's words are in its first characters
 KIND_HEAD = 1500  # where a document says what it is: its title and first lines
 OWN_CHARS = 3000  # where a document states its own date: its opening, or its closing lines (signatures)
-SIGNATURE_CHARS = 2500
-CHOICE_MARGIN = 0.1  # a value field's candidates scored within this of the clause model's best are weighed by evidence  # the signature block after "In witness whereof": where the signing dates are
+SIGNATURE_CHARS = 2500  # the signature block after "In witness whereof": where the signing dates are
+CHOICE_MARGIN = 0.1  # a value field's candidates scored within this of the clause model's best are weighed by evidence
 
 _EFFECTIVE_ON_SIGNING = re.compile(
     r"\b(?:effective|commenc\w*|take\s+effect|enters?\s+into\s+force|become\s+effective|begin\w*)\W+(?:[\w\"”']+\W+){0,6}?"
