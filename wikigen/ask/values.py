@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from wikigen.ask.page_index import terms
 from wikigen.ask.params import DEFAULT_PARAMS, RetrievalParams
 from wikigen.ask.wording import asking_clauses, asks_many, points_at_one
-from wikigen.core.text import one_line
+from wikigen.core.text import clip_source, one_line
 from wikigen.search.values import Value, compare_key, parse_value
 from wikigen.search.values.schema import PRESENCE, Field, Schema, Signals
 from wikigen.wiki.provisions import CHECK, NOT_READ, NOT_STATED, POSSIBLE, STATED, Table, mark
@@ -70,6 +70,8 @@ _PERPETUAL_ASK = re.compile(
     re.I,
 )
 NEGATION_WORDS = 5  # a negation this many words before the field's words negates it
+ONE_QUOTE = 400  # display: the quote of a one-document answer, cut at a word to about this many characters
+LIST_QUOTE = 240  # display: each listed document's quote in a list answer (its span is what is shown)
 
 
 @dataclass(frozen=True)
@@ -591,8 +593,8 @@ class TableAnswers:
             doc_id, cell = (r.matches or r.possible)[0]
             said = (cell.get("display") or "Yes") if r.matches else f"{mark(POSSIBLE)}, no value claimed ({CHECK})"
             lines.append(f"{label}: {said}.")
-            quote = one_line(str(cell.get("text", "")), 400 if r.matches else None)  # a clause to check: whole
-            lines.append(f'"{quote}" ({doc_id}, chars {cell["quote"][0]}-{cell["quote"][1]})')
+            quote, s, e = self.quoted(cell, ONE_QUOTE if r.matches else None)  # a clause to check: whole
+            lines.append(f'"{quote}" ({doc_id}, chars {s}-{e})')
             return "\n".join(lines)
         cond = q.condition.describe() if q.condition is not None and q.want not in ("max", "min") else "stated"
         what = f"{label}: {cond}" if cond else label
@@ -613,8 +615,7 @@ class TableAnswers:
             if not cell.get("quote"):  # a document that does not state the field: nothing to quote
                 lines.append(f"- {self.title(doc_id)} ({doc_id}): not stated")
                 continue
-            quote = one_line(str(cell.get("text", "")), 240)
-            s, e = cell["quote"]
+            quote, s, e = self.quoted(cell, LIST_QUOTE)
             lines.append(
                 f'- {self.title(doc_id)}: {cell.get("display") or "Yes"} — "{quote}" ({doc_id}, chars {s}-{e})'
             )
@@ -627,15 +628,29 @@ class TableAnswers:
                 f"And {len(r.possible)} {mark(POSSIBLE)} (a clause that may state it, {CHECK}): {titles}{more}."
             )
             for doc_id, cell in r.possible[:shown]:
-                s, e = cell["quote"]
-                quote = one_line(str(cell.get("text", "")))  # whole: the clause to check is the answer's span
+                quote, s, e = self.quoted(cell, None)  # whole: the clause to check is the answer's span
                 lines.append(f'- {self.title(doc_id)}: {mark(POSSIBLE)} — "{quote}" ({doc_id}, chars {s}-{e})')
         return "\n".join(lines)
 
     @staticmethod
-    def spans(r: TableResult, *, shown: int = 40) -> list[dict]:
-        """The answer's spans: each listed document's quote, then each possible document's clause."""
-        listed = (r.matches or r.possible)[:1] if r.one else [*r.matches[:shown], *r.possible[:shown]]
-        return [
-            {"doc_id": d, "start": int(c["quote"][0]), "end": int(c["quote"][1])} for d, c in listed if c.get("quote")
-        ]
+    def quoted(cell: dict, limit: int | None) -> tuple[str, int, int]:
+        """The quote an answer shows of a cell (on one line, cut at a word within `limit` characters) and the
+        span of the document's text it shows: a span is the text the answer quotes, never more."""
+        start = int(cell["quote"][0])
+        line, n = clip_source(str(cell.get("text", "")), limit)
+        return line, start, start + n
+
+    @classmethod
+    def spans(cls, r: TableResult, *, shown: int = 40) -> list[dict]:
+        """The answer's spans: each listed document's quote, then each possible document's clause, each the
+        text `text` shows of it."""
+        if r.one:
+            listed = [(d, c, ONE_QUOTE if r.matches else None) for d, c in (r.matches or r.possible)[:1]]
+        else:
+            listed = [(d, c, LIST_QUOTE) for d, c in r.matches[:shown]] + [(d, c, None) for d, c in r.possible[:shown]]
+        out = []
+        for d, c, limit in listed:
+            if c.get("quote"):
+                _, s, e = cls.quoted(c, limit)
+                out.append({"doc_id": d, "start": s, "end": e})
+        return out

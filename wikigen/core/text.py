@@ -89,6 +89,29 @@ def clip_words(text: str, limit: int, ellipsis: str = "...") -> str:
     return cut + ellipsis if cut else ""
 
 
+def clip_source(text: str, limit: int | None, ellipsis: str = "\u2026") -> tuple[str, int]:
+    """A quote of `text` on one line within `limit` characters, cut at the end of a word (a space, or between
+    two ideographs) with `ellipsis` added, and how many characters of `text` the shown words are (from its
+    start): a span made from that count holds exactly the text the line shows. Whole when it fits (or limit
+    is None); the first word cut when not even it fits."""
+    line = " ".join(text.split())
+    if limit is None or len(line) <= limit:
+        return line, len(text)
+    room, shown, end = max(1, limit - len(ellipsis)), 0, 0
+    for m in _WORD_END.finditer(text + " "):
+        words = " ".join(text[: m.start()].split())
+        if len(words) > room:
+            break
+        shown, end = len(words), m.start()
+    if not shown:  # one long first word: cut inside it
+        lead = len(text) - len(text.lstrip())
+        end = lead + room
+        return text[lead:end] + ellipsis, end
+    while end > 0 and text[end - 1] in " ,;:\u00b7-":
+        end -= 1
+    return " ".join(text[:end].split()) + ellipsis, end
+
+
 def fit_parts(parts: list[str], limit: int, sep: str) -> str:
     """The parts joined by `sep`, each part whole or left out: in order, every part that still fits within `limit`
     characters (a long one is left out and a shorter one after it may take its place)."""
