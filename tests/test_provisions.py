@@ -387,3 +387,12 @@ def test_a_plain_list_question_names_its_kind_in_the_plural(wiki, answerer):
     r = answerer.ask("show me the agreements under NY law", mode="wiki")
     assert r.answer.startswith(f"{len(want)} of ")
     assert {s["doc_id"] for s in r.answer_spans} == want
+
+
+def test_a_place_by_its_abbreviation_is_no_absent_name(wiki, answerer):
+    """ "Fla." is Florida's abbreviation, which no contract writes: a place the question names is a value asked
+    about, never a name the corpus lacks."""
+    want = _governed_by(read_table(wiki), "New York")
+    r = answerer.ask("show me the agreements under N.Y. law", mode="wiki")
+    assert "No document in this corpus matches" not in r.answer
+    assert {s["doc_id"] for s in r.answer_spans} == want

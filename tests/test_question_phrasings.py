@@ -280,3 +280,27 @@ def test_a_clause_that_only_names_the_document_asks_nothing_when_a_question_foll
 
 def test_this_contract_is_one_document_though_it_names_licenses():
     assert _query("Are the licenses granted under this contract non-transferable?") is None
+
+
+@pytest.mark.parametrize(
+    ("question", "state"),
+    [
+        ("show me the agreements under DE law", "Delaware"),  # a postal code
+        ("Which contracts are governed by Ill. law?", "Illinois"),  # the traditional abbreviation
+        ("Which contracts are subject to Penn. law?", "Pennsylvania"),
+        ("Which agreements are under MA law? List them.", "Massachusetts"),
+        ("Are any of our contracts under Ont. law?", "Ontario"),  # a Canadian province
+    ],
+)
+def test_a_state_is_read_by_its_short_forms_before_law(question, state):
+    q = _query(question)
+    assert q is not None and q.condition is not None, question
+    assert (q.field.name, q.condition.value.norm) == ("governing_law", state)
+
+
+def test_a_short_form_in_a_contract_needs_its_period():
+    """In a document's text, "OR LAW" in a heading in capitals is no Oregon; "Del. law" is Delaware."""
+    from wikigen.search.values.jurisdictions import find_jurisdiction_values
+
+    assert find_jurisdiction_values("REMEDIES AT LAW OR IN EQUITY, BY STATUTE OR LAW.") == []
+    assert [v.display for v in find_jurisdiction_values("This Agreement is governed by Del. law.")] == ["Delaware"]

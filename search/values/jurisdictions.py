@@ -156,9 +156,10 @@ def _english(text: str, start: int, stop: int, cased: bool) -> list[Value]:
                 break
         if not found:
             adj = words[i].strip(OPENERS).rstrip(CLOSERS)
-            adj_key = adj if adj in ADJECTIVES else adj.title() if (adj.isupper() or not cased) else ""
+            short = not cased or "." in words[i]  # a state's short form: typed, or written with its period
+            adj_key = adj if adj in ADJECTIVES or adj.isupper() or short else ""
             law = words[i + 1].strip(OPENERS).rstrip(CLOSERS).casefold() if i + 1 < len(chunks) else ""
-            place = adjective_place(adj_key) if adj_key and law in ("law", "laws") else None
+            place = adjective_place(adj_key, short_forms=short) if adj_key and law in ("law", "laws") else None
             found = (place, 1) if place else None
         if not found or (cased and _in_longer_name(text, chunks, i, i + found[1])):
             i += 1

@@ -131,6 +131,30 @@ ADJECTIVES = {
     "Brazilian": "BR",
     "Russian": "RU",
 }
+# the short forms of the US states and the Canadian provinces that lawyers write before "law" ("DE law",
+# "Ill. law", "Ont. law"): the postal codes and the traditional abbreviations (the U.S. Government Publishing
+# Office's style manual; Canada Post's). Many are English words or other codes ("IN", "OR", "Mass.", "DE" for
+# Germany), so they are read only before "law", like the adjectives; the unambiguous ones are also
+# `_ENGLISH_ALIASES`, read anywhere. Keys are written without their final period.
+LAW_ABBREVIATIONS = {
+    "US-AL": ["AL", "Ala"], "US-AK": ["AK"], "US-AZ": ["AZ", "Ariz"], "US-AR": ["AR", "Ark"],
+    "US-CA": ["CA", "Cal", "Calif"], "US-CO": ["CO", "Colo"], "US-CT": ["CT", "Conn"], "US-DE": ["DE", "Del"],
+    "US-DC": ["DC", "D.C"], "US-FL": ["FL", "Fla"], "US-GA": ["GA", "Ga"], "US-HI": ["HI"], "US-ID": ["ID"],
+    "US-IL": ["IL", "Ill"], "US-IN": ["IN", "Ind"], "US-IA": ["IA"], "US-KS": ["KS", "Kan", "Kans"],
+    "US-KY": ["KY", "Ky"], "US-LA": ["LA", "La"], "US-ME": ["ME", "Me"], "US-MD": ["MD", "Md"],
+    "US-MA": ["MA", "Mass"], "US-MI": ["MI", "Mich"], "US-MN": ["MN", "Minn"], "US-MS": ["MS", "Miss"],
+    "US-MO": ["MO", "Mo"], "US-MT": ["MT", "Mont"], "US-NE": ["NE", "Neb", "Nebr"], "US-NV": ["NV", "Nev"],
+    "US-NH": ["NH", "N.H"], "US-NJ": ["NJ", "N.J"], "US-NM": ["NM", "N.M"], "US-NY": ["NY", "N.Y"],
+    "US-NC": ["NC", "N.C"], "US-ND": ["ND", "N.D"], "US-OH": ["OH"], "US-OK": ["OK", "Okla"],
+    "US-OR": ["OR", "Ore", "Oreg"], "US-PA": ["PA", "Pa", "Penn", "Penna"], "US-RI": ["RI", "R.I"],
+    "US-SC": ["SC", "S.C"], "US-SD": ["SD", "S.D"], "US-TN": ["TN", "Tenn"], "US-TX": ["TX", "Tex"],
+    "US-UT": ["UT"], "US-VT": ["VT", "Vt"], "US-VA": ["VA", "Va"], "US-WA": ["WA", "Wash"],
+    "US-WV": ["WV", "W.Va"], "US-WI": ["WI", "Wis", "Wisc"], "US-WY": ["WY", "Wyo"],
+    "CA-AB": ["AB", "Alta"], "CA-BC": ["BC", "B.C"], "CA-MB": ["MB", "Man"], "CA-NB": ["NB", "N.B"],
+    "CA-NL": ["NL", "Nfld"], "CA-NS": ["NS", "N.S"], "CA-ON": ["ON", "Ont"], "CA-PE": ["PE", "P.E.I"],
+    "CA-QC": ["QC", "Que", "Qué"], "CA-SK": ["SK", "Sask"],
+}  # fmt: skip
+_LAW_ABBREVIATION = {a: code for code, names in LAW_ABBREVIATIONS.items() for a in names}
 _KOREAN_ALIASES = {
     "KR": ["한국", "대한민국", "남한"],
     "US": ["미국", "미합중국"],
@@ -265,7 +289,13 @@ def gazetteer() -> Gazetteer:
     return g
 
 
-def adjective_place(word: str) -> Place | None:
-    """The place whose law an adjective names ("English" -> England), or None."""
-    code = ADJECTIVES.get(word)
+def adjective_place(word: str, *, short_forms: bool = True) -> Place | None:
+    """The place whose law a word before "law" names: an adjective ("English" -> England; "ENGLISH" and
+    "english" too) or, with short_forms, a state's or province's short form as written ("DE", "Ill.", "Ont"),
+    or None. A document's text reads short forms only with their period ("Del. law"): "OR LAW" in a heading
+    in capitals is no Oregon."""
+    word = word.strip()
+    code = ADJECTIVES.get(word) or ADJECTIVES.get(word.title())
+    if not code and short_forms:
+        code = _LAW_ABBREVIATION.get(word.rstrip("."))
     return gazetteer().by_code.get(code) if code else None

@@ -95,9 +95,19 @@ _QUOTED = re.compile(r"(?<!\w)[\"“「『']([^\"”」』'\n]{2,60})[\"”」�
 _SENTENCE_START = re.compile(r"(?:^|[.?!:;]\s+|\n)\s*$")
 
 
+def _unnamed(word: str, known_words: set[str]) -> bool:
+    """Whether a capitalised word of a question names nothing: a question word or a known one ("Fla." of "Fla.
+    law" among the known places)."""
+    w = word.casefold().strip(".'’")
+    return w in QUESTION_WORDS or w in known_words
+
+
 def question_names(question: str, known: Iterable[str] = ()) -> list[str]:
     """The names a question gives (see the module docstring), in order, without repeats."""
-    known_words = {w.casefold() for k in known for w in re.findall(r"\w+", k)}
+    known = list(known)
+    known_words = {w.casefold() for k in known for w in re.findall(r"\w+", k)} | {
+        k.casefold().strip(".'’") for k in known
+    }
     out: list[str] = []
     for m in _QUOTED.finditer(question):
         out.append(m.group(1).strip())
@@ -107,10 +117,10 @@ def question_names(question: str, known: Iterable[str] = ()) -> list[str]:
         opener = _OPENER.match(m.group())
         if opener and _SENTENCE_START.search(question[: m.start()]):  # its first word only opens the sentence
             words = m.group()[opener.end() :].split()
-        while words and (words[0].casefold().strip(".'’") in QUESTION_WORDS or words[0].casefold() in known_words):
+        while words and _unnamed(words[0], known_words):
             start = question.index(words[0], start) + len(words[0])
             words = words[1:]
-        while words and (words[-1].casefold().strip(".'’") in QUESTION_WORDS or words[-1].casefold() in known_words):
+        while words and _unnamed(words[-1], known_words):
             words = words[:-1]
         if not words:
             continue

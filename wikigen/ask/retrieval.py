@@ -65,6 +65,7 @@ from wikigen.core.errors import WikigenError
 from wikigen.core.slugs import doc_slug
 from wikigen.core.text import one_line
 from wikigen.core.tokens import TokenCounter, default_counter
+from wikigen.search.values.jurisdictions import find_jurisdiction_values
 from wikigen.search.values.schema import vocabulary
 from wikigen.wiki.freshness import SourceWatch, stale_note
 from wikigen.wiki.human import DREAMER
@@ -439,7 +440,8 @@ class Answerer:
 
     def _known_words(self) -> list[str]:
         """Words of the wiki's own that a question uses without naming a document: fields' labels and the
-        words that ask for them, kinds' labels."""
+        words that ask for them, kinds' labels (and, beside them in `ask`, the places the question names: "Fla.
+        law" names Florida, not a document that would be absent)."""
         if self.values is None:
             return []
         out = []
@@ -471,7 +473,8 @@ class Answerer:
             said = self.values.text(table)  # the table's answer: the documents whose value meets the question
             if said:
                 text, spans = said, self.values.spans(table)
-        missing, named = absent_names(question, self.index, known=self._known_words())
+        places = [question[v.start : v.end] for v in find_jurisdiction_values(question, cased=False)]
+        missing, named = absent_names(question, self.index, known=[*self._known_words(), *places])
         if missing:  # a name nothing in the corpus holds: say so rather than answer from another document
             shown = ", ".join(f"'{m}'" for m in missing)
             if len(missing) == named:
