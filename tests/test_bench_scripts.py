@@ -125,15 +125,19 @@ def test_compare_eval_calls_one_question_moved_the_same_and_prints_small_differe
 def test_eval_bench_set_types_each_override_from_its_field():
     """--set NAME=VALUE overrides RetrievalParams fields, each value typed as its field is."""
     parse = _eval_bench().parse_overrides
-    got = parse(["prf_terms=0", "passage_weight=0", "doc_figure_rows=false", "hybrid_scoped=Yes"])
-    assert got == {"prf_terms": 0, "passage_weight": 0.0, "doc_figure_rows": False, "hybrid_scoped": True}
+    got = parse(["prf_terms=0", "passage_weight=0", "doc_figure_rows=Yes"])
+    assert got == {"prf_terms": 0, "passage_weight": 0.0, "doc_figure_rows": True}
     assert isinstance(got["prf_terms"], int) and isinstance(got["passage_weight"], float)
     assert parse([]) == {}
 
 
 @pytest.mark.parametrize(
     "pair, says",
-    [("no_such_knob=1", "no field 'no_such_knob'"), ("prf_terms=0.5", "prf_terms is int"), ("hybrid_scoped=2", "bool")],
+    [
+        ("no_such_knob=1", "no field 'no_such_knob'"),
+        ("prf_terms=0.5", "prf_terms is int"),
+        ("doc_figure_rows=2", "bool"),
+    ],
 )
 def test_eval_bench_set_rejects_an_unknown_field_or_a_mistyped_value(pair, says):
     """A mistyped knob is a usage error (exit 2) before any corpus is read, never a silent default."""

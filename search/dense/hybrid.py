@@ -37,12 +37,11 @@ from wikigen.search.dense.store import VectorStore, _np
 from wikigen.search.index import CorpusIndex, Hit
 from wikigen.search.snippets import make_snippet
 
-__all__ = ["DEPTH", "RRF_K", "DenseSearcher", "hybrid_search", "rrf_fuse"]
+__all__ = ["RRF_K", "DenseSearcher", "hybrid_search", "rrf_fuse"]
 
 log = logging.getLogger(__name__)
 
-RRF_K = 60  # Cormack et al.'s constant (RetrievalParams.rrf_k passes it to ask)
-DEPTH = 100  # how deep each list is read before fusion (RetrievalParams.dense_depth)
+RRF_K = 60  # Cormack et al.'s constant: the method's own, not tuned here (0, i.e. 1 / rank, measured mixed)
 
 
 class DenseSearcher:
@@ -218,21 +217,19 @@ def hybrid_search(
     k: int = 10,
     doc_ids: Iterable[str] | None = None,
     *,
-    depth: int = DEPTH,
-    rrf_k: int = RRF_K,
     snippets: bool = True,
 ) -> list[Hit]:
-    """BM25 and dense top-`depth` lists fused by reciprocal rank, best k first (see the module docstring).
+    """BM25's and the dense k best fused by reciprocal rank, best k first (see the module docstring): each list
+    is read as deep as the answer asks (reading both 100 deep was measured mixed, docs/benchmarks.md, Knobs).
     Snippets are made for the k fused hits only (none with snippets=False). A query the encoder cannot read
     gets BM25's k best as they are; a passage it cannot read is ranked by its BM25 rank alone."""
     if doc_ids is not None and not isinstance(doc_ids, str):
         doc_ids = list(doc_ids)
     if isinstance(query, str) and query.strip() and not dense.readable(query):
         return index.search(query, k=k, doc_ids=doc_ids, snippets=snippets, keep_out=False)
-    depth = max(depth, k)
-    bm25 = index.search(query, k=depth, doc_ids=doc_ids, snippets=False, keep_out=False)  # ask keeps them out
-    vec = dense.search(query, k=depth, doc_ids=doc_ids, snippets=False)
-    fused = rrf_fuse([bm25, vec], k, rrf_k, dense.unread)
+    bm25 = index.search(query, k=k, doc_ids=doc_ids, snippets=False, keep_out=False)  # ask keeps them out
+    vec = dense.search(query, k=k, doc_ids=doc_ids, snippets=False)
+    fused = rrf_fuse([bm25, vec], k, RRF_K, dense.unread)
     if not snippets:
         return fused
     terms, runs = set(analysed_terms(query)), CJK_RUN.findall(query)

@@ -89,7 +89,7 @@ class Candidates:
     def topic_quotes(self, query: str, hits, scope: Scope, *, extra_slugs: Iterable[str] = ()) -> list[Unit]:
         """Quotes from the best topic pages (and extra pages), ranked by relevance to the query,
         one per document before a second from the same document."""
-        slugs = [h.slug for h in hits if h.type == "topic"][: self.params.topic_pages]
+        slugs = [h.slug for h in hits if h.type == "topic"]
         slugs.extend(s for s in extra_slugs if s not in slugs)
         if not slugs:
             return []
@@ -132,16 +132,7 @@ class Candidates:
         if hybrid and self.dense is not None:
             from wikigen.search.dense.hybrid import hybrid_search
 
-            return hybrid_search(
-                self.index,
-                self.dense,
-                query,
-                k=k,
-                doc_ids=doc_ids,
-                depth=self.params.dense_depth,
-                rrf_k=self.params.rrf_k,
-                snippets=False,
-            )
+            return hybrid_search(self.index, self.dense, query, k=k, doc_ids=doc_ids, snippets=False)
         return self.index.search(query, k=k, doc_ids=doc_ids, snippets=False, keep_out=False)
 
     def search_units(self, query: str, k: int, doc_ids=None) -> list[Unit]:
@@ -201,19 +192,17 @@ class Candidates:
         doc_ids: Sequence[str],
         per_doc: int = 3,
         window: int | None = None,
-        passages: int | None = None,
         expansion: dict[str, float] | None = None,
     ) -> list[list[Unit]]:
         """Per round r: the r-th best unit of each in-scope document, documents ordered by their best
         score. Without `window` a unit is a whole passage (the r-th best passage). With `window`, the
         units are windows of whole sentences (about `window` characters) inside the document's best
-        `passages` passages, ranked by the query terms they hold (idf-weighted), so a document's best
+        `per_doc` passages, ranked by the query terms they hold (idf-weighted), so a document's best
         unit is the clause that matches rather than the passage around it."""
         p = self.params
-        passages = p.scope_passages if passages is None else passages
-        k_doc = max(per_doc, passages) if window else per_doc
+        k_doc = per_doc
         # a many-document scope's windows come from BM25's passages: fused ones served them worse
-        by_doc = self._passages_by_doc(query, doc_ids, k_doc, p.hybrid_scoped and not window)
+        by_doc = self._passages_by_doc(query, doc_ids, k_doc, not window)
         if window:
             weights = {t: self.idf(t) for t in dict.fromkeys(terms(query))}
             for t, w in (expansion or {}).items():
@@ -252,7 +241,7 @@ class Candidates:
             if share >= self.params.named_share and weight >= self.params.prf_min_idf:
                 named.append(NamedTopic(weight, h.score, h.slug))
         named.sort(key=lambda n: (-n.weight, -n.score, n.slug))
-        return [n.slug for n in named[: self.params.prf_topics]]
+        return [n.slug for n in named[:1]]  # the best-named topic (its quotes: the subject in many documents)
 
     def expansion_terms(self, query: str, hits) -> dict[str, float]:
         """Pseudo-relevance feedback from the wiki: the topic pages the query names (title/aliases) quote

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from wikigen.search.dense.hybrid import DEPTH, RRF_K
-
 DEFAULT_BUDGET = 4000  # tokens of assembled context, when the caller names no budget
 
 
@@ -19,7 +17,6 @@ class RetrievalParams:
     page_hits: int = 20  # pages looked at per question
     hit_tokens: int = 100  # search passages read per question: ten, and one more per this many tokens of budget
     quote_depth: int = 400  # wiki quotes ranked per question by words (every quote of a subject, on 252 contracts)
-    topic_pages: int = 6  # topic pages whose quotes are used
     max_doc_scope: int = 3  # documents a question can name at once
     rare_df: int = 2  # a word in at most this many document pages' identity text identifies a document
     rare_df_share: float = 0.01  # ... and in at most this share of them (at least one page)
@@ -36,19 +33,11 @@ class RetrievalParams:
     max_quote_share: float = 0.5  # with no scope, when search can fill the rest
     # sentence windows
     window_chars: int = 600  # in a many-document scope, windows of whole sentences of about this many characters
-    scope_passages: int = 5  # ... taken from each in-scope document's best passages
-    max_per_doc: int = 12  # in a scope of a few documents, each one's best passages read at most (at least two)
     # pseudo-relevance feedback from the wiki
     prf_terms: int = 8  # expansion terms from the named topics' quotes (0: none)
-    prf_topics: int = 3
     prf_min_idf: float = 1.5  # ... named by title terms whose idf adds up to at least this
     prf_min_share: float = 0.1  # ... each in at least this share of those quotes
     prf_search: int = 3  # >0: also this many passages per document from the expanded query
-    # dense vectors (used only where the index has them; search/dense)
-    dense_depth: int = DEPTH  # how deep the BM25 and dense lists are read before reciprocal rank fusion
-    rrf_k: int = RRF_K  # ... each list adding 1 / (rrf_k + rank) for a passage (Cormack et al.'s constant)
-    hybrid_scoped: bool = True  # passages inside a scope of a few documents: fused, not BM25 alone (a
-    # many-document scope's sentence windows always come from BM25's passages)
     # the wiki's share must be earned (needs the dense vectors; without them every quote is offered)
     wiki_gate_rank: int = 1  # >0: a topic quote for a question with no scope enters only when its passage is
     #     as close to the question (dense cosine) as the search passage at this

@@ -401,7 +401,7 @@ class Answerer:
                 if cb.used >= quote_cap:
                     break
                 cb.add(u, trim=False)
-        per_doc = max(2, min(p.max_per_doc, k // max(1, len(scope.doc_ids))))
+        per_doc = max(2, k // max(1, len(scope.doc_ids)))
         rounds = self.candidates.scoped_passages(
             query,
             scope.doc_ids,
