@@ -192,15 +192,17 @@ class Candidates:
         doc_ids: Sequence[str],
         per_doc: int = 3,
         window: int | None = None,
+        passages: int = 0,
         expansion: dict[str, float] | None = None,
     ) -> list[list[Unit]]:
         """Per round r: the r-th best unit of each in-scope document, documents ordered by their best
         score. Without `window` a unit is a whole passage (the r-th best passage). With `window`, the
         units are windows of whole sentences (about `window` characters) inside the document's best
-        `per_doc` passages, ranked by the query terms they hold (idf-weighted), so a document's best
-        unit is the clause that matches rather than the passage around it."""
+        `per_doc` passages (or `passages`, when more: the dreamer's one window per document), ranked by the
+        query terms they hold (idf-weighted), so a document's best unit is the clause that matches rather
+        than the passage around it."""
         p = self.params
-        k_doc = per_doc
+        k_doc = max(per_doc, passages) if window else per_doc
         # a many-document scope's windows come from BM25's passages: fused ones served them worse
         by_doc = self._passages_by_doc(query, doc_ids, k_doc, not window)
         if window:

@@ -634,11 +634,14 @@ class TableAnswers:
 
     @staticmethod
     def quoted(cell: dict, limit: int | None) -> tuple[str, int, int]:
-        """The quote an answer shows of a cell (on one line, cut at a word within `limit` characters) and the
-        span of the document's text it shows: a span is the text the answer quotes, never more."""
+        """The quote an answer shows of a cell (on one line, cut at words within `limit` characters, around where
+        the value is stated) and the span of the document's text it shows: a span is the text the answer
+        quotes, never more."""
         start = int(cell["quote"][0])
-        line, n = clip_source(str(cell.get("text", "")), limit)
-        return line, start, start + n
+        value = cell.get("span")  # where the value is stated: the quote shows it
+        focus = (int(value[0]) - start, int(value[1]) - start) if value else None
+        line, a, b = clip_source(str(cell.get("text", "")), limit, focus)
+        return line, start + a, start + b
 
     @classmethod
     def spans(cls, r: TableResult, *, shown: int = 40) -> list[dict]:

@@ -89,27 +89,47 @@ def clip_words(text: str, limit: int, ellipsis: str = "...") -> str:
     return cut + ellipsis if cut else ""
 
 
-def clip_source(text: str, limit: int | None, ellipsis: str = "\u2026") -> tuple[str, int]:
-    """A quote of `text` on one line within `limit` characters, cut at the end of a word (a space, or between
-    two ideographs) with `ellipsis` added, and how many characters of `text` the shown words are (from its
-    start): a span made from that count holds exactly the text the line shows. Whole when it fits (or limit
-    is None); the first word cut when not even it fits."""
+def clip_source(
+    text: str, limit: int | None, focus: tuple[int, int] | None = None, ellipsis: str = "\u2026"
+) -> tuple[str, int, int]:
+    """A quote of `text` on one line within `limit` characters, cut at word ends (a space, or between two
+    ideographs) with `ellipsis` where text is left out, and the part of `text` it shows, (a, b): a span made
+    from them holds exactly the text the line shows. Whole when it fits (or limit is None). With `focus`
+    (offsets into text, such as where a value is stated) the window holds it: it opens at the start of the
+    text when the focus fits there, else at a word before the focus (about the room left split on each side)."""
     line = " ".join(text.split())
     if limit is None or len(line) <= limit:
-        return line, len(text)
-    room, shown, end = max(1, limit - len(ellipsis)), 0, 0
-    for m in _WORD_END.finditer(text + " "):
-        words = " ".join(text[: m.start()].split())
-        if len(words) > room:
-            break
-        shown, end = len(words), m.start()
-    if not shown:  # one long first word: cut inside it
-        lead = len(text) - len(text.lstrip())
-        end = lead + room
-        return text[lead:end] + ellipsis, end
-    while end > 0 and text[end - 1] in " ,;:\u00b7-":
-        end -= 1
-    return " ".join(text[:end].split()) + ellipsis, end
+        return line, 0, len(text)
+    words = [(m.start(), m.end()) for m in re.finditer(r"\S+", text)]
+    if not words:
+        return "", 0, 0
+    room = max(1, limit - 2 * len(ellipsis))
+
+    def window(first: int) -> tuple[int, int]:
+        """Words from `first` on while their one-line length fits the room: (first, last) word indexes."""
+        n, last = 0, first - 1
+        for w in range(first, len(words)):
+            n += (words[w][1] - words[w][0]) + (1 if w > first else 0)
+            if n > room:
+                break
+            last = w
+        return first, last
+
+    first = 0
+    if focus is not None:
+        _, last = window(0)
+        if last < 0 or words[last][1] < focus[1]:  # the focus does not fit the opening: centre it
+            lead = max(0, (room - (focus[1] - focus[0])) // 2)
+            first = next((w for w, (a, _) in enumerate(words) if a >= focus[0] - lead), len(words) - 1)
+            first = min(first, next((w for w, (_, b) in enumerate(words) if b > focus[0]), first))
+    first, last = window(first)
+    if last < first:  # one word longer than the room: cut inside it
+        a = words[first][0]
+        b = a + room
+        return (ellipsis if first else "") + text[a:b] + ellipsis, a, b
+    a, b = words[first][0], words[last][1]
+    shown = " ".join(text[a:b].split())
+    return (ellipsis if first else "") + shown + (ellipsis if last < len(words) - 1 else ""), a, b
 
 
 def fit_parts(parts: list[str], limit: int, sep: str) -> str:
