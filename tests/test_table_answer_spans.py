@@ -57,3 +57,8 @@ def test_each_span_of_a_table_answer_is_text_the_answer_shows(built, question):
     assert r.answer_spans, r.answer
     checker = SpanChecker(lambda d: (corpus / f"{d}.txt").read_text(encoding="utf-8"))
     assert checker.within(r.answer_spans, r.answer, "answer", collapse=True) == []
+    # each quote shows where the value is stated, though it lies beyond a line's length into the clause
+    assert LONG_LAW.index("Delaware") > LIST_QUOTE
+    for sp in r.answer_spans:
+        text = (corpus / f"{sp['doc_id']}.txt").read_text(encoding="utf-8")
+        assert "Delaware" in text[sp["start"] : sp["end"]]
