@@ -252,6 +252,7 @@ def test_a_periodic_reports_figures_are_fields_answered_with_the_line_that_state
         ("Who are the parties?", True, "parties", None, "value"),  # "Who" names no party
         ("Which contracts are perpetual?", False, "expiration", "eq", "list"),
         ("Which contracts have no cap on liability?", False, "liability_cap", "absent", "list"),
+        ("Which contracts do not have a cap on liability?", False, "liability_cap", "absent", "list"),  # 4 words
         ("Which contracts have no cap?", False, "uncapped_liability", "present", "list"),
         # Korean: the field in a verb ("법률에 따르나요"), a value with its particle ("1년인"), the plural 들
         ("어떤 계약이 대한민국 법률에 따르나요?", False, "governing_law", "eq", "list"),

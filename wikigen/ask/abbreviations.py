@@ -7,8 +7,8 @@ between them) whose terms are all one or two characters long is spelled out by t
 words begin with its letters, in order ("and", "of", "the" are no content words; a run of a title's words
 that ends where the title or one of its parts ends counts: "Gross property, plant and equipment" spells out
 "PP&E", "Mortgage- and asset-backed securities" does not spell out "M&A"): the run the most documents' pages
-carry, and a second one only when as many carry it. The spelled-out words are added to the question; the
-abbreviation stays. Nothing here knows a corpus: the titles are the wiki's (figure labels, topic headings).
+carry (a second as common, or a limit on a run's length, changed no answer on the dev corpora). The spelled-out
+words are added to the question; the abbreviation stays. Nothing here knows a corpus: the titles are the wiki's (figure labels, topic headings).
 """
 
 from __future__ import annotations
@@ -24,8 +24,6 @@ __all__ = ["Abbreviations"]
 ABBREVIATION = re.compile(r"(?<![\w&])[A-Z]{1,3}(?:&[A-Z]{1,3})+(?![\w&])")  # "R&D", "SG&A", "PP&E"
 CONNECTORS = frozenset({"and", "of", "the", "for", "in", "on", "to", "or", "a", "an"})
 WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
-MAX_SPELLINGS = 2  # phrases one abbreviation is spelled out as, at most (the most common, and ties)
-MAX_RUN = 5  # content words an abbreviation spells out at most
 
 
 def _phrase_ends(title: str, at: int) -> bool:
@@ -49,7 +47,7 @@ class Abbreviations:
             words = [m.group(0) for m in found]
             content = [i for i, w in enumerate(words) if w.lower() not in CONNECTORS]
             for a in range(len(content)):
-                for b in range(a + 1, min(a + MAX_RUN, len(content))):
+                for b in range(a + 1, len(content)):
                     run = content[a : b + 1]
                     if not _phrase_ends(title, found[run[-1]].end()):
                         continue  # "Mortgage- and asset-backed securities": "mortgage and asset" ends inside a word
@@ -58,13 +56,9 @@ class Abbreviations:
                     self._by_initials.setdefault(key, Counter())[phrase] += max(1, docs)
 
     def spelled(self, abbreviation: str) -> list[str]:
-        """The phrases an abbreviation stands for: the most common, and others as common (at most MAX_SPELLINGS)."""
+        """The phrase an abbreviation stands for: the most common (of equals, the first the titles give)."""
         found = self._by_initials.get("".join(c.lower() for c in abbreviation if c.isalpha()))
-        if not found:
-            return []
-        ranked = found.most_common()
-        top = ranked[0][1]
-        return [p for p, n in ranked[:MAX_SPELLINGS] if n == top]
+        return [found.most_common(1)[0][0]] if found else []
 
     def expand(self, question: str) -> str:
         """The question with the spelled-out words of each abbreviation the index cannot read added after it."""
