@@ -86,16 +86,14 @@ class Candidates:
         qhits = self.page_index.search_quotes(query, k=k, slugs=slugs, doc_ids=doc_ids)
         return diversify([self.quote_unit(h.unit) for h in qhits if self.valid(h.unit)])
 
-    def topic_quotes(self, query: str, hits, scope: Scope, *, extra_slugs: Iterable[str] = ()) -> list[Unit]:
+    def topic_quotes(self, query: str, hits, scope: Scope, k: int, *, extra_slugs: Iterable[str] = ()) -> list[Unit]:
         """Quotes from the best topic pages (and extra pages), ranked by relevance to the query,
         one per document before a second from the same document."""
         slugs = [h.slug for h in hits if h.type == "topic"]
         slugs.extend(s for s in extra_slugs if s not in slugs)
         if not slugs:
             return []
-        return self.quotes(
-            query, self.params.quote_depth, slugs=slugs, doc_ids=scope.doc_ids if scope.doc_ids else None
-        )
+        return self.quotes(query, k, slugs=slugs, doc_ids=scope.doc_ids if scope.doc_ids else None)
 
     def quotes_by_meaning(
         self, query: str, doc_ids: Sequence[str] | None = None, slugs: Sequence[str] | None = None

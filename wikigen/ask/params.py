@@ -15,8 +15,8 @@ DEFAULT_BUDGET = 4000  # tokens of assembled context, when the caller names no b
 class RetrievalParams:
     # pages and scope
     page_hits: int = 20  # pages looked at per question
-    hit_tokens: int = 100  # search passages read per question: ten, and one more per this many tokens of budget
-    quote_depth: int = 400  # wiki quotes ranked per question by words (every quote of a subject, on 252 contracts)
+    hit_tokens: int = 100  # search passages (and wiki quotes) read per question: ten, and one more per this many
+    # tokens of budget
     max_doc_scope: int = 3  # documents a question can name at once
     rare_df: int = 2  # a word in at most this many document pages' identity text identifies a document
     rare_df_share: float = 0.01  # ... and in at most this share of them (at least one page)

@@ -309,7 +309,7 @@ class Answerer:
             if u.doc_id in self.known_docs:
                 cb.add(u, trim=False)
         if mode == "wiki":
-            self._fill_wiki(cb, query, hits, scope)
+            self._fill_wiki(cb, query, hits, scope, k)
         elif scope.doc_ids:
             self._fill_scoped(cb, query, hits, scope, k)
             self._fill_rest(cb, question, k)
@@ -348,14 +348,16 @@ class Answerer:
                 out.extend(link for link in self.pages[h.slug].links() if link in self.pages)
         return list(dict.fromkeys(out))
 
-    def _fill_wiki(self, cb: ContextBuilder, query: str, hits, scope: Scope) -> None:
+    def _fill_wiki(self, cb: ContextBuilder, query: str, hits, scope: Scope, k: int) -> None:
         """The wiki alone: the quotes of the best pages and the pages they link to, taken in turn with the
         quotes that match the question best on any page (in the scope's documents): a subject's quote on a
         page the page search did not rank (a topic page that quotes it among many) still comes in."""
         later = self._unnamed_dreams(query)
         linked = self._linked_slugs(hits, scope)
-        best = self.candidates.topic_quotes(query, [h for h in hits if h.slug not in later], scope, extra_slugs=linked)
-        anywhere = self.candidates.quotes(query, self.params.quote_depth, doc_ids=scope.doc_ids or None)
+        best = self.candidates.topic_quotes(
+            query, [h for h in hits if h.slug not in later], scope, k, extra_slugs=linked
+        )
+        anywhere = self.candidates.quotes(query, k, doc_ids=scope.doc_ids or None)
         units = interleave(best, [u for u in anywhere if u.page not in later])
         units += self.candidates.quotes_by_meaning(query, scope.doc_ids or None)  # then the closest by meaning
         units = [u for u in units if u.page not in later] + [u for u in anywhere if u.page in later]
@@ -388,10 +390,10 @@ class Answerer:
             for h in hits
             if h.type != "topic" or self.page_index.title_match(h.slug, q_set)[0] >= self.params.named_share
         ]
-        quotes = self.candidates.topic_quotes(query, named, scope, extra_slugs=self._linked_slugs(hits, scope))
+        quotes = self.candidates.topic_quotes(query, named, scope, k, extra_slugs=self._linked_slugs(hits, scope))
         if p.doc_figure_rows and not many and self.figure_slugs:
             rows = interleave(
-                self.candidates.quotes(query, self.params.quote_depth, slugs=self.figure_slugs, doc_ids=scope.doc_ids),
+                self.candidates.quotes(query, k, slugs=self.figure_slugs, doc_ids=scope.doc_ids),
                 self.candidates.quotes_by_meaning(query, scope.doc_ids, slugs=self.figure_slugs),
             )
             quotes = interleave(quotes, rows)
@@ -424,7 +426,7 @@ class Answerer:
         document for a question about many documents reached more documents but cost more precision than it
         gained recall: docs/benchmarks.md, Knobs.)"""
         p = self.params
-        quotes = self.candidates.earned(question, self.candidates.topic_quotes(query, hits, scope), k)
+        quotes = self.candidates.earned(question, self.candidates.topic_quotes(query, hits, scope, k), k)
         quote_cap = int(cb.budget * p.max_quote_share)
         passages = self.candidates.search_units(query, k)
         qi = pi = 0
