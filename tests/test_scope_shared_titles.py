@@ -101,3 +101,11 @@ def test_a_kind_narrows_a_name_to_its_member(answerer, question, page):
     document defines), in any case: that member, though the title is shared and the word is not capitalised."""
     r = answerer.ask(question, mode="wiki+search")
     assert r.scope["kind"] == "document" and r.scope["pages"] == [page], question
+
+
+def test_a_name_typed_in_lower_case_names_its_document(answerer):
+    """People type names in lower case; the documents write them capitalised ("GAMMA SOFT LTD"), never in lower
+    case: such a word is a name in any case. A word the documents also write in lower case ("supply") is not."""
+    r = answerer.ask("what law governs our agreement with gamma soft?", mode="wiki+search")
+    assert r.scope["kind"] == "document" and r.scope["pages"] == ["doc-nda-gamma-nda"]
+    assert answerer.scopes._name_words("what law governs the supply made with gamma soft") == {"gamma", "soft"}

@@ -133,6 +133,7 @@ class ScopeResolver:
         self._id_terms: dict[str, set[str]] = {}  # slug -> the terms of its documents' ids (file names)
         self._name_terms: dict[str, set[str]] = {}  # slug -> what names it: title, aliases, description, file name
         self._id_postings: dict[str, list[str]] = {}
+        self._lowered: set[str] = set()  # terms the identity texts write in lower case somewhere (not names)
         for p in pages:
             if p.type == "document":
                 self._add_document_page(index, p)
@@ -155,6 +156,7 @@ class ScopeResolver:
             for t in set().union(*[set(terms(n)) for n in [p.title or "", *(p.aliases or [])]]):
                 cdf[t] = cdf.get(t, 0) + 1
         self._coll_generic = {t for t, n in cdf.items() if len(colls) >= 4 and n >= len(colls) / 2}
+        self._kind_terms = set(cdf)  # the words that name kinds of document ("supply"), not a document
         self.series = SeriesResolver(known_docs, index.texts.text)
 
     def _add_document_page(self, index, p) -> None:
@@ -171,6 +173,7 @@ class ScopeResolver:
             [p.title or "", *(p.aliases or []), p.description or "", units[0].text if units else "", opening]
         )
         ts = set(terms(head))
+        self._lowered.update(t for w in WORD.findall(head) if w.islower() for t in terms(w))
         self._head_terms[p.slug] = ts
         for t in ts:
             self._head_postings.setdefault(t, []).append(p.slug)
@@ -255,8 +258,7 @@ class ScopeResolver:
         """Document pages named by their title, plus rare identifying words of their identity text."""
         n_docs = max(1, len(self._head_terms))
         rare_df = max(1, min(self.params.rare_df, int(n_docs * self.params.rare_df_share)))
-        # identifying words are written like names: not all lower case (capitals, digits, or an uncased script)
-        names = {t for w in WORD.findall(question) if not w.islower() and not self._domain_word(w) for t in terms(w)}
+        names = self._name_words(question)
         cand_slugs = [h.slug for h in hits if h.type == "document"]
         for t in q_set & names:
             if self._head_df.get(t, 0) <= rare_df:
@@ -286,6 +288,22 @@ class ScopeResolver:
                         {t for t in named if self._head_df.get(t, 0) <= rare_df},
                     )
                 )
+        return out
+
+    def _name_words(self, question: str) -> set[str]:
+        """The terms of the question's words that are written like names: not all lower case (capitals, digits,
+        an uncased script that is not the schemas' own words), or in lower case a word of the documents' names
+        (title, parties, short names, file name) that their identity texts never write in lower case ("netgear"
+        for "NETGEAR, Inc.") and no collection's title holds ("supply"): people type names in lower case, the
+        documents do not."""
+        out: set[str] = set()
+        for w in WORD.findall(question):
+            ts = terms(w)
+            if w.islower():
+                if ts and all(t in self._name_df and t not in self._lowered and t not in self._kind_terms for t in ts):
+                    out.update(ts)
+            elif not self._domain_word(w):
+                out.update(ts)
         return out
 
     @staticmethod
