@@ -62,9 +62,6 @@ QUOTE_CAP = 600  # a long sentence (a table row run together) is quoted around w
 CUE_CHARS = 60  # a value follows an `after` word, or precedes a `before` word, within this many characters
 HEADING_CHARS = 80  # a sentence "opens with" a heading when the heading's words are in its first characters
 KIND_HEAD = 1500  # where a document says what it is: its title and first lines
-OWN_CHARS = 3000  # where a document states its own date: its opening, or its closing lines (signatures)
-SIGNATURE_CHARS = 2500  # the signature block after "In witness whereof": where the signing dates are
-CHOICE_MARGIN = 0.1  # a value field's candidates scored within this of the clause model's best are weighed by evidence
 
 _EFFECTIVE_ON_SIGNING = re.compile(
     r"\b(?:effective|commenc\w*|take\s+effect|enters?\s+into\s+force|become\s+effective|begin\w*)\W+(?:[\w\"”']+\W+){0,6}?"
@@ -429,11 +426,10 @@ def _parties_cell(doc: _Doc, f: Field) -> Cell:
 
 def _own_date_cell(doc: _Doc, f: Field, title_rx: re.Pattern | None) -> Cell:
     """The date the document gives itself, from the first of these that holds one (see `_own_dates`); failing
-    all, the field's signals in its opening or its closing lines, and last the date its page furniture carries."""
+    all, the field's signals, and last the date its page furniture carries."""
     found = _own_dates(doc, title_rx)
     if found is None:
-        n = len(doc.text)
-        cell = _field_cell(doc, f, where=lambda s: s < OWN_CHARS or s > n - OWN_CHARS)
+        cell = _field_cell(doc, f)
         carried = [v for v in find_values(doc.text, "date") if doc.on_furniture(v)]
         if cell.stated or not carried:
             return cell
@@ -453,12 +449,13 @@ def _own_date_cell(doc: _Doc, f: Field, title_rx: re.Pattern | None) -> Cell:
 def _own_dates(doc: _Doc, title_rx: re.Pattern | None) -> Value | None:
     """The date a document gives itself, the way a reader looks for it:
 
-    1. in its opening, a date introduced as its own ("dated", "made ... as of", "effective") in a sentence that
+    1. a date introduced as its own ("dated", "made ... as of", "effective") in a sentence that
        names the document itself ("This Agreement is made as of ...", "THIS LICENSE AGREEMENT dated ...");
     2. where it is signed: the first date after its last "In witness whereof" (or a Korean contract's "증명하기
        위하여"), a full date before one of a lesser precision;
-    3. in its opening, a date introduced as its own in any sentence, then its first full date, then its first
-       date of any precision.
+    3. a date introduced as its own in any sentence, then its first full date, then its first date of any
+       precision (the whole text is read: an opening of 3,000 characters found fewer agreement dates, and a
+       signature block of 2,500 no more, on cuad-dev's expert answers: docs/benchmarks.md, Knobs).
 
     Dates on the page furniture (a running header or footer, such as the filing line a page of an exhibit
     carries) are no date of the document's. Forms left blank ("this ___ day of ____, 2004") count, at the year
@@ -468,7 +465,7 @@ def _own_dates(doc: _Doc, title_rx: re.Pattern | None) -> Value | None:
     def keep(vs: list[Value]) -> list[Value]:
         return [v for v in vs if not doc.on_furniture(v)]
 
-    head = keep(find_values(text, "date", 0, OWN_CHARS))
+    head = keep(find_values(text, "date"))
     own = [v for v in head if introduced_as_own(text, v.start)]
     for v in own:
         i = doc.index_of(v.start)
@@ -478,7 +475,7 @@ def _own_dates(doc: _Doc, title_rx: re.Pattern | None) -> Value | None:
     witness = list(_WITNESS.finditer(text))
     if witness:
         w = witness[-1].end()
-        signed = keep(find_values(text, "date", w, w + SIGNATURE_CHARS))
+        signed = keep(find_values(text, "date", w))
         if signed:
             return ([v for v in signed if len(v.norm) == 10] or signed)[0]
     full = [v for v in head if len(v.norm) == 10]
