@@ -8,7 +8,8 @@ words begin with its letters, in order ("and", "of", "the" are no content words;
 that ends where the title or one of its parts ends counts: "Gross property, plant and equipment" spells out
 "PP&E", "Mortgage- and asset-backed securities" does not spell out "M&A"): the run the most documents' pages
 carry (a second as common, or a limit on a run's length, changed no answer on the dev corpora). The spelled-out
-words are added to the question; the abbreviation stays. Nothing here knows a corpus: the titles are the wiki's (figure labels, topic headings).
+words are added to the question; the abbreviation stays. Nothing here knows a corpus: the titles are the wiki's
+(figure labels, topic headings).
 """
 
 from __future__ import annotations

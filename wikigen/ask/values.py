@@ -593,7 +593,7 @@ class TableAnswers:
             doc_id, cell = (r.matches or r.possible)[0]
             said = (cell.get("display") or "Yes") if r.matches else f"{mark(POSSIBLE)}, no value claimed ({CHECK})"
             lines.append(f"{label}: {said}.")
-            quote, s, e = self.quoted(cell, ONE_QUOTE if r.matches else None)  # a clause to check: whole
+            quote, s, e = self.quoted(cell, self._limit(r, possible=not r.matches))
             lines.append(f'"{quote}" ({doc_id}, chars {s}-{e})')
             return "\n".join(lines)
         cond = q.condition.describe() if q.condition is not None and q.want not in ("max", "min") else "stated"
@@ -615,7 +615,7 @@ class TableAnswers:
             if not cell.get("quote"):  # a document that does not state the field: nothing to quote
                 lines.append(f"- {self.title(doc_id)} ({doc_id}): not stated")
                 continue
-            quote, s, e = self.quoted(cell, LIST_QUOTE)
+            quote, s, e = self.quoted(cell, self._limit(r))
             lines.append(
                 f'- {self.title(doc_id)}: {cell.get("display") or "Yes"} — "{quote}" ({doc_id}, chars {s}-{e})'
             )
@@ -628,9 +628,15 @@ class TableAnswers:
                 f"And {len(r.possible)} {mark(POSSIBLE)} (a clause that may state it, {CHECK}): {titles}{more}."
             )
             for doc_id, cell in r.possible[:shown]:
-                quote, s, e = self.quoted(cell, None)  # whole: the clause to check is the answer's span
+                quote, s, e = self.quoted(cell, self._limit(r, possible=True))
                 lines.append(f'- {self.title(doc_id)}: {mark(POSSIBLE)} — "{quote}" ({doc_id}, chars {s}-{e})')
         return "\n".join(lines)
+
+    @staticmethod
+    def _limit(r: TableResult, *, possible: bool = False) -> int | None:
+        """How long a quote of the answer is: a possible document's clause whole (it is what to check), one
+        document's stated value ONE_QUOTE, a listed document's LIST_QUOTE. `text` and `spans` both ask here."""
+        return None if possible else ONE_QUOTE if r.one else LIST_QUOTE
 
     @staticmethod
     def quoted(cell: dict, limit: int | None) -> tuple[str, int, int]:
@@ -648,12 +654,12 @@ class TableAnswers:
         """The answer's spans: each listed document's quote, then each possible document's clause, each the
         text `text` shows of it."""
         if r.one:
-            listed = [(d, c, ONE_QUOTE if r.matches else None) for d, c in (r.matches or r.possible)[:1]]
+            listed = [(d, c, not r.matches) for d, c in (r.matches or r.possible)[:1]]
         else:
-            listed = [(d, c, LIST_QUOTE) for d, c in r.matches[:shown]] + [(d, c, None) for d, c in r.possible[:shown]]
+            listed = [(d, c, False) for d, c in r.matches[:shown]] + [(d, c, True) for d, c in r.possible[:shown]]
         out = []
-        for d, c, limit in listed:
+        for d, c, possible in listed:
             if c.get("quote"):
-                _, s, e = cls.quoted(c, limit)
+                _, s, e = cls.quoted(c, cls._limit(r, possible=possible))
                 out.append({"doc_id": d, "start": s, "end": e})
         return out
