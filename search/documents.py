@@ -34,7 +34,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from wikigen.search.facts.dates import document_date
-from wikigen.search.facts.parties import OPENING, find_parties
+from wikigen.search.facts.parties import find_parties
 from wikigen.search.facts.sheet import kind_of
 from wikigen.search.facts.title import self_noun
 
@@ -46,7 +46,6 @@ from wikigen.wiki.secrets import find_secrets
 
 __all__ = ["Cell", "DocumentRow", "columns", "document_rows", "page_facts", "provision_cells"]
 
-OPENING_CHARS = max(OPENING, 8000)  # of a document's text read for its parties, date and kind
 NAME_CHARS = 40  # a party's name in a label
 VALUE_CHARS = 40  # a provision's value in a cell (its quote, a click away, holds it whole)
 SHORT_VALUE = 24  # a longer value shows its canonical form ("2026-03-01" for "2026-03-01 (3 years from ...)")
@@ -222,19 +221,20 @@ def columns(rows: Iterable[DocumentRow]) -> list[str]:
     return sorted(filled, key=lambda n: (-filled[n], place[n], n))
 
 
-def _opening_cells(text: str) -> tuple[Cell | None, Cell | None, str]:
-    """(parties, date, the noun the document calls itself) from the document's opening."""
-    head = text[:OPENING_CHARS]
-    found = find_parties(head)
+def _row_facts(text: str) -> tuple[Cell | None, Cell | None, str]:
+    """(parties, date, the noun the document calls itself): the parties its opening names (`find_parties`), its
+    own date (`document_date`, the whole text: the first 8,000 characters found fewer agreement dates,
+    docs/benchmarks.md, Knobs) and the noun."""
+    found = find_parties(text)
     parties = None
     if found:
         value = "; ".join(" ".join(m.text.split()).rstrip(",") for m in found)
         parties = Cell(value, found[0].start, found[-1].end, "Parties")
     if parties is not None and find_secrets(parties.value):  # never shown, as on every other surface
         parties = None
-    d = document_date(head)
+    d = document_date(text)
     date = Cell(d.iso, d.start, d.end, "Date") if d is not None else None
-    return parties, date, self_noun(head)
+    return parties, date, self_noun(text)
 
 
 def _short(name: str) -> str:
@@ -296,7 +296,7 @@ def document_rows(
                 text = sources.texts.text(doc_id)
             except (KeyError, OSError):
                 text = ""
-        parties, date, noun = _opening_cells(text) if text else (None, None, "")
+        parties, date, noun = _row_facts(text) if text else (None, None, "")
         colls = member_of.get(doc_id, [])
         rows.append(
             DocumentRow(

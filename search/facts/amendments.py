@@ -49,7 +49,6 @@ __all__ = [
 OPENING = 1500  # where an amendment says what it is and what it amends
 QUOTE_CAP = 240  # a change's quote: the sentence that states it, at most about this long
 HEAD_DATES = 400  # a document's first and last lines, where a cover or the signatures state its date
-MIN_SCORE = 4  # evidence needed to take a document as an amendment's base
 
 _CUE_TITLE = re.compile(
     r"\b(?:amendment|amending\s+agreement|variation|addendum|supplement(?:al)?\s+agreement|modification"
@@ -210,8 +209,7 @@ class _Doc:
 
 def _profile(doc_id: str, text: str) -> _Doc:
     d = document_date(text)
-    head = text[:3000]
-    refs = {m.group(0): m.start() for m in _REF.finditer(head)}
+    refs = {m.group(0): m.start() for m in _REF.finditer(text)}
     ends = text[:HEAD_DATES] + "\n" + text[max(0, len(text) - HEAD_DATES) :]
     dates = {m.iso for m in find_dates(ends) if len(m.iso) == 10} | ({d.iso} if d else set())
     return _Doc(
@@ -451,7 +449,7 @@ def _own_date(text: str, base_dates: set[str]) -> str:
 
 def find_amendments(texts: Mapping[str, str], titles: Mapping[str, str] | None = None) -> list[Amendment]:
     """Every amendment of the corpus with its base and changed terms, in doc id order. A document whose
-    base is not clear (no candidate reaches MIN_SCORE, or two tie) is left out."""
+    base is not clear (no candidate shares a party and a date, reference or title, or two tie) is left out."""
     titles = titles or {}
     cues = {d: c for d, t in texts.items() if (c := amendment_cue(t, titles.get(d, "")))}
     if not cues:
@@ -466,7 +464,7 @@ def find_amendments(texts: Mapping[str, str], titles: Mapping[str, str] | None =
             ((*match_base(a, b), b.doc_id) for b in profiles.values() if b.doc_id not in cues or b.doc_id == doc_id),
             key=lambda r: -r[0],
         )
-        ranked = [r for r in ranked if r[0] >= MIN_SCORE]
+        ranked = [r for r in ranked if r[0] > 0]
         if not ranked or (len(ranked) > 1 and ranked[1][0] == ranked[0][0]):
             continue
         _score, ev, base_id = ranked[0]

@@ -19,9 +19,7 @@ import calendar
 import re
 from typing import NamedTuple
 
-__all__ = ["MONTH_NUMBERS", "OPENING_CHARS", "DateMention", "document_date", "find_dates", "introduced_as_own"]
-
-OPENING_CHARS = 3000  # where a document states its own date (title block, preamble, cover page)
+__all__ = ["MONTH_NUMBERS", "DateMention", "document_date", "find_dates", "introduced_as_own"]
 
 _MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
 _MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if name})
@@ -110,14 +108,14 @@ def find_dates(text: str) -> list[DateMention]:
     return taken
 
 
-def document_date(text: str, opening_chars: int = OPENING_CHARS) -> DateMention | None:
-    """The date the document is about: in its opening, the first date introduced as its own
-    ("dated", "as of", "effective", "period ended", ...), else the first full date of the opening,
-    else the first month-and-year. None when the opening holds no date."""
-    head = text[:opening_chars] if text else ""
-    mentions = find_dates(head)
+def document_date(text: str) -> DateMention | None:
+    """The date the document is about: the first date introduced as its own ("dated", "as of", "effective",
+    "period ended", ...), else its first full date, else its first month-and-year. None when it holds no date.
+    The whole text is read: an opening of 3,000 characters found the agreement's date for fewer contracts
+    (bench/facts_bench.py; docs/benchmarks.md, Knobs)."""
+    mentions = find_dates(text)
     for d in mentions:
-        if introduced_as_own(head, d.start):
+        if introduced_as_own(text, d.start):
             return d
     full = [d for d in mentions if len(d.iso) == 10]
     if full or mentions:
