@@ -162,3 +162,49 @@ def test_sessions_bench_runs_with_the_same_out_keep_each_corpus(tmp_path):
     path.write_text("not json")
     write_report(path, [{"corpus": "x"}])  # an unreadable old report is replaced, not a crash
     assert json.loads(path.read_text()) == [{"corpus": "x"}]
+
+
+def _mini_cuad(root: Path) -> Path:
+    """Two contracts in cuad-dev's layout: one whose date its signature page states, long after the opening, and
+    one amendment of it (the same filing's exhibits, numbered), with the experts' answers."""
+    import json
+
+    data = root / "mini"
+    (data / "docs").mkdir(parents=True)
+    base = (
+        'SUPPLY AGREEMENT\n\nThis Supply Agreement is made between Orrin Metals Ltd ("Seller") and Kestrel Foods '
+        'Inc ("Buyer").\n\n' + "The Seller shall supply the goods. " * 150 + "\n\nDated March 1, 2023\n"
+    )
+    amend = (
+        "AMENDMENT NO. 1 TO THE SUPPLY AGREEMENT\n\nThis Amendment No. 1 to the Supply Agreement dated March 1, 2023 "
+        'is made between Orrin Metals Ltd ("Seller") and Kestrel Foods Inc ("Buyer").\n\nThe Supply Agreement is '
+        'hereby amended: "thirty (30) days" is replaced with "sixty (60) days".\n\nDated June 5, 2023\n'
+    )
+    docs = [("supply-agreement1", "SUPPLY AGREEMENT", base), ("supply-agreement2", "AMENDMENT NO. 1", amend)]
+    with (data / "docs.jsonl").open("w", encoding="utf-8") as f:
+        for doc_id, title, text in docs:
+            (data / "docs" / f"{doc_id}.txt").write_text(text, encoding="utf-8")
+            f.write(
+                json.dumps({"doc_id": doc_id, "title": title, "parties": "Orrin Metals Ltd; Kestrel Foods Inc"}) + "\n"
+            )
+    gold = [("supply-agreement1", "Agreement Date", "3/1/23"), ("supply-agreement1", "Parties", "Orrin Metals Ltd")]
+    with (data / "questions.jsonl").open("w", encoding="utf-8") as f:
+        for doc_id, category, answer in gold:
+            q = {"kind": "single", "category": category, "answer": answer, "source_doc_ids": [doc_id]}
+            f.write(json.dumps(q) + "\n")
+    return data
+
+
+def test_facts_bench_grades_and_pairs_by_contract(tmp_path):
+    """The date a signature page states is read (the whole text), the parties graded by their names, the
+    amendment chained to its agreement; a run paired with itself moves nothing, and with a run that had the
+    date wrong it gains exactly that contract."""
+    facts = _script("facts_bench")
+    s = facts.score(_mini_cuad(tmp_path))
+    assert (s["table date"]["right"], s["table date"]["n"]) == (1, 1)
+    assert (s["table parties"]["right"], s["table parties"]["n"]) == (1, 1)
+    assert s["amendment chains"] == {"with base": 1, "found": 1, "wrong": 0}
+    assert s["amendment cue"]["found"] == 1 and s["amendment cue"]["false"] == 0
+    assert facts.paired(s["table date"], s["table date"]) == (0.0, 0.0)
+    wrong = dict(s["table date"], right=0, docs=[])
+    assert facts.paired(s["table date"], wrong) == (1.0, 0.0)
