@@ -27,7 +27,8 @@ from wikigen.core.text import trim_span
 __all__ = ["MAX_CHARS", "MIN_CHARS", "overlong_tokens", "split_passages"]
 
 # About 1,000 characters: a passage of English is about 220 word pieces, inside the encoder's 256-token limit
-# (search/dense/encoder.py), so its vector reads all of it; also the unit BM25 ranks and ask quotes from.
+# (search/dense/encoder.py), so its vector reads all of it; also the unit BM25 ranks and ask quotes from. Half and
+# double were each worse beyond one standard error on a benchmark row (docs/benchmarks.md, Knobs).
 MIN_CHARS = 800
 MAX_CHARS = 1200  # ... cut at the last paragraph break, sentence end or space between the two
 
