@@ -17,9 +17,9 @@ from wikigen.ask.scope import Scope
 from wikigen.ask.windows import pick_windows
 from wikigen.core.slugs import doc_slug
 
-PER_DOC_SEARCHES = 40  # a scope of up to this many documents is searched one document at a time (each gets its
-# best passages; a search takes a few milliseconds); a larger one with one search over the scope, which reads
-MAX_SCOPE_HITS = 2000  # at most this many hits (a document beyond them gets none: the scope's weakest)
+# A scope is read by one search over its documents, which reads at most this many hits (a resource bound: no
+# dev corpus's scope reaches it; a document beyond them gets none, the scope's weakest)
+MAX_SCOPE_HITS = 2000
 
 
 def diversify(units: Sequence[Unit]) -> list[Unit]:
@@ -156,16 +156,15 @@ class Candidates:
         return [u for u, s in zip(units, scores) if s is None or s >= bar]
 
     def _passages_by_doc(self, query: str, doc_ids: Sequence[str], k_doc: int, hybrid: bool) -> dict[str, list]:
-        """Each in-scope document's best `k_doc` passages for the query."""
+        """Each in-scope document's best `k_doc` passages for the query, from one search over the scope: a document
+        whose passages rank below the others' gets fewer, or none (a search per document, each given its
+        best passages however weak, read cuad-dev's aggregate questions with less precision: docs/benchmarks.md,
+        Knobs)."""
         by_doc: dict[str, list] = {}
-        if len(doc_ids) <= PER_DOC_SEARCHES:
-            for d in doc_ids:
-                by_doc[d] = self.search(query, k_doc, [d], hybrid=hybrid)
-        else:
-            for h in self.search(query, min(MAX_SCOPE_HITS, k_doc * len(doc_ids)), doc_ids, hybrid=hybrid):
-                lst = by_doc.setdefault(h.doc_id, [])
-                if len(lst) < k_doc:
-                    lst.append(h)
+        for h in self.search(query, min(MAX_SCOPE_HITS, k_doc * len(doc_ids)), doc_ids, hybrid=hybrid):
+            lst = by_doc.setdefault(h.doc_id, [])
+            if len(lst) < k_doc:
+                lst.append(h)
         return by_doc
 
     def _add_expanded(
