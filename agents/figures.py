@@ -225,13 +225,18 @@ def phrase_mentions(doc_id: str, text: str, params: FigureParams = FigureParams(
     return out
 
 
-def order_documents(texts: Mapping[str, str], doc_ids) -> tuple[list[str], dict[str, str]]:
-    """doc ids in time order of each document's own date (undated ones last, by id), and the dates."""
-    dates = {}
+def order_documents(
+    texts: Mapping[str, str], doc_ids, known: dict[str, str] | None = None
+) -> tuple[list[str], dict[str, str]]:
+    """doc ids in time order of each document's own date (undated ones last, by id), and the dates. known: the
+    dates already read ({doc id: its date, or "" for none}), filled in here, so that a caller ordering many
+    figures reads each document's date once (`document_date` reads the whole text)."""
+    known = {} if known is None else known
     for d in doc_ids:
-        dm = document_date(texts.get(d, ""))
-        if dm is not None:
-            dates[d] = dm.iso
+        if d not in known:
+            dm = document_date(texts.get(d, ""))
+            known[d] = dm.iso if dm is not None else ""
+    dates = {d: known[d] for d in doc_ids if known[d]}
     order = sorted(doc_ids, key=lambda d: (d not in dates, dates.get(d, ""), d))
     return order, dates
 
@@ -371,6 +376,7 @@ def find_figures(
         if len(per_doc) >= need and k and Counter(m.kind for m in per_doc.values()).most_common(1)[0][0] == "phrase"
     }
     named = named_labels(texts, phrases, workers)
+    own_dates: dict[str, str] = {}  # each document's own date, read once for all its figures
     for key, per_doc in by_key.items():
         if len(per_doc) < need or not key or (key in phrases and key not in named):
             continue
@@ -379,7 +385,7 @@ def find_figures(
         kinds = Counter(m.kind for m in per_doc.values())
         kind = kinds.most_common(1)[0][0]
         forms = Counter(m.label for m in per_doc.values()).most_common()
-        order, dates = order_documents(texts, per_doc)
+        order, dates = order_documents(texts, per_doc, own_dates)
         aliases = [f for f, _ in forms[1:4] if f.lower() != forms[0][0].lower()]
         bare = Counter(
             m.label[len(m.section) + 2 :]

@@ -15,6 +15,7 @@ documents ordered by `document_date(...).iso` is in time order.
 
 from __future__ import annotations
 
+import bisect
 import calendar
 import re
 from typing import NamedTuple
@@ -95,16 +96,16 @@ def find_dates(text: str) -> list[DateMention]:
     pattern) wins, so "March 1, 2023" is one mention, not also "March ... 2023"."""
     if not text:
         return []
-    taken: list[DateMention] = []
-    for pat in _PATTERNS:
+    taken: list[DateMention] = []  # in text order; no two overlap, so a new span need only be checked against
+    for pat in _PATTERNS:  # its neighbours (a long report holds thousands of dates)
         for m in pat.finditer(text):
             start, end = m.span()
-            if any(d.start < end and start < d.end for d in taken):
+            i = bisect.bisect_left(taken, (start,))
+            if (i < len(taken) and taken[i].start < end) or (i > 0 and taken[i - 1].end > start):
                 continue
             iso = _iso(m)
             if iso:
-                taken.append(DateMention(start, end, iso, m.group(0)))
-    taken.sort()
+                taken.insert(i, DateMention(start, end, iso, m.group(0)))
     return taken
 
 
