@@ -26,7 +26,12 @@ _MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name
 _MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if name})
 _MONTHS["sept"] = 9
 MONTH_NUMBERS = _MONTHS  # "march" / "mar" / "sept" -> 3 / 3 / 9 (lower case)
-_MONTH = r"(?P<month>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+# the lookahead on a name's first letter changes no match; it only spares trying every name at every word
+_MONTH = (
+    rf"(?=[{''.join(sorted({m[0] for m in _MONTHS}))}])(?P<month>"
+    + "|".join(sorted(_MONTHS, key=len, reverse=True))
+    + r")\.?"
+)
 # an ordinal's letters may come apart in extracted PDF text ("15t h day of", "1s t")
 _DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th|s\s?t|n\s?d|r\s?d|t\s?h)?"
 _COMMA = r"(?:\s*,\s*|\s+)"  # "March 1, 2023", "March 1 2023", "March 12,1999", "MAY , 2010"
@@ -42,7 +47,7 @@ _PATTERNS = [
     # 03/01/2023, 3-1-2023 (month first unless it cannot be a month)
     re.compile(rf"\b(?P<a>[0-3]?\d)[/.-](?P<b>[0-3]?\d)[/.-]{_YEAR}\b"),
     # 3/1/23: a two-digit year, with slashes only ("4.2.23" is a clause number)
-    re.compile(r"(?<![\d/])(?P<a>[0-3]?\d)/(?P<b>[0-3]?\d)/(?P<yy>\d\d)(?![\d/])"),
+    re.compile(r"(?=\d)(?<![\d/])(?P<a>[0-3]?\d)/(?P<b>[0-3]?\d)/(?P<yy>\d\d)(?![\d/])"),
     # 2023년 3월 1일 / 2023. 3. 1.
     re.compile(rf"{_YEAR}\s*(?:년|\.)\s*(?P<mnum>1[0-2]|0?[1-9])\s*(?:월|\.)\s*(?P<day>[0-3]?\d)\s*(?:일|\.)?"),
     # March 2023 / 2023년 3월 (no day)
