@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import logging
 import math
+import re
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -45,7 +47,7 @@ from wikigen.core import confine
 from wikigen.core.atomic import make_private, private_dir
 from wikigen.core.engine import Parallel
 from wikigen.core.errors import IndexLockedError, SearchIndexError
-from wikigen.core.text import Span
+from wikigen.core.text import Span, one_edit_apart, one_edit_spellings
 from wikigen.core.tokens import TokenCounter
 from wikigen.wiki import secrets
 from wikigen.wiki.secrets import Excerpt
@@ -487,6 +489,28 @@ class CorpusIndex:
                 if len(out) >= k:
                     break
         return out
+
+    def near_spelling(self, word: str, k: int = 5) -> str:
+        """How the corpus writes a word it does not hold but one edit away from it (a letter added, dropped or
+        changed, or two side by side swapped), as a passage writes it: "Kriomic" -> "Kiromic"; "" when no passage
+        holds such a word, or the word is shorter than five letters (one edit away from many other words)."""
+        tokens = [t.text for t in ANALYZER.pre_tokenize(word).tokens] if isinstance(word, str) else []
+        if len(tokens) != 1 or len(word) < 5 or CJK_RUN.search(word):
+            return ""
+        want = word.casefold()
+        # the index holds stems, and a stem may cut a word other than its misspelling ("kiromic" -> "kirom",
+        # "kriomic" -> "kriomic"), so each spelling one edit away is stemmed and looked up
+        stems = {s for v in one_edit_spellings(want) for s in ANALYZER.analyze(v)} - set(ANALYZER.analyze(want))
+        if not stems:
+            return ""
+        q = Query.term_set_query(self._schema, "body", sorted(stems))
+        found = Counter(
+            m.group()
+            for h in self._run(q, k, None, [], [], snippets=False, keep_out=True)
+            for m in re.finditer(r"\w+", h.text)
+            if one_edit_apart(m.group().casefold(), want)
+        )
+        return found.most_common(1)[0][0] if found else ""  # the form the passages write most
 
     def _cjk_query(self, run: str) -> Query | None:
         if len(run) == 1:

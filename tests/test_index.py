@@ -668,3 +668,25 @@ def test_an_interrupted_build_resumes_from_its_last_checkpoint(tmp_path, monkeyp
     assert loaded == ["d5"]  # d0-d3 were committed at the checkpoints, d4 when the interrupt came
     assert len(idx) == 6 and {h.doc_id for h in idx.search("bravo", k=20)} == {f"d{i}" for i in range(6)}
     assert summary.unchanged == 5 and summary.added == 1
+
+
+def test_near_spelling_finds_how_the_corpus_writes_a_misspelt_word(tmp_path):
+    """One edit away (two letters swapped, one dropped, added or changed) in any case, even where the stemmer cuts
+    the written word and its misspelling differently ("kiromic" -> "kirom", "kriomic" -> "kriomic"); a word the
+    corpus holds, a short word and a word nothing is near give ""."""
+    from wikigen.core.text import one_edit_apart, one_edit_spellings
+
+    corpus = tmp_path / "c"
+    corpus.mkdir()
+    (corpus / "a.txt").write_text(
+        "CONSULTING AGREEMENT between Kiromic, Inc. and the Consultant. Kiromic shall pay the fees.\n", "utf-8"
+    )
+    (corpus / "b.txt").write_text("SUPPLY AGREEMENT between NETGEAR and the Shipper.\n", "utf-8")
+    idx, _ = CorpusIndex.build(corpus, tmp_path / "index", counter=CharCounter())
+    assert idx.near_spelling("Kriomic") == "Kiromic"
+    assert idx.near_spelling("netgaer") == "NETGEAR"
+    assert idx.near_spelling("Shiper") == "Shipper"
+    assert idx.near_spelling("Kiromic") == ""  # held: nothing to suggest
+    assert idx.near_spelling("Zorblax") == "" and idx.near_spelling("Shp") == ""
+    assert all(one_edit_apart(v, "abcde") for v in one_edit_spellings("abcde"))
+    assert not one_edit_apart("kiromic", "kiromic") and not one_edit_apart("kiromic", "kmroiic")

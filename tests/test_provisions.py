@@ -164,6 +164,16 @@ def test_a_document_the_corpus_does_not_hold_is_said_so(answerer, name):
     assert r.answer_spans == []
 
 
+@pytest.mark.parametrize("typed", ["Brihgtline", "Brigthline", "Brightlyne", "Briightline"])
+def test_a_misspelt_name_is_answered_with_how_the_corpus_writes_it(answerer, typed):
+    """A name one edit away from a word the documents write (two letters swapped, one dropped, added or changed)
+    is still absent, and the answer says how a document writes it; a made-up name gets no such word
+    (test_a_document_the_corpus_does_not_hold_is_said_so)."""
+    r = answerer.ask(f"What is the notice period in the {typed} master services agreement?", mode="wiki+search")
+    assert r.answer == f"No document in this corpus matches '{typed}' (a document writes 'Brightline')."
+    assert r.answer_spans == []
+
+
 def test_a_real_name_never_reads_as_absent(answerer, wiki):
     table = read_table(wiki)
     for doc_id, row in table.documents.items():

@@ -478,7 +478,8 @@ class Answerer:
         places = [question[v.start : v.end] for v in find_jurisdiction_values(question, cased=False)]
         missing, named = absent_names(question, self.index, known=[*self._known_words(), *places])
         if missing:  # a name nothing in the corpus holds: say so rather than answer from another document
-            shown = ", ".join(f"'{m}'" for m in missing)
+            near = {m: self.index.near_spelling(m) for m in missing}  # a misspelt name: say how the corpus writes it
+            shown = ", ".join(f"'{m}' (a document writes '{near[m]}')" if near[m] else f"'{m}'" for m in missing)
             if len(missing) == named:
                 text, spans = NOT_IN_CORPUS.format(names=shown), []
             else:  # other names of the question are found: answer, and say which were not

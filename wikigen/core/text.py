@@ -202,3 +202,32 @@ def without_particle(word: str) -> str:
         if word.endswith(p) and len(word) - len(p) >= 2:
             return word[: -len(p)]
     return word
+
+
+def one_edit_apart(a: str, b: str) -> bool:
+    """Whether two different words are one edit apart: a character added, dropped or changed, or two side by side
+    swapped ("kriomic" and "kiromic")."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+        return len(diff) == 1 or (
+            len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]]
+        )
+    short, long = (a, b) if len(a) < len(b) else (b, a)
+    i = 0
+    while i < len(short) and short[i] == long[i]:
+        i += 1
+    return short[i:] == long[i + 1 :]
+
+
+def one_edit_spellings(word: str) -> set[str]:
+    """Every spelling one edit away from a lower-case word (`one_edit_apart`), with the letters a-z and its own."""
+    letters = sorted(set("abcdefghijklmnopqrstuvwxyz") | set(word))
+    cuts = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+    out = {a + b[1:] for a, b in cuts if b}
+    out |= {a + b[1] + b[0] + b[2:] for a, b in cuts if len(b) > 1}
+    out |= {a + c + b[1:] for a, b in cuts if b for c in letters}
+    out |= {a + c + b for a, b in cuts for c in letters}
+    out.discard(word)
+    return out
