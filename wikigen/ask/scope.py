@@ -10,12 +10,18 @@ never say) together with its title or half its file name; it names a *collection
 collection's phrase plus a word that names few of its members ("the FibroGen collaboration agreement", "our
 supply agreement with netgear": the kind narrows the name, in any case, whatever the corpus's size); and it names a
 *series* when, asking over periods, it names the company or other name whose dated reports are the only
-documents using it (wikigen.ask.periods: "How has Northwind's revenue changed?"). The words that
-named the scope are then removed from the query used inside it (`reduce_query`).
+documents using it (wikigen.ask.periods: "How has Northwind's revenue changed?"). Where these rules by term
+find no document (or a kind but none of its members), the question's name-like words are linked to the
+documents' catalogue, their names, the parties and short names their openings define (search/facts) and their
+file names, as people write them: in lower case, run together ("adams golf" for adamsgolfinc), the start of the
+name a document is filed under ("thrivent"), one letter wrong ("Kriomic" for Kiromic, when no document holds
+the word), never a place ("Florida law"). The words that named the scope are then removed from the query used
+inside it (`reduce_query`).
 """
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 from collections.abc import Sequence
@@ -25,7 +31,9 @@ from typing import NamedTuple
 from wikigen.ask.page_index import PageIndex, terms
 from wikigen.ask.params import DEFAULT_PARAMS, RetrievalParams
 from wikigen.ask.periods import WORD, SeriesResolver, question_names
-from wikigen.core.text import without_particle
+from wikigen.core.text import one_edit_spellings, without_particle
+from wikigen.search.facts.parties import find_parties, find_terms
+from wikigen.search.values.jurisdictions import find_jurisdiction_values
 
 
 @dataclass
@@ -61,17 +69,22 @@ class CollectionCandidate(NamedTuple):
     phrase: list[str]  # the phrase (or the matched title terms, sorted)
 
 
-# the short name a document defines for a party or itself: Xencor, Inc. ("Xencor"), ... (the "Lessor")
-_SHORT_NAME = re.compile(r"\(\s*(?:the\s+|each\s+a\s+)?[\"“”']([^\"“”'()\n]{2,40})[\"“”']\s*\)")
 _PARTY_SPLIT = re.compile(r"\s+(?:and|between)\s+|;|\n", re.I)
 _LEGAL_FORMS = frozenset(
     ["inc", "incorporated", "llc", "ltd", "limited", "corp", "co", "plc", "lp", "llp", "sa", "ag", "gmbh", "nv", "bv"]
 )
 
 
+# the short name a document defines for a party or itself: Xencor, Inc. ("Xencor"), ... (the "Lessor")
+_SHORT_NAME = re.compile(r"\(\s*(?:the\s+|each\s+a\s+)?[\"“”']([^\"“”'()\n]{2,40})[\"“”']\s*\)")
+
+
 def _short_names(opening: str) -> list[str]:
-    """The short names a document's opening defines ("Xencor, Inc. ("Xencor")" gives "Xencor")."""
-    return [m.group(1) for m in _SHORT_NAME.finditer(opening)]
+    """The short names a document's opening defines ("Xencor, Inc. ("Xencor")" gives "Xencor"), and the parties it
+    names with theirs ('RMF Empire, Inc. (hereinafter "WCC")'), by the grammar of parties (search/facts)."""
+    return [m.group(1) for m in _SHORT_NAME.finditer(opening)] + [
+        m.value for m in find_parties(opening, within=len(opening))
+    ]
 
 
 def _initials(text: str) -> list[str]:
@@ -91,8 +104,10 @@ def _initials(text: str) -> list[str]:
 
 def _plural_of(question: str, kind_terms: set[str]) -> bool:
     """Whether the question writes a word of a kind's name in the plural ("Supply agreements", "licenses"): it
-    asks about the kind's members, not one of them."""
-    for w in WORD.findall(question):
+    asks about the kind's members, not one of them. A plural before another word of the kind's name modifies it
+    ("the PFS services agreement", "a sales agreement"): the head of the phrase says how many."""
+    words = WORD.findall(question)
+    for i, w in enumerate(words):
         low = w.casefold()
         if (
             low.endswith("s")
@@ -100,6 +115,7 @@ def _plural_of(question: str, kind_terms: set[str]) -> bool:
             and (t := terms(w))
             and t == terms(w[:-1])
             and t[0] in kind_terms
+            and not (i + 1 < len(words) and set(terms(words[i + 1])) & kind_terms)
         ):
             return True
     return False
@@ -134,15 +150,28 @@ class ScopeResolver:
         self._name_terms: dict[str, set[str]] = {}  # slug -> what names it: title, aliases, description, file name
         self._id_postings: dict[str, list[str]] = {}
         self._lowered: set[str] = set()  # terms the identity texts write in lower case somewhere (not names)
+        self._catalogue: dict[str, set[str]] = {}  # a word of a document's names or file name, as written -> slugs
+        self._filed: dict[str, set[str]] = {}  # a word of a document's file name (its id) -> slugs
+        self._defined: dict[str, list[str]] = {}  # slug -> the terms its opening defines (search/facts)
         for p in pages:
             if p.type == "document":
                 self._add_document_page(index, p)
+        # the other terms a document's opening defines are its names when no identity text writes them in lower
+        # case ('("Excite@Home" or "Excite")'), not words of the language ('(the "Affiliates")')
+        for slug, defined in self._defined.items():
+            for term in defined:
+                said = terms(term)
+                if said and not any(t in self._lowered for t in said):
+                    self._name_terms[slug].update(said)
+                    for w in WORD.findall(term.casefold()):
+                        self._catalogue.setdefault(w, set()).add(slug)
         self._head_df = {t: len(v) for t, v in self._head_postings.items()}
         self._name_df: dict[str, int] = {}  # how many document pages' names hold a term
         for ts in self._name_terms.values():
             for t in ts:
                 self._name_df[t] = self._name_df.get(t, 0) + 1
         self._id_df = {t: len(v) for t, v in self._id_postings.items()}
+        self._filed_words = sorted(self._filed)  # to find the file-name words a question's word begins
         # a title several documents share ("SUPPLY AGREEMENT") names a kind of document, not one document
         titles: dict[frozenset, int] = {}
         for slug in self._head_terms:
@@ -179,10 +208,16 @@ class ScopeResolver:
             self._head_postings.setdefault(t, []).append(p.slug)
         ids = set(terms(" ".join(p.sources or [])))
         self._id_terms[p.slug] = ids
-        names = " ".join([p.title or "", *(p.aliases or []), p.description or "", *_short_names(opening)])
+        names = "\n".join([p.title or "", *(p.aliases or []), p.description or "", *_short_names(opening)])
         self._name_terms[p.slug] = ids | set(terms(names)) | set(terms(" ".join(_initials(names))))
         for t in ids:
             self._id_postings.setdefault(t, []).append(p.slug)
+        self._defined[p.slug] = [m.value for m in find_terms(opening)]
+        for w in WORD.findall(" ".join(p.sources or []).casefold()):
+            self._filed.setdefault(w, set()).add(p.slug)
+            self._catalogue.setdefault(w, set()).add(p.slug)
+        for w in WORD.findall(names.casefold()):
+            self._catalogue.setdefault(w, set()).add(p.slug)
 
     def resolve(self, question: str, hits) -> Scope:
         """The scope of a question, given the page hits for it: documents first, else a collection; but a
@@ -198,11 +233,25 @@ class ScopeResolver:
             return docs
         if coll is None and docs is None and (series := self._named_series(question)) is not None:
             return series
-        if coll is not None and (member := self._named_member(question, coll)) is not None:
+        linked = self._linked(question)
+        if coll is not None and (member := self._named_member(question, coll, linked)) is not None:
             return member
-        return coll or Scope("")
+        return coll or self._linked_scope(linked) or Scope("")
 
-    def _named_member(self, question: str, coll: Scope) -> Scope | None:
+    def _linked_scope(self, linked: dict[str, set[str]]) -> Scope | None:
+        """The documents a question names only by words of their catalogue (`_linked`), when it names no kind:
+        those named by the most of its words, if max_doc_scope or fewer."""
+        if not linked:
+            return None
+        most = max(len(w) for w in linked.values())
+        chosen = [slug for slug, w in linked.items() if len(w) == most]
+        docs = [d for s in chosen for d in self.pages[s].sources or [] if d in self.known_docs]
+        if len(chosen) > self.params.max_doc_scope or not docs:
+            return None
+        words = set().union(*(linked[s] for s in chosen))
+        return Scope("document", chosen, list(dict.fromkeys(docs)), words, rare=words)
+
+    def _named_member(self, question: str, coll: Scope, linked: dict[str, set[str]]) -> Scope | None:
         """The members of a named collection that the question also names by a word of their names (title,
         aliases, description with its parties, file name) held by at most rare_df of the members: "the FibroGen
         collaboration agreement" is the Collaboration agreement whose name says FibroGen. Any case ("netgear"):
@@ -226,7 +275,7 @@ class ScopeResolver:
         )
         holders: dict[str, list[str]] = {}
         for slug in pages:
-            for t in q_terms & self._name_terms.get(slug, set()):
+            for t in (q_terms & self._name_terms.get(slug, set())) | linked.get(slug, set()):
                 holders.setdefault(t, []).append(slug)
         strength: dict[str, float] = {}
         named: dict[str, set[str]] = {}
@@ -235,7 +284,7 @@ class ScopeResolver:
             # members ("Corporation", "Provider"): that is a common word of names, not a name
             if len(t) < 2 or len(slugs) > self.params.rare_df or len(slugs) >= len(pages):
                 continue
-            if self._name_df.get(t, 0) >= len(pages):
+            if self._name_df.get(t, 0) >= len(pages) and not any(t in linked.get(s, ()) for s in slugs):
                 continue
             for slug in slugs:
                 strength[slug] = strength.get(slug, 0.0) + math.log(len(pages) / len(slugs))
@@ -305,6 +354,53 @@ class ScopeResolver:
             elif not self._domain_word(w):
                 out.update(ts)
         return out
+
+    def _linked(self, question: str) -> dict[str, set[str]]:
+        """Document pages the question names by a word of their catalogue (their names and file name) that the
+        rules by term miss, slug -> the question's terms that name it: a word written as one of a document's
+        names ("2themart"), the start of a word of its file name ("thrivent", "adams golf" for adamsgolfinc: people
+        call a document by the name it is filed under), or one edit from a name ("Kriomic" for Kiromic), tried in
+        that order, when it names at most max_doc_scope pages. Only words that read as names: not the kinds' or the
+        schemas' words nor a place ("Florida law" names no document from Florida), never written in lower case by
+        the identity texts, four letters or more (five to allow an edit)."""
+        places = [(v.start, v.end) for v in find_jurisdiction_values(question, cased=False)]
+        found = [m for m in WORD.finditer(question) if not any(s <= m.start() < e for s, e in places)]
+        words = [m.group() for m in found]
+        out: dict[str, set[str]] = {}
+        for i, w in enumerate(words):
+            low = w.casefold()
+            ts = terms(w)
+            if (
+                len(low) < 4
+                or low.isdigit()
+                or not ts
+                or self._domain_word(w)
+                or low in self.vocabulary[0]
+                or any(t in self._lowered or t in self._kind_terms for t in ts)
+            ):
+                continue
+            after = words[i + 1].casefold() if i + 1 < len(words) and found[i + 1].start() == found[i].end() + 1 else ""
+            for form, named in ((low + after, ts + terms(after)), (low, ts)) if after else ((low, ts),):
+                slugs = self._catalogue_pages(form, edit=form == low)
+                if 0 < len(slugs) <= self.params.max_doc_scope:
+                    for slug in slugs:
+                        out.setdefault(slug, set()).update(named)
+                    break
+        return out
+
+    def _catalogue_pages(self, word: str, edit: bool = True) -> set[str]:
+        """The pages whose catalogue writes the word, else whose file name has a word it begins, else (with edit,
+        for a word no identity text holds) whose catalogue writes a word one edit from it."""
+        if word in self._catalogue:
+            return self._catalogue[word]
+        i = bisect.bisect_left(self._filed_words, word)
+        begun: set[str] = set()
+        while i < len(self._filed_words) and self._filed_words[i].startswith(word):
+            begun |= self._filed[self._filed_words[i]]
+            i += 1
+        if begun or len(word) < 5 or not edit or any(t in self._head_df for t in terms(word)):
+            return begun  # a word some identity text holds is no misspelling
+        return {slug for w in one_edit_spellings(word) if w in self._catalogue for slug in self._catalogue[w]}
 
     @staticmethod
     def _bare_terms(question: str) -> set[str]:

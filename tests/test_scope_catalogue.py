@@ -1,0 +1,144 @@
+"""A question names a document by a word of its catalogue (its names, the short names its parties are given, its
+file name) the way people write it: in lower case, run together ("adams golf" for adamsgolfinc), the start of
+the name it is filed under ("thrivent"), with one letter wrong ("Kriomic"), or by a party's short name
+(hereinafter "WCC"). Places, the language's defined terms and words a document holds are not such names."""
+
+import pytest
+from ask_helpers import answerer_over
+
+from wikigen.wiki.markup import Quote, format_quote
+from wikigen.wiki.page import Page
+
+DOCS = {
+    "adamsgolfinc-2005-endorsement-agreement": (
+        "ENDORSEMENT AGREEMENT\n\nThis agreement is made on January 13, 2005 with the Player named below. "
+        "The Player endorses the golf clubs of the Company. This agreement ends on December 31, 2007.\n"
+    ),
+    "northsideinc-2011-endorsement-agreement": (
+        "ENDORSEMENT AGREEMENT\n\nThis agreement is made between NORTHSIDE INC. and the Athlete. "
+        "The Athlete endorses the shoes of Northside. This agreement ends on June 30, 2013.\n"
+    ),
+    "thriventvariableaccount-2019-assignment-rider": (
+        "RIDER\n\nThis rider is issued to the owner of the account. The owner may not assign this rider "
+        "without the prior written consent of the insurer.\n"
+    ),
+    "xlitech-2015-sponsorship-agreement": (
+        "SPONSORSHIP AGREEMENT\n\nThis agreement is made between RMF Empire, Inc., a California corporation "
+        '(hereinafter "WCC"), and Bosch Lighting, LLC, a Nevada company (hereinafter "XLI"). WCC shall keep '
+        "insurance of USD 2,000,000. The Affiliates of XLI may use the marks.\n"
+    ),
+    "gainsco-2010-sponsorship-agreement": (
+        "SPONSORSHIP AGREEMENT\n\nThis agreement is made between Stallings Capital, Ltd., a Texas partnership "
+        '("Racing"), and GAINSCO, INC., a Texas corporation ("Sponsor"). The Sponsor pays USD 500,000.\n'
+    ),
+    "prolong-1998-sponsorship-agreement": (
+        "SPONSORSHIP AGREEMENT\n\nThis agreement is made between Florida Motorsports, Inc., a Florida "
+        'corporation ("Team"), and Prolong Oil, Inc., a Nevada corporation ("Sponsor"). The Sponsor pays USD '
+        "90,000. The Affiliates of the Team may use the marks. This agreement is governed by the laws of Florida.\n"
+    ),
+    "kiromic-2020-consulting-agreement": (
+        "CONSULTING AGREEMENT\n\nThis agreement is made between Kiromic, Inc., a Delaware corporation, and the "
+        "Consultant. Either party may terminate this agreement at any time on thirty days' notice.\n"
+    ),
+    "tribunemedia-2006-consulting-agreement": (
+        "CONSULTING AGREEMENT\n\nThis agreement is made between Tribune Media Company, a Delaware corporation, "
+        "and the Consultant. This agreement may not be terminated before its term ends.\n"
+    ),
+    "oldco-2016-agents-certificate": (
+        "AGENTS' CERTIFICATE\n\nThe undersigned agents certify to Tribute Holdings that the offering closed. "
+        "This certificate is governed by the laws of Ontario.\n"
+    ),
+}
+KINDS = {
+    "kind-endorsement": ("Endorsement agreements", ["adamsgolfinc", "northsideinc"]),
+    "kind-sponsorship": ("Sponsorship agreements", ["xlitech", "gainsco", "prolong"]),
+    "kind-consulting": ("Consulting agreements", ["kiromic", "tribunemedia"]),
+}
+
+
+def _slug(doc: str) -> str:
+    return "doc-" + doc
+
+
+def _kind_of(doc: str) -> str | None:
+    return next((k for k, (_, firms) in KINDS.items() if doc.split("-")[0] in firms), None)
+
+
+@pytest.fixture(scope="module")
+def answerer(tmp_path_factory):
+    pages = []
+    for d, text in DOCS.items():
+        title, body = text.split("\n\n", 1)
+        opening = body.split(". ")[0] + "."
+        start = text.index(opening)
+        kind = _kind_of(d)
+        pages.append(
+            Page(
+                slug=_slug(d),
+                title=title,
+                owner="agent-1",
+                description=f"{title.capitalize()}.",  # no parties: the catalogue has them from the text
+                type="document",
+                sources=[d],
+                body=format_quote(Quote(d, start, start + len(opening), opening))
+                + (f"\n\nIn [[{kind}]].\n" if kind else "\n"),
+            )
+        )
+    for slug, (title, firms) in KINDS.items():
+        members = [d for d in DOCS if d.split("-")[0] in firms]
+        pages.append(
+            Page(
+                slug=slug,
+                title=title,
+                owner="agent-1",
+                description=f"{len(members)} documents.",
+                type="collection",
+                sources=members,
+                body="".join(f"- [[{_slug(d)}]]\n" for d in members),
+            )
+        )
+    return answerer_over(tmp_path_factory.mktemp("catalogue"), DOCS, pages)
+
+
+@pytest.mark.parametrize(
+    ("question", "doc"),
+    [
+        ("When does our endorsement agreement with adams golf end?", "adamsgolfinc-2005-endorsement-agreement"),
+        (
+            "Can we hand our rider with thrivent over to a buyer of our business?",
+            "thriventvariableaccount-2019-assignment-rider",
+        ),
+        ("Which insurance is required by our sponsorship agreement with wcc?", "xlitech-2015-sponsorship-agreement"),
+        (
+            "How much does the Sponsor pay under the sponsorship agreement with Racing?",
+            "gainsco-2010-sponsorship-agreement",
+        ),
+        (
+            "Are we allowed to cancel the consulting agreement with Kriomic at any time?",
+            "kiromic-2020-consulting-agreement",
+        ),
+    ],
+)
+def test_a_question_names_a_document_by_its_catalogue(answerer, question, doc):
+    r = answerer.ask(question, mode="wiki+search")
+    assert r.scope["kind"] == "document" and r.scope["pages"] == [_slug(doc)], (question, r.scope)
+    assert {sp["doc_id"] for sp in r.answer_spans} <= {doc}, r.answer_spans
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which contracts are governed by Florida law?",  # a place, though a party is Florida Motorsports
+        "Which of the sponsorship agreements let the Affiliates use the marks?",  # a defined term of the language
+        "Which consulting agreements can be cancelled at any time?",
+    ],
+)
+def test_places_terms_and_kinds_name_no_document(answerer, question):
+    r = answerer.ask(question, mode="wiki+search")
+    assert not (r.scope["kind"] == "document" and r.scope["docs"] == 1), (question, r.scope)
+
+
+def test_a_word_a_document_holds_is_no_misspelling(answerer):
+    """'Tribute' is one edit from 'Tribune', but the certificate's opening writes it: it is not read as Tribune."""
+    r = answerer.ask("Which law governs the agreement with Tribute?", mode="wiki+search")
+    assert "doc-tribunemedia-2006-consulting-agreement" not in r.scope["pages"], r.scope
