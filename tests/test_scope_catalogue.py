@@ -46,7 +46,7 @@ DOCS = {
     ),
     "oldco-2016-agents-certificate": (
         "AGENTS' CERTIFICATE\n\nThe undersigned agents certify to Tribute Holdings that the offering closed. "
-        "This certificate is governed by the laws of Ontario.\n"
+        "The agents keep its terms under their NDA. This certificate is governed by the laws of Ontario.\n"
     ),
 }
 KINDS = {
@@ -142,3 +142,17 @@ def test_a_word_a_document_holds_is_no_misspelling(answerer):
     """'Tribute' is one edit from 'Tribune', but the certificate's opening writes it: it is not read as Tribune."""
     r = answerer.ask("Which law governs the agreement with Tribute?", mode="wiki+search")
     assert "doc-tribunemedia-2006-consulting-agreement" not in r.scope["pages"], r.scope
+
+
+def test_a_misspelt_name_read_as_a_document_is_answered_and_said(answerer):
+    """The scope read 'Kriomic' as Kiromic's agreement: the answer quotes it and says how the name was read,
+    rather than 'no document matches'."""
+    r = answerer.ask("Are we allowed to cancel the consulting agreement with Kriomic at any time?")
+    assert r.answer.startswith("Read 'Kriomic' as 'Kiromic', the name a document writes."), r.answer
+    assert r.answer_spans and {sp["doc_id"] for sp in r.answer_spans} == {"kiromic-2020-consulting-agreement"}
+
+
+def test_an_acronyms_plural_is_no_absent_name(answerer):
+    """'NDAs' is the plural of a word the documents write ('NDA'); no stemmer cuts it, yet it names nothing absent."""
+    r = answerer.ask("Which NDAs do the agents keep?")
+    assert "No document in this corpus matches" not in r.answer, r.answer

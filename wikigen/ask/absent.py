@@ -17,9 +17,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-__all__ = ["NOT_IN_CORPUS", "absent_names", "question_names"]
+__all__ = ["NOT_IN_CORPUS", "READ_AS", "absent_names", "question_names"]
 
 NOT_IN_CORPUS = "No document in this corpus matches {names}."
+READ_AS = "Read {names}, the name a document writes."  # a misspelt name its documents were found by
 QUESTION_WORDS = frozenset(
     [
         "what",
@@ -165,6 +166,7 @@ def absent_names(question: str, index, *, known: Iterable[str] = ()) -> tuple[li
     return out, named
 
 
+_ACRONYM_PLURAL = re.compile(r"[A-Z][A-Z0-9&]+s")
 _JOINS = re.compile(r"['’]s?(?=\s|$)|\s+(?:and|&)\s+")
 
 
@@ -178,6 +180,9 @@ def _parts(name: str, opens_sentence: bool) -> list[list[str]]:
     out = [[p] for p in pieces]
     if opens_sentence and out and " " in pieces[0]:
         out[0].append(pieces[0].split(None, 1)[1])
+    for ways in out:  # an acronym's plural ("NDAs", "MSAs") is held where the acronym is: no stemmer cuts it
+        if _ACRONYM_PLURAL.fullmatch(ways[-1]):
+            ways.append(ways[-1][:-1])
     return out
 
 

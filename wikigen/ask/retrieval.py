@@ -49,7 +49,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from wikigen.ask.abbreviations import Abbreviations
-from wikigen.ask.absent import NOT_IN_CORPUS, absent_names
+from wikigen.ask.absent import NOT_IN_CORPUS, READ_AS, absent_names
 from wikigen.ask.candidates import Candidates
 from wikigen.ask.context import ContextBuilder, ContextItem, Unit
 from wikigen.ask.figures import FigurePages
@@ -477,8 +477,13 @@ class Answerer:
                 text, spans = said, self.values.spans(table)
         places = [question[v.start : v.end] for v in find_jurisdiction_values(question, cased=False)]
         missing, named = absent_names(question, self.index, known=[*self._known_words(), *places])
+        near = {m: self.index.near_spelling(m) for m in missing}  # a misspelt name: how the corpus writes it
+        # a misspelt name the scope read as its documents' name ("Kriomic" for Kiromic) is answered, and said
+        read_as = [m for m in missing if near[m] and scope.kind == "document" and set(terms(m)) <= scope.removed]
+        if read_as:
+            text = READ_AS.format(names=", ".join(f"'{m}' as '{near[m]}'" for m in read_as)) + "\n\n" + text
+            missing = [m for m in missing if m not in read_as]
         if missing:  # a name nothing in the corpus holds: say so rather than answer from another document
-            near = {m: self.index.near_spelling(m) for m in missing}  # a misspelt name: say how the corpus writes it
             shown = ", ".join(f"'{m}' (a document writes '{near[m]}')" if near[m] else f"'{m}'" for m in missing)
             if len(missing) == named:
                 text, spans = NOT_IN_CORPUS.format(names=shown), []
