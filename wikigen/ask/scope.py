@@ -280,9 +280,10 @@ class ScopeResolver:
         strength: dict[str, float] = {}
         named: dict[str, set[str]] = {}
         for t, slugs in holders.items():
-            # a word all members share names none; nor does one that names more documents than the kind has
-            # members ("Corporation", "Provider"): that is a common word of names, not a name
-            if len(t) < 2 or len(slugs) > self.params.rare_df or len(slugs) >= len(pages):
+            # a word all members share names none; nor does one held by more members than a question can name
+            # at once (max_doc_scope, as for documents named directly), or that names more documents than the kind
+            # has members ("Corporation", "Provider"): that is a common word of names, not a name
+            if len(t) < 2 or len(slugs) > self.params.max_doc_scope or len(slugs) >= len(pages):
                 continue
             if self._name_df.get(t, 0) >= len(pages) and not any(t in linked.get(s, ()) for s in slugs):
                 continue
