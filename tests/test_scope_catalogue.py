@@ -156,3 +156,10 @@ def test_an_acronyms_plural_is_no_absent_name(answerer):
     """'NDAs' is the plural of a word the documents write ('NDA'); no stemmer cuts it, yet it names nothing absent."""
     r = answerer.ask("Which NDAs do the agents keep?")
     assert "No document in this corpus matches" not in r.answer, r.answer
+
+
+def test_a_quarter_in_a_name_is_no_absent_name(answerer):
+    """'NDA for Q3 2023' runs a word the documents write into a quarter: the quarter is a period, not a name, so
+    nothing reads as absent."""
+    r = answerer.ask("Do the agents keep the NDA for Q3 2023?")
+    assert "No document in this corpus matches" not in r.answer, r.answer

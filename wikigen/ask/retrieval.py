@@ -56,6 +56,7 @@ from wikigen.ask.figures import FigurePages
 from wikigen.ask.generate import AnswerGenerator, ExtractiveAnswer
 from wikigen.ask.modes import MODES
 from wikigen.ask.page_index import PageIndex, terms
+from wikigen.ask.periods import QUARTER
 from wikigen.ask.params import DEFAULT_BUDGET, DEFAULT_PARAMS, RetrievalParams
 from wikigen.ask.scope import Scope, ScopeResolver, reduce_query
 from wikigen.ask.served import served_record
@@ -475,8 +476,10 @@ class Answerer:
             said = self.values.text(table)  # the table's answer: the documents whose value meets the question
             if said:
                 text, spans = said, self.values.spans(table)
+        # the places and quarters a question names are no documents' names ("Fla. law", "EPS for Q3 2023")
         places = [question[v.start : v.end] for v in find_jurisdiction_values(question, cased=False)]
-        missing, named = absent_names(question, self.index, known=[*self._known_words(), *places])
+        quarters = [m.group() for m in QUARTER.finditer(question)]
+        missing, named = absent_names(question, self.index, known=[*self._known_words(), *places, *quarters])
         near = {m: self.index.near_spelling(m) for m in missing}  # a misspelt name: how the corpus writes it
         # a misspelt name the scope read as its documents' name ("Kriomic" for Kiromic) is answered, and said
         read_as = [m for m in missing if near[m] and scope.kind == "document" and set(terms(m)) <= scope.removed]
