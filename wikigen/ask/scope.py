@@ -253,7 +253,7 @@ class ScopeResolver:
 
     def _named_member(self, question: str, coll: Scope, linked: dict[str, set[str]]) -> Scope | None:
         """The members of a named collection that the question also names by a word of their names (title,
-        aliases, description with its parties, file name) held by at most rare_df of the members: "the FibroGen
+        aliases, description with its parties, file name) held by at most max_doc_scope of the members: "the FibroGen
         collaboration agreement" is the Collaboration agreement whose name says FibroGen. Any case ("netgear"):
         among a kind's members a rare word of their names is a name. Words of the kind's phrase and the schemas'
         own words name no member. None when the question names the kind in the plural ("Which Marketing agreements
