@@ -56,8 +56,8 @@ from wikigen.ask.figures import FigurePages
 from wikigen.ask.generate import AnswerGenerator, ExtractiveAnswer
 from wikigen.ask.modes import MODES
 from wikigen.ask.page_index import PageIndex, terms
-from wikigen.ask.periods import QUARTER
 from wikigen.ask.params import DEFAULT_BUDGET, DEFAULT_PARAMS, RetrievalParams
+from wikigen.ask.periods import QUARTER
 from wikigen.ask.scope import Scope, ScopeResolver, reduce_query
 from wikigen.ask.served import served_record
 from wikigen.ask.values import TableAnswers, TableResult
