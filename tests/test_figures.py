@@ -188,6 +188,16 @@ def test_build_writes_figure_pages_and_ask_quotes_them_in_order(tmp_path):
     # without wording that asks across documents, the figure page does not lead
     items, _, _ = ans.retrieve("total widget sales", "wiki+search", 2000)
     assert items and items[0].ref != "figure-total-widget-sale"
+    # the answer leads with the figure's line in each report, in time order, each quoted with its span
+    r = ans.ask("How did total widget sales change over the quarters?")
+    assert r.answer.startswith('Total widget sales: "Total widget sales (1) $ 1,120 $ 1,050" (report-c, chars '), (
+        r.answer
+    )
+    assert [sp["doc_id"] for sp in r.answer_spans[:3]] == ["report-c", "report-b", "report-a"]
+    assert all(
+        ans.index.texts.text(sp["doc_id"])[sp["start"] : sp["end"]].startswith("Total widget sales")
+        for sp in r.answer_spans[:3]
+    )
 
 
 def test_the_sample_corpus_has_an_initial_term_figure_page(tmp_path):

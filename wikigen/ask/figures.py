@@ -1,13 +1,14 @@
-"""Figure pages in answers: for a question about how a figure changed or compares across documents,
-the quotes of the figure page the question names, in the page's (time) order, come first.
+"""Figure pages in answers: for a question about a figure in some documents ("Apple's R&D in Q3 2022") or
+about how it changed or compares across documents, the quotes of the figure page the question names, in the
+page's (time) order, come first, in the context and at the head of the answer (retrieval.Answerer.ask).
 
 A figure page (type ``figure``, written by the offline agent from `wikigen.agents.figures`) quotes
 one labelled line from each document that states it. A question uses it when both hold:
 
-* its wording asks across documents or over time (`asks_across`): it asks about many documents ("in each
-  quarter", "across the reports", "which quarter"), speaks of several periods ("over time", "the prior year",
-  "Q1 2023 and Q2 2023"), or names a change or a comparison ("how did X change", "compare X", "trend");
-  English and Korean, no corpus vocabulary; and
+* the scope names documents (their lines only), or its wording asks across documents or over time
+  (`asks_across`): it asks about many documents ("in each quarter", "across the reports", "which quarter"),
+  speaks of several periods ("over time", "the prior year", "Q1 2023 and Q2 2023"), or names a change or a
+  comparison ("how did X change", "compare X", "trend"); English and Korean, no corpus vocabulary; and
 * it names the page: the idf-weighted share of the page's title (or alias) terms found in the question
   (`PageIndex.title_match`) is at least `min_share`; pages naming more of the question's terms first.
 
@@ -80,8 +81,10 @@ class FigurePages:
         return self._units[slug]
 
     def units(self, question: str, doc_ids: Sequence[str] | None = None) -> list[Unit]:
-        """The quotes of the figure pages a question across documents names (in scope when one is given)."""
-        if not self.pages or not asks_across(question):
+        """The quotes of the figure pages a question names, in the documents in scope: a question about some
+        documents ("Apple's R&D in Q3 2022") gets each one's line, a question across documents (`asks_across`)
+        without a scope every document's."""
+        if not self.pages or not (doc_ids or asks_across(question)):
             return []
         keep = set(doc_ids or [])
         out: list[Unit] = []

@@ -254,7 +254,7 @@ class Answerer:
         self, question: str, mode: str = "wiki+search", budget: int = DEFAULT_BUDGET
     ) -> tuple[list[ContextItem], int, Scope]:
         """The context for a question in a mode: its items, their exact token count, and the scope."""
-        items, n, scope, _ = self._retrieve(question, mode, budget)
+        items, n, scope, _, _ = self._retrieve(question, mode, budget)
         return items, n, scope
 
     def _table_units(self, result: TableResult) -> list[Unit]:
@@ -275,7 +275,8 @@ class Answerer:
 
     def _retrieve(
         self, question: str, mode: str, budget: int
-    ) -> tuple[list[ContextItem], int, Scope, TableResult | None]:
+    ) -> tuple[list[ContextItem], int, Scope, TableResult | None, list[Unit]]:
+        """The context, its token count, the scope, the table's answer and the figure lines put first."""
         if mode not in MODES:
             raise WikigenError(f"unknown mode {mode!r}: use one of {', '.join(MODES)}")
         cb = ContextBuilder(
@@ -292,7 +293,7 @@ class Answerer:
             if self.supersede:
                 self.supersede.mark_context(cb)
             items, n = cb.finish()
-            return items, n, scope, None
+            return items, n, scope, None, []
         question = self.abbreviations.expand(question)
         hits = self.page_index.search(question, k=self.params.page_hits)
         scope = self.scopes.resolve(question, hits)
@@ -306,9 +307,9 @@ class Answerer:
                 table = self.values.answer(tq, None if kind_named else scope.doc_ids or None)
                 for u in self._table_units(table):
                     cb.add(u, trim=False)
-        for u in self.figures.units(question, scope.doc_ids):  # a figure asked about across documents
-            if u.doc_id in self.known_docs:
-                cb.add(u, trim=False)
+        figures = [u for u in self.figures.units(question, scope.doc_ids) if u.doc_id in self.known_docs]
+        for u in figures:  # the figure's line in each document in scope (or each document, asked across them)
+            cb.add(u, trim=False)
         if mode == "wiki":
             self._fill_wiki(cb, query, hits, scope, k)
         elif scope.doc_ids:
@@ -320,7 +321,7 @@ class Answerer:
         if self.supersede:
             self.supersede.mark_context(cb)
         items, n = cb.finish()
-        return items, n, scope, table
+        return items, n, scope, table, figures
 
     def _fill_rest(self, cb: ContextBuilder, question: str, k: int) -> None:
         """Search fills what the wiki's scope left of the budget: the question's best passages anywhere,
@@ -466,7 +467,7 @@ class Answerer:
         an extractive answer also weighs each sentence's passage vector where the index has them)."""
         if not isinstance(question, str) or not question.strip():
             raise WikigenError("the question is empty")
-        items, n, scope, table = self._retrieve(question, mode, budget)
+        items, n, scope, table, figures = self._retrieve(question, mode, budget)
         generator = generator or ExtractiveAnswer(self.params)
         if isinstance(generator, ExtractiveAnswer) and self.dense is not None:
             generator = generator.with_passages(self.dense)
@@ -476,6 +477,10 @@ class Answerer:
             said = self.values.text(table)  # the table's answer: the documents whose value meets the question
             if said:
                 text, spans = said, self.values.spans(table)
+        elif figures and getattr(generator, "name", "") == "offline":  # the figure's lines lead, as they are quoted
+            lines = [f'{u.label}: "{one_line(u.text, 400)}" ({u.doc_id}, chars {u.start}-{u.end})' for u in figures]
+            text = "\n".join(lines) + "\n\n" + text
+            spans = [{"doc_id": u.doc_id, "start": u.start, "end": u.end} for u in figures] + spans
         # the places and quarters a question names are no documents' names ("Fla. law", "EPS for Q3 2023")
         places = [question[v.start : v.end] for v in find_jurisdiction_values(question, cased=False)]
         quarters = [m.group() for m in QUARTER.finditer(question)]
