@@ -242,3 +242,23 @@ def test_a_corpus_too_large_to_keep_is_read_again_per_name(monkeypatch):
     assert series._texts is None and len(reads) == 2 * len(DOCS)  # the quarters, then the name
     assert series.resolve("And Orbitex's margin in Q2 2023?", ["Orbitex"])[0] == ["orbit-b"]
     assert len(reads) == 2 * len(DOCS)  # a name once read is remembered
+
+
+def test_a_report_is_named_by_the_day_its_period_ends():
+    """'at April 1, 2023' names the report whose period ends that day (a balance sheet's date), with the name
+    telling two companies' reports of that day apart; a day no report ends on names none."""
+    docs = {
+        "apple-q2": "FORM 10-Q\nFor the quarterly period ended April 1, 2023\nApple Inc.\n"
+        + "Apple sells phones. " * 5,
+        "apple-q3": "FORM 10-Q\nFor the quarterly period ended July 1, 2023\nApple Inc.\n" + "Apple sells phones. " * 5,
+        "intel-q1": "FORM 10-Q\nFor the quarterly period ended April 1, 2023\nIntel Corp.\n"
+        + "Intel sells chips. " * 5,
+        "intel-q2": "FORM 10-Q\nFor the quarterly period ended July 1, 2023\nIntel Corp.\n" + "Intel sells chips. " * 5,
+    }
+    series = SeriesResolver(docs, docs.__getitem__)
+    found = series.resolve("What were Apple's total assets at April 1, 2023?", ["Apple"])
+    assert found is not None and found[0] == ["apple-q2"] and {"april", "1", "2023"} <= found[1]
+    assert series.resolve("What did Intel owe as of jul 1 2023?", ["Intel"])[0] == ["intel-q2"]
+    assert series.resolve("What were total assets at April 1, 2023?", [])[0] == ["apple-q2", "intel-q1"]
+    assert series.resolve("What were Apple's total assets at May 5, 2023?", ["Apple"]) is None
+

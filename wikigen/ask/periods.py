@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Iterator
 from datetime import date, timedelta
 
 from wikigen.ask.page_index import terms
-from wikigen.search.facts.dates import document_date
+from wikigen.search.facts.dates import document_date, find_dates
 from wikigen.search.facts.numbers import ordinal_number
 from wikigen.search.facts.sheet import date_role
 
@@ -90,6 +90,15 @@ def own_quarter(text: str) -> Quarter | None:
     return max(often) if often else None
 
 
+def period_end(text: str) -> str | None:
+    """The day (ISO) a report's period ends, where its opening says so ("for the quarterly period ended June 30,
+    2023"); None for a document of another kind of date."""
+    d = document_date(text)
+    if d is None or len(d.iso) != 10 or date_role(text, d) != "period":
+        return None
+    return d.iso
+
+
 def report_quarter(text: str) -> Quarter | None:
     """The quarter a document reports on: its own quarter label (`own_quarter`), else the calendar quarter of
     the period its opening says it ends ("for the quarterly period ended June 30, 2023"; a period ending in
@@ -97,11 +106,11 @@ def report_quarter(text: str) -> Quarter | None:
     own = own_quarter(text)
     if own is not None:
         return own
-    d = document_date(text)
-    if d is None or len(d.iso) != 10 or date_role(text, d) != "period":
+    end = period_end(text)
+    if end is None:
         return None
     try:
-        day = date.fromisoformat(d.iso) - timedelta(days=7)
+        day = date.fromisoformat(end) - timedelta(days=7)
     except ValueError:
         return None
     return day.year, (day.month - 1) // 3 + 1
@@ -126,6 +135,7 @@ class SeriesResolver:
         self._texts: dict[str, str] | None = None  # kept when the corpus is at most KEEP_CHARS
         self._own: dict[str, Quarter | None] | None = None
         self._heads: dict[str, set[str]] = {}  # the terms of each report's opening
+        self._ends: dict[str, str] = {}  # each report's period end (ISO), where its opening says it
         self._name_counts: dict[str, dict[str, int]] = {}
 
     def _each_text(self) -> Iterator[tuple[str, str]]:
@@ -145,6 +155,8 @@ class SeriesResolver:
                 own[d] = report_quarter(text)
                 if own[d] is not None:
                     self._heads[d] = set(terms(text[:HEAD_CHARS]))
+                    if (end := period_end(text)) is not None:
+                        self._ends[d] = end
                 chars += len(text)
                 if chars <= KEEP_CHARS:
                     kept[d] = text
@@ -219,8 +231,10 @@ class SeriesResolver:
         """(documents, the question's terms that named them) when the question names one quarter, or the
         latest, of documents its names narrow down to; None otherwise."""
         asked = set(quarter_labels(question))
-        latest = LATEST.search(question) if not asked and not names_several_periods(question) else None
-        if len(asked) != 1 and not latest:
+        # a report is also named by the day its period ends ("total assets at April 1, 2023")
+        ends = {m.iso for m in find_dates(question) if len(m.iso) == 10} if not asked else set()
+        latest = LATEST.search(question) if not asked and not ends and not names_several_periods(question) else None
+        if len(asked) != 1 and not latest and len(ends) != 1:
             return None
         own = self._own_quarters()
         if latest and not self._says_report(question[latest.end() :]):
@@ -243,10 +257,13 @@ class SeriesResolver:
         chosen: set[str] = set()
         for docs in groups or [set(own)]:
             dated = {d: q for d in docs if (q := own.get(d))}
-            if dated:
+            if ends:
+                chosen |= {d for d in dated if self._ends.get(d) in ends}
+            elif dated:
                 want = next(iter(asked)) if asked else max(dated.values())
                 chosen |= {d for d, q in dated.items() if q == want}
         if not chosen:
             return None
         period_terms = {t for m in QUARTER.finditer(question) for t in terms(m.group(0))}
+        period_terms |= {t for m in find_dates(question) if m.iso in ends for t in terms(m.text)}
         return sorted(chosen), used | period_terms
