@@ -262,3 +262,19 @@ def test_a_report_is_named_by_the_day_its_period_ends():
     assert series.resolve("What were total assets at April 1, 2023?", [])[0] == ["apple-q2", "intel-q1"]
     assert series.resolve("What were Apple's total assets at May 5, 2023?", ["Apple"]) is None
 
+
+def test_a_series_asked_about_several_named_periods_is_narrowed_to_them():
+    """A name's reports compared over the periods a question names are those periods' reports, not every one."""
+    ends = {"apple-q1": "December 31, 2022", "apple-q2": "April 1, 2023", "apple-q3": "July 1, 2023"}
+    docs = {
+        d: f"FORM 10-Q\nFor the quarterly period ended {e}\nApple Inc.\n" + "Apple sells phones. " * 5
+        for d, e in ends.items()
+    }
+    docs["intel-q2"] = (
+        "FORM 10-Q\nFor the quarterly period ended July 1, 2023\nIntel Corp.\n" + "Intel sells chips. " * 5
+    )
+    series = SeriesResolver(docs, docs.__getitem__)
+    q = "How did Apple's total assets change between April 1, 2023 and July 1, 2023?"
+    assert series.resolve(q, ["Apple"]) is None
+    assert series.resolve_series(q, ["Apple"])[0] == ["apple-q2", "apple-q3"]
+    assert series.resolve_series("How did Apple's total assets change over time?", ["Apple"])[0] == sorted(ends)

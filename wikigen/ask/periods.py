@@ -225,6 +225,13 @@ class SeriesResolver:
                 docs |= named
                 if self._identifies(name, named):
                     used |= set(terms(name))
+        # the periods it names, when it names several ("Q3 2023 than in Q2 2023", "between Dec 31 2022 and April
+        # 1 2023"): those of the series' reports, not all of them
+        asked = set(quarter_labels(question))
+        ends = {m.iso for m in find_dates(question)}
+        named_periods = {d for d in docs if own.get(d) in asked or self._ends.get(d) in ends}
+        if len(named_periods) >= 2:
+            docs = named_periods
         return (sorted(docs), used) if docs else None
 
     def resolve(self, question: str, names: Iterable[str]) -> tuple[list[str], set[str]] | None:
