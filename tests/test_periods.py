@@ -278,3 +278,10 @@ def test_a_series_asked_about_several_named_periods_is_narrowed_to_them():
     assert series.resolve(q, ["Apple"]) is None
     assert series.resolve_series(q, ["Apple"])[0] == ["apple-q2", "apple-q3"]
     assert series.resolve_series("How did Apple's total assets change over time?", ["Apple"])[0] == sorted(ends)
+
+
+def test_a_name_may_open_the_question():
+    """'Intel inventories at ...' opens with the company's name; the words questions open with are no names."""
+    assert question_names("Intel inventories at April 1, 2023?")[:1] == ["Intel"]
+    assert question_names("What was Orbitex's margin?") == ["Orbitex"]
+    assert question_names("Tell me Northwind's latest margin") == ["Northwind"]

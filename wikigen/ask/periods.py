@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from datetime import date, timedelta
 
+from wikigen.ask.absent import QUESTION_WORDS
 from wikigen.ask.page_index import terms
 from wikigen.search.facts.dates import document_date, find_dates
 from wikigen.search.facts.numbers import ordinal_number
@@ -120,10 +121,10 @@ WORD = re.compile(r"\w+", re.UNICODE)
 
 
 def question_names(question: str) -> list[str]:
-    """The words of a question written like names: capitalised or in an uncased script (Korean), not the
-    capital a sentence opens with ("What", "In")."""
+    """The words of a question written like names: capitalised or in an uncased script (Korean), not a word
+    questions open with ("What", "In": absent.QUESTION_WORDS); a name may open it ("Intel inventories at ...")."""
     words = WORD.findall(question)
-    return [w for i, w in enumerate(words) if not w.islower() and (i > 0 or w.lower() == w.upper())]
+    return [w for i, w in enumerate(words) if not w.islower() and (i > 0 or w.casefold() not in QUESTION_WORDS)]
 
 
 class SeriesResolver:
