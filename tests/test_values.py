@@ -452,3 +452,28 @@ def test_english_law_is_the_law_of_england_and_wales_and_england_is_part_of_it()
             assert meets(cell(stated), asked(question)), (stated, question)
     for other in ("the law of Scotland", "the laws of New South Wales", "the laws of the State of New York"):
         assert not meets(cell(other), asked("England and Wales")), other
+
+
+def test_a_country_s_law_holds_its_provinces_and_states_and_its_kind_may_stand_between():
+    """'Canadian provincial law' names Canada's law (the kind of law between the adjective and "law"), and a
+    contract under Ontario's or British Columbia's law is under Canadian law; a country's law is not a province's,
+    and Hong Kong, its own code, is not China's."""
+    from wikigen.ask.values import Condition, meets
+
+    for phrase, display in (("Canadian provincial law", "Canada"), ("English common law", "England and Wales")):
+        v = parse_value(f"Which contracts are under {phrase}?", "jurisdiction")
+        assert v is not None and v.display == display, phrase
+
+    def cell(text: str) -> dict:
+        v = parse_value(text, "jurisdiction")
+        assert v is not None, text
+        return {"status": "stated", "norm": v.norm, "display": v.display, "type": v.type, "parts": dict(v.parts)}
+
+    def asked(text: str) -> Condition:
+        return Condition("eq", parse_value(text, "jurisdiction"), text)
+
+    for stated in ("the laws of the Province of Ontario", "the laws of British Columbia", "the laws of Canada"):
+        assert meets(cell(stated), asked("Canadian law")), stated
+    assert meets(cell("the laws of the State of Delaware"), asked("US law"))
+    assert not meets(cell("the laws of Canada"), asked("Ontario law"))
+    assert not meets(cell("the laws of Hong Kong"), asked("Chinese law"))

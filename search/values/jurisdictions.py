@@ -158,8 +158,14 @@ def _english(text: str, start: int, stop: int, cased: bool) -> list[Value]:
             adj = words[i].strip(OPENERS).rstrip(CLOSERS)
             short = not cased or "." in words[i]  # a state's short form: typed, or written with its period
             adj_key = adj if adj in ADJECTIVES or adj.isupper() or short else ""
-            law = words[i + 1].strip(OPENERS).rstrip(CLOSERS).casefold() if i + 1 < len(chunks) else ""
-            place = adjective_place(adj_key, short_forms=short) if adj_key and law in ("law", "laws") else None
+            after = [w.strip(OPENERS).rstrip(CLOSERS).casefold() for w in words[i + 1 : i + 3]]
+            # "English law", or with the kind of law between: "Canadian provincial law", "English common law"
+            law = (
+                after[:1] == ["law"]
+                or after[:1] == ["laws"]
+                or (adj in ADJECTIVES and after[1:] in (["law"], ["laws"]))
+            )
+            place = adjective_place(adj_key, short_forms=short) if adj_key and law else None
             found = (place, 1) if place else None
         if not found or (cased and _in_longer_name(text, chunks, i, i + found[1])):
             i += 1

@@ -133,7 +133,7 @@ ADJECTIVES = {
 }
 # the short forms of the US states and the Canadian provinces that lawyers write before "law" ("DE law",
 # "Ill. law", "Ont. law"): the postal codes and the traditional abbreviations (the U.S. Government Publishing
-# Office's style manual; Canada Post's). Many are English words or other codes ("IN", "OR", "Mass.", "DE" for
+# Office's style manual; Canada Post's), and the two countries' own ("US law", "UK law"). Many are English words or other codes ("IN", "OR", "Mass.", "DE" for
 # Germany), so they are read only before "law", like the adjectives; the unambiguous ones are also
 # `_ENGLISH_ALIASES`, read anywhere. Keys are written without their final period.
 LAW_ABBREVIATIONS = {
@@ -153,6 +153,7 @@ LAW_ABBREVIATIONS = {
     "CA-AB": ["AB", "Alta"], "CA-BC": ["BC", "B.C"], "CA-MB": ["MB", "Man"], "CA-NB": ["NB", "N.B"],
     "CA-NL": ["NL", "Nfld"], "CA-NS": ["NS", "N.S"], "CA-ON": ["ON", "Ont"], "CA-PE": ["PE", "P.E.I"],
     "CA-QC": ["QC", "Que", "Qué"], "CA-SK": ["SK", "Sask"],
+    "US": ["US", "USA", "U.S.A"], "GB": ["UK", "U.K"],
 }  # fmt: skip
 _LAW_ABBREVIATION = {a: code for code, names in LAW_ABBREVIATIONS.items() for a in names}
 _KOREAN_ALIASES = {

@@ -483,6 +483,8 @@ def meets(cell: Mapping, cond: Condition | None) -> bool | None:
         if want.type == "jurisdiction":
             if _codes(mine) & _codes(want):  # one jurisdiction: "England" is part of "England and Wales"
                 return True
+            if any(c.startswith(f"{w}-") for c in _codes(mine) for w in _codes(want)):
+                return True  # a province's or state's law is its country's ("Canadian law": Ontario, "CA-ON")
             said = f"{mine.display} {mine.norm}".casefold()
             return re.search(rf"(?<!\w){re.escape(want.norm.casefold())}(?!\w)", said) is not None
         if want.type == "date":
