@@ -17,6 +17,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from wikigen.core.text import ACRONYM_PLURAL, acronyms_singular
+
 __all__ = ["NOT_IN_CORPUS", "READ_AS", "absent_names", "question_names"]
 
 NOT_IN_CORPUS = "No document in this corpus matches {names}."
@@ -166,7 +168,6 @@ def absent_names(question: str, index, *, known: Iterable[str] = ()) -> tuple[li
     return out, named
 
 
-_ACRONYM_PLURAL = re.compile(r"[A-Z][A-Z0-9&]+s")
 _JOINS = re.compile(r"['’]s?(?=\s|$)|\s+(?:and|&)\s+")
 
 
@@ -181,8 +182,8 @@ def _parts(name: str, opens_sentence: bool) -> list[list[str]]:
     if opens_sentence and out and " " in pieces[0]:
         out[0].append(pieces[0].split(None, 1)[1])
     for ways in out:  # an acronym's plural ("NDAs", "MSAs") is held where the acronym is: no stemmer cuts it
-        if _ACRONYM_PLURAL.fullmatch(ways[-1]):
-            ways.append(ways[-1][:-1])
+        if ACRONYM_PLURAL.fullmatch(ways[-1]):
+            ways.append(acronyms_singular(ways[-1]))
     return out
 
 

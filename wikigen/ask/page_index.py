@@ -31,6 +31,7 @@ from tantivy import Filter, Occur, Query, TextAnalyzerBuilder, Tokenizer
 
 from wikigen.core import confine
 from wikigen.core.atomic import make_private, private_dir
+from wikigen.core.text import acronyms_singular
 from wikigen.search.analysis import CJK_RUN, en_analyzer
 from wikigen.wiki.markup import WIKI_RE
 
@@ -66,9 +67,10 @@ def has_cjk(text: str) -> bool:
 
 
 def terms(text: str, *, stopwords: bool = True) -> list[str]:
-    """The analysed (lowercased, stemmed) terms of text, in order; stopwords dropped by default.
-    CJK runs contribute their character bigrams (or the single character)."""
-    out = list((_EN_QUERY if stopwords else _EN_INDEX).analyze(text or ""))
+    """The analysed (lowercased, stemmed) terms of text, in order; stopwords dropped by default; an acronym's
+    plural as the acronym ("NDAs" as "nda": no stemmer cuts it). CJK runs contribute their character bigrams (or
+    the single character)."""
+    out = list((_EN_QUERY if stopwords else _EN_INDEX).analyze(acronyms_singular(text or "")))
     for run in CJK_RUN.findall(text or ""):
         out.extend(t for t in _CJK.analyze(run) if len(t) == 2 or len(run) == 1)
     return out

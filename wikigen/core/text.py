@@ -231,3 +231,13 @@ def one_edit_spellings(word: str) -> set[str]:
     out |= {a + c + b for a, b in cuts for c in letters}
     out.discard(word)
     return out
+
+
+# an acronym's plural ("NDAs", "MSAs", "SLAs"): the English stemmer keeps "ndas" whole (a vowel before the s)
+ACRONYM_PLURAL = re.compile(r"(?<![\w&])([A-Z][A-Z0-9&]*[A-Z0-9])s(?![\w&])")
+
+
+def acronyms_singular(text: str) -> str:
+    """The text with each acronym's plural written as the acronym ("Which NDAs ..." -> "Which NDA ..."), so
+    that it is read as the word the documents and titles write."""
+    return ACRONYM_PLURAL.sub(r"\1", text)
