@@ -407,3 +407,13 @@ def test_a_place_by_its_abbreviation_is_no_absent_name(wiki, answerer):
     r = answerer.ask("show me the agreements under N.Y. law", mode="wiki")
     assert "No document in this corpus matches" not in r.answer
     assert {s["doc_id"] for s in r.answer_spans} == want
+
+
+def test_an_acronyms_plural_names_its_kind(answerer):
+    """'Which NDAs ...' names the kind whose title says "NDA" (the stemmer keeps "ndas" whole, and the page search
+    need not rank the kind's page): the table answers for its members only, the consultancy agreement and the MSA
+    under English law are not listed."""
+    r = answerer.ask("Which NDAs are governed by English law?", mode="wiki+search")
+    assert r.scope["kind"] == "collection" and r.scope["pages"] == ["kind-nda"], r.scope
+    cited = {sp["doc_id"] for sp in r.answer_spans}
+    assert cited == {"contracts/nda-brightline-logistics", "contracts/nda-orrin-metals"}, r.answer

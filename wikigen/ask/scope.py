@@ -126,6 +126,14 @@ def _phrase_in(name_terms: list[str], q_terms: list[str]) -> bool:
     return n > 0 and any(q_terms[i : i + n] == name_terms for i in range(len(q_terms) - n + 1))
 
 
+class _Unranked(NamedTuple):
+    """A collection page the page search did not rank for the question."""
+
+    slug: str
+    score: float = 0.0
+    type: str = "collection"
+
+
 class ScopeResolver:
     """The identity text of every document page and the collection pages' names, to resolve scopes."""
 
@@ -180,6 +188,7 @@ class ScopeResolver:
         self._shared_title = {slug for slug in self._head_terms if titles[frozenset(page_index.title_terms(slug))] > 1}
         # collection title terms that most collections share ("documents", "agreements") name no kind
         colls = [p for p in pages if p.type == "collection"]
+        self._collections = [p.slug for p in colls]
         cdf: dict[str, int] = {}
         for p in colls:
             for t in set().union(*[set(terms(n)) for n in [p.title or "", *(p.aliases or [])]]):
@@ -540,8 +549,12 @@ class ScopeResolver:
         return list(dict.fromkeys(members))
 
     def _collection_scope(self, q_seq: list[str], hits) -> Scope | None:
+        """The collection the question names: every collection page is tried (they are few), ranked or not by the
+        page search, so a kind named by its title ("Which NDAs ...") is found however the search ranks its page."""
         q_set = set(q_seq)
-        cands = [c for c in (self._collection_candidate(h, q_seq, q_set) for h in hits if h.type == "collection") if c]
+        ranked = {h.slug: h for h in hits if h.type == "collection"}
+        every = [ranked.get(slug) or _Unranked(slug) for slug in self._collections]
+        cands = [c for c in (self._collection_candidate(h, q_seq, q_set) for h in every) if c]
         if not cands:
             return None
         cands.sort(key=lambda c: (-c.phrase_len, -c.share, -c.score))
