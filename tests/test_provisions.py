@@ -417,3 +417,11 @@ def test_an_acronyms_plural_names_its_kind(answerer):
     assert r.scope["kind"] == "collection" and r.scope["pages"] == ["kind-nda"], r.scope
     cited = {sp["doc_id"] for sp in r.answer_spans}
     assert cited == {"contracts/nda-brightline-logistics", "contracts/nda-orrin-metals"}, r.answer
+
+
+def test_the_words_naming_a_contract_are_not_what_is_asked_of_the_table(answerer):
+    """'the Quillfeather maps SDK licence' names the contract (four words) beside one field word ("assignment"):
+    the table answers, with the clause, rather than passages."""
+    r = answerer.ask("Is assignment of the Quillfeather maps SDK licence restricted?", mode="wiki+search")
+    assert r.answer.startswith("Assignment needs consent: Yes."), r.answer
+    assert {sp["doc_id"] for sp in r.answer_spans} == {"contracts/licence-quillfeather-maps-sdk"}

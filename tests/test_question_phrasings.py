@@ -220,6 +220,16 @@ def test_words_that_share_a_beginning_but_not_a_stem_name_no_field():
         assert q is not None and q.field.name == name, question
 
 
+def test_a_hyphenated_word_is_matched_by_all_its_parts():
+    """'non-transferable' shares only its 'non' with 'non-compete': no non-compete question; 'non-compete' still is.
+    The words that named the contract are not what is asked (`named`), so the clause is about the licences."""
+    named = frozenset({"bioeq", "licens", "agreement"})
+    q = _query("Are the licenses under the Bioeq license agreement non-transferable?", one_document=True, named=named)
+    assert q is None or q.field.name != "non_compete"
+    q = _query("Does this contract have a non-compete?", one_document=True)
+    assert q is not None and q.field.name == "non_compete"
+
+
 RENEWS = "This Agreement renews automatically for successive one-year terms unless either party gives notice."
 CAPPED = "The Supplier's total liability is capped at the fees paid in the prior twelve months."
 

@@ -301,7 +301,10 @@ class Answerer:
         table = None
         if self.values is not None:  # a question the provisions table answers: its documents' quotes first
             one = scope.kind == "document" and len(scope.doc_ids) == 1
-            tq = self.values.parse(question, one_document=one, many=asks_many(question, scope))
+            # the words that named the scope (a contract's name, a kind's) are not what is asked of the table
+            tq = self.values.parse(
+                question, one_document=one, many=asks_many(question, scope), named=frozenset(scope.removed)
+            )
             if tq is not None:
                 kind_named = scope.kind == "collection" and self.values.names_kind(scope.phrase, tq.kind)
                 table = self.values.answer(tq, None if kind_named else scope.doc_ids or None)

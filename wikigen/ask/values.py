@@ -153,10 +153,10 @@ def _phrase_words(phrase: str) -> list[str]:
 
 @functools.lru_cache(maxsize=4096)
 def _stem(word: str) -> str:
-    """A word's stem as the index analyses it ('' for none); asked for every question word against every field's
-    words, so remembered."""
-    found = terms(word, stopwords=False)
-    return found[0] if found else ""
+    """A word's stem as the index analyses it ('' for none), each part of a hyphenated word ("non-transferable":
+    "non transfer", not the "non" of "non-compete"); asked for every question word against every field's words,
+    so remembered."""
+    return " ".join(terms(word, stopwords=False))
 
 
 def _same_word(q: str, w: str, starred: bool) -> bool:
@@ -366,16 +366,24 @@ def _asking_word(w: str) -> bool:
 
 
 def _asks_about(
-    text: str, spots: list[tuple[int, int]], cond: Condition | None, schema: Schema, asked_share: float
+    text: str,
+    spots: list[tuple[int, int]],
+    cond: Condition | None,
+    schema: Schema,
+    asked_share: float,
+    named: frozenset[str] = frozenset(),
 ) -> bool:
     """Whether the asking clause is about the field: its words and the value the question names cover at least
-    asked_share (RetrievalParams) of the clause's content words (words of asking and the kind's own name, "contracts", left out).
+    asked_share (RetrievalParams) of the clause's content words (words of asking, the kind's own name, "contracts",
+    and the words that named the documents asked about, `named`: "the services agreement with Ability", left out).
     A question that merely holds a field's word among many others asks something the table does not hold."""
     generic = set(_phrase_words(f"{schema.kind} {schema.label}".replace("-", " ")))
     words = [
         (m.start(), m.end())
         for m in _QWORD.finditer(text)
-        if not _asking_word(w := m.group().casefold()) and not any(_same_word(w, g, False) for g in generic)
+        if not _asking_word(w := m.group().casefold())
+        and not any(_same_word(w, g, False) for g in generic)
+        and not (named and (ts := terms(w)) and set(ts) <= named)
     ]
     if not words:
         return True
@@ -412,6 +420,7 @@ def parse_query(
     one_document: bool = False,
     many: bool = False,
     asked_share: float = DEFAULT_PARAMS.asked_share,
+    named: frozenset[str] = frozenset(),
 ) -> TableQuery | None:
     """The question as a query of the provisions table (fields of the given kinds), or None when no clause of it asks
     about a field, or it asks neither of one document (the wiki scoped it to one: one_document) nor of many (many,
@@ -428,7 +437,7 @@ def parse_query(
             continue
         kind, f, spots = found
         cond = _condition(text, f, spots)
-        if not _asks_about(text, spots, cond, schemas[kind], asked_share):
+        if not _asks_about(text, spots, cond, schemas[kind], asked_share, named):
             continue  # the field's words are a small part of what is asked ("the Receiving Party shall not ...")
         span = (min(a for a, _ in spots), max(b for _, b in spots))  # in the asking clause
         want = _want(text, one_document)
@@ -531,11 +540,20 @@ class TableAnswers:
         self.schemas = {k: _schema_of(k, spec, schemas.get(k)) for k, spec in table.kinds.items()}
         self.kinds = [k for k in table.kinds if table.rows(k)]
 
-    def parse(self, question: str, *, one_document: bool = False, many: bool = False) -> TableQuery | None:
+    def parse(
+        self, question: str, *, one_document: bool = False, many: bool = False, named: frozenset[str] = frozenset()
+    ) -> TableQuery | None:
+        """The question as a table query (`parse_query`); `named`: the terms that named the scope's documents."""
         if not self.kinds:
             return None
         return parse_query(
-            question, self.schemas, self.kinds, one_document=one_document, many=many, asked_share=self.asked_share
+            question,
+            self.schemas,
+            self.kinds,
+            one_document=one_document,
+            many=many,
+            asked_share=self.asked_share,
+            named=named,
         )
 
     def names_kind(self, phrase: Sequence[str], kind: str) -> bool:
