@@ -431,49 +431,47 @@ def test_a_questions_phrase_parses_to_its_value(phrase, type, display):
     assert parse_value(phrase, type).display == display
 
 
+def _cell(text: str) -> dict:
+    """A stated table cell of the jurisdiction a text names."""
+    v = parse_value(text, "jurisdiction")
+    assert v is not None, text
+    return {"status": "stated", "norm": v.norm, "display": v.display, "type": v.type, "parts": dict(v.parts)}
+
+
+def _asked(text: str):
+    """A question's condition: the jurisdiction a text names."""
+    from wikigen.ask.values import Condition
+
+    return Condition("eq", parse_value(text, "jurisdiction"), text)
+
+
 def test_english_law_is_the_law_of_england_and_wales_and_england_is_part_of_it():
     """One jurisdiction under its names: a cell stating "English law" or "the laws of England" meets a question
     about the law of England and Wales, and the other way round; Scotland and New South Wales do not."""
-    from wikigen.ask.values import Condition, meets
+    from wikigen.ask.values import meets
 
     english = parse_value("governed by English law", "jurisdiction")
     assert english is not None and english.norm == "England and Wales"
 
-    def cell(text: str) -> dict:
-        v = parse_value(text, "jurisdiction")
-        assert v is not None, text
-        return {"status": "stated", "norm": v.norm, "display": v.display, "type": v.type, "parts": dict(v.parts)}
-
-    def asked(text: str) -> Condition:
-        return Condition("eq", parse_value(text, "jurisdiction"), text)
-
     for stated in ("governed by English law", "the laws of England", "the law of England and Wales"):
         for question in ("England and Wales", "English law", "England"):
-            assert meets(cell(stated), asked(question)), (stated, question)
+            assert meets(_cell(stated), _asked(question)), (stated, question)
     for other in ("the law of Scotland", "the laws of New South Wales", "the laws of the State of New York"):
-        assert not meets(cell(other), asked("England and Wales")), other
+        assert not meets(_cell(other), _asked("England and Wales")), other
 
 
 def test_a_country_s_law_holds_its_provinces_and_states_and_its_kind_may_stand_between():
     """'Canadian provincial law' names Canada's law (the kind of law between the adjective and "law"), and a
     contract under Ontario's or British Columbia's law is under Canadian law; a country's law is not a province's,
     and Hong Kong, its own code, is not China's."""
-    from wikigen.ask.values import Condition, meets
+    from wikigen.ask.values import meets
 
     for phrase, display in (("Canadian provincial law", "Canada"), ("English common law", "England and Wales")):
         v = parse_value(f"Which contracts are under {phrase}?", "jurisdiction")
         assert v is not None and v.display == display, phrase
 
-    def cell(text: str) -> dict:
-        v = parse_value(text, "jurisdiction")
-        assert v is not None, text
-        return {"status": "stated", "norm": v.norm, "display": v.display, "type": v.type, "parts": dict(v.parts)}
-
-    def asked(text: str) -> Condition:
-        return Condition("eq", parse_value(text, "jurisdiction"), text)
-
     for stated in ("the laws of the Province of Ontario", "the laws of British Columbia", "the laws of Canada"):
-        assert meets(cell(stated), asked("Canadian law")), stated
-    assert meets(cell("the laws of the State of Delaware"), asked("US law"))
-    assert not meets(cell("the laws of Canada"), asked("Ontario law"))
-    assert not meets(cell("the laws of Hong Kong"), asked("Chinese law"))
+        assert meets(_cell(stated), _asked("Canadian law")), stated
+    assert meets(_cell("the laws of the State of Delaware"), _asked("US law"))
+    assert not meets(_cell("the laws of Canada"), _asked("Ontario law"))
+    assert not meets(_cell("the laws of Hong Kong"), _asked("Chinese law"))
