@@ -133,9 +133,9 @@ ADJECTIVES = {
 }
 # the short forms of the US states and the Canadian provinces that lawyers write before "law" ("DE law",
 # "Ill. law", "Ont. law"): the postal codes and the traditional abbreviations (the U.S. Government Publishing
-# Office's style manual; Canada Post's), and the two countries' own ("US law", "UK law"). Many are English words or other codes ("IN", "OR", "Mass.", "DE" for
-# Germany), so they are read only before "law", like the adjectives; the unambiguous ones are also
-# `_ENGLISH_ALIASES`, read anywhere. Keys are written without their final period.
+# Office's style manual; Canada Post's), and the two countries' own ("US law", "UK law"). Many are English words
+# or other codes ("IN", "OR", "Mass.", "DE" for Germany), so they are read only before "law", like the adjectives;
+# the unambiguous ones are also `_ENGLISH_ALIASES`, read anywhere. Keys are written without their final period.
 LAW_ABBREVIATIONS = {
     "US-AL": ["AL", "Ala"], "US-AK": ["AK"], "US-AZ": ["AZ", "Ariz"], "US-AR": ["AR", "Ark"],
     "US-CA": ["CA", "Cal", "Calif"], "US-CO": ["CO", "Colo"], "US-CT": ["CT", "Conn"], "US-DE": ["DE", "Del"],

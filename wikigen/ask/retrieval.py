@@ -60,11 +60,11 @@ from wikigen.ask.params import DEFAULT_BUDGET, DEFAULT_PARAMS, RetrievalParams
 from wikigen.ask.periods import QUARTER
 from wikigen.ask.scope import Scope, ScopeResolver, reduce_query
 from wikigen.ask.served import served_record
-from wikigen.ask.values import TableAnswers, TableResult
+from wikigen.ask.values import ONE_QUOTE, TableAnswers, TableResult
 from wikigen.ask.wording import asks_many
 from wikigen.core.errors import WikigenError
 from wikigen.core.slugs import doc_slug
-from wikigen.core.text import one_line
+from wikigen.core.text import clip_source, one_line
 from wikigen.core.tokens import TokenCounter, default_counter
 from wikigen.search.values.jurisdictions import find_jurisdiction_values
 from wikigen.search.values.schema import vocabulary
@@ -481,9 +481,10 @@ class Answerer:
             if said:
                 text, spans = said, self.values.spans(table)
         elif figures and getattr(generator, "name", "") == "offline":  # the figure's lines lead, as they are quoted
-            lines = [f'{u.label}: "{one_line(u.text, 400)}" ({u.doc_id}, chars {u.start}-{u.end})' for u in figures]
+            cut = [(u, *clip_source(u.text, ONE_QUOTE)) for u in figures]  # each span is the text shown
+            lines = [f'{u.label}: "{line}" ({u.doc_id}, chars {u.start + a}-{u.start + b})' for u, line, a, b in cut]
             text = "\n".join(lines) + "\n\n" + text
-            spans = [{"doc_id": u.doc_id, "start": u.start, "end": u.end} for u in figures] + spans
+            spans = [{"doc_id": u.doc_id, "start": u.start + a, "end": u.start + b} for u, _, a, b in cut] + spans
         # the places and quarters a question names are no documents' names ("Fla. law", "EPS for Q3 2023")
         places = [question[v.start : v.end] for v in find_jurisdiction_values(question, cased=False)]
         quarters = [m.group() for m in QUARTER.finditer(question)]

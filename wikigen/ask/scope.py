@@ -160,14 +160,11 @@ class ScopeResolver:
         self._lowered: set[str] = set()  # terms the identity texts write in lower case somewhere (not names)
         self._catalogue: dict[str, set[str]] = {}  # a word of a document's names or file name, as written -> slugs
         self._filed: dict[str, set[str]] = {}  # a word of a document's file name (its id) -> slugs
-        self._defined: dict[str, list[str]] = {}  # slug -> the terms its opening defines (search/facts)
-        for p in pages:
-            if p.type == "document":
-                self._add_document_page(index, p)
+        defined = {p.slug: self._add_document_page(index, p) for p in pages if p.type == "document"}
         # the other terms a document's opening defines are its names when no identity text writes them in lower
         # case ('("Excite@Home" or "Excite")'), not words of the language ('(the "Affiliates")')
-        for slug, defined in self._defined.items():
-            for term in defined:
+        for slug, said_terms in defined.items():
+            for term in said_terms:
                 said = terms(term)
                 if said and not any(t in self._lowered for t in said):
                     self._name_terms[slug].update(said)
@@ -197,7 +194,9 @@ class ScopeResolver:
         self._kind_terms = set(cdf)  # the words that name kinds of document ("supply"), not a document
         self.series = SeriesResolver(known_docs, index.texts.text)
 
-    def _add_document_page(self, index, p) -> None:
+    def _add_document_page(self, index, p) -> list[str]:
+        """Index a document page's identity text and names; the terms its opening defines (search/facts), which
+        count as names once every page's lower-case words are known."""
         for d in p.sources or []:
             self.doc_page_of.setdefault(d, p.slug)
         units = self.page_index.units_by_slug.get(p.slug) or []
@@ -221,12 +220,12 @@ class ScopeResolver:
         self._name_terms[p.slug] = ids | set(terms(names)) | set(terms(" ".join(_initials(names))))
         for t in ids:
             self._id_postings.setdefault(t, []).append(p.slug)
-        self._defined[p.slug] = [m.value for m in find_terms(opening)]
         for w in WORD.findall(" ".join(p.sources or []).casefold()):
             self._filed.setdefault(w, set()).add(p.slug)
             self._catalogue.setdefault(w, set()).add(p.slug)
         for w in WORD.findall(names.casefold()):
             self._catalogue.setdefault(w, set()).add(p.slug)
+        return [m.value for m in find_terms(opening)]
 
     def resolve(self, question: str, hits) -> Scope:
         """The scope of a question, given the page hits for it: documents first, else a collection; but a
