@@ -36,6 +36,7 @@ __all__ = [
     "Schema",
     "Signals",
     "load_schemas",
+    "no_field_questions",
     "phrase_regex",
     "user_schemas",
     "vocabulary",
@@ -59,6 +60,8 @@ _FIELD_KEYS = {
     "needs_cue",
     "facts",
     "qualifiers",
+    "about",
+    "examples",
 }
 SOURCES = frozenset({"opening"})  # a value the document states about itself where it opens (its own date, its parties)
 _NAME = re.compile(r"^[a-z][a-z0-9_]{0,40}$")
@@ -113,6 +116,10 @@ class Field:
     # (label, phrases, not): a stated value whose sentence holds one of the phrases, and none of `not`, is said
     # with the label ("successive 1 year (by mutual agreement, not automatic)")
     qualifiers: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = ()
+    # what the field is, in a sentence, and questions that ask for it in everyday words: a question is matched to
+    # a field by meaning too (wikigen.ask.meaning), so "when does it end?" finds the expiration
+    about: str = ""
+    examples: tuple[str, ...] = ()
 
     @property
     def needs(self) -> tuple[str, ...]:
@@ -237,6 +244,8 @@ def _field(raw, where: str) -> Field:
         bool(raw.get("needs_cue", False)),
         facts,
         tuple(qualifiers),
+        about=str(raw.get("about") or ""),
+        examples=_strings(raw.get("examples"), f"{where} examples"),
     )
 
 
@@ -286,6 +295,21 @@ def load_schemas(extra: Path | None = None) -> dict[str, Schema]:
             s = read_schema(p)
             out[s.kind] = out[s.kind].extended(s) if s.kind in out else s
     return out
+
+
+NO_FIELD = "no-field-questions.txt"  # questions no field answers: one per line, beside the schemas
+
+
+def no_field_questions(extra: Path | None = None) -> tuple[str, ...]:
+    """Questions about documents that no field answers (payment terms, a warranty, a quarter's revenue): the
+    "none" class of the classifier that matches a question to a field by meaning (wikigen.ask.meaning); the
+    shipped ones, then those of `extra`/no-field-questions.txt (a wiki's schemas folder), one per line."""
+    out: list[str] = []
+    for folder in (SHIPPED, extra):
+        path = Path(folder) / NO_FIELD if folder is not None else None
+        if path is not None and path.is_file():
+            out += [q.strip() for q in path.read_text(encoding="utf-8").splitlines() if q.strip()]
+    return tuple(dict.fromkeys(out))
 
 
 def vocabulary(schemas: Iterable[Schema]) -> tuple[frozenset[str], tuple[str, ...]]:

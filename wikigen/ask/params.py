@@ -25,6 +25,8 @@ class RetrievalParams:
     named_share: float = 0.5  # a topic page is named by the question when it holds this share of its title's terms
     asked_share: float = 1 / 3  # the table answers when the field's and its value's words are this share of the
     # asking clause's content words (wikigen.ask.values)
+    field_confidence: float = 0.7  # a clause whose words name no field asks for the field a classifier over the
+    # sentence encoder's vectors gives this probability (wikigen.ask.meaning; bench/field_meaning_bench.py)
     # shares of the budget that topic quotes may take
     doc_quote_share: float = 0.25  # in a scope of a few named documents
     doc_figure_rows: bool = True  # ... the topic quotes taken in turn with those documents' figure-page lines

@@ -91,6 +91,7 @@ class AskResult:
     answer_spans: list[dict] | None = None  # the source spans the answer quotes
     supersedes: list[dict] | None = None  # current terms and the text they superseded (amendments)
     stale: dict | None = None  # {"docs": {doc_id: why}, "run": command}: cited sources changed since indexing
+    reading: dict | None = None  # the question as the provisions table was asked it (field, how found, condition)
 
     def to_dict(self) -> dict:
         """The issue's schema: `tokens` is the context's token count; a model's usage, when any, is `usage`;
@@ -114,6 +115,8 @@ class AskResult:
             d["flags"] = flags
         if self.stale:
             d["stale"] = self.stale
+        if self.reading:
+            d["reading"] = self.reading
         return d
 
     def named_scope(self) -> dict | None:
@@ -176,12 +179,25 @@ class Answerer:
         wiki_root: Path | None = None,
         table=None,
         schemas=None,
+        no_field_questions: Sequence[str] = (),
         question_log: QuestionLog | None = None,
     ):
         self.index = index
         self.wiki_root = wiki_root  # named in the command that refreshes stale sources
         self._watch = SourceWatch(index)
-        self.values = TableAnswers(table, schemas or {}, params) if table is not None and schemas else None
+        self.values = (
+            TableAnswers(
+                table,
+                schemas or {},
+                params,
+                dense=dense,
+                negatives=no_field_questions,
+                # the field model is kept beside the page index's cache (WIKI/.wikigen/field-model)
+                cache_dir=cache_dir.parent / "field-model" if cache_dir is not None else None,
+            )
+            if table is not None and schemas
+            else None
+        )
         self.question_log = question_log  # each answer's record is appended here (None: nothing is logged)
         self.supersede = supersessions  # wikigen.ask.supersede.Supersessions, or None
         self.dense = dense
@@ -226,7 +242,7 @@ class Answerer:
         from wikigen.search.dense.service import open_dense
         from wikigen.search.facts.amendments import read_chains
         from wikigen.search.sources import open_wiki
-        from wikigen.search.values.schema import load_schemas, user_schemas
+        from wikigen.search.values.schema import load_schemas, no_field_questions, user_schemas
         from wikigen.wiki.provisions import read_table
         from wikigen.wiki.store import STATE_DIR
 
@@ -245,6 +261,7 @@ class Answerer:
             wiki_root=wiki_root,
             table=read_table(wiki_root),
             schemas=load_schemas(user_schemas(wiki_root)),
+            no_field_questions=no_field_questions(user_schemas(wiki_root)),
             question_log=open_question_log(wiki_root, log) if log else None,
         )
 
@@ -517,6 +534,7 @@ class Answerer:
             spans,
             [p.to_dict(self.supersede.texts) for p in pairs] or None,
             self.mark_stale(items),
+            table.query.to_dict() if table is not None else None,
         )
         if self.question_log is not None:
             try:

@@ -8,7 +8,10 @@ with the quote that states it.
 
 Everything here comes from the table and the schemas, never from the wording of particular questions:
 
-* **the field** is the one whose label or `ask` words (schema) the question holds, the longest match first;
+* **the field** is the one whose label or `ask` words (schema) the question holds, the longest match first; when
+  no clause's words name one, the field the asking clause means (wikigen.ask.meaning: the sentence encoder's
+  similarity to the field's description and example questions), claimed only above a bar and with no other
+  field close;
 * **the condition**: a presence field is asked for present, or absent when a negation ("no", "not", "without",
   "lack") stands just before its words; a typed field takes the value of its type the question states outside
   the field's own words ("Delaware", "30 days", "$1 million", "perpetual"), compared as a comparison word before
@@ -27,9 +30,11 @@ from __future__ import annotations
 import functools
 import itertools
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
+from wikigen.ask.meaning import FieldMeanings, Sense
 from wikigen.ask.page_index import terms
 from wikigen.ask.params import DEFAULT_PARAMS, RetrievalParams
 from wikigen.ask.wording import asking_clauses, asks_many, points_at_one
@@ -97,6 +102,19 @@ class TableQuery:
     condition: Condition | None
     want: str  # list | count | max | min | value
     span: tuple[int, int] = (0, 0)  # the field's words in the question
+    meaning: float | None = None  # found by meaning (wikigen.ask.meaning): the classifier's probability; None: by words
+
+    def to_dict(self) -> dict:
+        """The reading of the question as the table is asked it (`ask --json` shows it)."""
+        cond = self.condition
+        return {
+            "kind": self.kind,
+            "field": self.field.name,
+            "by": "words" if self.meaning is None else "meaning",
+            **({"confidence": round(self.meaning, 3)} if self.meaning is not None else {}),
+            "condition": None if cond is None else {"op": cond.op, "value": cond.value.norm if cond.value else None},
+            "want": self.want,
+        }
 
 
 @dataclass
@@ -421,17 +439,20 @@ def parse_query(
     many: bool = False,
     asked_share: float = DEFAULT_PARAMS.asked_share,
     named: frozenset[str] = frozenset(),
+    by_meaning: Callable[[str], Sense | None] | None = None,
 ) -> TableQuery | None:
     """The question as a query of the provisions table (fields of the given kinds), or None when no clause of it asks
     about a field, or it asks neither of one document (the wiki scoped it to one: one_document) nor of many (many,
     or its words: wikigen.ask.wording.asks_many). The clause that asks is the last one that names a field and is
-    about it (`asking_clauses`: a closing "Please list them." or "Thanks!" asks nothing of its own)."""
+    about it (`asking_clauses`: a closing "Please list them." or "Thanks!" asks nothing of its own); when no clause's
+    words name one, the first clause that `by_meaning` reads as asking for a field (wikigen.ask.meaning)."""
     kinds_named = _names_kind_plural(question, [schemas[k] for k in kinds if k in schemas])
     many = many or asks_many(question) or (kinds_named and not points_at_one(question))  # "this contract": one
     if not one_document and not many:
         return None  # "this contract" with no document found: not the table's to answer
     fields = [(k, f) for k in kinds if k in schemas for f in schemas[k].fields if f.type != "figures"]
-    for text in asking_clauses(question):
+    clauses = asking_clauses(question)
+    for text in clauses:
         found = _field_match(text, fields)
         if found is None:
             continue
@@ -440,11 +461,48 @@ def parse_query(
         if not _asks_about(text, spots, cond, schemas[kind], asked_share, named):
             continue  # the field's words are a small part of what is asked ("the Receiving Party shall not ...")
         span = (min(a for a, _ in spots), max(b for _, b in spots))  # in the asking clause
-        want = _want(text, one_document)
-        if want in ("max", "min") and f.value_type is None:
-            want = "list"  # a yes/no field has nothing to sort by
-        return TableQuery(question, kind, f, cond, want, span)
+        return TableQuery(question, kind, f, cond, _shape(text, f, one_document), span)
+    title_words = {w.casefold() for k in kinds if k in schemas for w in schemas[k].title_words}
+    for text in clauses if by_meaning is not None else ():
+        sense = by_meaning(_without_names(text, named, title_words))  # type: ignore[misc]
+        if sense is None or sense.kind not in kinds or sense.field.type == "figures":
+            continue
+        f = sense.field
+        if _NEGATION.search(_WITHOUT.sub(" ", text)):
+            return None  # "which contracts can't we leave early?": which way it asks is not read; passages answer
+        want = _shape(text, f, one_document)
+        if want != "value" and f.type != PRESENCE:
+            # across documents a value field is asked with a condition ("run for three years", "under a US
+            # state's law", "send disputes to arbitration") that, without the field's words, is not placed
+            return None
+        cond = Condition("present") if f.type == PRESENCE else None
+        return TableQuery(question, sense.kind, f, cond, want, (0, 0), sense.confidence)
     return None
+
+
+# "without" names what a field is ("terminate without cause", "assign without consent") more often than it
+# turns a question around: a clause matched by meaning is read as negated by the other negations only
+_WITHOUT = re.compile(r"\bwithout\b", re.I)
+
+
+def _without_names(text: str, named: frozenset[str], keep: set[str]) -> str:
+    """The clause without the words that named its documents ("When does our reseller agreement with Detto end"
+    -> "When does our agreement with end"), a kind's own word kept: what it asks, whoever it asks it of."""
+    if not named:
+        return text
+    out, at = [], 0
+    for m in _QWORD.finditer(text):
+        w = m.group()
+        if w.casefold() not in keep and (ts := terms(w)) and set(ts) <= named:
+            out.append(text[at : m.start()].rstrip(" "))
+            at = m.end()
+    return ("".join(out) + text[at:]).strip() or text
+
+
+def _shape(text: str, f: Field, one_document: bool) -> str:
+    """The answer the clause wants of a field: its value (one document), a count, a sorted list or a list."""
+    want = _want(text, one_document)
+    return "list" if want in ("max", "min") and f.value_type is None else want  # a yes/no field sorts by nothing
 
 
 # --- answering from the table ---------------------------------------------------------------------
@@ -534,11 +592,34 @@ def _schema_of(kind: str, spec: Mapping, schema: Schema | None) -> Schema:
 class TableAnswers:
     """Answers from one wiki's provisions table."""
 
-    def __init__(self, table: Table, schemas: Mapping[str, Schema], params: RetrievalParams = DEFAULT_PARAMS):
+    def __init__(
+        self,
+        table: Table,
+        schemas: Mapping[str, Schema],
+        params: RetrievalParams = DEFAULT_PARAMS,
+        *,
+        dense=None,
+        negatives: Sequence[str] = (),
+        cache_dir: Path | None = None,
+    ):
+        """dense: a DenseSearcher (wikigen.search.dense): its encoder matches a question to a field by meaning,
+        with `negatives` (questions no field answers: schema.no_field_questions); the model is kept in cache_dir."""
         self.table = table
-        self.asked_share = params.asked_share
+        self.params = params
         self.schemas = {k: _schema_of(k, spec, schemas.get(k)) for k, spec in table.kinds.items()}
         self.kinds = [k for k in table.kinds if table.rows(k)]
+        fields = [(k, f) for k in self.kinds for f in self.schemas[k].fields]
+        self.meanings = (
+            FieldMeanings(fields, dense.encoder, dense.query_vector, negatives, cache_dir)
+            if dense is not None
+            else None
+        )
+
+    def by_meaning(self, text: str) -> Sense | None:
+        """The field a clause asks for by meaning (wikigen.ask.meaning), at the params' bars; None without vectors."""
+        if self.meanings is None:
+            return None
+        return self.meanings.match(text, self.params.field_confidence)
 
     def parse(
         self, question: str, *, one_document: bool = False, many: bool = False, named: frozenset[str] = frozenset()
@@ -552,8 +633,9 @@ class TableAnswers:
             self.kinds,
             one_document=one_document,
             many=many,
-            asked_share=self.asked_share,
+            asked_share=self.params.asked_share,
             named=named,
+            by_meaning=self.by_meaning,
         )
 
     def names_kind(self, phrase: Sequence[str], kind: str) -> bool:
