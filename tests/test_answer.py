@@ -215,7 +215,10 @@ def ask_json(wiki_dir, capsys, question, *extra):
 
 
 def check_result(d: dict, answerer: Answerer, budget: int):
-    assert set(d) - {"scope"} == {"question", "mode", "answer", "answer_spans", "context", "tokens"}
+    assert set(d) - {"scope", "reading"} == {"question", "mode", "answer", "answer_spans", "context", "tokens"}
+    if "reading" in d:  # the provisions table answered: its reading of the question
+        assert set(d["reading"]) - {"confidence"} == {"kind", "field", "by", "condition", "want"}
+        assert d["reading"]["by"] in ("words", "meaning")
     if "scope" in d:  # the documents the question named
         assert set(d["scope"]) == {"kind", "pages", "docs"} and d["scope"]["kind"] in (
             "document",

@@ -35,12 +35,12 @@ from wikigen.search.values.schema import Field
 
 log = logging.getLogger(__name__)
 
-# The classifier's training, fixed (bench/field_meaning_bench.py measures it): vectors scaled to unit variance
-# per dimension (x sqrt(dim)), full-batch gradient descent from zero (deterministic), this many steps of this
-# size, with this L2 penalty; settings that are a model's definition, not per-question tuning.
-STEPS = 300
-STEP_SIZE = 1.0
-L2 = 0.01
+# The classifier's training, a model's definition rather than per-question tuning (bench/field_meaning_bench.py
+# measures the model it makes): vectors scaled to unit variance per dimension (x sqrt(dim)), full-batch gradient
+# descent from zero, so the same texts always train the same weights.
+STEPS = 300  # training: gradient steps (0.1 s for 26 classes and 930 texts)
+STEP_SIZE = 1.0  # training: the step's size on the scaled vectors
+L2 = 0.01  # training: the weights' L2 penalty (keeps 24 examples a field from being learned by heart)
 FORMAT = 1  # format version of the cached model file
 NONE = "(none)"  # the class of a question no field answers
 
