@@ -44,6 +44,11 @@ DOCS = {
         "CONSULTING AGREEMENT\n\nThis agreement is made between Tribune Media Company, a Delaware corporation, "
         "and the Consultant. This agreement may not be terminated before its term ends.\n"
     ),
+    "pinecrest-2012-consulting-agreement": (
+        "CONSULTING AGREEMENT\n\nMarlow Analytics Group, One Market Street, Boston. Ladies and Gentlemen: the "
+        "Company engages you as its consultant on the terms below. Either party may end this engagement on sixty "
+        "days' notice.\n"
+    ),
     "oldco-2016-agents-certificate": (
         "AGENTS' CERTIFICATE\n\nThe undersigned agents certify to Tribute Holdings that the offering closed. "
         "The agents keep its terms under their NDA. This certificate is governed by the laws of Ontario.\n"
@@ -52,7 +57,7 @@ DOCS = {
 KINDS = {
     "kind-endorsement": ("Endorsement agreements", ["adamsgolfinc", "northsideinc"]),
     "kind-sponsorship": ("Sponsorship agreements", ["xlitech", "gainsco", "prolong"]),
-    "kind-consulting": ("Consulting agreements", ["kiromic", "tribunemedia"]),
+    "kind-consulting": ("Consulting agreements", ["kiromic", "tribunemedia", "pinecrest"]),
 }
 
 
@@ -117,6 +122,9 @@ def answerer(tmp_path_factory):
             "Are we allowed to cancel the consulting agreement with Kriomic at any time?",
             "kiromic-2020-consulting-agreement",
         ),
+        # a counterparty the opening names without a party formula or a short name, in either case
+        ("How much notice ends the consulting agreement with Marlow?", "pinecrest-2012-consulting-agreement"),
+        ("how much notice ends the consulting agreement with marlow", "pinecrest-2012-consulting-agreement"),
     ],
 )
 def test_a_question_names_a_document_by_its_catalogue(answerer, question, doc):

@@ -126,6 +126,11 @@ def _phrase_in(name_terms: list[str], q_terms: list[str]) -> bool:
     return n > 0 and any(q_terms[i : i + n] == name_terms for i in range(len(q_terms) - n + 1))
 
 
+def _past_first_word(question: str) -> str:
+    """The question without the first word of each sentence: a capital there says nothing of a name."""
+    return re.sub(r"(?:^|(?<=[.?!:;]))\s*\S+", " ", question)
+
+
 class _Unranked(NamedTuple):
     """A collection page the page search did not rank for the question."""
 
@@ -281,9 +286,14 @@ class ScopeResolver:
             - coll.removed
             - set(coll.phrase)
         )
+        # a word (in any case, but not one merely opening a sentence) that a member's opening holds and no identity
+        # text writes in lower case: a counterparty the opening names without defining a short name for it
+        # ("Keefe, Bruyette & Woods, Inc.", "Datec PNG Ltd", "Oceanic Time Warner Cable")
+        cased = (q_terms & set(terms(_past_first_word(question)))) - self._lowered
         holders: dict[str, list[str]] = {}
         for slug in pages:
-            for t in (q_terms & self._name_terms.get(slug, set())) | linked.get(slug, set()):
+            said = q_terms & self._name_terms.get(slug, set())
+            for t in said | (cased & self._head_terms.get(slug, set())) | linked.get(slug, set()):
                 holders.setdefault(t, []).append(slug)
         strength: dict[str, float] = {}
         named: dict[str, set[str]] = {}
