@@ -353,9 +353,12 @@ class ClaudeBackend(AgentBackend):
 
     # --- a one-shot answer for `wikigen ask --backend claude` ------------------------------------
 
-    def answer(self, question: str, items: Sequence[ContextItem], scope: Scope | None = None) -> GeneratedAnswer:
+    def answer(
+        self, question: str, items: Sequence[ContextItem], scope: Scope | None = None, *, many: bool | None = None
+    ) -> GeneratedAnswer:
         """A generated answer from the context items (each wrapped as data with its spans), citing sources as
-        [DOC_ID chars START-END]; `usage` is the call's token usage. The scope is not used.
+        [DOC_ID chars START-END]; `usage` is the call's token usage. The scope and the reading's `many` are not
+        used (the model reads the question).
 
         Raises BackendError when the API fails after the SDK's retries.
         """

@@ -216,9 +216,11 @@ def ask_json(wiki_dir, capsys, question, *extra):
 
 def check_result(d: dict, answerer: Answerer, budget: int):
     assert set(d) - {"scope", "reading"} == {"question", "mode", "answer", "answer_spans", "context", "tokens"}
-    if "reading" in d:  # the provisions table answered: its reading of the question
-        assert set(d["reading"]) - {"confidence"} == {"kind", "field", "by", "condition", "want"}
-        assert d["reading"]["by"] in ("words", "meaning")
+    if "reading" in d:  # the question as read once: what is asked, one document or many, the table's query
+        assert set(d["reading"]) - {"table"} == {"query", "many"} and isinstance(d["reading"]["many"], bool)
+        table = d["reading"].get("table")
+        assert table is None or set(table) - {"confidence"} == {"kind", "field", "by", "condition", "want"}
+        assert table is None or table["by"] in ("words", "meaning")
     if "scope" in d:  # the documents the question named
         assert set(d["scope"]) == {"kind", "pages", "docs"} and d["scope"]["kind"] in (
             "document",
@@ -410,7 +412,7 @@ def test_a_generator_answers_from_the_context_items(answerer):
     class FakeModel:
         name = "fake"
 
-        def answer(self, question, items, scope=None):
+        def answer(self, question, items, scope=None, *, many=None):
             seen["items"], seen["scope"] = list(items), scope
             return GeneratedAnswer(
                 "England and Wales [supply/alpha-supply chars 1-2]",
@@ -529,7 +531,7 @@ def test_batch_leaves_an_earlier_results_file_whole_when_it_fails(wiki_dir, answ
         name = "flaky"
         calls = 0
 
-        def answer(self, question, items, scope=None):
+        def answer(self, question, items, scope=None, *, many=None):
             self.calls += 1
             if self.calls == 2:
                 raise BackendError("the model went away")

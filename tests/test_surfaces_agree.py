@@ -104,6 +104,8 @@ def test_cli_web_mcp_and_api_give_the_same_answer_and_spans(wiki, capsys):
         for surface, got in (("cli", c), ("web", web), ("mcp", m)):
             assert got["answer"] == a["answer"], (surface, q, got["answer"][:400], a["answer"][:400])
             assert _spans(got["answer_spans"]) == _spans(a["answer_spans"]), (surface, q)
+            assert got.get("reading") == a["reading"], (surface, q)  # the question read once, alike everywhere
+        assert a["reading"] == api.read(q).to_dict(), q  # the answer's reading is the one `read` makes
         shown = _answer_section(page)
         for doc, start, end in _spans(a["answer_spans"]):  # the page shows that answer: each span linked
             assert f'href="sources/{source_key(doc)}.html#chars={start}-{end}"' in shown, (q, doc, start, end)

@@ -41,7 +41,9 @@ class GeneratedAnswer:
 class AnswerGenerator(Protocol):
     name: str
 
-    def answer(self, question: str, items: Sequence[ContextItem], scope: Scope | None = None) -> GeneratedAnswer: ...
+    def answer(
+        self, question: str, items: Sequence[ContextItem], scope: Scope | None = None, *, many: bool | None = None
+    ) -> GeneratedAnswer: ...
 
 
 class ExtractiveAnswer:
@@ -64,13 +66,17 @@ class ExtractiveAnswer:
         """This generator scoring with the passage vectors of `passages` (unless it has some already)."""
         return self if self.passages is not None else ExtractiveAnswer(self.params, passages=passages)
 
-    def answer(self, question: str, items: Sequence[ContextItem], scope: Scope | None = None) -> GeneratedAnswer:
+    def answer(
+        self, question: str, items: Sequence[ContextItem], scope: Scope | None = None, *, many: bool | None = None
+    ) -> GeneratedAnswer:
+        """many: whether the question asks about many documents, as the reading found (wikigen.ask.reading);
+        None: read here from the question and the scope (wikigen.ask.wording.asks_many)."""
         p = self.params
         q_terms = question_terms(question, scope.removed if scope is not None else (), p.context_weight)
         scored = score_candidates(question, q_terms, candidates(items), params=p, passages=self.passages)
         if not scored or max(s.coverage for s in scored) < p.min_coverage:
             return GeneratedAnswer(NOT_FOUND)
-        if asks_many(question, scope):  # one line per document (wikigen.ask.wording)
+        if asks_many(question, scope) if many is None else many:  # one line per document
             return self._across(scored)
         if scope is not None and scope.kind == "document" and scope.doc_ids:
             # the question names its document: quote it alone, others only when the context holds none of it

@@ -58,6 +58,7 @@ from wikigen.ask.modes import MODES
 from wikigen.ask.page_index import PageIndex, terms
 from wikigen.ask.params import DEFAULT_BUDGET, DEFAULT_PARAMS, RetrievalParams
 from wikigen.ask.periods import QUARTER
+from wikigen.ask.reading import Reading
 from wikigen.ask.scope import Scope, ScopeResolver, reduce_query
 from wikigen.ask.served import served_record
 from wikigen.ask.values import ONE_QUOTE, TableAnswers, TableResult
@@ -91,7 +92,7 @@ class AskResult:
     answer_spans: list[dict] | None = None  # the source spans the answer quotes
     supersedes: list[dict] | None = None  # current terms and the text they superseded (amendments)
     stale: dict | None = None  # {"docs": {doc_id: why}, "run": command}: cited sources changed since indexing
-    reading: dict | None = None  # the question as the provisions table was asked it (field, how found, condition)
+    reading: dict | None = None  # the question as read once (wikigen.ask.reading): query, many, the table's query
 
     def to_dict(self) -> dict:
         """The issue's schema: `tokens` is the context's token count; a model's usage, when any, is `usage`;
@@ -271,8 +272,27 @@ class Answerer:
         self, question: str, mode: str = "wiki+search", budget: int = DEFAULT_BUDGET
     ) -> tuple[list[ContextItem], int, Scope]:
         """The context for a question in a mode: its items, their exact token count, and the scope."""
-        items, n, scope, _, _ = self._retrieve(question, mode, budget)
-        return items, n, scope
+        reading = self.read(question, mode)
+        items, n, _, _ = self._retrieve(reading, mode, budget)
+        return items, n, reading.scope
+
+    def read(self, question: str, mode: str = "wiki+search") -> Reading:
+        """The question read once (wikigen.ask.reading): its documents, what it asks of the table, one document or
+        many. In `search` mode only whether it asks about many (search has no wiki to scope it)."""
+        if mode not in MODES:
+            raise WikigenError(f"unknown mode {mode!r}: use one of {', '.join(MODES)}")
+        if mode == "search":
+            return Reading(question, question, Scope(""), question, asks_many(question))
+        text = self.abbreviations.expand(question)
+        hits = self.page_index.search(text, k=self.params.page_hits)
+        scope = self.scopes.resolve(text, hits)
+        many = asks_many(text, scope)
+        table = None
+        if self.values is not None:
+            one = scope.kind == "document" and len(scope.doc_ids) == 1
+            # the words that named the scope (a contract's name, a kind's) are not what is asked of the table
+            table = self.values.parse(text, one_document=one, many=many, named=frozenset(scope.removed))
+        return Reading(question, text, scope, reduce_query(text, scope.removed, scope.phrase), many, table, hits)
 
     def _table_units(self, result: TableResult) -> list[Unit]:
         """The quotes of the table's answer (each matching document's cell, then each possible one's clause, so
@@ -291,11 +311,9 @@ class Answerer:
         return out
 
     def _retrieve(
-        self, question: str, mode: str, budget: int
-    ) -> tuple[list[ContextItem], int, Scope, TableResult | None, list[Unit]]:
-        """The context, its token count, the scope, the table's answer and the figure lines put first."""
-        if mode not in MODES:
-            raise WikigenError(f"unknown mode {mode!r}: use one of {', '.join(MODES)}")
+        self, reading: Reading, mode: str, budget: int
+    ) -> tuple[list[ContextItem], int, TableResult | None, list[Unit]]:
+        """The context of a reading, its token count, the table's answer and the figure lines put first."""
         cb = ContextBuilder(
             self.counter,
             budget,
@@ -303,30 +321,20 @@ class Answerer:
             texts=self.index.texts.text if hasattr(self.index, "texts") else None,
         )
         k = 10 + max(0, budget) // self.params.hit_tokens
-        scope = Scope("")
         if mode == "search":
-            for u in self.candidates.search_units(question, k):
+            for u in self.candidates.search_units(reading.text, k):
                 cb.add(u)
             if self.supersede:
                 self.supersede.mark_context(cb)
             items, n = cb.finish()
-            return items, n, scope, None, []
-        question = self.abbreviations.expand(question)
-        hits = self.page_index.search(question, k=self.params.page_hits)
-        scope = self.scopes.resolve(question, hits)
-        query = reduce_query(question, scope.removed, scope.phrase)
+            return items, n, None, []
+        question, scope, query, hits = reading.text, reading.scope, reading.query, reading.hits
         table = None
-        if self.values is not None:  # a question the provisions table answers: its documents' quotes first
-            one = scope.kind == "document" and len(scope.doc_ids) == 1
-            # the words that named the scope (a contract's name, a kind's) are not what is asked of the table
-            tq = self.values.parse(
-                question, one_document=one, many=asks_many(question, scope), named=frozenset(scope.removed)
-            )
-            if tq is not None:
-                kind_named = scope.kind == "collection" and self.values.names_kind(scope.phrase, tq.kind)
-                table = self.values.answer(tq, None if kind_named else scope.doc_ids or None)
-                for u in self._table_units(table):
-                    cb.add(u, trim=False)
+        if reading.table is not None and self.values is not None:  # the table's answer: its documents' quotes first
+            kind_named = scope.kind == "collection" and self.values.names_kind(scope.phrase, reading.table.kind)
+            table = self.values.answer(reading.table, None if kind_named else scope.doc_ids or None)
+            for u in self._table_units(table):
+                cb.add(u, trim=False)
         figures = [u for u in self.figures.units(question, scope.doc_ids) if u.doc_id in self.known_docs]
         for u in figures:  # the figure's line in each document in scope (or each document, asked across them)
             cb.add(u, trim=False)
@@ -341,7 +349,7 @@ class Answerer:
         if self.supersede:
             self.supersede.mark_context(cb)
         items, n = cb.finish()
-        return items, n, scope, table, figures
+        return items, n, table, figures
 
     def _fill_rest(self, cb: ContextBuilder, question: str, k: int) -> None:
         """Search fills what the wiki's scope left of the budget: the question's best passages anywhere,
@@ -487,11 +495,13 @@ class Answerer:
         an extractive answer also weighs each sentence's passage vector where the index has them)."""
         if not isinstance(question, str) or not question.strip():
             raise WikigenError("the question is empty")
-        items, n, scope, table, figures = self._retrieve(question, mode, budget)
+        reading = self.read(question, mode)
+        items, n, table, figures = self._retrieve(reading, mode, budget)
+        scope = reading.scope
         generator = generator or ExtractiveAnswer(self.params)
         if isinstance(generator, ExtractiveAnswer) and self.dense is not None:
             generator = generator.with_passages(self.dense)
-        generated = generator.answer(question, items, scope)
+        generated = generator.answer(question, items, scope, many=reading.many)
         text, spans, pairs = generated.text, [dict(s) for s in generated.spans], []
         if table is not None and self.values is not None and getattr(generator, "name", "") == "offline":
             said = self.values.text(table)  # the table's answer: the documents whose value meets the question
@@ -534,7 +544,7 @@ class Answerer:
             spans,
             [p.to_dict(self.supersede.texts) for p in pairs] or None,
             self.mark_stale(items),
-            table.query.to_dict() if table is not None else None,
+            reading.to_dict(),
         )
         if self.question_log is not None:
             try:
