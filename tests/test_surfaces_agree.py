@@ -32,6 +32,7 @@ QUESTIONS = [
     "What is the notice period for non-renewal in the Brightline MSA?",  # one document, amended since
     "한빛전자 공급계약의 준거법은 무엇입니까?",  # Korean, one document
     "어떤 계약이 대한민국 법률에 따릅니까?",  # Korean, over the collection
+    "Which contracts can we cancel at any time?",  # a field no word names, found by meaning where vectors run
 ]
 VALUE_QUESTION = QUESTIONS[0]
 SEARCH = "governing law jurisdiction"
@@ -106,6 +107,9 @@ def test_cli_web_mcp_and_api_give_the_same_answer_and_spans(wiki, capsys):
             assert _spans(got["answer_spans"]) == _spans(a["answer_spans"]), (surface, q)
             assert got.get("reading") == a["reading"], (surface, q)  # the question read once, alike everywhere
         assert a["reading"] == api.read(q).to_dict(), q  # the answer's reading is the one `read` makes
+        if q == QUESTIONS[-1] and vectors:  # termination for convenience, by the encoder's classifier
+            assert a["reading"]["table"]["by"] == "meaning", a["reading"]
+            assert a["reading"]["table"]["field"] == "termination_for_convenience", a["reading"]
         shown = _answer_section(page)
         for doc, start, end in _spans(a["answer_spans"]):  # the page shows that answer: each span linked
             assert f'href="sources/{source_key(doc)}.html#chars={start}-{end}"' in shown, (q, doc, start, end)

@@ -505,7 +505,12 @@ class Answerer:
         text, spans, pairs = generated.text, [dict(s) for s in generated.spans], []
         if table is not None and self.values is not None and getattr(generator, "name", "") == "offline":
             said = self.values.text(table)  # the table's answer: the documents whose value meets the question
-            if said:
+            if said and table.one and table.query.meaning is not None and generated.spans:
+                # one document's field found by meaning, not named: the passages the question's words found follow
+                # the table's answer, so a field heard wrong ("non-transferable licences" read as assignment) still
+                # quotes the clause asked about (a list stays the table's: its lines are the documents)
+                text, spans = f"{said}\n\n{text}", [*self.values.spans(table), *spans]
+            elif said:
                 text, spans = said, self.values.spans(table)
         elif figures and getattr(generator, "name", "") == "offline":  # the figure's lines lead, as they are quoted
             cut = [(u, *clip_source(u.text, ONE_QUOTE)) for u in figures]  # each span is the text shown
