@@ -16,7 +16,7 @@ DOCS = {
     ),
     "northsideinc-2011-endorsement-agreement": (
         "ENDORSEMENT AGREEMENT\n\nThis agreement is made between NORTHSIDE INC. and the Athlete. "
-        "The Athlete endorses the shoes of Northside. This agreement ends on June 30, 2013.\n"
+        "The Athlete endorses the shoes of Northside on the circuit. This agreement ends on June 30, 2013.\n"
     ),
     "thriventvariableaccount-2019-assignment-rider": (
         "RIDER\n\nThis rider is issued to the owner of the account. The owner may not assign this rider "
@@ -35,6 +35,10 @@ DOCS = {
         "SPONSORSHIP AGREEMENT\n\nThis agreement is made between Florida Motorsports, Inc., a Florida "
         'corporation ("Team"), and Prolong Oil, Inc., a Nevada corporation ("Sponsor"). The Sponsor pays USD '
         "90,000. The Affiliates of the Team may use the marks. This agreement is governed by the laws of Florida.\n"
+    ),
+    "harborspeedway-2003-sponsorship-agreement": (
+        'SPONSORSHIP AGREEMENT\n\nThis agreement is made on March 1, 2003. In it "Circuit" means Harbor Speedway '
+        'Holdings and "Sponsor" means the company named below. The Sponsor pays USD 40,000.\n'
     ),
     "kiromic-2020-consulting-agreement": (
         "CONSULTING AGREEMENT\n\nThis agreement is made between Kiromic, Inc., a Delaware corporation, and the "
@@ -56,7 +60,7 @@ DOCS = {
 }
 KINDS = {
     "kind-endorsement": ("Endorsement agreements", ["adamsgolfinc", "northsideinc"]),
-    "kind-sponsorship": ("Sponsorship agreements", ["xlitech", "gainsco", "prolong"]),
+    "kind-sponsorship": ("Sponsorship agreements", ["xlitech", "gainsco", "prolong", "harborspeedway"]),
     "kind-consulting": ("Consulting agreements", ["kiromic", "tribunemedia", "pinecrest"]),
 }
 
@@ -121,6 +125,11 @@ def answerer(tmp_path_factory):
         (
             "Are we allowed to cancel the consulting agreement with Kriomic at any time?",
             "kiromic-2020-consulting-agreement",
+        ),
+        # a role the opening defines ('"Circuit" means ...'), though another document writes it in lower case
+        (
+            "How much does the sponsor pay under the sponsorship agreement with Circuit?",
+            "harborspeedway-2003-sponsorship-agreement",
         ),
         # a counterparty the opening names without a party formula or a short name, in either case
         ("How much notice ends the consulting agreement with Marlow?", "pinecrest-2012-consulting-agreement"),

@@ -166,6 +166,9 @@ class ScopeResolver:
         self._catalogue: dict[str, set[str]] = {}  # a word of a document's names or file name, as written -> slugs
         self._filed: dict[str, set[str]] = {}  # a word of a document's file name (its id) -> slugs
         defined = {p.slug: self._add_document_page(index, p) for p in pages if p.type == "document"}
+        # slug -> the terms its opening defines, every one (the role a party is given: ("Carrier"), ("CELEBRITY")):
+        # among a kind's members such a term names the few that define it (`_named_member`)
+        self._defined = {slug: {t for term in said for t in terms(term)} for slug, said in defined.items()}
         # the other terms a document's opening defines are its names when no identity text writes them in lower
         # case ('("Excite@Home" or "Excite")'), not words of the language ('(the "Affiliates")')
         for slug, said_terms in defined.items():
@@ -289,11 +292,13 @@ class ScopeResolver:
         # a word (in any case, but not one merely opening a sentence) that a member's opening holds and no identity
         # text writes in lower case: a counterparty the opening names without defining a short name for it
         # ("Keefe, Bruyette & Woods, Inc.", "Datec PNG Ltd", "Oceanic Time Warner Cable")
-        cased = (q_terms & set(terms(_past_first_word(question)))) - self._lowered
+        asked = q_terms & set(terms(_past_first_word(question)))
+        cased = asked - self._lowered
         holders: dict[str, list[str]] = {}
         for slug in pages:
             said = q_terms & self._name_terms.get(slug, set())
-            for t in said | (cased & self._head_terms.get(slug, set())) | linked.get(slug, set()):
+            said |= (cased & self._head_terms.get(slug, set())) | (asked & self._defined.get(slug, set()))
+            for t in said | linked.get(slug, set()):
                 holders.setdefault(t, []).append(slug)
         strength: dict[str, float] = {}
         named: dict[str, set[str]] = {}
