@@ -10,8 +10,8 @@ none, and passages answer: a wrong field is worse than none. `bench/field_meanin
 and recall by cross-validation over the examples and chooses the bar for precision first.
 
 The model is trained where it is used, from the schemas the wiki reads (so a field a user adds with its examples
-is heard too): encoding the texts takes about a second, training well under one. It is kept for the process and
-on disk (the wiki's state folder), under a key made of the encoder's name, the texts and the training settings.
+is heard too), once: it is kept on the object, for the process and on disk (the wiki's state folder), under a key
+made of the encoder's name, the texts and the training settings (the bench times encoding and training).
 The words come first (wikigen.ask.values matches the field's label and `ask` phrases); the meaning is asked only
 when no clause's words name a field. A text the encoder cannot read (its tokenizer knows no Korean) is matched by
 its words alone.
@@ -38,7 +38,7 @@ log = logging.getLogger(__name__)
 # The classifier's training, a model's definition rather than per-question tuning (bench/field_meaning_bench.py
 # measures the model it makes): vectors scaled to unit variance per dimension (x sqrt(dim)), full-batch gradient
 # descent from zero, so the same texts always train the same weights.
-STEPS = 300  # training: gradient steps (0.1 s for 26 classes and 930 texts)
+STEPS = 300  # training: full-batch gradient steps
 STEP_SIZE = 1.0  # training: the step's size on the scaled vectors
 L2 = 0.01  # training: the weights' L2 penalty (keeps 24 examples a field from being learned by heart)
 FORMAT = 1  # format version of the cached model file
@@ -108,6 +108,7 @@ class FieldMeanings:
         # asked of the first kind that has it
         self.names = [*dict.fromkeys(f.name for _, f in self.fields), NONE]
         self._first = {f.name: (k, f) for k, f in reversed(self.fields)}
+        self._model: tuple[np.ndarray, np.ndarray] | None = None  # trained or read on the first question
 
     def examples(self) -> tuple[list[str], np.ndarray]:
         """The training texts and their classes (indices into `names`)."""
@@ -125,7 +126,10 @@ class FieldMeanings:
         return h.hexdigest()[:24]
 
     def model(self) -> tuple[np.ndarray, np.ndarray]:
-        """The trained weights and biases: from the process, else the disk, else trained now (and kept)."""
+        """The trained weights and biases: this object's, else the process's, else the disk's, else trained now
+        (and kept in all three)."""
+        if self._model is not None:
+            return self._model
         texts, labels = self.examples()
         key = self._key(texts)
         with _LOCK:
@@ -134,6 +138,7 @@ class FieldMeanings:
                 got = train(np.asarray(self.encoder.encode(texts), dtype=np.float32), labels, len(self.names))
                 self._write(key, got)
             _MODELS[key] = got
+        self._model = got
         return got
 
     def _read(self, key: str) -> tuple[np.ndarray, np.ndarray] | None:

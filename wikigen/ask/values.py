@@ -462,9 +462,11 @@ def parse_query(
             continue  # the field's words are a small part of what is asked ("the Receiving Party shall not ...")
         span = (min(a for a, _ in spots), max(b for _, b in spots))  # in the asking clause
         return TableQuery(question, kind, f, cond, _shape(text, f, one_document), span)
+    if by_meaning is None:
+        return None
     title_words = {w.casefold() for k in kinds if k in schemas for w in schemas[k].title_words}
-    for text in clauses if by_meaning is not None else ():
-        sense = by_meaning(_without_names(text, named, title_words))  # type: ignore[misc]
+    for text in clauses:
+        sense = by_meaning(_without_names(text, named, title_words))
         if sense is None or sense.kind not in kinds or sense.field.type == "figures":
             continue
         f = sense.field
