@@ -185,7 +185,9 @@ def test_build_writes_figure_pages_and_ask_quotes_them_in_order(tmp_path):
         assert first.ref == "figure-total-widget-sale", [c.ref for c in items]
         assert [sp["doc_id"] for sp in first.spans] == ["report-c", "report-b", "report-a"]
         assert all(u.text.startswith("Total widget sales") for u in first.pieces())
-    # without wording that asks across documents, the figure page does not lead
+    # the reading names the figure page asked of, once; without wording that asks across documents, none
+    assert ans.read("How did total widget sales change over the quarters?").figures == ("figure-total-widget-sale",)
+    assert ans.read("total widget sales").figures == ()
     items, _, _ = ans.retrieve("total widget sales", "wiki+search", 2000)
     assert items and items[0].ref != "figure-total-widget-sale"
     # the answer leads with the figure's line in each report, in time order, each quoted with its span
@@ -194,6 +196,7 @@ def test_build_writes_figure_pages_and_ask_quotes_them_in_order(tmp_path):
         r.answer
     )
     assert [sp["doc_id"] for sp in r.answer_spans[:3]] == ["report-c", "report-b", "report-a"]
+    assert r.to_dict()["reading"]["figures"] == ["figure-total-widget-sale"]  # `ask --json` shows it
     assert all(
         ans.index.texts.text(sp["doc_id"])[sp["start"] : sp["end"]].startswith("Total widget sales")
         for sp in r.answer_spans[:3]

@@ -39,12 +39,12 @@ CHANGE = re.compile(
 )
 
 
-def asks_across(question: str) -> bool:
+def asks_across(question: str, many: bool | None = None) -> bool:
     """The question's wording asks about a figure across documents or over time: it asks about many documents
-    (wikigen.ask.wording.asks_many), speaks of several periods (wikigen.ask.periods.names_several_periods), or
-    names a change or a comparison (CHANGE)."""
+    (`many`, as the reading found; None: wikigen.ask.wording.asks_many), speaks of several periods
+    (wikigen.ask.periods.names_several_periods), or names a change or a comparison (CHANGE)."""
     q = question or ""
-    return asks_many(q) or names_several_periods(q) or bool(CHANGE.search(q))
+    return (asks_many(q) if many is None else many) or names_several_periods(q) or bool(CHANGE.search(q))
 
 
 class FigurePages:
@@ -80,15 +80,21 @@ class FigurePages:
             self._units[slug] = out
         return self._units[slug]
 
-    def units(self, question: str, doc_ids: Sequence[str] | None = None) -> list[Unit]:
-        """The quotes of the figure pages a question names, in the documents in scope: a question about some
-        documents ("Apple's R&D in Q3 2022") gets each one's line, a question across documents (`asks_across`)
-        without a scope every document's."""
-        if not self.pages or not (doc_ids or asks_across(question)):
+    def asked(self, question: str, doc_ids: Sequence[str] | None = None, many: bool | None = None) -> list[str]:
+        """The figure pages a question asks of: those it names, when it names documents (`doc_ids`, its scope) or
+        asks across documents (`asks_across`, given whether it asks about many: `many`); none otherwise. Read
+        once, with the question (wikigen.ask.reading)."""
+        if not self.pages or not (doc_ids or asks_across(question, many)):
             return []
+        return self.named(question)
+
+    def units(self, slugs: Sequence[str], doc_ids: Sequence[str] | None = None) -> list[Unit]:
+        """The quotes of the figure pages asked of (`asked`), in the documents in scope: a question about some
+        documents ("Apple's R&D in Q3 2022") gets each one's line, a question across documents without a scope
+        every document's."""
         keep = set(doc_ids or [])
         out: list[Unit] = []
-        for slug in self.named(question):
+        for slug in slugs:
             units = [Unit(u.kind, u.doc_id, u.start, u.end, u.text, u.page, u.label) for u in self.quotes_of(slug)]
             if keep:
                 units = [u for u in units if u.doc_id in keep]

@@ -281,8 +281,9 @@ class Answerer:
         many. In `search` mode only whether it asks about many (search has no wiki to scope it)."""
         if mode not in MODES:
             raise WikigenError(f"unknown mode {mode!r}: use one of {', '.join(MODES)}")
+        absent, named, near = self._absent(question)
         if mode == "search":
-            return Reading(question, question, Scope(""), question, asks_many(question))
+            return Reading(question, question, Scope(""), question, asks_many(question), None, (), absent, named, near)
         text = self.abbreviations.expand(question)
         hits = self.page_index.search(text, k=self.params.page_hits)
         scope = self.scopes.resolve(text, hits)
@@ -292,7 +293,19 @@ class Answerer:
             one = scope.kind == "document" and len(scope.doc_ids) == 1
             # the words that named the scope (a contract's name, a kind's) are not what is asked of the table
             table = self.values.parse(text, one_document=one, many=many, named=frozenset(scope.removed))
-        return Reading(question, text, scope, reduce_query(text, scope.removed, scope.phrase), many, table, hits)
+        figures = tuple(self.figures.asked(text, scope.doc_ids, many))
+        query = reduce_query(text, scope.removed, scope.phrase)
+        return Reading(question, text, scope, query, many, table, figures, absent, named, near, hits)
+
+    def _absent(self, question: str) -> tuple[tuple[str, ...], int, dict[str, str]]:
+        """The names the question gives that no document holds, how many names it gives, and how a document
+        writes each absent one when one writes it nearly so (a misspelling). The places and quarters a question
+        names are no documents' names ("Fla. law", "EPS for Q3 2023"), nor are the wiki's own words."""
+        places = [question[v.start : v.end] for v in find_jurisdiction_values(question, cased=False)]
+        quarters = [m.group() for m in QUARTER.finditer(question)]
+        missing, named = absent_names(question, self.index, known=[*self._known_words(), *places, *quarters])
+        near = {m: w for m in missing if (w := self.index.near_spelling(m))}
+        return tuple(missing), named, near
 
     def _table_units(self, result: TableResult) -> list[Unit]:
         """The quotes of the table's answer (each matching document's cell, then each possible one's clause, so
@@ -328,34 +341,34 @@ class Answerer:
                 self.supersede.mark_context(cb)
             items, n = cb.finish()
             return items, n, None, []
-        question, scope, query, hits = reading.text, reading.scope, reading.query, reading.hits
+        text, scope, query, hits = reading.text, reading.scope, reading.query, reading.hits
         table = None
         if reading.table is not None and self.values is not None:  # the table's answer: its documents' quotes first
             kind_named = scope.kind == "collection" and self.values.names_kind(scope.phrase, reading.table.kind)
             table = self.values.answer(reading.table, None if kind_named else scope.doc_ids or None)
             for u in self._table_units(table):
                 cb.add(u, trim=False)
-        figures = [u for u in self.figures.units(question, scope.doc_ids) if u.doc_id in self.known_docs]
+        figures = [u for u in self.figures.units(reading.figures, scope.doc_ids) if u.doc_id in self.known_docs]
         for u in figures:  # the figure's line in each document in scope (or each document, asked across them)
             cb.add(u, trim=False)
         if mode == "wiki":
             self._fill_wiki(cb, query, hits, scope, k)
         elif scope.doc_ids:
             self._fill_scoped(cb, query, hits, scope, k)
-            self._fill_rest(cb, question, k)
+            self._fill_rest(cb, text, k)
         else:
-            self._fill_open(cb, question, query, hits, scope, k)
-            self._fill_rest(cb, question, k)
+            self._fill_open(cb, text, query, hits, scope, k)
+            self._fill_rest(cb, text, k)
         if self.supersede:
             self.supersede.mark_context(cb)
         items, n = cb.finish()
         return items, n, table, figures
 
-    def _fill_rest(self, cb: ContextBuilder, question: str, k: int) -> None:
-        """Search fills what the wiki's scope left of the budget: the question's best passages anywhere,
+    def _fill_rest(self, cb: ContextBuilder, text: str, k: int) -> None:
+        """Search fills what the wiki's scope left of the budget: the best passages anywhere for the reading's text,
         whole (never trimmed, so a filled context costs no more than the search baseline's), none
         overlapping what is already there. A scope that was too narrow then costs nothing."""
-        for u in self.candidates.search_units(question, k):
+        for u in self.candidates.search_units(text, k):
             if cb.full or cb.used >= cb.budget:
                 break
             if not cb.covers(u.doc_id, u.start, u.end):
@@ -451,12 +464,12 @@ class Answerer:
         for u in quotes:  # room left: the rest of the quotes
             cb.add(u, trim=False)
 
-    def _fill_open(self, cb: ContextBuilder, question: str, query: str, hits, scope: Scope, k: int) -> None:
+    def _fill_open(self, cb: ContextBuilder, text: str, query: str, hits, scope: Scope, k: int) -> None:
         """wiki+search with no scope: topic quotes and search's whole passages, interleaved. (One short window per
         document for a question about many documents reached more documents but cost more precision than it
         gained recall: docs/benchmarks.md, Knobs.)"""
         p = self.params
-        quotes = self.candidates.earned(question, self.candidates.topic_quotes(query, hits, scope, k), k)
+        quotes = self.candidates.earned(text, self.candidates.topic_quotes(query, hits, scope, k), k)
         quote_cap = int(cb.budget * p.max_quote_share)
         passages = self.candidates.search_units(query, k)
         qi = pi = 0
@@ -517,18 +530,14 @@ class Answerer:
             lines = [f'{u.label}: "{line}" ({u.doc_id}, chars {u.start + a}-{u.start + b})' for u, line, a, b in cut]
             text = "\n".join(lines) + "\n\n" + text
             spans = [{"doc_id": u.doc_id, "start": u.start + a, "end": u.start + b} for u, _, a, b in cut] + spans
-        # the places and quarters a question names are no documents' names ("Fla. law", "EPS for Q3 2023")
-        places = [question[v.start : v.end] for v in find_jurisdiction_values(question, cased=False)]
-        quarters = [m.group() for m in QUARTER.finditer(question)]
-        missing, named = absent_names(question, self.index, known=[*self._known_words(), *places, *quarters])
-        near = {m: self.index.near_spelling(m) for m in missing}  # a misspelt name: how the corpus writes it
+        missing, named, near = list(reading.absent), reading.named, reading.near
         # a misspelt name the scope read as its documents' name ("Kriomic" for Kiromic) is answered, and said
-        read_as = [m for m in missing if near[m] and scope.kind == "document" and set(terms(m)) <= scope.removed]
+        read_as = [m for m in missing if m in near and scope.kind == "document" and set(terms(m)) <= scope.removed]
         if read_as:
             text = READ_AS.format(names=", ".join(f"'{m}' as '{near[m]}'" for m in read_as)) + "\n\n" + text
             missing = [m for m in missing if m not in read_as]
         if missing:  # a name nothing in the corpus holds: say so rather than answer from another document
-            shown = ", ".join(f"'{m}' (a document writes '{near[m]}')" if near[m] else f"'{m}'" for m in missing)
+            shown = ", ".join(f"'{m}' (a document writes '{near[m]}')" if m in near else f"'{m}'" for m in missing)
             if len(missing) == named:
                 text, spans = NOT_IN_CORPUS.format(names=shown), []
             else:  # other names of the question are found: answer, and say which were not
