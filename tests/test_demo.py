@@ -70,3 +70,16 @@ def test_every_answer_the_demo_prints_cites_documents_governed_by_the_law_asked(
             assert _ENGLISH_LAW.search(said), (question, doc, said)  # the cited clause names the law asked
             assert not _OTHER_LAW.search(said), (question, doc, said)
             assert " ".join(said.split()) in " ".join(answer.split()) or said[:60] in " ".join(answer.split())
+
+
+def test_a_table_answer_counts_the_documents_its_scope_says(demo):
+    """ "4 of N contracts" beside "scope: collection, N documents": the answer and its scope range over the same
+    documents (the table's kind, when the question names it), not over two classifications of one kind."""
+    _, printed = demo
+    found = 0
+    for m in re.finditer(
+        r"^\d+ of (?P<n>\d+) (?P<kind>\w+) have .*?^-- scope: collection, (?P<m>\d+) documents", printed, re.M | re.S
+    ):
+        found += 1
+        assert m.group("n") == m.group("m"), m.group()[:200]
+    assert found >= 1, printed[-3000:]

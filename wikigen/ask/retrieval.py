@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from wikigen.ask.abbreviations import Abbreviations
@@ -293,6 +293,12 @@ class Answerer:
             one = scope.kind == "document" and len(scope.doc_ids) == 1
             # the words that named the scope (a contract's name, a kind's) are not what is asked of the table
             table = self.values.parse(text, one_document=one, many=many, named=frozenset(scope.removed))
+            if table is not None and scope.kind == "collection" and self.values.names_kind(scope.phrase, table.kind):
+                # the question names the table's kind ("Which contracts ..."): it ranges over every document of that
+                # kind, not over the members of the collection page that kind's word named (a folder of contracts
+                # beside a folder of Korean ones): the table's answer, retrieval and the scope shown say one number
+                docs = [d for d in self.values.documents_of(table.kind) if d in self.known_docs]
+                scope = replace(scope, doc_ids=docs) if docs else scope
         figures = tuple(self.figures.asked(text, scope.doc_ids, many))
         query = reduce_query(text, scope.removed, scope.phrase)
         return Reading(question, text, scope, query, many, table, figures, absent, named, near, hits)
@@ -344,8 +350,7 @@ class Answerer:
         text, scope, query, hits = reading.text, reading.scope, reading.query, reading.hits
         table = None
         if reading.table is not None and self.values is not None:  # the table's answer: its documents' quotes first
-            kind_named = scope.kind == "collection" and self.values.names_kind(scope.phrase, reading.table.kind)
-            table = self.values.answer(reading.table, None if kind_named else scope.doc_ids or None)
+            table = self.values.answer(reading.table, scope.doc_ids or None)
             for u in self._table_units(table):
                 cb.add(u, trim=False)
         figures = [u for u in self.figures.units(reading.figures, scope.doc_ids) if u.doc_id in self.known_docs]

@@ -642,11 +642,15 @@ class TableAnswers:
 
     def names_kind(self, phrase: Sequence[str], kind: str) -> bool:
         """Whether a collection phrase the question used ("contracts") is the kind's own name: the question then
-        ranges over every document of the kind, not over the collection page's members (a folder of contracts
-        beside a folder of Korean ones)."""
+        ranges over every document of the kind (`documents_of`), not over the collection page's members (a folder
+        of contracts beside a folder of Korean ones); the reading's scope says so (Answerer.read)."""
         schema = self.schemas.get(kind)
         own = set(terms(f"{kind} {schema.label if schema else ''}".replace("-", " ")))
         return bool(phrase) and set(phrase) <= own
+
+    def documents_of(self, kind: str) -> list[str]:
+        """The documents the table reads as of a kind, in its order."""
+        return [d for d, _ in self.table.rows(kind)]
 
     def answer(self, q: TableQuery, doc_ids: Sequence[str] | None = None) -> TableResult:
         """The documents of the query's kind (within doc_ids, when the wiki scoped the question) that meet it."""
