@@ -53,6 +53,40 @@ DOCS = {
         "Company engages you as its consultant on the terms below. Either party may end this engagement on sixty "
         "days' notice.\n"
     ),
+    "intltest-2000-distributor-agreement": (
+        "DISTRIBUTOR AGREEMENT\n\nCOMWARE TECHNICAL SERVICES (COMWARE) certifies that the products furnished by "
+        "INTERNATIONAL TEST SYSTEMS, INC. (ITS) are part of its systems. Either party may end this agreement on "
+        "ninety days' notice.\n"
+    ),
+    "accuray-2010-distributor-agreement": (
+        "DISTRIBUTOR AGREEMENT\n\nThis agreement is made between Accuray Incorporated and its distributor named "
+        "below. The distributor may not cancel this agreement before its term ends.\n"
+    ),
+    "igene-2003-joint-venture-agreement": (
+        "JOINT VENTURE AGREEMENT\n\nThis agreement is made between Igene Biotechnology, Inc. and Tate & Lyle PLC. "
+        "The joint venture runs for ten years.\n"
+    ),
+    "veoneer-2019-joint-venture-agreement": (
+        "JOINT VENTURE AGREEMENT\n\nThis agreement is made between Veoneer AB, a Swedish corporation, and Nissin "
+        "Kogyo Co., Ltd., a Japanese corporation. The joint venture ends on December 31, 2024.\n"
+    ),
+    "kazakhoil-2000-transportation-contract": (
+        'TRANSPORTATION CONTRACT\n\nJSC NOC KazakhOil, hereinafter referred to as the "Company", and JSC '
+        'Karakudukmunay, hereinafter referred to as the "Principal", agree as follows. The contract renews each year '
+        "unless a party gives sixty days' notice.\n"
+    ),
+    "andes-2012-transportation-contract": (
+        'TRANSPORTATION CONTRACT\n\nThis contract is made between Andes Network Pipelines S.A. ("Sender") and '
+        "Ecopetrol S.A. The principal duty of the Sender is to pay the tariff on time.\n"
+    ),
+    "tubemedia-2006-affiliation-agreement": (
+        'AFFILIATION AGREEMENT\n\nThis agreement is made between The TUBE Music Network, Inc. (the "Network") and '
+        'Tribune Broadcasting Company ("Affiliate"). The Affiliate carries the service alone in its market.\n'
+    ),
+    "cybergy-2014-affiliation-agreement": (
+        "AFFILIATION AGREEMENT\n\nThis agreement is made between Cybergy Partners and the affiliate named below. "
+        "The affiliate may market the services of Cybergy on its network in any market.\n"
+    ),
     "oldco-2016-agents-certificate": (
         "AGENTS' CERTIFICATE\n\nThe undersigned agents certify to Tribute Holdings that the offering closed. "
         "The agents keep its terms under their NDA. This certificate is governed by the laws of Ontario.\n"
@@ -62,6 +96,10 @@ KINDS = {
     "kind-endorsement": ("Endorsement agreements", ["adamsgolfinc", "northsideinc"]),
     "kind-sponsorship": ("Sponsorship agreements", ["xlitech", "gainsco", "prolong", "harborspeedway"]),
     "kind-consulting": ("Consulting agreements", ["kiromic", "tribunemedia", "pinecrest"]),
+    "kind-distributor": ("Distributor agreements", ["intltest", "accuray"]),
+    "kind-joint-venture": ("Joint venture agreements", ["igene", "veoneer"]),
+    "kind-transportation": ("Transportation contracts", ["kazakhoil", "andes"]),
+    "kind-affiliation": ("Affiliation agreements", ["tubemedia", "cybergy"]),
 }
 
 
@@ -134,6 +172,20 @@ def answerer(tmp_path_factory):
         # a counterparty the opening names without a party formula or a short name, in either case
         ("How much notice ends the consulting agreement with Marlow?", "pinecrest-2012-consulting-agreement"),
         ("how much notice ends the consulting agreement with marlow", "pinecrest-2012-consulting-agreement"),
+        # a short name in capitals, bracketed alone (and a pronoun's spelling): "INTERNATIONAL TEST SYSTEMS, INC. (ITS)"
+        (
+            "Are we allowed to cancel the distributor agreement with ITS at any time?",
+            "intltest-2000-distributor-agreement",
+        ),
+        # a party's name run together ("Veoneer AB")
+        ("What is the term of the joint venture agreement with VeoneerAB?", "veoneer-2019-joint-venture-agreement"),
+        # a role "hereinafter" gives without brackets, though another opening writes the word in lower case
+        (
+            "How many days' notice stops the renewal of the Principal transportation contract?",
+            "kazakhoil-2000-transportation-contract",
+        ),
+        # a role the opening defines, capitalised, though another document's name holds the word (a kind of two)
+        ("Does the affiliation agreement with Network grant exclusivity?", "tubemedia-2006-affiliation-agreement"),
     ],
 )
 def test_a_question_names_a_document_by_its_catalogue(answerer, question, doc):
@@ -148,6 +200,7 @@ def test_a_question_names_a_document_by_its_catalogue(answerer, question, doc):
         "Which contracts are governed by Florida law?",  # a place, though a party is Florida Motorsports
         "Which of the sponsorship agreements let the Affiliates use the marks?",  # a defined term of the language
         "Which consulting agreements can be cancelled at any time?",
+        "Can the distributor cancel its agreement at any time?",  # "its", not "ITS"; no pronoun names a party
     ],
 )
 def test_places_terms_and_kinds_name_no_document(answerer, question):
@@ -180,3 +233,37 @@ def test_a_quarter_in_a_name_is_no_absent_name(answerer):
     nothing reads as absent."""
     r = answerer.ask("Do the agents keep the NDA for Q3 2023?")
     assert "No document in this corpus matches" not in r.answer, r.answer
+
+
+def test_a_kind_written_in_capitals_names_no_document(tmp_path):
+    """One NDA defines itself as the "NDA" in capitals, but the word names a kind of document (many documents are
+    filed under it): "any NDA" asks of them all, while a party's short name in capitals still names its own."""
+    docs = {
+        f"{firm}-nda": (
+            f"NON-DISCLOSURE AGREEMENT\n\nThis agreement is made between {firm.capitalize()} Holdings Inc. and the "
+            f"recipient named below. Each party keeps the other's information confidential for {n} years.\n"
+        )
+        for n, firm in enumerate(["alder", "birch", "cedar", "dogwood"], start=2)
+    }
+    docs["elm-nda"] = (
+        'MUTUAL NON-DISCLOSURE AGREEMENT\n\nThis mutual agreement (the "NDA") is made between Elm Research Ltd. '
+        '("ERL") and the recipient. The parties waive any right to a jury trial.\n'
+    )
+    pages = []
+    for d, text in docs.items():
+        title, body = text.split("\n\n", 1)
+        start = text.index(body)
+        pages.append(
+            Page(
+                slug=_slug(d),
+                title=title,
+                owner="agent-1",
+                description=f"{title.capitalize()}.",
+                type="document",
+                sources=[d],
+                body=format_quote(Quote(d, start, start + 40, body[:40])) + "\n",
+            )
+        )
+    answerer = answerer_over(tmp_path, docs, pages)
+    assert answerer.read("Does any NDA waive a jury trial?").scope.doc_ids != ["elm-nda"]
+    assert answerer.read("Does the agreement with ERL waive a jury trial?").scope.doc_ids == ["elm-nda"]

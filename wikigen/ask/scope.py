@@ -22,6 +22,7 @@ inside it (`reduce_query`).
 from __future__ import annotations
 
 import bisect
+import itertools
 import math
 import re
 from collections.abc import Sequence
@@ -77,14 +78,42 @@ _LEGAL_FORMS = frozenset(
 
 # the short name a document defines for a party or itself: Xencor, Inc. ("Xencor"), ... (the "Lessor")
 _SHORT_NAME = re.compile(r"\(\s*(?:the\s+|each\s+a\s+)?[\"“”']([^\"“”'()\n]{2,40})[\"“”']\s*\)")
+# a name in capitals bracketed alone ("INTERNATIONAL TEST SYSTEMS, INC. (ITS)"), every quoted name in capitals of a
+# short bracket ('("Repairer", "ATR")'), and a name given by "hereinafter" without brackets ('JSC Karakudukmunay,
+# hereinafter referred to as the "Principal"')
+_BRACKET = re.compile(r"\(([^()\n]{2,120})\)")
+_QUOTED_NAME = re.compile(r"[\"“”']([^\"“”'()\n]{2,40})[\"“”']")
+_CAPS_ALONE = re.compile(r"\(\s*([A-Z][A-Z0-9&]{1,11})\s*\)")
+_HEREINAFTER = re.compile(
+    r"\bhereinafter(?:\s+(?:referred\s+to|called|named|designated))?(?:\s+as)?\s+(?:the\s+)?[\"“”']?"
+    r"([A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*){0,3})"
+)
+# pronouns are no names ("(ITS)" is one in lower case); in capitals a question's word may still name the document
+# that defines it so (`_capital_names`)
+_PRONOUNS = frozenset(
+    ["i", "me", "my", "we", "us", "our", "ours", "you", "your", "yours", "it", "its", "they", "them", "their"]
+)
 
 
 def _short_names(opening: str) -> list[str]:
-    """The short names a document's opening defines ("Xencor, Inc. ("Xencor")" gives "Xencor"), and the parties it
-    names with theirs ('RMF Empire, Inc. (hereinafter "WCC")'), by the grammar of parties (search/facts)."""
-    return [m.group(1) for m in _SHORT_NAME.finditer(opening)] + [
-        m.value for m in find_parties(opening, within=len(opening))
-    ]
+    """The short names a document's opening defines ("Xencor, Inc. ("Xencor")" gives "Xencor"; a name in capitals
+    bracketed alone, a name "hereinafter" gives, unless a pronoun), and the parties it names with theirs ('RMF
+    Empire, Inc. (hereinafter "WCC")'), by the grammar of parties (search/facts)."""
+    more = [m.group(1) for m in _CAPS_ALONE.finditer(opening)] + [m.group(1) for m in _HEREINAFTER.finditer(opening)]
+    return (
+        [m.group(1) for m in _SHORT_NAME.finditer(opening)]
+        + [n for n in dict.fromkeys(more) if n.casefold() not in _PRONOUNS]
+        + [m.value for m in find_parties(opening, within=len(opening))]
+    )
+
+
+def _capital_names(opening: str) -> set[str]:
+    """The short names an opening defines in capitals, one word each ("ATR", "ITS", "CELEBRITY"): written so in a
+    question they name the documents that define them, though the word in lower case is a pronoun or any word."""
+    said = [m.group(1) for m in _CAPS_ALONE.finditer(opening)]
+    for b in _BRACKET.finditer(opening):
+        said += [m.group(1) for m in _QUOTED_NAME.finditer(b.group(1))]
+    return {n for n in said if n.isupper() and n.isalnum() and len(n) <= 12}
 
 
 def _initials(text: str) -> list[str]:
@@ -163,8 +192,11 @@ class ScopeResolver:
         self._name_terms: dict[str, set[str]] = {}  # slug -> what names it: title, aliases, description, file name
         self._id_postings: dict[str, list[str]] = {}
         self._lowered: set[str] = set()  # terms the identity texts write in lower case somewhere (not names)
+        self._lowered_words: set[str] = set()  # ... and the words so written, whole ("change", not "chang")
         self._catalogue: dict[str, set[str]] = {}  # a word of a document's names or file name, as written -> slugs
         self._filed: dict[str, set[str]] = {}  # a word of a document's file name (its id) -> slugs
+        self._joined: dict[str, set[str]] = {}  # two capitalised words of a document's names, run together -> slugs
+        self._capitals: dict[str, set[str]] = {}  # a short name an opening defines in capitals ("ATR", "ITS") -> slugs
         defined = {p.slug: self._add_document_page(index, p) for p in pages if p.type == "document"}
         # slug -> the terms its opening defines, every one (the role a party is given: ("Carrier"), ("CELEBRITY")):
         # among a kind's members such a term names the few that define it (`_named_member`)
@@ -218,13 +250,18 @@ class ScopeResolver:
             [p.title or "", *(p.aliases or []), p.description or "", units[0].text if units else "", opening]
         )
         ts = set(terms(head))
-        self._lowered.update(t for w in WORD.findall(head) if w.islower() for t in terms(w))
+        lowered = [w for w in WORD.findall(head) if w.islower()]
+        self._lowered.update(t for w in lowered for t in terms(w))
+        self._lowered_words.update(lowered)
         self._head_terms[p.slug] = ts
         for t in ts:
             self._head_postings.setdefault(t, []).append(p.slug)
         ids = set(terms(" ".join(p.sources or [])))
         self._id_terms[p.slug] = ids
-        names = "\n".join([p.title or "", *(p.aliases or []), p.description or "", *_short_names(opening)])
+        short = _short_names(opening)
+        for n in _capital_names(opening):
+            self._capitals.setdefault(n, set()).add(p.slug)
+        names = "\n".join([p.title or "", *(p.aliases or []), p.description or "", *short])
         self._name_terms[p.slug] = ids | set(terms(names)) | set(terms(" ".join(_initials(names))))
         for t in ids:
             self._id_postings.setdefault(t, []).append(p.slug)
@@ -233,6 +270,11 @@ class ScopeResolver:
             self._catalogue.setdefault(w, set()).add(p.slug)
         for w in WORD.findall(names.casefold()):
             self._catalogue.setdefault(w, set()).add(p.slug)
+        for line in names.splitlines():  # two capitalised words of a name run together ("Veoneer AB": "VeoneerAB")
+            said = WORD.findall(line)
+            for a, b in itertools.pairwise(said):
+                if a[:1].isupper() and b[:1].isupper():
+                    self._joined.setdefault((a + b).casefold(), set()).add(p.slug)
         return [m.value for m in find_terms(opening)]
 
     def resolve(self, question: str, hits) -> Scope:
@@ -294,10 +336,16 @@ class ScopeResolver:
         # ("Keefe, Bruyette & Woods, Inc.", "Datec PNG Ltd", "Oceanic Time Warner Cable")
         asked = q_terms & set(terms(_past_first_word(question)))
         cased = asked - self._lowered
+        # a word the question capitalises that a member's opening defines ("the affiliation agreement with Network"):
+        # the role that member gives a party, a name however many other documents' names hold the word
+        titled = set(terms(" ".join(w for w in WORD.findall(_past_first_word(question)) if w[:1].isupper())))
         holders: dict[str, list[str]] = {}
+        defining: set[str] = set()
         for slug in pages:
             said = q_terms & self._name_terms.get(slug, set())
-            said |= (cased & self._head_terms.get(slug, set())) | (asked & self._defined.get(slug, set()))
+            defined = asked & self._defined.get(slug, set())
+            said |= (cased & self._head_terms.get(slug, set())) | defined
+            defining |= defined & titled
             for t in said | linked.get(slug, set()):
                 holders.setdefault(t, []).append(slug)
         strength: dict[str, float] = {}
@@ -308,7 +356,11 @@ class ScopeResolver:
             # has members ("Corporation", "Provider"): that is a common word of names, not a name
             if len(t) < 2 or len(slugs) > self.params.max_doc_scope or len(slugs) >= len(pages):
                 continue
-            if self._name_df.get(t, 0) >= len(pages) and not any(t in linked.get(s, ()) for s in slugs):
+            if (
+                self._name_df.get(t, 0) >= len(pages)
+                and t not in defining
+                and not any(t in linked.get(s, ()) for s in slugs)
+            ):
                 continue
             for slug in slugs:
                 strength[slug] = strength.get(slug, 0.0) + math.log(len(pages) / len(slugs))
@@ -394,18 +446,32 @@ class ScopeResolver:
         for i, w in enumerate(words):
             low = w.casefold()
             ts = terms(w)
+            if w in self._capitals and not self._domain_word(w) and low not in self.vocabulary[0]:
+                # written in capitals as an opening defines it ("the agreement with ATR"): that document's name,
+                # unless it names a kind of document, as a kind's title or many documents' file names do ("NDA")
+                slugs = self._capitals[w]
+                kind = (
+                    any(t in self._kind_terms for t in ts) or len(self._filed.get(low, ())) > self.params.max_doc_scope
+                )
+                if ts and len(slugs) <= self.params.max_doc_scope and not kind:
+                    for slug in slugs:
+                        out.setdefault(slug, set()).update(ts)
+                    continue
             if (
                 len(low) < 4
                 or low.isdigit()
                 or not ts
                 or self._domain_word(w)
                 or low in self.vocabulary[0]
-                or any(t in self._lowered or t in self._kind_terms for t in ts)
+                or low in self._lowered_words
+                or any(t in self._kind_terms for t in ts)
             ):
                 continue
             after = words[i + 1].casefold() if i + 1 < len(words) and found[i + 1].start() == found[i].end() + 1 else ""
             for form, named in ((low + after, ts + terms(after)), (low, ts)) if after else ((low, ts),):
                 slugs = self._catalogue_pages(form, edit=form == low)
+                if not slugs and form == low:  # one word for a name of two ("VeoneerAB" for Veoneer AB)
+                    slugs = self._joined.get(low, set())
                 if 0 < len(slugs) <= self.params.max_doc_scope:
                     for slug in slugs:
                         out.setdefault(slug, set()).update(named)
