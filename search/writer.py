@@ -105,6 +105,9 @@ class WriteJob:
             tokens = [f.result() for f in self.counts]
             self._pool.shutdown()
             self._text_writer.finish()
+            # the merges the commit started end before the build returns: a segment written after it would land
+            # in a folder its caller may be copying or removing (the writer is consumed, as it is let go below)
+            writer.wait_merging_threads()
         finally:
             self.writer = None  # releases the index's writer lock, held while the texts were written
         for doc_id in removed:
