@@ -1,14 +1,16 @@
 """Benchmark `wikigen ask` on the whole dev corpora: build (or reuse) each offline wiki, then score plain BM25
 and every mode on every question, with standard errors beside every score.
 
-    .venv/bin/python bench/eval_bench.py                          # all three corpora, every question
+    .venv/bin/python bench/eval_bench.py                          # all three corpora and the sample, every question
+    .venv/bin/python bench/eval_bench.py --corpora acme           # the shipped sample's plain questions alone
     .venv/bin/python bench/eval_bench.py --limit 300              # quick: a deterministic sample per corpus
     .venv/bin/python bench/eval_bench.py --corpora sec10q-dev     # one corpus
     .venv/bin/python bench/eval_bench.py --index-root .cache/index # indexes (with vectors) from elsewhere
     .venv/bin/python bench/eval_bench.py --set prf_terms=0        # every ask with a RetrievalParams field changed
     .venv/bin/python bench/eval_bench.py --build-set DiscoveryParams.title_weight=0.7  # a build knob
 
-Data: <data-root>/<corpus>/{questions.jsonl,docs/} (default ../shared/eval). Each wiki is built with the
+Data: <data-root>/<corpus>/{questions.jsonl,docs/} (default ../shared/eval); `acme`, the shipped sample corpus
+(corpora/acme), has no benchmark questions, only its plain set (corpora/plain/acme.jsonl). Each wiki is built with the
 offline backend, 4 agents x 4 sessions, into <work>/<corpus>-wiki with its index in <work>/<corpus>-index
 (default work folder bench-out/; an index folder there that already holds the passage vectors is reused,
 so copy a vector cache there first to skip the one-time embedding). A wiki that exists is reused.
@@ -25,8 +27,8 @@ deviation / sqrt(n)). The dev corpora are wholes: there are no halves. The targe
 checked at the end and each is printed as holding or not; per-question scores go to
 <out>/bench-summary.json, so two runs can be compared question by question (bench/compare_eval.py).
 Plain wording, beside the benchmark's: every set of plain questions found for a corpus (its
-plain-questions.jsonl beside questions.jsonl, and bench/data/plain/<corpus>.jsonl in this repository) is
-answered in the same run with the same wiki and printed as a second table. Its kinds: `plain-single` (one
+plain-questions.jsonl beside questions.jsonl, and bench/data/plain/<corpus>.jsonl or corpora/plain/<corpus>.jsonl
+in this repository) is answered in the same run with the same wiki and printed as a second table. Its kinds: `plain-single` (one
 document named the way people name it) and `template-single` (the same clause in the benchmark's wording):
 the context holds the gold clause ("ctx"), the answer's own spans cover it ("found"), and the share of the
 answer's spans that lie in the document asked about ("in doc"); `values` (a list over the collection asked
@@ -76,6 +78,9 @@ KINDS = {
     "contractnli-dev": ("spans-contractnli",),
 }
 PLAIN_KINDS = ("plain-single", "template-single", "values")  # the plain sets' kinds, in the order printed
+SAMPLE = (
+    "acme"  # the shipped sample corpus (corpora/acme): no benchmark questions, its plain set corpora/plain/acme.jsonl
+)
 
 
 _TRUE, _FALSE = {"true", "1", "yes", "on"}, {"false", "0", "no", "off"}
@@ -413,9 +418,12 @@ def checks(name: str, table: dict, kinds) -> list[tuple[str, bool, str]]:
 def plain_sets(name: str, data: Path) -> list[Path]:
     """The plain-wording question sets of a corpus: its own plain-questions.jsonl, and this repository's
     bench/data/plain/<name>.jsonl, where they exist."""
-    return [
-        p for p in (data / "plain-questions.jsonl", ROOT / "bench" / "data" / "plain" / f"{name}.jsonl") if p.is_file()
-    ]
+    found = (
+        data / "plain-questions.jsonl",
+        ROOT / "bench" / "data" / "plain" / f"{name}.jsonl",
+        ROOT / "corpora" / "plain" / f"{name}.jsonl",
+    )
+    return [p for p in found if p.is_file()]
 
 
 def run_corpus(name: str, args) -> dict | None:
@@ -423,8 +431,11 @@ def run_corpus(name: str, args) -> dict | None:
     from wikigen.core.tokens import default_counter
 
     data = Path(args.data_root) / name
-    qfile, corpus = data / "questions.jsonl", data / "docs"
-    if not qfile.is_file() or not corpus.is_dir():
+    qfile: Path | None = data / "questions.jsonl"
+    corpus = data / "docs"
+    if name == SAMPLE:  # shipped with the product: its plain questions only
+        data, qfile, corpus = ROOT / "corpora", None, ROOT / "corpora" / SAMPLE
+    elif qfile is None or not qfile.is_file() or not corpus.is_dir():
         print(f"{name}: not found at {data} (expected questions.jsonl and docs/); skipped", file=sys.stderr)
         return None
     work = Path(args.work)
@@ -446,7 +457,7 @@ def run_corpus(name: str, args) -> dict | None:
         return {"corpus": name, "wiki": str(wiki), "build_overrides": _json_overrides(args.build_overrides)}
     if name == CLAUSE_CORPUS:
         honest_clauses(wiki, data)
-    questions = spread_sample(read_questions(qfile), args.limit)
+    questions = spread_sample(read_questions(qfile), args.limit) if qfile is not None else []
     t0 = time.perf_counter()
     answerer = Answerer.open(wiki, params=dataclasses.replace(DEFAULT_PARAMS, **args.overrides))
     dense = "hybrid (BM25 + dense)" if answerer.dense is not None else "BM25 only (no dense vectors)"
@@ -506,7 +517,7 @@ def _json_overrides(overrides: dict[str, dict[str, Any]]) -> dict[str, Any]:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--corpora", nargs="+", default=list(KINDS))
+    ap.add_argument("--corpora", nargs="+", default=[*KINDS, SAMPLE])
     ap.add_argument("--data-root", default=str(EVAL_ROOT), help="folder of the corpora")
     ap.add_argument("--work", default=str(ROOT / "bench-out"), help="folder of the wikis (and indexes)")
     ap.add_argument("--index-root", default=None, help="folder of the <corpus>-index folders (default --work)")

@@ -208,3 +208,11 @@ def test_facts_bench_grades_and_pairs_by_contract(tmp_path):
     assert facts.paired(s["table date"], s["table date"]) == (0.0, 0.0)
     wrong = dict(s["table date"], right=0, docs=[])
     assert facts.paired(s["table date"], wrong) == (1.0, 0.0)
+
+
+def test_eval_bench_finds_the_shipped_samples_plain_questions():
+    """The sample corpus and its plain questions ship with the product, so an eval run measures them, dev corpora
+    or not: eval_bench finds the sample's plain set in corpora/plain/."""
+    bench = _eval_bench()
+    found = bench.plain_sets(bench.SAMPLE, bench.ROOT / "corpora")
+    assert bench.ROOT / "corpora" / "plain" / "acme.jsonl" in found
