@@ -47,7 +47,7 @@ from wikigen.core import confine
 from wikigen.core.atomic import make_private, private_dir
 from wikigen.core.engine import Parallel
 from wikigen.core.errors import IndexLockedError, SearchIndexError
-from wikigen.core.text import Span, one_edit_apart, one_edit_spellings
+from wikigen.core.text import Span, one_edit_apart, one_edit_spellings, without_particle
 from wikigen.core.tokens import TokenCounter
 from wikigen.wiki import secrets
 from wikigen.wiki.secrets import Excerpt
@@ -513,6 +513,9 @@ class CorpusIndex:
         return found.most_common(1)[0][0] if found else ""  # the form the passages write most
 
     def _cjk_query(self, run: str) -> Query | None:
+        """A passage holding every character pair of the run, its particle or ending aside ("준거법은" is looked for
+        as "준거법": the question's particle is not the text's)."""
+        run = without_particle(run)
         if len(run) == 1:
             return Query.term_query(self._schema, "cjk", run)
         grams = list(dict.fromkeys(run[i : i + 2] for i in range(len(run) - 1)))[:64]

@@ -182,6 +182,10 @@ class ScopeResolver:
     ):
         self.pages = {p.slug: p for p in pages}
         self.vocabulary = vocabulary  # the schemas' words (search.values.schema.vocabulary): they name no document
+        # ... those of an uncased script (Korean), of two characters or more: a word opening with one is theirs
+        self._uncased_vocabulary = tuple(
+            w for w in vocabulary[0] if len(w) >= 2 and w.lower() == w.upper() and any(c.isalpha() for c in w)
+        )
         self.page_index = page_index
         self.known_docs = known_docs
         self.params = params
@@ -294,19 +298,24 @@ class ScopeResolver:
         linked = self._linked(question)
         if coll is not None and (member := self._named_member(question, coll, linked)) is not None:
             return member
-        return coll or self._linked_scope(linked) or Scope("")
+        return coll or self._linked_scope(linked, set(q_seq) | self._bare_terms(question)) or Scope("")
 
-    def _linked_scope(self, linked: dict[str, set[str]]) -> Scope | None:
+    def _linked_scope(self, linked: dict[str, set[str]], q_set: set[str]) -> Scope | None:
         """The documents a question names only by words of their catalogue (`_linked`), when it names no kind:
-        those named by the most of its words, if max_doc_scope or fewer."""
+        those named by the most of its words, if max_doc_scope or fewer; of those, not one whose title the question
+        says only in part of what it says of another's ("한빛전자 공급계약" is the supply contract, not the NDA:
+        both titles say 계약, one also 공급)."""
         if not linked:
             return None
         most = max(len(w) for w in linked.values())
         chosen = [slug for slug, w in linked.items() if len(w) == most]
+        rest = q_set - set().union(*(linked[s] for s in chosen))  # the words that did not name them
+        said = {s: self.page_index.title_match(s, rest)[1] for s in chosen}
+        chosen = [s for s in chosen if not any(said[s] < said[o] for o in chosen)]
         docs = [d for s in chosen for d in self.pages[s].sources or [] if d in self.known_docs]
         if len(chosen) > self.params.max_doc_scope or not docs:
             return None
-        words = set().union(*(linked[s] for s in chosen))
+        words = set().union(*(linked[s] | said[s] for s in chosen))
         return Scope("document", chosen, list(dict.fromkeys(docs)), words, rare=words)
 
     def _named_member(self, question: str, coll: Scope, linked: dict[str, set[str]]) -> Scope | None:
@@ -391,6 +400,7 @@ class ScopeResolver:
             if self._id_df.get(t, 0) <= rare_df:
                 cand_slugs.extend(self._id_postings.get(t, []))
         score_of = {h.slug: h.score for h in hits}
+        q_words = [set(terms(w)) for w in WORD.findall(question)]
         out = []
         for slug in dict.fromkeys(cand_slugs):
             share, matched = self.page_index.title_match(slug, q_set)
@@ -398,7 +408,10 @@ class ScopeResolver:
             rare = {t for t in q_set & head & names if self._head_df.get(t, 0) <= rare_df and t not in matched}
             filed = self._file_name_words(slug, q_set, names, rare_df, share, rare)
             whole_title = share >= 0.99 and len(matched) >= 3 and slug not in self._shared_title
-            if len(rare) >= 2 or (rare and share >= 0.5) or whole_title or filed:
+            # two words, not two terms: a Korean word gives several terms (its character pairs); a word said twice
+            # ("EL POLLO LOCO ... El Pollo Loco") is one
+            rare_words = len({frozenset(ts & rare) for ts in q_words} - {frozenset()})
+            if rare_words >= 2 or (rare and share >= 0.5) or whole_title or filed:
                 strength = 2 * share + sum(math.log(n_docs / self._head_df.get(t, 1)) for t in rare)
                 if filed:  # its file name said: as strong as its title, plus the rarity of the words that said it
                     strength += 2 + sum(math.log(n_docs / self._id_df.get(t, 1)) for t in filed - rare)
@@ -443,6 +456,7 @@ class ScopeResolver:
         found = [m for m in WORD.finditer(question) if not any(s <= m.start() < e for s, e in places)]
         words = [m.group() for m in found]
         out: dict[str, set[str]] = {}
+        wide: list[tuple[set[str], list[str]]] = []  # words naming more pages than a question names alone
         for i, w in enumerate(words):
             low = w.casefold()
             ts = terms(w)
@@ -457,6 +471,12 @@ class ScopeResolver:
                     for slug in slugs:
                         out.setdefault(slug, set()).update(ts)
                     continue
+            if 2 <= len(low) < 4 and w.isupper() and ts and low not in self.vocabulary[0]:
+                # an acronym ("MSA"), too short to name a document alone, may narrow another name ("the Brightline
+                # MSA"): the documents filed or named under it
+                if slugs := self._catalogue_pages(low, edit=False):
+                    wide.append((slugs, ts))
+                continue
             if (
                 len(low) < 4
                 or low.isdigit()
@@ -476,6 +496,15 @@ class ScopeResolver:
                     for slug in slugs:
                         out.setdefault(slug, set()).update(named)
                     break
+                if form == low and slugs:
+                    wide.append((slugs, named))
+        # two words that each name too many documents name the few they share: "the Brightline MSA" is Brightline's
+        # master services agreement (and its amendment), not its NDA, nor Fenwick's MSA
+        if len(wide) >= 2:
+            common = set.intersection(*(slugs for slugs, _ in wide))
+            if 0 < len(common) <= self.params.max_doc_scope:
+                for slug in common:
+                    out.setdefault(slug, set()).update(t for _, named in wide for t in named)
         return out
 
     def _catalogue_pages(self, word: str, edit: bool = True) -> set[str]:
@@ -512,7 +541,8 @@ class ScopeResolver:
         words, stems = self.vocabulary
         w = word.casefold()
         bare = without_particle(w)
-        return w in words or bare in words or any(w.startswith(st) for st in stems)
+        # a word of the script opening with one of the schemas' words takes an ending ("갱신됩니까": 갱신 + 됩니까)
+        return w in words or bare in words or any(w.startswith(st) for st in (*stems, *self._uncased_vocabulary))
 
     def _file_name_words(
         self, slug: str, q_set: set[str], names: set[str], rare_df: int, share: float, rare: set[str]
