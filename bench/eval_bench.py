@@ -490,7 +490,8 @@ def run_corpus(name: str, args) -> dict | None:
     secs = time.perf_counter() - t0
     kinds = KINDS.get(name) or tuple(sorted({q.get("kind", "single") for q in questions}))
     table = summarize(rows)
-    print(format_table(name, table, [BM25, *args.modes], kinds))
+    if questions:  # the sample has plain questions only
+        print(format_table(name, table, [BM25, *args.modes], kinds))
     unscored = sum((table.get((BM25, k)) or {}).get("unscored", 0) for k in kinds)
     if unscored:
         print(f"({unscored} questions without a key fact left out)")
