@@ -36,6 +36,8 @@ ABOUT_MANY = [
     "모든 계약서의 준거법을 알려 주세요.",
     "경업금지 조항이 있는 계약을 나열해 주세요.",
     "몇 개의 계약이 뉴욕 법을 따르나요?",
+    "How many contracts last longer than two years?",
+    "How many agreements give 30 days' notice?",
     "각 계약의 해지 통지 기간은 얼마인가요?",
 ]
 
@@ -61,6 +63,12 @@ ABOUT_ONE = [
     "계약이 자동으로 갱신되나요?",
     "임대료는 얼마인가요?",
     "해당 계약서에 책임 한도가 있나요?",
+    # "how many" before a unit of time asks a length a document states, not a count of documents
+    "How many days can I work from abroad?",
+    "How many business days do we have to pay an invoice?",
+    "What is the number of months of the warranty?",
+    "개인정보가 유출되면 몇 시간 안에 알려야 하나요?",
+    "하자보증기간은 몇 개월인가요?",
 ]
 
 

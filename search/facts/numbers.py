@@ -18,6 +18,8 @@ from typing import NamedTuple
 from wikigen.search.facts.dates import find_dates
 
 __all__ = [
+    "DURATION_UNIT",
+    "KO_DURATION_UNIT",
     "NUMBER_PHRASE",
     "NUMBER_WORDS",
     "Mention",
@@ -291,7 +293,11 @@ def find_percentages(text: str) -> list[Mention]:
 
 # --- durations -----------------------------------------------------------------------------------
 
-_UNIT = r"(?P<unit>(?:business\s+|calendar\s+|working\s+|banking\s+)?(?:days?|weeks?|months?|years?|hours?|minutes?))"
+# a length of time's unit, English and Korean ("business days", "months"; 개월, 시간): wikigen.ask.wording reads
+# "how many days" and "몇 개월" as a length asked, not a count of documents
+DURATION_UNIT = r"(?:business\s+|calendar\s+|working\s+|banking\s+)?(?:days?|weeks?|months?|years?|hours?|minutes?)"
+KO_DURATION_UNIT = r"(?:영업일|개월|주일|주|시간|분|년|일|달)"
+_UNIT = rf"(?P<unit>{DURATION_UNIT})"
 _DURATION = re.compile(
     rf"(?<![\w$£€.,])(?:(?P<words>{_WORDS})[\s-]*(?:\((?P<paren>\d+)\)[\s-]*)?|(?P<num>\d+(?:\.\d+)?)[\s-]*)"
     rf"{_UNIT}\b",

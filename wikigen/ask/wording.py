@@ -15,7 +15,8 @@ The rule is the grammar of a question, English and Korean, with no word of any c
   Korean 이 / 본 / 해당 / 그 standing as a word before a noun ("이 계약", "본 계약서");
 * **many documents**, read in the asking clause (`ask_clause`: "Consider the Acme lease. Which party pays the
   taxes?" asks "Which party pays the taxes?"): a word that ranges over a set ("which", "each", "every", "all",
-  "across", "how many", "number of", "list"); or a word that ranges over a set only before a plural
+  "across", "how many", "number of", "list", but not before a unit of time: "how many days", "몇 개월" ask a
+  length stated in a document, not a count of documents); or a word that ranges over a set only before a plural
   ("any contracts" but not "is there any cap": "any" before a singular asks whether one thing exists; "what
   agreements", "these reports"); Korean 어떤 / 어느 / 모든 / 각 / 몇 / 목록 / 나열 / 전부 / 모두, or a noun with the
   plural ending 들 ("계약들은").
@@ -30,6 +31,8 @@ from __future__ import annotations
 import itertools
 import re
 from typing import Protocol
+
+from wikigen.search.facts.numbers import DURATION_UNIT, KO_DURATION_UNIT
 
 __all__ = ["ask_clause", "asking_clauses", "asks_many", "points_at_one", "range_words"]
 
@@ -52,9 +55,11 @@ _ONE = re.compile(
     re.IGNORECASE,
 )
 # words that range over a set, whatever follows them ("at all" is no quantifier)
+# ("how many days", "number of months", "몇 개월" ask a length of time, not a count of documents)
 _SET = re.compile(
-    r"\b(?:which|each|every|(?<!\bat\s)all|across|how\s+many|number\s+of|list|enumerate)\b"
-    r"|어떤|어느|모든|(?<!\S)각\s|몇|목록|나열|전부|모두|(?<=\w)들(?:은|는|이|을|의|에|만|도)?(?=[\s?？.!]|$)",
+    rf"\b(?:which|each|every|(?<!\bat\s)all|across|(?:how\s+many|number\s+of)(?!\s+{DURATION_UNIT}\b)|list|enumerate)\b"
+    rf"|어떤|어느|모든|(?<!\S)각\s|몇(?!\s*{KO_DURATION_UNIT})|목록|나열|전부|모두"
+    r"|(?<=\w)들(?:은|는|이|을|의|에|만|도)?(?=[\s?？.!]|$)",
     re.IGNORECASE,
 )
 # words that range over a set before a plural: "any contracts", "what agreements", "these reports"
