@@ -55,3 +55,12 @@ def test_korean_search_looks_past_a_particle(answerer):
     """ "준거법은" (governing law + topic particle) finds the passages that write 준거법."""
     hits = answerer.index.search("준거법은", k=5)
     assert hits and all("준거법" in h.text for h in hits), [h.text[:40] for h in hits]
+
+
+def test_a_name_outside_the_kind_its_word_names_wins_over_a_member_named_by_a_common_word(answerer):
+    """ "our Hanbit supply contract": "contract" names the English contracts' kind, of which one is a supply
+    agreement (Orrin's), while "Hanbit" names three Korean documents outside it. The name decides, and of its three
+    documents the one whose file name also says "supply contract" (hanbit-supply-contract, not its amendment or the
+    NDA)."""
+    r = answerer.read("What's the warranty period in our Hanbit supply contract (the Korean PCBA one)?")
+    assert r.scope.doc_ids == ["ko/hanbit-supply-contract"], r.scope

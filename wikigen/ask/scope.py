@@ -296,21 +296,31 @@ class ScopeResolver:
         if coll is None and docs is None and (series := self._named_series(question)) is not None:
             return series
         linked = self._linked(question)
+        q_set = set(q_seq) | self._bare_terms(question)
+        # the question's name names documents outside the kind its word named ("our Hanbit supply contract":
+        # Hanbit's are Korean contracts, not members of the kind "contract"): the name is the more specific
+        outside = coll is not None and linked and not set(coll.doc_ids).intersection(self._sources(linked))
+        if outside and (named := self._linked_scope(linked, q_set)) is not None:
+            return named
         if coll is not None and (member := self._named_member(question, coll, linked)) is not None:
             return member
-        return coll or self._linked_scope(linked, set(q_seq) | self._bare_terms(question)) or Scope("")
+        return coll or self._linked_scope(linked, q_set) or Scope("")
+
+    def _sources(self, slugs) -> set[str]:
+        """The known documents of these document pages."""
+        return {d for s in slugs for d in self.pages[s].sources or [] if d in self.known_docs}
 
     def _linked_scope(self, linked: dict[str, set[str]], q_set: set[str]) -> Scope | None:
         """The documents a question names only by words of their catalogue (`_linked`), when it names no kind:
-        those named by the most of its words, if max_doc_scope or fewer; of those, not one whose title the question
-        says only in part of what it says of another's ("한빛전자 공급계약" is the supply contract, not the NDA:
-        both titles say 계약, one also 공급)."""
+        those named by the most of its words, if max_doc_scope or fewer; of those, not one whose title or file name
+        the question says only in part of what it says of another's ("한빛전자 공급계약" is the supply contract, not
+        the NDA: both titles say 계약, one also 공급; "our Hanbit supply contract" is not hanbit-supply-amendment-1)."""
         if not linked:
             return None
         most = max(len(w) for w in linked.values())
         chosen = [slug for slug, w in linked.items() if len(w) == most]
         rest = q_set - set().union(*(linked[s] for s in chosen))  # the words that did not name them
-        said = {s: self.page_index.title_match(s, rest)[1] for s in chosen}
+        said = {s: self.page_index.title_match(s, rest)[1] | (rest & self._id_terms.get(s, set())) for s in chosen}
         chosen = [s for s in chosen if not any(said[s] < said[o] for o in chosen)]
         docs = [d for s in chosen for d in self.pages[s].sources or [] if d in self.known_docs]
         if len(chosen) > self.params.max_doc_scope or not docs:
