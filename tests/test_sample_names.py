@@ -64,3 +64,13 @@ def test_a_name_outside_the_kind_its_word_names_wins_over_a_member_named_by_a_co
     NDA)."""
     r = answerer.read("What's the warranty period in our Hanbit supply contract (the Korean PCBA one)?")
     assert r.scope.doc_ids == ["ko/hanbit-supply-contract"], r.scope
+
+
+def test_a_word_one_edit_from_a_kinds_word_is_no_misspelt_name(answerer):
+    """ "Please list them": "please" is one edit from "lease", a word the lease's file name holds, but a kind's
+    word, not a name, so it names no document and the question ranges over the contracts (Cumulo's two are Irish)."""
+    q = "any of our agreements governed by Irish law? Please list them."
+    r = answerer.read(q)
+    assert r.scope.kind != "document", r.scope
+    cited = {sp["doc_id"] for sp in answerer.ask(q).answer_spans}
+    assert cited == {"contracts/dpa-cumulo-cloud", "contracts/hosting-agreement-cumulo-cloud"}, cited

@@ -529,7 +529,24 @@ class ScopeResolver:
             i += 1
         if begun or len(word) < 5 or not edit or any(t in self._head_df for t in terms(word)):
             return begun  # a word some identity text holds is no misspelling
-        return {slug for w in one_edit_spellings(word) if w in self._catalogue for slug in self._catalogue[w]}
+        # ... and a misspelling is of a name, not of a kind's or the schemas' word nor of one the identity texts write
+        # in lower case ("Please list them" is no "lease")
+        return {
+            slug
+            for w in one_edit_spellings(word)
+            if w in self._catalogue and not self._common_word(w)
+            for slug in self._catalogue[w]
+        }
+
+    def _common_word(self, word: str) -> bool:
+        """Whether a catalogue word is no name: a kind's word, the schemas', or one the identity texts write in lower
+        case."""
+        return (
+            word in self._lowered_words
+            or word in self.vocabulary[0]
+            or self._domain_word(word)
+            or any(t in self._kind_terms for t in terms(word))
+        )
 
     @staticmethod
     def _bare_terms(question: str) -> set[str]:
