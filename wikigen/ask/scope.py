@@ -297,12 +297,15 @@ class ScopeResolver:
             return series
         linked = self._linked(question)
         q_set = set(q_seq) | self._bare_terms(question)
-        # the question's name names documents outside the kind its word named ("our Hanbit supply contract":
-        # Hanbit's are Korean contracts, not members of the kind "contract"): the name is the more specific
+        member = self._named_member(question, coll, linked) if coll is not None else None
+        # a member named only by words that name kinds of document ("supply") yields to a name of documents outside
+        # the kind ("our Hanbit supply contract": Hanbit's are Korean contracts, not members of "contract", while
+        # Orrin's supply agreement is); a member named by a name stays ("Pizza Fusion" over Fusion Pharmaceuticals)
         outside = coll is not None and linked and not set(coll.doc_ids).intersection(self._sources(linked))
-        if outside and (named := self._linked_scope(linked, q_set)) is not None:
+        yields = outside and (member is None or member.rare <= self._kind_terms)
+        if yields and (named := self._linked_scope(linked, q_set)) is not None:
             return named
-        if coll is not None and (member := self._named_member(question, coll, linked)) is not None:
+        if member is not None:
             return member
         return coll or self._linked_scope(linked, q_set) or Scope("")
 
