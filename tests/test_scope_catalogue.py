@@ -4,7 +4,7 @@ the name it is filed under ("thrivent"), with one letter wrong ("Kriomic"), or b
 (hereinafter "WCC"). Places, the language's defined terms and words a document holds are not such names."""
 
 import pytest
-from ask_helpers import answerer_over
+from ask_helpers import answerer_over, document_page
 
 from wikigen.wiki.markup import Quote, format_quote
 from wikigen.wiki.page import Page
@@ -253,17 +253,7 @@ def test_a_kind_written_in_capitals_names_no_document(tmp_path):
     for d, text in docs.items():
         title, body = text.split("\n\n", 1)
         start = text.index(body)
-        pages.append(
-            Page(
-                slug=_slug(d),
-                title=title,
-                owner="agent-1",
-                description=f"{title.capitalize()}.",
-                type="document",
-                sources=[d],
-                body=format_quote(Quote(d, start, start + 40, body[:40])) + "\n",
-            )
-        )
+        pages.append(document_page(d, title, Quote(d, start, start + 40, body[:40]), f"{title.capitalize()}."))
     answerer = answerer_over(tmp_path, docs, pages)
     assert answerer.read("Does any NDA waive a jury trial?").scope.doc_ids != ["elm-nda"]
     assert answerer.read("Does the agreement with ERL waive a jury trial?").scope.doc_ids == ["elm-nda"]
