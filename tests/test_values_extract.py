@@ -87,6 +87,21 @@ def test_a_right_to_terminate_on_breach_is_no_termination_for_convenience():
     assert cell.status == STATED and cell.display == "Yes: 30 days"
 
 
+def test_a_partys_place_of_incorporation_is_no_governing_law():
+    """ "organized and existing under the laws of" names where a party was formed, not the law the parties chose:
+    a contract that chooses none says so, and one that chooses it says that law, not the party's state."""
+    opening = (
+        "NON-DISCLOSURE AGREEMENT\n\nThis Agreement is made between Corvid Labs, Inc., a corporation organized and "
+        "existing under the laws of the State of Ohio, and Wren Ltd, a company duly incorporated in accordance with "
+        "the laws of Ireland.\n\n1. The Recipient shall keep the Information confidential.\n"
+    )
+    silent = extract_values(opening, CONTRACT, fields={"governing_law"})["governing_law"]
+    assert silent.status == NOT_STATED, silent
+    chosen = opening + "2. This Agreement is governed by the laws of the State of New York.\n"
+    law = extract_values(chosen, CONTRACT, fields={"governing_law"})["governing_law"]
+    assert law.status == STATED and "New York" in law.display, law
+
+
 def test_a_korean_contract_states_its_values_with_character_offsets():
     cells = extract_values(KOREAN, CONTRACT)
     assert cells["governing_law"].norm == "Republic of Korea"
