@@ -105,7 +105,9 @@ def test_a_partys_place_of_incorporation_is_no_governing_law():
 def test_the_first_terms_length_and_a_notices_are_no_renewal_term():
     """Under a "Term and renewal" heading, the initial term's 36 months are not what each renewal lasts, nor are
     the 90 days' notice of a fee change before a renewal term starts; the renewal's own length is."""
-    first = "5. Term and renewal\n\n5.1 This agreement has an initial term of thirty-six (36) months from the start date.\n"
+    first = (
+        "5. Term and renewal\n\n5.1 This agreement has an initial term of thirty-six (36) months from the start date.\n"
+    )
     fee = (
         "3.4 The Licensor may adjust the annual fee for any Renewal Term by notice given at least ninety (90) days "
         "before that Renewal Term starts.\n"
