@@ -96,3 +96,15 @@ def test_a_paragraph_that_opens_with_a_title_names_no_party():
         'Northwind Portfolios ("Trust") and Kestrel Life Co. ("Administrator") agree.\n'
     )
     assert not any("AGREEMENT" in v for v in _values(text))
+
+
+def test_a_title_on_the_line_above_a_name_is_not_part_of_it():
+    """The title on its own line, then the name a comma and a description follow: the name is read backward from
+    its comma and stops at the line's start, as a name read forward stops at a line's end."""
+    text = (
+        "Please sign on the last page and return this document.\nMutual Confidentiality Agreement\nPelican Tools, a "
+        "Dutch corporation with its principal place of business in Haarlem [DISCLOSING PARTY], and the company "
+        "named below agree as follows.\n"
+    )
+    values = _values(text)
+    assert values and values[0] == "Pelican Tools", values

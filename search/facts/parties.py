@@ -105,8 +105,8 @@ def _name_backward(text: str, pos: int, limit: int = 10) -> tuple[int, int] | No
     start, count = None, 0
     for i in range(len(toks) - 1, -1, -1):
         tok = toks[i].group()
-        if i < len(toks) - 1 and re.search(r"\n[ \t]*\n", text[toks[i].end() : toks[i + 1].start()]):
-            break  # a paragraph's start: a heading or a title above is not part of the name
+        if i < len(toks) - 1 and "\n" in text[toks[i].end() : toks[i + 1].start()]:
+            break  # a line's start: a heading or a title above is not part of the name (a name read forward ends so)
         if (
             i < len(toks) - 1
             and re.search(r"[,;:)\]]$|\.$(?<!\b[A-Z]\.)", tok)
