@@ -179,6 +179,21 @@ def test_a_length_from_another_event_states_the_length_and_the_event_without_inv
     assert cell.display == "1 year following the Launch Date"
 
 
+def test_its_effective_date_is_the_effective_date_and_another_events_words_end_on_a_whole_word():
+    """ "from its effective date" runs from the effective date (as "from the Effective Date" does), and another
+    event's words are cut to whole words, never mid-word."""
+    its = cells(
+        PREAMBLE + "The Agreement shall expire five (5) years from its effective date unless earlier terminated."
+    )
+    assert its["expiration"].display == "2025-03-01 (5 years from 2020-03-01)", its["expiration"].display
+    event = cells(
+        PREAMBLE + "The term of this Agreement shall continue for two (2) years after the acceptance of the completed "
+        "installation works by the customer's engineering department."
+    )["expiration"]
+    said = event.display.removeprefix("2 years ")
+    assert said and "after the acceptance of the completed installation works by the customer".startswith(said), said
+
+
 def test_a_term_from_a_form_dated_to_the_year_ends_in_a_year():
     text = (
         "THIS FRANCHISE AGREEMENT is made this ____ day of ___________, 2000, between Airsure Inc. and Rowan LLC.\n\n"

@@ -94,7 +94,7 @@ _AFTER_END = re.compile(r"(?:\w+\s+){0,2}?(?:expir\w*|terminat\w*|the\s+end\b)",
 _PAREN = r"(?:\s*\([^()]{0,60}\))*"
 _START_AFTER = re.compile(
     rf"{_PAREN}\s*(?:[\w-]+\s+){{0,2}}?(?:from|following|after|of|commencing\s+(?:on|upon|with|from)|"
-    r"beginning\s+(?:on|upon|with|from)|starting\s+(?:on|upon|from))\s+(?:the\s+)?",
+    r"beginning\s+(?:on|upon|with|from)|starting\s+(?:on|upon|from))\s+(?:the\s+|its\s+)?",
     re.I,
 )
 _MADE = re.compile(
@@ -171,8 +171,9 @@ def _start_of(text: str, s: int, v: Value) -> tuple[str, str]:
             return "effective", ""
         if _MADE.match(rest):
             return "made", ""
-        words = re.match(r"[^,;.()]{1,60}", text[after.start() : after.end() + 60].strip())
-        return "", words.group().strip() if words else ""  # "following the Launch Date"
+        # "following the Launch Date": up to 60 characters, whole words
+        words = re.match(r"[^,;.()]{1,60}(?![^\W_])", text[after.start() : after.end() + 60].strip())
+        return "", words.group().strip() if words else ""
     ko = _KO_START_BEFORE.search(text, max(s, v.start - 20), v.start)
     if ko is not None:
         what = ko.group("what")
