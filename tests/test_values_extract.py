@@ -120,6 +120,22 @@ def test_the_first_terms_length_and_a_notices_are_no_renewal_term():
     assert cell.status == STATED and "1 year" in cell.display, cell.display
 
 
+def test_how_long_confidentiality_lasts_is_not_when_the_agreement_ends():
+    """An NDA's obligations surviving five years after disclosure, or information held in confidence for three
+    years, say how long confidentiality lasts, not when the agreement expires; "this Agreement shall survive
+    indefinitely" does say it never does."""
+    for sentence in (
+        "4. Term. The obligations of the recipient hereunder shall survive for a period of five (5) years after the "
+        "disclosure of the Confidential Information.",
+        "5. Information disclosed under this Agreement shall for a period of three (3) years from the effective date "
+        "of this Agreement be held in confidence by the recipient.",
+    ):
+        cell = extract_values(sentence, CONTRACT, fields={"expiration"})["expiration"]
+        assert cell.status != STATED, (sentence, cell.display)
+    forever = "15. Survival. This Agreement shall survive indefinitely and is not affected by any other agreement."
+    assert extract_values(forever, CONTRACT, fields={"expiration"})["expiration"].display == "perpetual"
+
+
 def test_a_korean_contract_states_its_values_with_character_offsets():
     cells = extract_values(KOREAN, CONTRACT)
     assert cells["governing_law"].norm == "Republic of Korea"
