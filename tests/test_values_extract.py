@@ -136,6 +136,13 @@ def test_how_long_confidentiality_lasts_is_not_when_the_agreement_ends():
     assert extract_values(forever, CONTRACT, fields={"expiration"})["expiration"].display == "perpetual"
 
 
+def test_a_document_dated_one_day_that_takes_effect_on_another_is_effective_on_the_second():
+    text = "AMENDMENT No. 2\n\nThis Amendment is dated 3 June 2024 and takes effect on 1 July 2024.\n"
+    cells = extract_values(text, CONTRACT, fields={"agreement_date", "effective_date"})
+    assert cells["effective_date"].norm == "2024-07-01", cells["effective_date"].display
+    assert cells["agreement_date"].norm == "2024-06-03", cells["agreement_date"].display
+
+
 def test_a_korean_contract_states_its_values_with_character_offsets():
     cells = extract_values(KOREAN, CONTRACT)
     assert cells["governing_law"].norm == "Republic of Korea"
