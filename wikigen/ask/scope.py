@@ -309,9 +309,9 @@ class ScopeResolver:
             return member
         return coll or self._linked_scope(linked, q_set) or Scope("")
 
-    def _sources(self, slugs) -> set[str]:
-        """The known documents of these document pages."""
-        return {d for s in slugs for d in self.pages[s].sources or [] if d in self.known_docs}
+    def _sources(self, slugs) -> list[str]:
+        """The known documents of these document pages, each once, in the pages' order."""
+        return list(dict.fromkeys(d for s in slugs for d in self.pages[s].sources or [] if d in self.known_docs))
 
     def _linked_scope(self, linked: dict[str, set[str]], q_set: set[str]) -> Scope | None:
         """The documents a question names only by words of their catalogue (`_linked`), when it names no kind:
@@ -325,11 +325,11 @@ class ScopeResolver:
         rest = q_set - set().union(*(linked[s] for s in chosen))  # the words that did not name them
         said = {s: self.page_index.title_match(s, rest)[1] | (rest & self._id_terms.get(s, set())) for s in chosen}
         chosen = [s for s in chosen if not any(said[s] < said[o] for o in chosen)]
-        docs = [d for s in chosen for d in self.pages[s].sources or [] if d in self.known_docs]
+        docs = self._sources(chosen)
         if len(chosen) > self.params.max_doc_scope or not docs:
             return None
         words = set().union(*(linked[s] | said[s] for s in chosen))
-        return Scope("document", chosen, list(dict.fromkeys(docs)), words, rare=words)
+        return Scope("document", chosen, docs, words, rare=words)
 
     def _named_member(self, question: str, coll: Scope, linked: dict[str, set[str]]) -> Scope | None:
         """The members of a named collection that the question also names by a word of their names (title,
@@ -393,11 +393,11 @@ class ScopeResolver:
         chosen = [s for s in strength if strength[s] == best]  # the best-named, ties in the order found
         if len(chosen) > self.params.max_doc_scope:
             return None
-        docs = [d for s in chosen for d in self.pages[s].sources or [] if d in self.known_docs]
+        docs = self._sources(chosen)
         if not docs:
             return None
         words = set().union(*(named[s] for s in chosen))
-        return Scope("document", chosen, list(dict.fromkeys(docs)), coll.removed | words, rare=words)
+        return Scope("document", chosen, docs, coll.removed | words, rare=words)
 
     # --- documents -------------------------------------------------------------------------------
 
@@ -490,15 +490,7 @@ class ScopeResolver:
                 if slugs := self._catalogue_pages(low, edit=False):
                     wide.append((slugs, ts))
                 continue
-            if (
-                len(low) < 4
-                or low.isdigit()
-                or not ts
-                or self._domain_word(w)
-                or low in self.vocabulary[0]
-                or low in self._lowered_words
-                or any(t in self._kind_terms for t in ts)
-            ):
+            if len(low) < 4 or low.isdigit() or not ts or self._common_word(low):
                 continue
             after = words[i + 1].casefold() if i + 1 < len(words) and found[i + 1].start() == found[i].end() + 1 else ""
             for form, named in ((low + after, ts + terms(after)), (low, ts)) if after else ((low, ts),):
