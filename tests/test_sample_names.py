@@ -5,6 +5,10 @@ party with the kind of contract ("한빛전자 공급계약"), and a Korean ques
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
 from shared_builds import sample_wiki
 
@@ -74,3 +78,23 @@ def test_a_word_one_edit_from_a_kinds_word_is_no_misspelt_name(answerer):
     assert r.scope.kind != "document", r.scope
     cited = {sp["doc_id"] for sp in answerer.ask(q).answer_spans}
     assert cited == {"contracts/dpa-cumulo-cloud", "contracts/hosting-agreement-cumulo-cloud"}, cited
+
+
+def test_a_scope_named_by_catalogue_words_is_the_same_in_every_process(answerer):
+    """The documents a name links are found through sets of pages; the scope lists them in one order whatever the
+    process's string hashing (PYTHONHASHSEED), so the offline answer is the same run after run."""
+    code = (
+        "import sys; from wikigen.ask.retrieval import Answerer; "
+        "print(Answerer.open(sys.argv[1]).read(sys.argv[2]).scope.doc_ids)"
+    )
+    question = "How much do we pay Orrin per housing?"
+    seen = set()
+    for seed in ("1", "2", "3", "4"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        run = subprocess.run(
+            [sys.executable, "-c", code, str(answerer.wiki_root), question], env=env, capture_output=True, text=True
+        )
+        assert run.returncode == 0, run.stderr
+        seen.add(run.stdout.strip())
+    assert len(seen) == 1, seen
+    assert "orrin" in next(iter(seen)), seen

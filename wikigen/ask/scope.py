@@ -510,7 +510,7 @@ class ScopeResolver:
             if 0 < len(common) <= self.params.max_doc_scope:
                 for slug in common:
                     out.setdefault(slug, set()).update(t for _, named in wide for t in named)
-        return out
+        return dict(sorted(out.items()))  # in the pages' order, not the sets': the same scope in every process
 
     def _catalogue_pages(self, word: str, edit: bool = True) -> set[str]:
         """The pages whose catalogue writes the word, else whose file name has a word it begins, else (with edit,
